@@ -1,0 +1,34 @@
+"""`karuta simulate GAME ...`: all-CPU games played headless at full speed."""
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results")
+    games = p.add_subparsers(dest="game", metavar="GAME", required=True)
+
+    k = games.add_parser("kyogi", help="kyogi karuta, CPU against CPU")
+    k.add_argument("--games", type=int, default=100)
+    k.add_argument("--seed", type=int, default=0)
+    k.add_argument("--cpu-level", default="club,club",
+                   help="two comma-separated levels (see `karuta simulate kyogi --levels`)")
+    k.add_argument("--json", action="store_true")
+    k.set_defaults(func=_kyogi)
+
+    m = games.add_parser("mubeyama", help="Mubeyama karuta, all CPU seats")
+    m.add_argument("--ruleset", choices=["okayama", "izumoji", "gambling4", "gambling5"],
+                   default="okayama")
+    m.add_argument("--players", type=int, default=None)
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=_mubeyama)
+
+
+def _kyogi(args) -> int:
+    from trainer.sim.kyogi_sim import run
+    return run(args)
+
+
+def _mubeyama(args) -> int:
+    from trainer.sim.mubeyama_sim import run
+    return run(args)
