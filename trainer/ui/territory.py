@@ -1,0 +1,412 @@
+"""The floor: both territories (陣) drawn to scale, clickable, and arrangeable.
+
+Geometry follows the kyōgi layout: each side's territory is 87 cm wide and
+holds its cards in three rows 1 cm apart (上段 next to the centre line, 中段,
+下段 nearest the player); the two territories are 3 cm apart; in every row
+cards stand at the left or right end.  The opponent's side is drawn rotated
+by 180°, so their left is our right and their cards read upside down.
+
+The widget shows a ``Floor`` (who has which card where) and reports what the
+user does: ``touched(card, perf_counter_time)`` on a press, ``arranged()``
+after a drag-and-drop moved one of the player's own cards.  It judges nothing.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from trainer.ui.torifuda import CARD_H_MM, CARD_W_MM, paint_torifuda, torifuda_columns
+
+TERRITORY_W_MM = 870.0
+ROW_GAP_MM = 10.0
+CENTRE_GAP_MM = 30.0
+CARD_GAP_MM = 2.0                      # between neighbouring cards in a group
+MARGIN_MM = 20.0
+ROWS = 3                               # 0 = 上段 (by the centre line), 2 = 下段 (by the player)
+ROW_CAPACITY = int((TERRITORY_W_MM + CARD_GAP_MM) // (CARD_W_MM + CARD_GAP_MM))  # 16 cards
+SIDE_H_MM = ROWS * CARD_H_MM + (ROWS - 1) * ROW_GAP_MM
+FLOOR_W_MM = TERRITORY_W_MM + 2 * MARGIN_MM
+FLOOR_H_MM = 2 * SIDE_H_MM + CENTRE_GAP_MM + 2 * MARGIN_MM
+
+TATAMI = QColor("#c9b77c")
+TATAMI_LINE = QColor("#b3a166")
+LINE = QColor(90, 70, 40, 120)
+
+
+class ArrangementError(ValueError):
+    """A territory that breaks the layout rules (said to the user as is)."""
+
+
+@dataclass
+class Row:
+    """Cards at the left end and at the right end of one row, each listed from the edge inwards."""
+    left: list[int] = field(default_factory=list)
+    right: list[int] = field(default_factory=list)
+
+    def cards(self) -> list[int]:
+        return self.left + self.right[::-1]
+
+
+@dataclass
+class Side:
+    """One territory, seen from its owner: rows[0] is the 上段 (far from the owner)."""
+    rows: list[Row] = field(default_factory=lambda: [Row() for _ in range(ROWS)])
+
+    def cards(self) -> list[int]:
+        return [c for row in self.rows for c in row.cards()]
+
+    def locate(self, card: int) -> tuple[int, str, int] | None:
+        for r, row in enumerate(self.rows):
+            for end in ("left", "right"):
+                group = getattr(row, end)
+                if card in group:
+                    return r, end, group.index(card)
+        return None
+
+    def remove(self, card: int) -> None:
+        where = self.locate(card)
+        if where is not None:
+            r, end, k = where
+            del getattr(self.rows[r], end)[k]
+
+    def insert(self, card: int, row: int, end: str, index: int) -> None:
+        group = getattr(self.rows[row], end)
+        group.insert(max(0, min(index, len(group))), card)
+
+    def add(self, card: int) -> None:
+        """Place a card that arrives (an okurifuda, a fault penalty) at the end of the shortest row."""
+        r = min(range(ROWS), key=lambda k: (len(self.rows[k].cards()), -k))
+        row = self.rows[r]
+        (row.left if len(row.left) <= len(row.right) else row.right).append(card)
+
+    def keep_only(self, cards) -> None:
+        """Drop every card not in ``cards`` (taken ones); add the ones that are new."""
+        wanted = set(cards)
+        for row in self.rows:
+            row.left[:] = [c for c in row.left if c in wanted]
+            row.right[:] = [c for c in row.right if c in wanted]
+        present = set(self.cards())
+        for c in cards:
+            if c not in present:
+                self.add(c)
+
+    def validate(self) -> None:
+        cards = self.cards()
+        if len(set(cards)) != len(cards):
+            raise ArrangementError("a card appears twice in the territory")
+        for r, row in enumerate(self.rows):
+            if len(row.cards()) > ROW_CAPACITY:
+                raise ArrangementError(
+                    f"row {r + 1} holds {len(row.cards())} cards; 87 cm hold at most {ROW_CAPACITY}")
+
+    def to_json(self) -> dict:
+        return {"rows": [{"left": row.left, "right": row.right} for row in self.rows]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Side":
+        try:
+            rows = [Row(left=[int(c) for c in r["left"]], right=[int(c) for c in r["right"]])
+                    for r in data["rows"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ArrangementError(f"not an arrangement file ({exc})") from exc
+        if len(rows) != ROWS:
+            raise ArrangementError(f"an arrangement has {ROWS} rows, this one {len(rows)}")
+        side = cls(rows)
+        side.validate()
+        if any(not 1 <= c <= 100 for c in side.cards()):
+            raise ArrangementError("poem numbers run from 1 to 100")
+        return side
+
+
+def auto_arrange(cards, rng: random.Random) -> Side:
+    """Spread dealt cards over the three rows, left and right, as a player might at random."""
+    cards = list(cards)
+    rng.shuffle(cards)
+    side = Side()
+    n = len(cards)
+    sizes = [n // 3 + (1 if k < n % 3 else 0) for k in range(ROWS)]
+    sizes.reverse()                       # the extra cards go to the 下段, nearest the player
+    start = 0
+    for r, size in enumerate(sizes):
+        group = cards[start:start + size]
+        start += size
+        cut = size // 2 + rng.choice((0, size % 2))
+        side.rows[r].left = group[:cut]
+        side.rows[r].right = group[cut:]
+    return side
+
+
+# -- saved arrangements -------------------------------------------------------------------------
+
+def _arrangements_dir() -> Path:
+    from trainer.paths import sub_dir
+    return sub_dir("arrangements")
+
+
+def _safe_name(name: str) -> str:
+    name = re.sub(r"[^\w\- ]", "_", name.strip())[:60]
+    if not name:
+        raise ArrangementError("give the arrangement a name")
+    return name
+
+
+def save_arrangement(name: str, side: Side) -> Path:
+    """Save the *shape* of an arrangement: which cards in which row and end, in order."""
+    side.validate()
+    path = _arrangements_dir() / f"{_safe_name(name)}.json"
+    path.write_text(json.dumps({"name": name, **side.to_json()}, ensure_ascii=False, indent=1),
+                    encoding="utf-8")
+    return path
+
+
+def list_arrangements() -> list[str]:
+    return sorted(p.stem for p in _arrangements_dir().glob("*.json"))
+
+
+def load_arrangement(name: str) -> Side:
+    path = _arrangements_dir() / f"{_safe_name(name)}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ArrangementError(f"cannot read arrangement {name!r}: {exc}") from exc
+    return Side.from_json(data)
+
+
+def reuse_arrangement(saved: Side, dealt) -> Side:
+    """Apply a saved arrangement to a new deal.
+
+    Cards of the saved layout that were dealt again keep their place; the slots
+    of the others are filled, in order, by the newly dealt cards, so the shape
+    of the layout (how many cards in which row and end) is kept.
+    """
+    dealt = list(dealt)
+    dealt_set = set(dealt)
+    newcomers = [c for c in dealt if c not in set(saved.cards())]
+    side = Side()
+    for r, row in enumerate(saved.rows):
+        for end in ("left", "right"):
+            for c in getattr(row, end):
+                if c in dealt_set:
+                    getattr(side.rows[r], end).append(c)
+                elif newcomers:
+                    getattr(side.rows[r], end).append(newcomers.pop(0))
+    for c in newcomers:
+        side.add(c)
+    return side
+
+
+# -- the widget -----------------------------------------------------------------------------------
+
+@dataclass
+class Floor:
+    """What the floor shows: the player's side ("own") and the opponent's ("opp")."""
+    own: Side = field(default_factory=Side)
+    opp: Side = field(default_factory=Side)
+
+
+class TerritoryWidget(QWidget):
+    """Both territories to scale.  Emits touches with a perf_counter stamp."""
+
+    touched = Signal(int, float)      # card number, time.perf_counter() at delivery
+    floor_touched = Signal(float)     # a press on no card (a swing at empty floor)
+    arranged = Signal()
+
+    def __init__(self, poem_lookup=None, parent=None):
+        super().__init__(parent)
+        self.floor = Floor()
+        self._poem = poem_lookup or _default_poem_lookup
+        self.show_kimariji = False
+        self.dakuten = False
+        self.arranging = False            # drag-and-drop of own cards allowed
+        self.interactive = True           # presses emit touched
+        self.highlights: dict[int, QColor] = {}
+        self.dimmed: set[int] = set()
+        self.caption = ""                 # large text drawn over the centre line
+        self._drag: tuple[int, QPointF] | None = None
+        self._drag_pos = QPointF()
+        self.setMouseTracking(False)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(640, 380)
+
+    # -- model -------------------------------------------------------------------------------
+    def set_floor(self, floor: Floor) -> None:
+        self.floor = floor
+        self.update()
+
+    def set_options(self, *, show_kimariji: bool | None = None, dakuten: bool | None = None) -> None:
+        if show_kimariji is not None:
+            self.show_kimariji = show_kimariji
+        if dakuten is not None:
+            self.dakuten = dakuten
+        self.update()
+
+    def sizeHint(self) -> QSize:
+        return QSize(1200, round(1200 * FLOOR_H_MM / FLOOR_W_MM))
+
+    # -- geometry (mm on the floor → pixels) -------------------------------------------------
+    def _scale(self) -> float:
+        return min(self.width() / FLOOR_W_MM, self.height() / FLOOR_H_MM)
+
+    def _origin(self) -> QPointF:
+        s = self._scale()
+        return QPointF((self.width() - FLOOR_W_MM * s) / 2, (self.height() - FLOOR_H_MM * s) / 2)
+
+    def _slot_mm(self, own: bool, row: int, end: str, index: int) -> QRectF:
+        """Rectangle (mm, floor coordinates, y down) of a card slot."""
+        step = CARD_W_MM + CARD_GAP_MM
+        # Seen from the owner: x from the left end of their territory.
+        x_owner = index * step if end == "left" else TERRITORY_W_MM - CARD_W_MM - index * step
+        centre_y = MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2
+        row_off = CENTRE_GAP_MM / 2 + row * (CARD_H_MM + ROW_GAP_MM)
+        if own:
+            return QRectF(MARGIN_MM + x_owner, centre_y + row_off, CARD_W_MM, CARD_H_MM)
+        # Rotated by 180°: the owner's left is at our right, their 上段 by the centre line.
+        x = MARGIN_MM + TERRITORY_W_MM - x_owner - CARD_W_MM
+        return QRectF(x, centre_y - row_off - CARD_H_MM, CARD_W_MM, CARD_H_MM)
+
+    def _to_px(self, r: QRectF) -> QRectF:
+        s, o = self._scale(), self._origin()
+        return QRectF(o.x() + r.x() * s, o.y() + r.y() * s, r.width() * s, r.height() * s)
+
+    def card_rects(self) -> dict[int, tuple[bool, QRectF]]:
+        """Every card on the floor → (is own, pixel rectangle)."""
+        out = {}
+        for own, side in ((True, self.floor.own), (False, self.floor.opp)):
+            for r, row in enumerate(side.rows):
+                for end in ("left", "right"):
+                    for k, card in enumerate(getattr(row, end)):
+                        out[card] = (own, self._to_px(self._slot_mm(own, r, end, k)))
+        return out
+
+    def card_at(self, pos: QPointF) -> int | None:
+        for card, (_, rect) in self.card_rects().items():
+            if rect.contains(pos):
+                return card
+        return None
+
+    def card_centre(self, card: int) -> QPointF:
+        return self.card_rects()[card][1].center()
+
+    def _drop_target(self, pos: QPointF) -> tuple[int, str, int] | None:
+        """Where in the player's own side a card dropped at ``pos`` goes: (row, end, index)."""
+        s, o = self._scale(), self._origin()
+        x_mm = (pos.x() - o.x()) / s - MARGIN_MM
+        y_mm = (pos.y() - o.y()) / s
+        centre_y = MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2
+        dy = y_mm - centre_y - CENTRE_GAP_MM / 2
+        if dy < -CENTRE_GAP_MM / 2 or x_mm < -MARGIN_MM or x_mm > TERRITORY_W_MM + MARGIN_MM:
+            return None
+        row = max(0, min(ROWS - 1, int(dy // (CARD_H_MM + ROW_GAP_MM))))
+        step = CARD_W_MM + CARD_GAP_MM
+        if x_mm < TERRITORY_W_MM / 2:
+            return row, "left", max(0, round(x_mm / step))
+        return row, "right", max(0, round((TERRITORY_W_MM - x_mm - CARD_W_MM) / step))
+
+    # -- input -------------------------------------------------------------------------------
+    def mousePressEvent(self, event):
+        stamp = time.perf_counter()   # when Qt delivers the press: the event's own timestamp is synthetic in tests
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        pos = event.position()
+        card = self.card_at(pos)
+        if self.arranging:
+            if card is not None and card in self.floor.own.cards():
+                self._drag = (card, pos)
+                self._drag_pos = pos
+            return
+        if not self.interactive:
+            return
+        if card is None:
+            self.floor_touched.emit(stamp)
+        else:
+            self.touched.emit(card, stamp)
+
+    def mouseMoveEvent(self, event):
+        if self._drag is not None:
+            self._drag_pos = event.position()
+            self.update()
+
+    def mouseReleaseEvent(self, event):
+        if self._drag is None:
+            return
+        card, _ = self._drag
+        self._drag = None
+        target = self._drop_target(event.position())
+        if target is not None:
+            self.move_card(card, *target)
+        self.update()
+
+    def move_card(self, card: int, row: int, end: str, index: int) -> bool:
+        """Move one of the player's own cards; refuses (returns False) if the row is full."""
+        side = self.floor.own
+        where = side.locate(card)
+        if where is None:
+            return False
+        if where[0] != row and len(side.rows[row].cards()) >= ROW_CAPACITY:
+            return False
+        side.remove(card)
+        side.insert(card, row, end, index)
+        self.update()
+        self.arranged.emit()
+        return True
+
+    # -- painting ----------------------------------------------------------------------------
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#3b3326"))
+        floor_rect = self._to_px(QRectF(0, 0, FLOOR_W_MM, FLOOR_H_MM))
+        p.fillRect(floor_rect, TATAMI)
+        p.setPen(QPen(TATAMI_LINE, 1))
+        s = self._scale()
+        y = floor_rect.top()
+        while y < floor_rect.bottom():     # the weave of the tatami
+            p.drawLine(QPointF(floor_rect.left(), y), QPointF(floor_rect.right(), y))
+            y += max(3.0, 6 * s)
+        centre = self._to_px(QRectF(MARGIN_MM, MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2, TERRITORY_W_MM, 0))
+        p.setPen(QPen(LINE, 1, Qt.PenStyle.DashLine))
+        p.drawLine(centre.topLeft(), centre.topRight())
+
+        dragging = self._drag[0] if self._drag else None
+        for card, (own, rect) in self.card_rects().items():
+            if card == dragging:
+                continue
+            self._paint_card(p, card, rect, upside_down=not own)
+        if dragging is not None:
+            rect = self.card_rects()[dragging][1]
+            rect.moveCenter(self._drag_pos)
+            p.setOpacity(0.85)
+            self._paint_card(p, dragging, rect, upside_down=False)
+            p.setOpacity(1.0)
+        if self.caption:
+            font = QFont()
+            font.setPixelSize(max(14, int(26 * s)))
+            font.setBold(True)
+            p.setFont(font)
+            band = QRectF(floor_rect.left(), centre.top() - 22 * s, floor_rect.width(), 44 * s)
+            p.fillRect(band, QColor(255, 255, 255, 170))
+            p.setPen(QColor("#222"))
+            p.drawText(band, Qt.AlignmentFlag.AlignCenter, self.caption)
+        p.end()
+
+    def _paint_card(self, p: QPainter, card: int, rect: QRectF, upside_down: bool) -> None:
+        poem = self._poem(card)
+        columns = torifuda_columns(poem.shimo_kana, dakuten=self.dakuten)
+        paint_torifuda(p, rect, columns,
+                       kimariji=poem.kimariji if self.show_kimariji else None,
+                       upside_down=upside_down,
+                       highlight=self.highlights.get(card),
+                       dimmed=card in self.dimmed)
+
+
+def _default_poem_lookup(no: int):
+    import poems
+    return poems.get(no)

@@ -1,0 +1,150 @@
+"""Drawing a torifuda (取り札): the shimo-no-ku in kana, as printed on the card.
+
+A real torifuda carries only the shimo-no-ku, in hiragana, written vertically
+in three columns read right to left, in the block layout of the official cards:
+for the usual 14 kana, 5 / 5 / 4 (わかころも / てはつゆに / ぬれつつ).  A poem
+that runs over (ji-amari: 15 or 16 kana) fills the columns as evenly as
+possible, longest first (5/5/5, 6/5/5).  Official cards omit dakuten
+(わかころもては); that is the default here, with dakuten as an option.
+
+The card is cream with a green border, 73 × 52 mm.  The opponent's cards are
+drawn upside down, as they lie across a real floor.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPen
+
+CARD_W_MM = 52.0
+CARD_H_MM = 73.0
+ASPECT = CARD_W_MM / CARD_H_MM
+
+CREAM = QColor("#f6efd9")
+GREEN = QColor("#2f6b3a")
+INK = QColor("#1c1a17")
+KIMARIJI_RED = QColor("#b3261e")
+
+_VOICING_MARKS = ("\u3099", "\u309a")  # combining dakuten, handakuten
+
+
+def strip_dakuten(text: str) -> str:
+    """がぎぐ → かきく, ぱ → は: the torifuda spelling."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if c not in _VOICING_MARKS))
+
+
+def torifuda_columns(shimo_kana, dakuten: bool = False) -> list[str]:
+    """The three columns of a torifuda, rightmost first.
+
+    >>> torifuda_columns(('わがころもでは', 'つゆにぬれつつ'))
+    ['わかころも', 'てはつゆに', 'ぬれつつ']
+    """
+    text = "".join(shimo_kana)
+    if not dakuten:
+        text = strip_dakuten(text)
+    base, extra = divmod(len(text), 3)
+    sizes = [base + (1 if k < extra else 0) for k in range(3)]
+    columns, start = [], 0
+    for size in sizes:
+        columns.append(text[start:start + size])
+        start += size
+    return columns
+
+
+@lru_cache(maxsize=1)
+def card_font_family() -> str:
+    """Noto Serif CJK JP (brush-like mincho) if installed, else Noto Sans CJK JP, else the default."""
+    families = set(QFontDatabase.families())
+    for name in ("Noto Serif CJK JP", "Noto Sans CJK JP", "IPAexMincho", "IPAMincho"):
+        if name in families:
+            return name
+    return QFont().family()
+
+
+def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
+                   kimariji: str | None = None, upside_down: bool = False,
+                   highlight: QColor | None = None, dimmed: bool = False) -> None:
+    """Draw one torifuda filling ``rect`` (its aspect is the caller's business)."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    painter.translate(rect.center())
+    if upside_down:
+        painter.rotate(180)
+    w, h = rect.width(), rect.height()
+    card = QRectF(-w / 2, -h / 2, w, h)
+    radius = w * 0.05
+
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(GREEN)
+    painter.drawRoundedRect(card, radius, radius)
+    border = max(1.5, w * 0.07)
+    face = card.adjusted(border, border, -border, -border)
+    painter.setBrush(CREAM)
+    painter.drawRoundedRect(face, radius * 0.5, radius * 0.5)
+
+    _paint_columns(painter, face, columns)
+    if kimariji:
+        _paint_kimariji(painter, face, kimariji)
+
+    if dimmed:
+        painter.setBrush(QColor(40, 40, 40, 110))
+        painter.drawRoundedRect(card, radius, radius)
+    if highlight is not None:
+        pen = QPen(highlight, max(2.0, w * 0.06))
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRoundedRect(card, radius, radius)
+    painter.restore()
+
+
+def _paint_columns(painter: QPainter, face: QRectF, columns: list[str]) -> None:
+    rows = max(len(c) for c in columns) if columns else 5
+    pad_x, pad_y = face.width() * 0.06, face.height() * 0.05
+    area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
+    col_w = area.width() / 3
+    cell_h = area.height() / max(rows, 5)
+    size = min(col_w * 0.86, cell_h * 0.92)
+    font = QFont(card_font_family())
+    font.setPixelSize(max(4, int(size)))
+    font.setWeight(QFont.Weight.DemiBold)
+    painter.setFont(font)
+    painter.setPen(INK)
+    for k, column in enumerate(columns):          # k = 0 is the rightmost column
+        x = area.right() - (k + 1) * col_w
+        for r, kana in enumerate(column):
+            cell = QRectF(x, area.top() + r * cell_h, col_w, cell_h)
+            painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, kana)
+
+
+def _paint_kimariji(painter: QPainter, face: QRectF, kimariji: str) -> None:
+    """Kimariji small in the bottom-left corner, vertical, in red: a beginner's aid."""
+    size = max(4, int(min(face.width() * 0.12, face.height() * 0.5 / max(1, len(kimariji)))))
+    font = QFont(card_font_family())
+    font.setPixelSize(size)
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(KIMARIJI_RED)
+    x = face.left() + size * 0.15
+    y = face.bottom() - size * (len(kimariji) + 0.2)
+    for r, kana in enumerate(kimariji):
+        painter.drawText(QRectF(x, y + r * size, size * 1.1, size), Qt.AlignmentFlag.AlignCenter, kana)
+
+
+def torifuda_pixmap(columns: list[str], width: int, **kw):
+    """A QPixmap of one card, for drag images and tests."""
+    from PySide6.QtGui import QPixmap
+    height = round(width / ASPECT)
+    pix = QPixmap(width, height)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    paint_torifuda(painter, QRectF(0, 0, width, height), columns, **kw)
+    painter.end()
+    return pix
+
+
+__all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap",
+           "card_font_family", "ASPECT", "CARD_W_MM", "CARD_H_MM"]
