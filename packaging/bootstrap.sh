@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Make this checkout ready to run: system packages (when root and missing) and
+# a virtual environment in .venv with the project installed.
+#   packaging/bootstrap.sh [--test]     --test also installs the test extras
+# Safe to run again: it does only what is missing.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+VENV="$ROOT/.venv"
+EXTRAS=""
+[ "${1:-}" = "--test" ] && EXTRAS="[test]"
+
+missing_system_packages() {
+    command -v dpkg-query >/dev/null 2>&1 || return 0
+    grep -v '^\s*#' "$ROOT/packaging/system-packages.txt" | grep -v '^\s*$' | while read -r pkg; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || echo "$pkg"
+    done
+}
+
+pkgs=$(missing_system_packages | tr '\n' ' ')
+if [ -n "${pkgs// /}" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "bootstrap: installing system packages: $pkgs" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq >&2
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $pkgs >&2
+    else
+        echo "bootstrap: these system packages are missing; sound or the window may not work:" >&2
+        echo "  sudo apt-get install $pkgs" >&2
+    fi
+fi
+
+stamp="$VENV/.installed$EXTRAS"
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "bootstrap: creating $VENV" >&2
+    python3 -m venv "$VENV" >&2
+fi
+if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
+    echo "bootstrap: installing the project into $VENV (first run takes a minute)" >&2
+    "$VENV/bin/python" -m pip install -q --upgrade pip >&2
+    "$VENV/bin/python" -m pip install -q -e "$ROOT$EXTRAS" >&2
+    touch "$stamp"
+fi
