@@ -6,14 +6,13 @@ holds its cards in three rows 1 cm apart (上段 next to the centre line, 中段
 cards stand at the left or right end.  The opponent's side is drawn rotated
 by 180°, so their left is our right and their cards read upside down.
 
-The widget shows a ``Floor`` (who has which card where) and reports what the
+The widget shows a ``Floor`` (two `trainer.rules.territory.Territory`) and reports what the
 user does: ``touched(card, perf_counter_time)`` on a press, ``arranged()``
 after a drag-and-drop moved one of the player's own cards.  It judges nothing.
 """
 from __future__ import annotations
 
 import json
-import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -23,15 +22,14 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from trainer.rules.territory import COLUMNS, ENDS, ROWS, LayoutError, Place, Territory
 from trainer.ui.torifuda import CARD_H_MM, CARD_W_MM, paint_torifuda, torifuda_columns
 
 TERRITORY_W_MM = 870.0
 ROW_GAP_MM = 10.0
 CENTRE_GAP_MM = 30.0
-CARD_GAP_MM = 2.0                      # between neighbouring cards in a group
 MARGIN_MM = 20.0
-ROWS = 3                               # 0 = 上段 (by the centre line), 2 = 下段 (by the player)
-ROW_CAPACITY = int((TERRITORY_W_MM + CARD_GAP_MM) // (CARD_W_MM + CARD_GAP_MM))  # 16 cards
+COLUMN_STEP_MM = (TERRITORY_W_MM - CARD_W_MM) / (COLUMNS - 1)   # 16 slots, the outer ones at the edges
 SIDE_H_MM = ROWS * CARD_H_MM + (ROWS - 1) * ROW_GAP_MM
 FLOOR_W_MM = TERRITORY_W_MM + 2 * MARGIN_MM
 FLOOR_H_MM = 2 * SIDE_H_MM + CENTRE_GAP_MM + 2 * MARGIN_MM
@@ -41,107 +39,7 @@ TATAMI_LINE = QColor("#b3a166")
 LINE = QColor(90, 70, 40, 120)
 
 
-class ArrangementError(ValueError):
-    """A territory that breaks the layout rules (said to the user as is)."""
-
-
-@dataclass
-class Row:
-    """Cards at the left end and at the right end of one row, each listed from the edge inwards."""
-    left: list[int] = field(default_factory=list)
-    right: list[int] = field(default_factory=list)
-
-    def cards(self) -> list[int]:
-        return self.left + self.right[::-1]
-
-
-@dataclass
-class Side:
-    """One territory, seen from its owner: rows[0] is the 上段 (far from the owner)."""
-    rows: list[Row] = field(default_factory=lambda: [Row() for _ in range(ROWS)])
-
-    def cards(self) -> list[int]:
-        return [c for row in self.rows for c in row.cards()]
-
-    def locate(self, card: int) -> tuple[int, str, int] | None:
-        for r, row in enumerate(self.rows):
-            for end in ("left", "right"):
-                group = getattr(row, end)
-                if card in group:
-                    return r, end, group.index(card)
-        return None
-
-    def remove(self, card: int) -> None:
-        where = self.locate(card)
-        if where is not None:
-            r, end, k = where
-            del getattr(self.rows[r], end)[k]
-
-    def insert(self, card: int, row: int, end: str, index: int) -> None:
-        group = getattr(self.rows[row], end)
-        group.insert(max(0, min(index, len(group))), card)
-
-    def add(self, card: int) -> None:
-        """Place a card that arrives (an okurifuda, a fault penalty) at the end of the shortest row."""
-        r = min(range(ROWS), key=lambda k: (len(self.rows[k].cards()), -k))
-        row = self.rows[r]
-        (row.left if len(row.left) <= len(row.right) else row.right).append(card)
-
-    def keep_only(self, cards) -> None:
-        """Drop every card not in ``cards`` (taken ones); add the ones that are new."""
-        wanted = set(cards)
-        for row in self.rows:
-            row.left[:] = [c for c in row.left if c in wanted]
-            row.right[:] = [c for c in row.right if c in wanted]
-        present = set(self.cards())
-        for c in cards:
-            if c not in present:
-                self.add(c)
-
-    def validate(self) -> None:
-        cards = self.cards()
-        if len(set(cards)) != len(cards):
-            raise ArrangementError("a card appears twice in the territory")
-        for r, row in enumerate(self.rows):
-            if len(row.cards()) > ROW_CAPACITY:
-                raise ArrangementError(
-                    f"row {r + 1} holds {len(row.cards())} cards; 87 cm hold at most {ROW_CAPACITY}")
-
-    def to_json(self) -> dict:
-        return {"rows": [{"left": row.left, "right": row.right} for row in self.rows]}
-
-    @classmethod
-    def from_json(cls, data: dict) -> "Side":
-        try:
-            rows = [Row(left=[int(c) for c in r["left"]], right=[int(c) for c in r["right"]])
-                    for r in data["rows"]]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ArrangementError(f"not an arrangement file ({exc})") from exc
-        if len(rows) != ROWS:
-            raise ArrangementError(f"an arrangement has {ROWS} rows, this one {len(rows)}")
-        side = cls(rows)
-        side.validate()
-        if any(not 1 <= c <= 100 for c in side.cards()):
-            raise ArrangementError("poem numbers run from 1 to 100")
-        return side
-
-
-def auto_arrange(cards, rng: random.Random) -> Side:
-    """Spread dealt cards over the three rows, left and right, as a player might at random."""
-    cards = list(cards)
-    rng.shuffle(cards)
-    side = Side()
-    n = len(cards)
-    sizes = [n // 3 + (1 if k < n % 3 else 0) for k in range(ROWS)]
-    sizes.reverse()                       # the extra cards go to the 下段, nearest the player
-    start = 0
-    for r, size in enumerate(sizes):
-        group = cards[start:start + size]
-        start += size
-        cut = size // 2 + rng.choice((0, size % 2))
-        side.rows[r].left = group[:cut]
-        side.rows[r].right = group[cut:]
-    return side
+ArrangementError = LayoutError
 
 
 # -- saved arrangements -------------------------------------------------------------------------
@@ -158,8 +56,8 @@ def _safe_name(name: str) -> str:
     return name
 
 
-def save_arrangement(name: str, side: Side) -> Path:
-    """Save the *shape* of an arrangement: which cards in which row and end, in order."""
+def save_arrangement(name: str, side: Territory) -> Path:
+    """Save an arrangement: which cards in which row and end, in order."""
     side.validate()
     path = _arrangements_dir() / f"{_safe_name(name)}.json"
     path.write_text(json.dumps({"name": name, **side.to_json()}, ensure_ascii=False, indent=1),
@@ -171,16 +69,16 @@ def list_arrangements() -> list[str]:
     return sorted(p.stem for p in _arrangements_dir().glob("*.json"))
 
 
-def load_arrangement(name: str) -> Side:
+def load_arrangement(name: str) -> Territory:
     path = _arrangements_dir() / f"{_safe_name(name)}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ArrangementError(f"cannot read arrangement {name!r}: {exc}") from exc
-    return Side.from_json(data)
+    return Territory.from_json(data)
 
 
-def reuse_arrangement(saved: Side, dealt) -> Side:
+def reuse_arrangement(saved: Territory, dealt) -> Territory:
     """Apply a saved arrangement to a new deal.
 
     Cards of the saved layout that were dealt again keep their place; the slots
@@ -190,14 +88,19 @@ def reuse_arrangement(saved: Side, dealt) -> Side:
     dealt = list(dealt)
     dealt_set = set(dealt)
     newcomers = [c for c in dealt if c not in set(saved.cards())]
-    side = Side()
-    for r, row in enumerate(saved.rows):
-        for end in ("left", "right"):
-            for c in getattr(row, end):
+    rows = []
+    for left, right in saved.rows():
+        groups = []
+        for group in (left, right):
+            out = []
+            for c in group:
                 if c in dealt_set:
-                    getattr(side.rows[r], end).append(c)
+                    out.append(c)
                 elif newcomers:
-                    getattr(side.rows[r], end).append(newcomers.pop(0))
+                    out.append(newcomers.pop(0))
+            groups.append(out)
+        rows.append(tuple(groups))
+    side = Territory(rows)
     for c in newcomers:
         side.add(c)
     return side
@@ -208,8 +111,8 @@ def reuse_arrangement(saved: Side, dealt) -> Side:
 @dataclass
 class Floor:
     """What the floor shows: the player's side ("own") and the opponent's ("opp")."""
-    own: Side = field(default_factory=Side)
-    opp: Side = field(default_factory=Side)
+    own: Territory = field(default_factory=Territory)
+    opp: Territory = field(default_factory=Territory)
 
 
 class TerritoryWidget(QWidget):
@@ -259,13 +162,11 @@ class TerritoryWidget(QWidget):
         s = self._scale()
         return QPointF((self.width() - FLOOR_W_MM * s) / 2, (self.height() - FLOOR_H_MM * s) / 2)
 
-    def _slot_mm(self, own: bool, row: int, end: str, index: int) -> QRectF:
-        """Rectangle (mm, floor coordinates, y down) of a card slot."""
-        step = CARD_W_MM + CARD_GAP_MM
-        # Seen from the owner: x from the left end of their territory.
-        x_owner = index * step if end == "left" else TERRITORY_W_MM - CARD_W_MM - index * step
+    def _slot_mm(self, own: bool, row: int, column: int) -> QRectF:
+        """Rectangle (mm, floor coordinates, y down) of a card slot; column from the owner's left."""
         centre_y = MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2
         row_off = CENTRE_GAP_MM / 2 + row * (CARD_H_MM + ROW_GAP_MM)
+        x_owner = column * COLUMN_STEP_MM
         if own:
             return QRectF(MARGIN_MM + x_owner, centre_y + row_off, CARD_W_MM, CARD_H_MM)
         # Rotated by 180°: the owner's left is at our right, their 上段 by the centre line.
@@ -280,10 +181,8 @@ class TerritoryWidget(QWidget):
         """Every card on the floor → (is own, pixel rectangle)."""
         out = {}
         for own, side in ((True, self.floor.own), (False, self.floor.opp)):
-            for r, row in enumerate(side.rows):
-                for end in ("left", "right"):
-                    for k, card in enumerate(getattr(row, end)):
-                        out[card] = (own, self._to_px(self._slot_mm(own, r, end, k)))
+            for card, row, column in side.slots():
+                out[card] = (own, self._to_px(self._slot_mm(own, row, column)))
         return out
 
     def card_at(self, pos: QPointF) -> int | None:
@@ -295,8 +194,8 @@ class TerritoryWidget(QWidget):
     def card_centre(self, card: int) -> QPointF:
         return self.card_rects()[card][1].center()
 
-    def _drop_target(self, pos: QPointF) -> tuple[int, str, int] | None:
-        """Where in the player's own side a card dropped at ``pos`` goes: (row, end, index)."""
+    def _drop_target(self, pos: QPointF) -> Place | None:
+        """Where in the player's own side a card dropped at ``pos`` goes."""
         s, o = self._scale(), self._origin()
         x_mm = (pos.x() - o.x()) / s - MARGIN_MM
         y_mm = (pos.y() - o.y()) / s
@@ -305,10 +204,10 @@ class TerritoryWidget(QWidget):
         if dy < -CENTRE_GAP_MM / 2 or x_mm < -MARGIN_MM or x_mm > TERRITORY_W_MM + MARGIN_MM:
             return None
         row = max(0, min(ROWS - 1, int(dy // (CARD_H_MM + ROW_GAP_MM))))
-        step = CARD_W_MM + CARD_GAP_MM
-        if x_mm < TERRITORY_W_MM / 2:
-            return row, "left", max(0, round(x_mm / step))
-        return row, "right", max(0, round((TERRITORY_W_MM - x_mm - CARD_W_MM) / step))
+        column = max(0, min(COLUMNS - 1, round((x_mm - CARD_W_MM / 2) / COLUMN_STEP_MM)))
+        if column < COLUMNS / 2:
+            return Place(row, "left", column)
+        return Place(row, "right", COLUMNS - 1 - column)
 
     # -- input -------------------------------------------------------------------------------
     def mousePressEvent(self, event):
@@ -341,19 +240,15 @@ class TerritoryWidget(QWidget):
         self._drag = None
         target = self._drop_target(event.position())
         if target is not None:
-            self.move_card(card, *target)
+            self.move_card(card, target)
         self.update()
 
-    def move_card(self, card: int, row: int, end: str, index: int) -> bool:
+    def move_card(self, card: int, place: Place) -> bool:
         """Move one of the player's own cards; refuses (returns False) if the row is full."""
-        side = self.floor.own
-        where = side.locate(card)
-        if where is None:
+        try:
+            self.floor.own.move(card, place)
+        except LayoutError:
             return False
-        if where[0] != row and len(side.rows[row].cards()) >= ROW_CAPACITY:
-            return False
-        side.remove(card)
-        side.insert(card, row, end, index)
         self.update()
         self.arranged.emit()
         return True
