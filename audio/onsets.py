@@ -1,0 +1,295 @@
+"""Signal analysis of a recorded reading: where the voice is, where the
+kami-no-ku (上の句) ends and the shimo-no-ku (下の句) begins, and where each
+mora starts.
+
+Everything here works on mono float32 samples at `audio.voice.RATE` and
+returns sample offsets or plain values; no files, no poems. The importer
+(`audio.importer`) turns these into clips and warnings.
+
+Method, in short:
+- level: RMS in dB over 20 ms windows every 5 ms; the noise floor is a low
+  percentile, the speech level a high one, and the voiced threshold sits
+  between them (`Levels`).
+- split: the longest silence in the middle part of the voiced span (a
+  reader's pause between kami and shimo is much longer than the breaths
+  between phrases).
+- morae: the number of morae is known from the text, so instead of picking
+  peaks of an onset detector we choose exactly that many onsets by dynamic
+  programming: onset strength (rise of band energy) is rewarded, mora
+  durations far from the reading's mean are penalised, phrase starts are
+  drawn to the end of a breath gap. Durations count voiced time only, so a
+  breath gap does not lengthen the mora before it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+HOP = 240          # 5 ms at 48 kHz: resolution of levels and silences
+WIN = 960          # 20 ms RMS window
+MIN_PAUSE_S = 0.15  # a silence shorter than this is not a kami/shimo pause
+SPLIT_REGION = (0.2, 0.8)  # where, as a fraction of the voiced span, the pause may lie
+GAP_FILL_S = 0.04  # silences shorter than this inside speech are not silences
+BLIP_S = 0.03      # voiced bits shorter than this (clicks) are not speech
+PHRASE_GAP_S = 0.06  # a silence at least this long may be a breath between phrases
+
+
+def frame_db(x: np.ndarray, hop: int = HOP, win: int = WIN) -> np.ndarray:
+    """RMS level in dB of a window of `win` samples centred on every `hop`-th sample."""
+    n = len(x) // hop + 1
+    c = np.concatenate(([0.0], np.cumsum(x.astype(np.float64) ** 2)))
+    centres = np.arange(n) * hop
+    lo = np.clip(centres - win // 2, 0, len(x))
+    hi = np.clip(centres + win // 2, 0, len(x))
+    energy = (c[hi] - c[lo]) / np.maximum(hi - lo, 1)
+    return 10.0 * np.log10(energy + 1e-10)
+
+
+@dataclass(frozen=True)
+class Levels:
+    db: np.ndarray          # per frame
+    floor_db: float         # noise floor (low percentile)
+    speech_db: float        # loud speech (high percentile)
+    threshold_db: float     # frames above are voiced
+
+    @property
+    def dynamic_range_db(self) -> float:
+        return self.speech_db - self.floor_db
+
+
+def levels(x: np.ndarray) -> Levels:
+    db = frame_db(x)
+    floor = float(np.percentile(db, 5))
+    speech = float(np.percentile(db, 99))
+    # Between floor and speech, but never far below the speech: room reverb and
+    # breath noise 45 dB under the voice are not reading.
+    thr = max(floor + 0.3 * (speech - floor), speech - 45.0)
+    return Levels(db, floor, speech, thr)
+
+
+def runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) index pairs of the True runs of a boolean array."""
+    m = np.concatenate(([False], mask, [False])).astype(np.int8)
+    d = np.diff(m)
+    return list(zip(np.flatnonzero(d == 1).tolist(), np.flatnonzero(d == -1).tolist()))
+
+
+def voiced_mask(lv: Levels) -> np.ndarray:
+    """Frames holding voice: above threshold, short gaps filled, clicks dropped."""
+    mask = lv.db > lv.threshold_db
+    fill = int(round(GAP_FILL_S * 48000 / HOP))
+    blip = int(round(BLIP_S * 48000 / HOP))
+    for a, b in runs(~mask):
+        if 0 < a and b < len(mask) and b - a < fill:
+            mask[a:b] = True
+    for a, b in runs(mask):
+        if b - a < blip:
+            mask[a:b] = False
+    return mask
+
+
+@dataclass(frozen=True)
+class Split:
+    """Voiced boundaries of a single-file reading, in frames of HOP samples."""
+    kami: tuple[int, int]    # [start, end)
+    shimo: tuple[int, int]
+    pause_found: bool
+    rival_pause: int | None  # frame of a nearly as long silence elsewhere, if any
+
+
+def voiced_span(mask: np.ndarray) -> tuple[int, int] | None:
+    idx = np.flatnonzero(mask)
+    if len(idx) == 0:
+        return None
+    return int(idx[0]), int(idx[-1]) + 1
+
+
+def split_reading(mask: np.ndarray, db: np.ndarray) -> Split | None:
+    """Split a whole reading (kami, pause, shimo) at its kami/shimo pause.
+
+    The pause is the longest silence whose middle lies in SPLIT_REGION of the
+    voiced span. Without one, the quietest 100 ms near the middle is used and
+    `pause_found` is False. None if there is no voice at all.
+    """
+    span = voiced_span(mask)
+    if span is None:
+        return None
+    on, off = span
+    length = off - on
+    lo, hi = on + SPLIT_REGION[0] * length, on + SPLIT_REGION[1] * length
+    min_pause = MIN_PAUSE_S * 48000 / HOP
+    gaps = [(b - a, a, b) for a, b in runs(~mask[on:off])]
+    gaps = [(n, a + on, b + on) for n, a, b in gaps if lo <= on + (a + b) / 2 <= hi]
+    gaps.sort(reverse=True)
+    if gaps and gaps[0][0] >= min_pause:
+        _, a, b = gaps[0]
+        rival = None
+        if len(gaps) > 1 and gaps[1][0] >= 0.8 * gaps[0][0]:
+            rival = gaps[1][1]
+        return Split((on, a), (b, off), True, rival)
+    # No clear pause: cut at the quietest 100 ms of the middle region.
+    w = max(1, int(0.1 * 48000 / HOP))
+    seg = db[int(lo):int(hi)]
+    if len(seg) <= w:
+        cut = (on + off) // 2
+    else:
+        smooth = np.convolve(seg, np.ones(w) / w, mode="valid")
+        cut = int(lo) + int(np.argmin(smooth)) + w // 2
+    return Split((on, cut), (cut, off), False, None)
+
+
+# --- mora onsets -------------------------------------------------------------
+
+TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
+FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
+DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
+
+
+def _band_log_energy(x: np.ndarray, hop: int, nfft: int) -> tuple[np.ndarray, np.ndarray]:
+    """Log energy per frame in a low band (voicing, 100-1000 Hz) and a high
+    band (consonants and formants, 1-6 kHz). Frames centred on k*hop."""
+    pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
+                          np.zeros(nfft // 2, np.float32)))
+    n = len(x) // hop + 1
+    frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
+    spec = np.abs(np.fft.rfft(frames * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
+    hz = np.fft.rfftfreq(nfft, 1 / 48000)
+    low = spec[:, (hz >= 100) & (hz < 1000)].sum(axis=1)
+    high = spec[:, (hz >= 1000) & (hz < 6000)].sum(axis=1)
+    if len(low) < n:  # the last frames run past the padding: treat as silence
+        low = np.concatenate((low, np.zeros(n - len(low))))
+        high = np.concatenate((high, np.zeros(n - len(high))))
+    return np.log(low + 1e-9), np.log(high + 1e-9)
+
+
+def onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1) -> np.ndarray:
+    """How sharply band energy rises across every frame (centred difference
+    over +-half_lag frames), scaled to about [0, 1]."""
+    low, high = _band_log_energy(x, hop, nfft)
+    h = half_lag
+    rise = np.zeros_like(low)
+    if len(low) > 2 * h:
+        d_low = low[2 * h:] - low[:-2 * h]
+        d_high = high[2 * h:] - high[:-2 * h]
+        # A new mora is a rise of energy (burst, vowel attack) or a change of
+        # spectral tilt: the upper band drops at a nasal (な, ま), the lower at
+        # a fricative (さ, は). A drop of both alike (a stop's closure) is not it.
+        rise[h:-h] = (np.maximum(d_low, 0) + np.maximum(d_high, 0)
+                      + TILT_WEIGHT * np.abs(d_high - d_low))
+    top = np.percentile(rise, 98) if len(rise) else 1.0
+    return np.clip(rise / (top + 1e-9), 0, 1.5)
+
+
+def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
+                held_last: bool = False) -> list[int]:
+    """Onsets (sample offsets into `x`) of all morae of a verse.
+
+    `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
+    first mora; `voiced` is its voiced mask in HOP frames; `phrase_lengths` the
+    mora count of each phrase. `held_last`: the last mora is drawn out (the
+    yoin of the shimo-no-ku) and says nothing about the reading's pace.
+    """
+    n = sum(phrase_lengths)
+    if n == 0:
+        return []
+    step = DP_HOP // HOP
+    v = voiced[::step][: len(x) // DP_HOP + 1]
+    T = len(v)
+    if n == 1 or T < 2 * n:
+        return [int(round(k * len(x) / n)) for k in range(n)]
+    s = onset_strength(x, DP_HOP, 1024, 1)[:T]
+    # Breath gaps: the frame where voice resumes after PHRASE_GAP_S of silence.
+    gap_end = np.zeros(T)
+    min_gap = PHRASE_GAP_S * 48000 / DP_HOP
+    for a, b in runs(~v.astype(bool)):
+        if a > 0 and b < T and b - a >= min_gap:
+            gap_end[max(b - 2, 0):b + 1] = 1.0
+    # Onsets sit on voice or just before it.
+    near_voice = v.astype(bool).copy()
+    near_voice[:-2] |= near_voice[2:]
+    allowed = np.where(near_voice, 0.0, -np.inf)
+    vcum = np.concatenate(([0], np.cumsum(v)))  # voiced frames before frame t
+    voiced_total = vcum[-1]
+    spare = 3.0 if held_last else 0.5  # the last mora counts as this many extra
+    mean = max(voiced_total / (n + spare), 3.0)
+    starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
+    ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
+    lam = 1.5
+    d_min = max(2, int(0.3 * mean))
+    d_max = min(T - 1, int(3.0 * mean) + int(np.sum(~v.astype(bool))))
+    ds = np.arange(d_min, d_max + 1)
+
+    score = np.full(T, -np.inf)
+    score[0] = 0.0
+    back = []
+    t_idx = np.arange(T)
+    for i in range(1, n):
+        gain = s + allowed + (1.5 * gap_end if i in starts else -0.5 * gap_end)
+        prev_weight = lam / 3 if (i - 1) in ends else lam
+        best = np.full(T, -np.inf)
+        arg = np.zeros(T, dtype=np.int32)
+        for d in ds:
+            if d >= T:
+                break
+            src = score[:-d]
+            dur = (vcum[d:T] - vcum[:T - d]).astype(np.float64)
+            pen = prev_weight * np.log(np.maximum(dur, 1.0) / mean) ** 2
+            cand = src - pen
+            better = cand > best[d:]
+            best[d:][better] = cand[better]
+            arg[d:][better] = d
+        score = best + gain
+        back.append(arg)
+    # Last mora: from its onset to the end of the verse.
+    tail = (voiced_total - vcum[:T]).astype(np.float64)
+    if held_last:
+        last_pen = np.where(tail >= 0.5 * mean, 0.0, np.inf)
+    else:
+        last_pen = (lam / 3) * np.log(np.maximum(tail, 1.0) / mean) ** 2
+    t = int(np.argmax(score - last_pen))
+    onsets = [t]
+    for arg in reversed(back):
+        t = t - int(arg[t])
+        onsets.append(t)
+    onsets.reverse()
+    return _refine(x, [o * DP_HOP for o in onsets])
+
+
+def _refine(x: np.ndarray, onsets: list[int], hop: int = 120) -> list[int]:
+    """Move every onset (but the first) to the first clear change of its mora.
+
+    A mora such as の, ま or さ changes the sound twice, at the consonant and
+    again, louder, at the vowel; the grid search tends to land on the louder.
+    So: find the mora's strongest change near the grid onset (90 ms before to
+    15 ms after; fricatives are that long), then walk back to the earliest
+    frame reaching FIRST_CHANGE of it, but never into the previous mora (not
+    before its own strongest change).
+    """
+    s = onset_strength(x, hop, 512, 2)
+    back, ahead = int(0.09 * 48000 / hop), int(0.015 * 48000 / hop)
+    out = [onsets[0]]
+    prev_peak = onsets[0] // hop
+    for o in onsets[1:]:
+        c = o // hop
+        lo = max(c - back, prev_peak + 2, 0)
+        hi = min(c + ahead + 1, len(s))
+        if hi <= lo:
+            out.append(o)
+            continue
+        w = s[lo:hi]
+        peak = lo + int(np.argmax(w))
+        # Below a clear change, small wiggles are no consonant: keep the peak.
+        level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
+        k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
+        while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
+            k += 1
+        out.append(min(k * hop, len(x) - 1))
+        prev_peak = peak
+    return out
+
+
+def clipped_samples(x: np.ndarray) -> int:
+    """Neighbouring pairs of samples at full scale: the signature of clipping."""
+    hot = np.abs(x) >= 0.99
+    return int(np.count_nonzero(hot[1:] & hot[:-1]))
