@@ -1,0 +1,167 @@
+"""`karuta simulate mubeyama`: all-CPU Mubeyama games, headless, with invariants checked.
+
+Game *i* of a run with ``--seed S`` is dealt and read from seed ``"S:i"``, so
+any game of a run can be replayed alone with `play_game`.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+
+from trainer.players.mubeyama_cpu import MubeyamaCpu, advance
+from trainer.rules.mubeyama import (DEFAULT_PLAYERS, READER, RULESETS, AwaitFlip, Flip,
+                                    MubeyamaState, Ruleset, new_game)
+
+
+@dataclass
+class SimTotals:
+    """Aggregates over a run of games."""
+
+    ruleset: str
+    players: int
+    seed: int
+    games: int = 0
+    wins_by_seat: list[int] = field(default_factory=list)
+    shared_wins: int = 0
+    reads: list[int] = field(default_factory=list)
+    passes: int = 0
+    shortfalls: int = 0
+    payments: int = 0
+    mon_moved: int = 0
+    payments_by_reason: Counter = field(default_factory=Counter)
+    balance_by_seat: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.wins_by_seat = [0] * self.players
+        self.balance_by_seat = [0] * self.players
+
+    def add(self, state: MubeyamaState) -> None:
+        self.games += 1
+        winners = state.winners()
+        for w in winners:
+            self.wins_by_seat[w] += 1
+        self.shared_wins += len(winners) > 1
+        self.reads.append(state.reads())
+        self.passes += state.passes
+        self.shortfalls += state.shortfalls
+        self.payments += len(state.ledger)
+        for p in state.ledger:
+            self.mon_moved += p.amount
+            self.payments_by_reason[p.reason] += 1
+        for s, m in enumerate(state.balances):
+            self.balance_by_seat[s] += m
+
+    def as_dict(self) -> dict:
+        n = max(self.games, 1)
+        return {
+            "ruleset": self.ruleset, "players": self.players, "seed": self.seed,
+            "games": self.games,
+            "wins_by_seat": self.wins_by_seat,
+            "shared_wins": self.shared_wins,
+            "reads": {"mean": round(sum(self.reads) / n, 2), "min": min(self.reads, default=0),
+                      "max": max(self.reads, default=0)},
+            "passes": {"total": self.passes, "per_game": round(self.passes / n, 2),
+                       "short": self.shortfalls},
+            "payments": {"total": self.payments, "per_game": round(self.payments / n, 2),
+                         "mon_per_game": round(self.mon_moved / n, 1),
+                         "by_reason": dict(sorted(self.payments_by_reason.items())),
+                         "mean_balance_by_seat": [round(b / n, 1) for b in self.balance_by_seat]},
+            "invariants": "held",
+        }
+
+
+def play_game(ruleset: Ruleset, players: int, seed: int | str, check: str = "reading") -> MubeyamaState:
+    """One all-CPU game to the end.
+
+    *check*: "action" runs the invariants after every action, "reading" after
+    every reading's resolution and at the end, "end" only at the end.
+    """
+    yaku = getattr(ruleset, "yaku", None)
+    cpus = {s: MubeyamaCpu(s, yaku, seed) if yaku else MubeyamaCpu(s, seed=seed)
+            for s in range(players)}
+    state = new_game(ruleset, players, seed)
+    if check == "reading":
+        while advance_one_reading(state, cpus):
+            state.check_invariants()
+    else:
+        advance(state, cpus, check=check == "action")
+    state.check_invariants()
+    return state
+
+
+def advance_one_reading(state: MubeyamaState, cpus: dict[int, MubeyamaCpu]) -> bool:
+    """Play one reading and all it causes; False once the game is over."""
+    if state.is_over():
+        return False
+    state.apply(state.next_read())
+    while state.to_act() not in (READER, None):
+        seat, p = state.to_act(), state.pending
+        if isinstance(p, AwaitFlip):
+            state.apply(Flip(seat, p.no))
+        else:
+            state.apply(cpus[seat].choose(state.view(seat), state.legal_actions(seat)))
+    return not state.is_over()
+
+
+def check_players(ruleset: str, players: int | None) -> int:
+    """The player count to use, or UsageError with one line."""
+    from trainer.cli import UsageError
+
+    cls = RULESETS[ruleset]
+    if players is None:
+        return DEFAULT_PLAYERS[ruleset]
+    if players not in cls.player_counts:
+        counts = " or ".join(str(n) for n in cls.player_counts)
+        raise UsageError(f"mubeyama --ruleset {ruleset} is played by {counts} players, "
+                         f"not {players}")
+    return players
+
+
+def simulate(ruleset_name: str, players: int, games: int, seed: int,
+             check: str = "reading") -> SimTotals:
+    ruleset = RULESETS[ruleset_name]()
+    totals = SimTotals(ruleset_name, players, seed)
+    for i in range(games):
+        totals.add(play_game(ruleset, players, f"{seed}:{i}", check))
+    return totals
+
+
+def run(args) -> int:
+    from trainer.cli import UsageError
+
+    players = check_players(args.ruleset, args.players)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    totals = simulate(args.ruleset, players, args.games, args.seed)
+    if args.json:
+        json.dump(totals.as_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    else:
+        print(format_totals(totals.as_dict()))
+    return 0
+
+
+def format_totals(d: dict) -> str:
+    title = RULESETS[d["ruleset"]].title
+    lines = [f"Mubeyama karuta, {title}: {d['games']} all-CPU games, "
+             f"{d['players']} players, seed {d['seed']}"]
+    wins = "  ".join(f"seat {s}: {w}" for s, w in enumerate(d["wins_by_seat"]))
+    lines.append(f"  wins by seat      {wins}   (shared wins: {d['shared_wins']})")
+    r = d["reads"]
+    lines.append(f"  game length       {r['mean']} readings on average (min {r['min']}, max {r['max']})")
+    p = d["passes"]
+    if p["total"]:
+        lines.append(f"  passes            {p['total']} ({p['per_game']} per game; "
+                     f"{p['short']} forgiven for want of face-up torifuda)")
+    pay = d["payments"]
+    if pay["total"]:
+        lines.append(f"  payments          {pay['total']} ({pay['per_game']} per game, "
+                     f"{pay['mon_per_game']} Mon per game)")
+        for reason, count in pay["by_reason"].items():
+            lines.append(f"    {reason:<22} {count}")
+        mean = "  ".join(f"seat {s}: {m:+}" for s, m in enumerate(pay["mean_balance_by_seat"]))
+        lines.append(f"  mean Mon by seat  {mean}")
+    lines.append("  invariants        held after every reading (cards conserved, Mon sums to zero)")
+    return "\n".join(lines)
