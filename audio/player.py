@@ -1,0 +1,471 @@
+"""The player: plays a `Programme` sample-accurately and is the session's one clock.
+
+One output stream stays open for the whole session (a new stream loses its
+first ~1 ms), playing silence when nothing is loaded. For every block the
+stream callback knows when its first sample reaches the speaker (PortAudio's
+``outputBufferDacTime``, in stream time, mapped to ``time.perf_counter`` by an
+offset measured when the stream opens). From that the player answers:
+
+    player.mark_time(card_index, "kimariji")   # perf_counter seconds, or None
+
+- a mark already played: the moment it actually sounded (pauses, holds and
+  skips after it do not move it; if the reading jumps back before it, e.g. to
+  repeat a shimo-no-ku, it becomes a future mark again and gets its new time);
+- a future mark while playing: the moment it will sound if nothing changes;
+- a future mark while paused or held, or behind a pending hold: None (it
+  depends on when the user resumes); marks jumped over by a skip: None.
+
+Control (any thread; each call queues a command the callback applies at the
+start of its next block, so "at once" means within one block):
+
+    load(programme) start(at=0) pause() hold(before=SHIMO|KAMI) resume()
+    next_card() repeat_shimo() stop() set volume
+
+Hold: the reader waits at the next hold point (`Programme.hold_points`) until
+`resume()`. ``before=SHIMO`` is the kyogi wait while players rearrange cards:
+after a kami-no-ku, before the shimo-no-ku that leads into the next card
+(the shimo/ma/kami unit is never broken); ``before=KAMI`` waits after a
+shimo-no-ku, before the ma and the next kami-no-ku. When released the whole
+gap is still heard. Pauses, skips, repeats and stops fade out over the rest of
+the current block (at most ``FADE`` samples) so nothing clicks; the position
+arithmetic stays exact (the fade only shapes the gain).
+
+Events (`poll_events()`, for a Qt timer on the GUI thread): `Event(kind,
+card_index, poem, sample, time)` with kind one of CARD_STARTED (kami_start
+sounded), KIMARIJI, SHIMO_END, HELD, FINISHED. The callback only appends to a
+deque; it never calls user code, never locks, never allocates arrays.
+
+No sound: if PortAudio is missing (``import sounddevice`` raises OSError) or
+there is no output device, the player says why in `status_message`, and plays
+silently with the same callback driven by a thread on the system clock, so
+drills and the app keep working with a clock that runs.
+"""
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from audio.programme import KAMI, SHIMO, Programme
+from audio.voice import RATE
+
+# Player states.
+IDLE, PLAYING, PAUSED, HELD, FINISHED = "idle", "playing", "paused", "held", "finished"
+# Event kinds.
+CARD_STARTED, KIMARIJI, SHIMO_END, HELD_EVENT, FINISHED_EVENT = (
+    "card_started", "kimariji", "shimo_end", "held", "finished")
+
+FADE = 120  # samples (2.5 ms) of fade before a pause/skip/stop and after a resume
+
+_EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
+                  "shimo_end": SHIMO_END, "shimo2_end": SHIMO_END}
+
+
+class Event(NamedTuple):
+    kind: str
+    card_index: int
+    poem: int
+    sample: int     # programme sample
+    time: float     # perf_counter seconds when it reached (or reaches) the speaker
+
+
+class FakeTime(NamedTuple):
+    """Stands in for PortAudio's time info (tests, the silent clock)."""
+
+    outputBufferDacTime: float
+    currentTime: float = 0.0
+
+
+class _Loaded:
+    """A programme with the arrays the callback needs, built off the audio thread."""
+
+    def __init__(self, programme: Programme):
+        self.programme = programme
+        items = sorted(programme.marks().items(), key=lambda kv: (kv[1], kv[0]))
+        self.keys = [k for k, _ in items]
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        self.pos = np.array([v for _, v in items], dtype=np.int64)
+        self.card_poem = {i: no for i, no in enumerate(programme.card_order)}
+        self.card_poem[-1] = 0
+        self.event = [_EVENT_OF_MARK.get(name) for _, name in self.keys]
+        self.time = np.full(len(self.keys), np.nan)   # when each mark last sounded
+        self.holds = {kind: np.array(programme.hold_points(kind), dtype=np.int64)
+                      for kind in (KAMI, SHIMO)}
+        segs = programme.segments
+        self.shimo_starts = np.array([s.start for s in segs if s.kind == SHIMO], dtype=np.int64)
+        # Where "next card" lands: the silence before each kami-no-ku (or the kami itself).
+        kami = [(i, s) for i, s in enumerate(segs) if s.kind == KAMI]
+        self.kami_starts = np.array([s.start for _, s in kami], dtype=np.int64)
+        self.kami_lead = np.array([segs[i - 1].start if i > 0 and not segs[i - 1].sounding
+                                   else s.start for i, s in kami], dtype=np.int64)
+
+
+class Player:
+    """Plays programmes on one long-lived output stream; see the module docstring.
+
+    backend: ``"auto"`` (a sound device if there is one, else silent), ``"silent"``
+    (system-clock thread, no device), or ``"manual"`` (nothing runs: tests call
+    `process` with fake time info).
+    """
+
+    def __init__(self, *, backend: str = "auto", device=None, blocksize: int = 256,
+                 latency="low", rate: int = RATE):
+        if backend not in ("auto", "silent", "manual"):
+            raise ValueError(f"unknown backend {backend!r}")
+        self.backend = backend
+        self.device = device
+        self.blocksize = blocksize
+        self.latency = latency
+        self.rate = rate
+        self.volume = 1.0
+        self.status_message = ""
+        self.silent = backend != "auto"
+        self.underflows = 0
+        self.callback_errors = 0
+        self.last_error = ""
+        self.clock_offset = 0.0  # perf_counter - stream time
+        self._commands: collections.deque = collections.deque()
+        self._events: collections.deque = collections.deque(maxlen=10_000)
+        self._stream = None
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._ramps: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # Callback-owned state.
+        self._loaded: _Loaded | None = None
+        self._state = IDLE
+        self._pos = 0
+        self._hint = -1
+        self._mi = 0                  # marks with index < _mi have sounded in this pass
+        self._hold_kind: str | None = None
+        self._hold_at = -1
+        self._fade_in = False
+        self._frames = 0              # output frames since the stream opened
+        # Published after every block for other threads: (loaded, state, pos, mi,
+        # time of the sample at `pos`, hold_at, commands pending).
+        self._snap = (None, IDLE, 0, 0, 0.0, -1)
+
+    # -- opening and closing --------------------------------------------------
+
+    def open(self) -> "Player":
+        """Open the stream (or start the silent clock). Safe to call twice."""
+        if self._stream is not None or self._running or self.backend == "manual":
+            return self
+        if self.backend == "auto":
+            self._open_device()
+        if self.silent:
+            self._start_silent_clock()
+        return self
+
+    def _open_device(self) -> None:
+        try:
+            import sounddevice as sd
+        except OSError as exc:
+            return self._go_silent(f"PortAudio is not installed ({exc}); "
+                                   "install libportaudio2 to hear the reading")
+        try:
+            info = sd.query_devices(self.device, "output")
+        except (ValueError, sd.PortAudioError) as exc:
+            return self._go_silent(f"no sound output device ({exc})")
+        try:
+            self._stream = sd.OutputStream(
+                samplerate=self.rate, blocksize=self.blocksize, device=self.device,
+                channels=1, dtype="float32", latency=self.latency, callback=self._callback)
+            self._stream.start()
+        except (sd.PortAudioError, ValueError) as exc:
+            self._stream = None
+            return self._go_silent(f"the sound device {info['name']!r} cannot be opened ({exc})")
+        self.clock_offset = self._measure_offset()
+        self.status_message = (f"playing on {info['name']!r}, output latency "
+                               f"{self._stream.latency * 1000:.1f} ms")
+
+    def _go_silent(self, why: str) -> None:
+        self.silent = True
+        self.status_message = f"{why}. Playing silently: the clock runs on the system clock."
+
+    def _measure_offset(self) -> float:
+        """perf_counter minus stream time, from the tightest of several bracketed reads."""
+        best = None
+        for _ in range(50):
+            a = time.perf_counter()
+            s = self._stream.time
+            b = time.perf_counter()
+            if best is None or b - a < best[0]:
+                best = (b - a, (a + b) / 2 - s)
+        return best[1]
+
+    def _start_silent_clock(self) -> None:
+        self._running = True
+        self._thread = threading.Thread(target=self._silent_loop, name="silent-clock", daemon=True)
+        self._thread.start()
+
+    def _silent_loop(self) -> None:
+        buf = np.zeros((self.blocksize, 1), dtype=np.float32)
+        t0 = time.perf_counter()
+        frames = 0
+        while self._running:
+            due = t0 + frames / self.rate
+            self.process(buf, self.blocksize, FakeTime(due, due), None)
+            frames += self.blocksize
+            delay = t0 + frames / self.rate - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+
+    def close(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+            self._thread = None
+        if self._stream is not None:
+            self._stream.stop()
+            self._stream.close()
+            self._stream = None
+
+    def __enter__(self) -> "Player":
+        return self.open()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- control (any thread) ---------------------------------------------------
+
+    def load(self, programme: Programme) -> None:
+        """Replace the programme (stops the current one)."""
+        self._commands.append(("load", _Loaded(programme)))
+
+    def start(self, at: int = 0) -> None:
+        """Play the loaded programme from sample `at`."""
+        self._commands.append(("start", int(at)))
+
+    def pause(self) -> None:
+        """Stop at once (within one block); `resume` continues from there."""
+        self._commands.append(("pause", None))
+
+    def hold(self, before: str = SHIMO) -> None:
+        """Wait at the next hold point before a `before` (SHIMO or KAMI) until `resume`."""
+        if before not in (KAMI, SHIMO):
+            raise ValueError(f"hold before {before!r}: must be {KAMI!r} or {SHIMO!r}")
+        self._commands.append(("hold", before))
+
+    def resume(self) -> None:
+        """Continue after a pause or a hold (also cancels a hold not reached yet)."""
+        self._commands.append(("resume", None))
+
+    release = resume
+
+    def next_card(self) -> None:
+        """Skip to the next card: to the ma before its kami-no-ku (or its start, if in that ma)."""
+        self._commands.append(("skip", None))
+
+    def repeat_shimo(self) -> None:
+        """Read the last shimo-no-ku heard again, then go on (ma, next kami-no-ku)."""
+        self._commands.append(("repeat", None))
+
+    def stop(self) -> None:
+        self._commands.append(("stop", None))
+
+    # -- questions (any thread) ---------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return self._snap[1]
+
+    @property
+    def position(self) -> int:
+        """Programme sample the next block starts at."""
+        return self._snap[2]
+
+    @property
+    def programme(self) -> Programme | None:
+        loaded = self._snap[0]
+        return loaded.programme if loaded else None
+
+    def poll_events(self) -> list[Event]:
+        """Events since the last poll, oldest first."""
+        out = []
+        while self._events:
+            out.append(self._events.popleft())
+        return out
+
+    def sample_time(self, sample: int) -> float | None:
+        """When programme sample `sample` (not yet played) will sound, if playing on."""
+        loaded, state, pos, _mi, t_pos, hold_at = self._snap
+        if state != PLAYING or self._commands or sample < pos:
+            return None
+        if 0 <= hold_at <= sample:
+            return None
+        return t_pos + (sample - pos) / self.rate
+
+    def mark_time(self, card_index: int, name: str) -> float | None:
+        """perf_counter time mark `name` of card `card_index` sounded or will sound (see module doc)."""
+        loaded, state, pos, mi, t_pos, hold_at = self._snap
+        if loaded is None:
+            return None
+        idx = loaded.index.get((card_index, name))
+        if idx is None:
+            raise KeyError(f"card {card_index} has no mark {name!r}")
+        if idx < mi:
+            t = loaded.time[idx]
+            return None if np.isnan(t) else float(t)
+        return self.sample_time(int(loaded.pos[idx]))
+
+    def now(self) -> float:
+        """The session clock's 'now' (perf_counter seconds)."""
+        return time.perf_counter()
+
+    # -- the callback ---------------------------------------------------------------
+
+    def _callback(self, outdata, frames, time_info, status) -> None:
+        if status.output_underflow:
+            self.underflows += 1
+        try:
+            self.process(outdata, frames, time_info, status)
+        except Exception as exc:  # never let an exception kill the stream
+            self.callback_errors += 1
+            self.last_error = repr(exc)
+            outdata.fill(0.0)
+
+    def process(self, outdata: np.ndarray, frames: int, time_info, status) -> None:
+        """Fill one block; `time_info.outputBufferDacTime` is when its first sample sounds.
+
+        The stream callback calls this; tests call it directly with `FakeTime`.
+        """
+        dac = time_info.outputBufferDacTime
+        if not dac:  # some host APIs leave it 0
+            dac = time_info.currentTime + (self._stream.latency if self._stream else 0.0)
+        t0 = dac + self.clock_offset
+        out = outdata[:, 0]
+        after = self._apply_commands()
+        done = 0
+        if self._state == PLAYING and self._loaded is not None:
+            done = self._play(out, frames, t0)
+            if self._fade_in:
+                self._fade(out, 0, min(done, FADE), up=True)
+                self._fade_in = False
+            if after is not None and done:
+                self._fade(out, max(0, done - FADE), done, up=False)
+        out[done:] = 0.0
+        if after is not None:
+            self._apply_after(after)
+        for ch in range(1, outdata.shape[1]):
+            outdata[:, ch] = out
+        if self.volume != 1.0:
+            outdata *= self.volume
+        self._frames += frames
+        # While playing, sample `_pos` is the first of the next block.
+        self._snap = (self._loaded, self._state, self._pos, self._mi,
+                      t0 + frames / self.rate, self._hold_at)
+
+    def _apply_commands(self):
+        """Apply queued commands; return the one that must wait for a fade (or None)."""
+        after = None
+        while self._commands:
+            cmd, arg = self._commands.popleft()
+            if cmd == "load":
+                self._loaded, self._state, self._pos, self._hint, self._mi = arg, IDLE, 0, -1, 0
+                self._hold_at, self._hold_kind, after = -1, None, None
+            elif self._loaded is None:
+                continue
+            elif cmd == "start":
+                self._seek(arg)
+                self._state, self._fade_in = PLAYING, True
+            elif cmd == "resume":
+                if self._state in (PAUSED, HELD):
+                    self._state, self._fade_in = PLAYING, True
+                self._hold_at, self._hold_kind = -1, None
+            elif cmd == "hold":
+                self._hold_kind = arg
+                self._hold_at = self._next_hold(arg)
+            elif self._state == PLAYING:
+                after = (cmd, arg)  # pause/skip/repeat/stop: fade this block out first
+            else:
+                self._apply_after((cmd, arg))
+        return after
+
+    def _apply_after(self, command) -> None:
+        cmd, _ = command
+        loaded = self._loaded
+        if cmd == "pause":
+            if self._state == PLAYING:
+                self._state = PAUSED
+        elif cmd == "stop":
+            self._state = IDLE
+        elif cmd == "skip":
+            k = int(np.searchsorted(loaded.kami_starts, self._pos, side="right"))
+            if k >= len(loaded.kami_starts):
+                self._seek(loaded.programme.total_samples)
+            else:
+                lead = int(loaded.kami_lead[k])
+                self._seek(lead if lead > self._pos else int(loaded.kami_starts[k]))
+            self._go_on()
+        elif cmd == "repeat":
+            k = int(np.searchsorted(loaded.shimo_starts, self._pos, side="right")) - 1
+            if k >= 0:
+                self._seek(int(loaded.shimo_starts[k]))
+                self._go_on()
+
+    def _go_on(self) -> None:
+        if self._state in (HELD, FINISHED, PLAYING):
+            self._state, self._fade_in = PLAYING, True
+
+    def _seek(self, pos: int) -> None:
+        loaded = self._loaded
+        self._pos = max(0, min(pos, loaded.programme.total_samples))
+        self._hint = -1
+        self._mi = int(np.searchsorted(loaded.pos, self._pos, side="left"))
+        if self._hold_kind is not None:
+            self._hold_at = self._next_hold(self._hold_kind)
+
+    def _next_hold(self, kind: str) -> int:
+        points = self._loaded.holds[kind]
+        k = int(np.searchsorted(points, self._pos, side="left"))
+        return int(points[k]) if k < len(points) else -1
+
+    def _play(self, out: np.ndarray, frames: int, t0: float) -> int:
+        """Play up to `frames` samples from the programme; return how many were written."""
+        loaded = self._loaded
+        pos = self._pos
+        total = loaded.programme.total_samples
+        n = min(frames, total - pos)
+        stop_state = FINISHED if pos + frames >= total else None
+        if 0 <= self._hold_at < pos + n:
+            n = self._hold_at - pos
+            stop_state = HELD
+        if n > 0:
+            self._hint = loaded.programme.fill(out[:n], pos, self._hint)
+        end = pos + n
+        # Marks sounding in this block; at a stop, also those exactly at its end
+        # (an `end` mark is the first silent sample).
+        mi = self._mi
+        marks = loaded.pos
+        while mi < len(marks) and (marks[mi] < end or (stop_state and marks[mi] == end)):
+            t = t0 + (int(marks[mi]) - pos) / self.rate
+            loaded.time[mi] = t
+            kind = loaded.event[mi]
+            if kind is not None:
+                card, _name = loaded.keys[mi]
+                self._events.append(Event(kind, card, loaded.card_poem[card], int(marks[mi]), t))
+            mi += 1
+        self._mi = mi
+        self._pos = end
+        if stop_state is not None:
+            self._state = stop_state
+            t_end = t0 + n / self.rate
+            if stop_state == HELD:
+                self._hold_at, self._hold_kind = -1, None
+                self._events.append(Event(HELD_EVENT, -1, -1, end, t_end))
+            else:
+                self._events.append(Event(FINISHED_EVENT, -1, -1, end, t_end))
+        return n
+
+    def _fade(self, out: np.ndarray, a: int, b: int, up: bool) -> None:
+        m = b - a
+        if m <= 0:
+            return
+        ramps = self._ramps.get(m)
+        if ramps is None:  # once per block length: the callback allocates nothing after
+            ramp = np.linspace(0.0, 1.0, m + 2, dtype=np.float32)[1:-1]
+            ramps = self._ramps[m] = (ramp, np.ascontiguousarray(ramp[::-1]))
+        out[a:b] *= ramps[0] if up else ramps[1]

@@ -1,0 +1,366 @@
+"""The reading programme: the whole timeline of a reading session, as plain data.
+
+A programme is what an official reader (yomite, 読手) would read, laid out in
+absolute samples at ``RATE`` before any sound is made, so the rules engines,
+the UI and the tests can reason about time without a sound device:
+
+    joka kami-no-ku · pause · joka shimo-no-ku · pause · joka shimo-no-ku again
+    · ma · kami(1) · pause · shimo(1) · ma · kami(2) · pause · shimo(2) · ma · ...
+
+Gaps are measured between what a listener hears, not between clip edges: the
+``ma`` (間, 1.0 s by default) runs from the held end of a shimo-no-ku (its
+``end`` mark, after the yoin) to the first sound of the next kami-no-ku (its
+``phrase:0`` mark); the kami/shimo ``pause`` from the kami-no-ku's ``end`` to
+the shimo-no-ku's first sound. Leading or trailing silence inside a clip is
+trimmed where it would overlap its neighbour, so segments never overlap.
+
+In kyogi reading the shimo-no-ku of one card and the kami-no-ku of the next are
+one unit: the reader waits (players rearrange cards) *before* that unit, and
+the ``ma`` inside it is never stretched. `Programme.hold_points` lists where a
+player may wait; see `audio.player` for how holds shift the clock.
+
+Card indices are positions in `Programme.card_order` (0-based); the joka has
+card index ``JOKA`` (-1). Marks of a card, by name (all absolute samples):
+
+    kami_start, kimariji, kami_end, shimo_start, shimo_end
+    kami:<clip mark>, shimo:<clip mark>      e.g. 'kami:mora:3', 'shimo:phrase:1'
+
+The joka's repeated shimo-no-ku uses ``shimo2_start``, ``shimo2_end``, ``shimo2:<mark>``.
+
+Reading speed: applied here by resampling each clip (``soxr``), like playing a
+tape faster: durations and marks scale by exactly 1/speed (marks stay exact to
+the sample) and the pitch rises by the same ratio (±10 % speed is about ±1.7
+semitones). Pauses and the ma are not scaled; they are settings of their own.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from audio.clip import Clip
+from audio.voice import RATE, Voice, VoiceError
+
+JOKA = -1  # card index of the joka (序歌)
+
+# Segment kinds. Sounding: KAMI, SHIMO. Silent: MA (before a kami-no-ku),
+# PAUSE (before a shimo-no-ku).
+KAMI, SHIMO, MA, PAUSE = "kami", "shimo", "ma", "pause"
+
+MIN_SPEED, MAX_SPEED = 0.5, 2.0
+
+
+@dataclass(frozen=True)
+class ReadingSettings:
+    """How to read: the timing a karuta player would set on a reading machine."""
+
+    ma: float = 1.0
+    """Seconds from the held end of a shimo-no-ku to the next kami-no-ku (間)."""
+    pause: float = 1.0
+    """Seconds between a kami-no-ku and its shimo-no-ku."""
+    speed: float = 1.0
+    """Reading speed factor (1.2 = 20 % faster), applied by resampling (see module doc)."""
+    read_shimo: bool = True
+    """False: kami-no-ku only, each followed by the ma (a drill setting)."""
+    cards: int | None = None
+    """How many cards of the order to read (None = all)."""
+    voice: str = "synth"
+    """Which voice: 'synth' or the name of an imported recording set."""
+    joka: bool = True
+    """Read the joka first (kami, shimo, shimo again)."""
+
+    def __post_init__(self):
+        if not (0.0 <= self.ma <= 60.0):
+            raise ValueError(f"ma must be 0..60 seconds, not {self.ma}")
+        if not (0.0 <= self.pause <= 60.0):
+            raise ValueError(f"pause must be 0..60 seconds, not {self.pause}")
+        if not (MIN_SPEED <= self.speed <= MAX_SPEED):
+            raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED}, not {self.speed}")
+        if self.cards is not None and not (0 <= self.cards <= 100):
+            raise ValueError(f"cards must be 0..100, not {self.cards}")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One stretch of the timeline: a clip (or part of one) or a silence.
+
+    Sample ``start + k`` of the session is ``clip.samples[offset + k]`` for
+    ``0 <= k < length``; silent segments have ``clip`` None.
+    """
+
+    kind: str
+    card_index: int
+    poem: int
+    start: int
+    length: int
+    clip: Clip | None = None
+    offset: int = 0
+    marks: Mapping[str, int] = field(default_factory=dict)
+    """Absolute marks of the clip falling inside this segment, named as in `Programme`."""
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.length
+
+    @property
+    def sounding(self) -> bool:
+        return self.clip is not None
+
+
+@dataclass(frozen=True)
+class CardTimes:
+    """The main marks of one card (absolute samples), for timelines and JSON."""
+
+    card_index: int
+    poem: int
+    kami_start: int
+    kimariji: int
+    kami_end: int
+    shimo_start: int | None
+    shimo_end: int | None
+
+
+class Programme:
+    """A built reading session. Build with `Programme.build`; immutable afterwards."""
+
+    def __init__(self, segments: Sequence[Segment], card_order: Sequence[int],
+                 settings: ReadingSettings, rate: int = RATE):
+        self.segments: tuple[Segment, ...] = tuple(segments)
+        self.card_order: tuple[int, ...] = tuple(card_order)
+        self.settings = settings
+        self.rate = rate
+        self.total_samples: int = self.segments[-1].stop if self.segments else 0
+        self._starts = [s.start for s in self.segments]
+        self._marks: dict[tuple[int, str], int] = {}
+        for seg in self.segments:
+            for name, pos in seg.marks.items():
+                self._marks[(seg.card_index, name)] = pos
+
+    # -- building -------------------------------------------------------------
+
+    @classmethod
+    def build(cls, voice: Voice, card_order: Iterable[int],
+              settings: ReadingSettings = ReadingSettings()) -> "Programme":
+        """Lay out the session for `card_order` (poem numbers, read in this order)."""
+        order = [int(n) for n in card_order]
+        if settings.cards is not None:
+            order = order[: settings.cards]
+        for no in order:
+            if not 1 <= no <= 100:
+                raise ValueError(f"card order holds {no}; poems are numbered 1..100")
+        if len(set(order)) != len(order):
+            raise ValueError("card order reads a poem twice")
+        return _Builder(voice, settings).build(order)
+
+    @classmethod
+    def shuffled(cls, voice: Voice, seed: int | None,
+                 settings: ReadingSettings = ReadingSettings()) -> "Programme":
+        """All 100 poems in the order `poems.shuffled(seed)`, cut to ``settings.cards``."""
+        import poems
+        return cls.build(voice, poems.shuffled(seed), settings)
+
+    # -- questions about time ----------------------------------------------
+
+    def mark_sample(self, card_index: int, name: str) -> int:
+        """Absolute sample of mark `name` of card `card_index` (JOKA for the joka)."""
+        try:
+            return self._marks[(card_index, name)]
+        except KeyError:
+            raise KeyError(f"card {card_index} has no mark {name!r}") from None
+
+    def has_mark(self, card_index: int, name: str) -> bool:
+        return (card_index, name) in self._marks
+
+    def marks(self) -> dict[tuple[int, str], int]:
+        """Every mark of the session: (card_index, name) -> absolute sample."""
+        return dict(self._marks)
+
+    def seconds(self, sample: int) -> float:
+        return sample / self.rate
+
+    def card_times(self) -> list[CardTimes]:
+        out = []
+        for i, no in enumerate(self.card_order):
+            m = lambda name: self._marks.get((i, name))  # noqa: E731
+            out.append(CardTimes(i, no, m("kami_start"), m("kimariji"), m("kami_end"),
+                                 m("shimo_start"), m("shimo_end")))
+        return out
+
+    def segment_at(self, sample: int) -> int:
+        """Index of the segment containing `sample` (the last one past the end)."""
+        return max(0, bisect.bisect_right(self._starts, sample) - 1)
+
+    def segments_of(self, kind: str) -> list[Segment]:
+        return [s for s in self.segments if s.kind == kind]
+
+    def hold_points(self, before: str = SHIMO) -> list[int]:
+        """Where a reader may wait: the start of the silence before every `before` segment.
+
+        ``before=SHIMO``: after a kami-no-ku, before the shimo/kami unit (the kyogi
+        wait while players rearrange cards). ``before=KAMI``: after a shimo-no-ku,
+        before the ma and the next kami-no-ku.
+        """
+        points = []
+        for i, seg in enumerate(self.segments):
+            if seg.kind == before and i > 0:
+                prev = self.segments[i - 1]
+                points.append(prev.start if not prev.sounding else seg.start)
+        return points
+
+    # -- samples ----------------------------------------------------------------
+
+    def fill(self, out: np.ndarray, pos: int, hint: int = -1) -> int:
+        """Write session samples ``[pos, pos + len(out))`` into the 1-D array `out`.
+
+        Zeros outside the session. Returns the index of the segment holding the
+        last written sample, to pass back as `hint` on the next call (saves a
+        search). Allocates no arrays: safe to call from an audio callback.
+        """
+        n = len(out)
+        segs = self.segments
+        done = 0
+        if pos < 0:  # before the session: silence
+            done = min(n, -pos)
+            out[:done] = 0.0
+        if hint < 0 or hint >= len(segs) or segs[hint].start > pos + done:
+            hint = self.segment_at(pos + done)
+        i = hint
+        while done < n:
+            p = pos + done
+            if i >= len(segs):  # after the session: silence
+                out[done:] = 0.0
+                break
+            seg = segs[i]
+            if p >= seg.stop:
+                i += 1
+                continue
+            take = min(n - done, seg.stop - p)
+            if seg.clip is None:
+                out[done:done + take] = 0.0
+            else:
+                a = seg.offset + (p - seg.start)
+                out[done:done + take] = seg.clip.samples[a:a + take]
+            done += take
+        return min(i, len(segs) - 1)
+
+    def render(self) -> np.ndarray:
+        """The whole session as one float32 array (tests, short programmes)."""
+        out = np.zeros(self.total_samples, dtype=np.float32)
+        self.fill(out, 0)
+        return out
+
+    def timeline(self) -> dict:
+        """The card order with absolute times (seconds and samples), for ``--json``."""
+        r = self.rate
+        sec = lambda s: None if s is None else round(s / r, 6)  # noqa: E731
+        cards = []
+        for ct in self.card_times():
+            cards.append({
+                "index": ct.card_index, "poem": ct.poem,
+                "kami_start_s": sec(ct.kami_start), "kimariji_s": sec(ct.kimariji),
+                "shimo_end_s": sec(ct.shimo_end),
+                "kami_start": ct.kami_start, "kimariji": ct.kimariji, "shimo_end": ct.shimo_end,
+            })
+        s = self.settings
+        return {
+            "rate": r, "total_samples": self.total_samples, "total_s": sec(self.total_samples),
+            "settings": {"ma": s.ma, "pause": s.pause, "speed": s.speed, "read_shimo": s.read_shimo,
+                         "joka": s.joka, "voice": s.voice},
+            "joka": self.has_mark(JOKA, "kami_start") and {
+                "kami_start_s": sec(self.mark_sample(JOKA, "kami_start")),
+                "shimo2_end_s": sec(self.mark_sample(JOKA, "shimo2_end")),
+            } or None,
+            "cards": cards,
+        }
+
+
+class _Builder:
+    """Lays clips end to end with the set gaps between what is heard."""
+
+    def __init__(self, voice: Voice, settings: ReadingSettings):
+        self.voice = voice
+        self.settings = settings
+        self.rate = RATE
+        self.segments: list[Segment] = []
+        self.prev_end: int | None = None  # absolute end mark of the last clip placed
+
+    def build(self, order: list[int]) -> Programme:
+        s = self.settings
+        ma = round(s.ma * self.rate)
+        pause = round(s.pause * self.rate)
+        if s.joka:
+            self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=0, prefix="kami")
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo2")
+        for i, no in enumerate(order):
+            self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
+            if s.read_shimo:
+                self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=pause, prefix="shimo")
+        return Programme(self.segments, order, s, self.rate)
+
+    def clip(self, no: int, part: str) -> Clip:
+        clip = self.voice.kami(no) if part == KAMI else self.voice.shimo(no)
+        if len(clip.samples) == 0:
+            raise VoiceError(f"the voice {self.voice.name!r} gave an empty {part}-no-ku for poem {no}")
+        if self.settings.speed == 1.0 and clip.rate == self.rate:
+            return clip
+        return _resample(clip, self.settings.speed, self.rate)
+
+    def place(self, kind: str, card: int, no: int, clip: Clip, gap: int, prefix: str) -> None:
+        onset = _onset(clip)
+        end = clip.marks.get("end", len(clip.samples))
+        if self.prev_end is None:
+            start, trim = 0, 0
+        else:
+            heard = self.prev_end + gap  # the first sound of this clip lands here
+            start = heard - onset
+            prev = self.segments[-1]
+            if start < prev.stop:
+                # Silence of the previous clip's tail and this clip's head would
+                # overlap: cut both at a point between the two sounds.
+                cut = max(start, self.prev_end)
+                self.segments[-1] = _truncated(prev, cut)
+                trim = cut - start
+                start = cut
+            else:
+                trim = 0
+                if start > prev.stop:
+                    silent = MA if kind == KAMI else PAUSE
+                    self.segments.append(Segment(silent, card, no, prev.stop, start - prev.stop))
+        base = start - trim  # absolute position of the clip's sample 0
+        marks = {f"{prefix}:{k}": base + v for k, v in clip.marks.items()}
+        marks[f"{prefix}_start"] = base + onset
+        marks[f"{prefix}_end"] = base + end
+        if kind == KAMI and "kimariji" in clip.marks:
+            marks["kimariji"] = base + clip.marks["kimariji"]
+        self.segments.append(Segment(kind, card, no, start, len(clip.samples) - trim,
+                                     clip, trim, marks))
+        self.prev_end = base + end
+
+
+def _onset(clip: Clip) -> int:
+    for name in ("phrase:0", "mora:0"):
+        if name in clip.marks:
+            return clip.marks[name]
+    nz = np.flatnonzero(np.abs(clip.samples) > 1e-4)
+    return int(nz[0]) if len(nz) else 0
+
+
+def _truncated(seg: Segment, stop: int) -> Segment:
+    """`seg` cut short at `stop` (only trailing silence is cut; its marks stay)."""
+    return Segment(seg.kind, seg.card_index, seg.poem, seg.start, max(0, stop - seg.start),
+                   seg.clip, seg.offset, seg.marks)
+
+
+def _resample(clip: Clip, speed: float, rate: int) -> Clip:
+    """`clip` played `speed` times faster, at `rate`: marks scale exactly like the samples."""
+    import soxr
+    # Pretending the clip was recorded at rate*speed and resampling to `rate`
+    # shortens it by 1/speed (and raises the pitch by `speed`).
+    out = soxr.resample(clip.samples.astype(np.float32, copy=False), clip.rate * speed, rate,
+                        quality="HQ").astype(np.float32, copy=False)
+    scale = len(out) / len(clip.samples)
+    marks = {k: min(len(out), round(v * scale)) for k, v in clip.marks.items()}
+    return Clip(np.ascontiguousarray(out), rate, marks)
