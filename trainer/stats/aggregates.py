@@ -1,0 +1,216 @@
+"""Figures for the statistics dashboard, computed with index-backed SQL.
+
+Nothing here scans the trials table: the trend reads the ``daily`` summary,
+per-card totals read ``card_totals``, the per-card distributions read each
+card's most recent trials through the ``(card, id)`` / ``(card, kind, id)``
+indexes, and faults use a partial index over the few trials that have one.
+``bench/bench_stats.py`` measures ``dashboard_data`` on a million trials.
+
+Weakness of a card (used for "weakest cards" and the weakest-N card set):
+over its last ``WEAK_WINDOW`` trials (at least ``WEAK_MIN_TRIALS``),
+
+    weakness = error rate + 0.5 * max(0, relative median reaction - 1)
+
+where a trial's relative reaction is its reaction divided by the player's
+mean reaction in the same kind of drill (so a 2 s fuda-nagashi answer and a
+400 ms listening-reflex touch are comparable). A card missed half the time
+scores 0.5; a card always right but taken at twice the usual time scores 0.5.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from datetime import date
+
+from trainer.stats.store import StatsStore
+
+DIST_WINDOW = 50        # recent trials per card in the distribution
+WEAK_WINDOW = 20        # recent trials per card for weakness
+WEAK_MIN_TRIALS = 3
+SLOWNESS_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class DayPoint:
+    """One day of one kind of trial: the trend chart's point."""
+    day: date
+    kind: str
+    n: int
+    accuracy: float
+    mean_reaction_ms: float | None   # correct trials only
+    faults: int
+
+
+@dataclass(frozen=True)
+class CardStats:
+    """One card: all-time totals and the distribution of its recent reactions."""
+    card: int
+    n: int                      # all-time trials (of the kind filtered on, if any)
+    n_correct: int
+    accuracy: float | None
+    mean_reaction_ms: float | None
+    recent_reactions_ms: tuple[float, ...]  # up to DIST_WINDOW, newest first, correct trials
+    quartiles_ms: tuple[float, float, float] | None  # q1, median, q3 of the recent ones
+    weakness: float | None      # None: not enough recent trials
+    last_at: float | None
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    id: int
+    at: float
+    kind: str
+    session: int | None
+    answer: str | None
+    correct: bool
+    reaction_ms: float | None
+    fault: str | None
+    voice: str | None
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """Everything the dashboard draws."""
+    kind: str | None
+    total_trials: int
+    accuracy: float | None
+    trend: tuple[DayPoint, ...]
+    cards: tuple[CardStats, ...]          # 1..100 in order
+    weakest: tuple[int, ...]              # weakest first
+    faults: dict[str, int]
+    srs_due: int
+    srs_new: int
+    computed_in_s: float = field(default=0.0, compare=False)
+
+
+def _kind_clause(kind: str | None, column: str = "kind") -> tuple[str, tuple]:
+    return ("", ()) if kind is None else (f" AND {column} = ?", (kind,))
+
+
+def trend_by_day(store: StatsStore, kind: str | None = None) -> list[DayPoint]:
+    clause, params = _kind_clause(kind)
+    rows = store.query(
+        "SELECT day, kind, n, n_correct, n_faults, rt_n, rt_sum FROM daily WHERE 1=1"
+        + clause + " ORDER BY day, kind", params)
+    return [DayPoint(date.fromordinal(day), k, n, n_correct / n if n else 0.0,
+                     rt_sum / rt_n if rt_n else None, n_faults)
+            for day, k, n, n_correct, n_faults, rt_n, rt_sum in rows]
+
+
+def mean_reaction_by_kind(store: StatsStore) -> dict[str, float]:
+    rows = store.query("SELECT kind, sum(rt_sum), sum(rt_n) FROM card_totals GROUP BY kind")
+    return {k: s / n for k, s, n in rows if n and s and s / n > 0}
+
+
+def recent_trials(store: StatsStore, card: int, limit: int, kind: str | None = None) -> list[tuple]:
+    """(kind, correct, reaction_ms) of the card's last `limit` trials, newest first."""
+    clause, params = _kind_clause(kind)
+    return store.query(
+        "SELECT kind, correct, reaction_ms FROM trials WHERE card = ?" + clause
+        + " ORDER BY id DESC LIMIT ?", (card, *params, limit))
+
+
+def weakness(recent: list[tuple], kind_means: dict[str, float]) -> float | None:
+    """See the module docstring. `recent`: (kind, correct, reaction_ms) rows."""
+    window = recent[:WEAK_WINDOW]
+    if len(window) < WEAK_MIN_TRIALS:
+        return None
+    error_rate = sum(1 for _k, ok, _rt in window if not ok) / len(window)
+    relative = [rt / kind_means[k] for k, ok, rt in window
+                if ok and rt is not None and kind_means.get(k)]
+    slowness = max(0.0, statistics.median(relative) - 1.0) if relative else 0.0
+    return error_rate + SLOWNESS_WEIGHT * slowness
+
+
+def card_stats(store: StatsStore, kind: str | None = None,
+               kind_means: dict[str, float] | None = None) -> list[CardStats]:
+    kind_means = mean_reaction_by_kind(store) if kind_means is None else kind_means
+    clause, params = _kind_clause(kind)
+    totals = {card: (n, nc, rn, rs, last) for card, n, nc, rn, rs, last in store.query(
+        "SELECT card, sum(n), sum(n_correct), sum(rt_n), sum(rt_sum), max(last_at) "
+        "FROM card_totals WHERE 1=1" + clause + " GROUP BY card", params)}
+    out = []
+    for card in range(1, 101):
+        n, n_correct, rt_n, rt_sum, last_at = totals.get(card, (0, 0, 0, 0.0, None))
+        recent = recent_trials(store, card, DIST_WINDOW, kind) if n else []
+        reactions = tuple(rt for _k, ok, rt in recent if ok and rt is not None)
+        quartiles = tuple(statistics.quantiles(reactions, n=4)) if len(reactions) >= 2 else None
+        out.append(CardStats(
+            card=card, n=n, n_correct=n_correct, accuracy=n_correct / n if n else None,
+            mean_reaction_ms=rt_sum / rt_n if rt_n else None,
+            recent_reactions_ms=reactions, quartiles_ms=quartiles,
+            weakness=weakness(recent, kind_means), last_at=last_at))
+    return out
+
+
+def weakest_cards(store: StatsStore, n: int = 10, kind: str | None = None,
+                  cards: list[CardStats] | None = None) -> list[int]:
+    """The n weakest cards, weakest first (cards with too few trials are left out)."""
+    cards = card_stats(store, kind) if cards is None else cards
+    rated = [c for c in cards if c.weakness is not None]
+    rated.sort(key=lambda c: (-c.weakness, -(c.mean_reaction_ms or 0.0), c.card))
+    return [c.card for c in rated[:n]]
+
+
+def faults_by_kind(store: StatsStore, kind: str | None = None) -> dict[str, int]:
+    clause, params = _kind_clause(kind)
+    rows = store.query("SELECT fault, count(*) FROM trials WHERE fault IS NOT NULL"
+                       + clause + " GROUP BY fault ORDER BY count(*) DESC", params)
+    return {fault: n for fault, n in rows}
+
+
+def card_history(store: StatsStore, card: int, kind: str | None = None) -> list[HistoryRow]:
+    """Every trial of one card, oldest first."""
+    clause, params = _kind_clause(kind)
+    rows = store.query(
+        "SELECT id, at, kind, session, answer, correct, reaction_ms, fault, voice "
+        "FROM trials WHERE card = ?" + clause + " ORDER BY id", (card, *params))
+    return [HistoryRow(i, at, k, s, a, bool(c), rt, f, v) for i, at, k, s, a, c, rt, f, v in rows]
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    session: int
+    started: float
+    n: int
+    n_correct: int
+    mean_ms: float | None     # mean time per card, all answers
+
+
+def recent_runs(store: StatsStore, kind: str, n: int = 5) -> list[RunSummary]:
+    """The last n sessions of a drill, newest first (for ranks from recent averages)."""
+    sessions = store.query("SELECT id, started FROM sessions WHERE kind = ? "
+                           "ORDER BY id DESC LIMIT ?", (kind, n))
+    out = []
+    for session, started in sessions:
+        count, n_correct, mean = store.query(
+            "SELECT count(*), coalesce(sum(correct), 0), avg(reaction_ms) FROM trials "
+            "WHERE session = ?", (session,))[0]
+        if count:
+            out.append(RunSummary(session, started, count, n_correct, mean))
+    return out
+
+
+def srs_counts(store: StatsStore, now: float | None = None) -> tuple[int, int]:
+    """(cards due now, cards never reviewed)."""
+    now = time.time() if now is None else now
+    due, seen = store.query("SELECT coalesce(sum(due <= ?), 0), count(*) FROM srs_cards", (now,))[0]
+    return int(due), 100 - int(seen)
+
+
+def dashboard_data(store: StatsStore, kind: str | None = None, weakest_n: int = 10,
+                   now: float | None = None) -> Dashboard:
+    """Everything the dashboard draws, in one call."""
+    t0 = time.perf_counter()
+    trend = trend_by_day(store, kind)
+    cards = card_stats(store, kind)
+    total = sum(c.n for c in cards)
+    correct = sum(c.n_correct for c in cards)
+    due, new = srs_counts(store, now)
+    return Dashboard(
+        kind=kind, total_trials=total, accuracy=correct / total if total else None,
+        trend=tuple(trend), cards=tuple(cards),
+        weakest=tuple(weakest_cards(store, weakest_n, kind, cards)),
+        faults=faults_by_kind(store, kind), srs_due=due, srs_new=new,
+        computed_in_s=time.perf_counter() - t0)

@@ -1,0 +1,566 @@
+"""The statistics store: every trial of every drill and match, in one SQLite file.
+
+One row per trial (a card answered or touched): which drill or match, the
+card, the answer, right or wrong, the reaction in ms (negative = anticipated
+the kimariji), the fault kind, the voice, and when. The spaced-repetition
+state of each card lives in the same file (see ``trainer.stats.srs``).
+
+Durability: WAL journal, ``synchronous=FULL``, one transaction per trial. A
+crash or SIGKILL in the middle of a drill loses at most the trial whose
+``record`` had not returned yet. A drill makes a trial every second or so, so
+the fsync per commit costs nothing a player could notice.
+
+Damage: at open the file is checked: the SQLite header, the file size against
+the header's page count (a truncated file), the application id, the schema
+version, every table and its columns, and ``PRAGMA quick_check`` (reads every
+page). quick_check costs about 0.5 s for a million trials, so above
+``DEEP_CHECK_MAX_BYTES`` it runs only when a previous session met a SQLite
+corruption error (a marker file next to the database) or when asked
+(``verify()``, ``karuta stats check``). A damaged file is renamed aside with a
+timestamp -- never deleted -- and a fresh store is started;
+``store.recovery_message`` then holds a sentence the UI shows to the player.
+
+Summaries: ``daily`` (per day and kind) and ``card_totals`` (per card and
+kind) keep counts and sums, updated in the same transaction as the trial, so
+the dashboard never scans the million trials.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import sqlite3
+import struct
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable, Iterator
+
+APPLICATION_ID = 0x4B525441  # "KRTA": marks the file as ours (PRAGMA application_id)
+SCHEMA_VERSION = 1
+DB_NAME = "stats.sqlite3"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+DEEP_CHECK_MAX_BYTES = 32 * 1024 * 1024  # ~250,000 trials: quick_check under ~0.15 s
+
+# Kinds of trial written by the drills and the match engine.
+KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
+         "positional", "match")
+
+_SCHEMA = """
+CREATE TABLE trials (
+    id          INTEGER PRIMARY KEY,
+    at          REAL    NOT NULL,             -- unix time, seconds
+    day         INTEGER NOT NULL,             -- local calendar day (date.toordinal) of `at`
+    kind        TEXT    NOT NULL,             -- drill name or 'match'
+    session     INTEGER REFERENCES sessions(id),
+    card        INTEGER NOT NULL CHECK (card BETWEEN 0 AND 100),
+    answer      TEXT,
+    correct     INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    reaction_ms REAL,                         -- from the kimariji mark (or card shown); < 0 = anticipation
+    fault       TEXT,                         -- e.g. 'otetsuki', 'karafuda'; NULL = none
+    voice       TEXT
+);
+CREATE INDEX trials_card ON trials(card, id);
+CREATE INDEX trials_card_kind ON trials(card, kind, id);
+CREATE INDEX trials_session ON trials(session);
+CREATE INDEX trials_fault ON trials(fault, kind) WHERE fault IS NOT NULL;
+
+CREATE TABLE sessions (
+    id       INTEGER PRIMARY KEY,
+    kind     TEXT NOT NULL,
+    started  REAL NOT NULL,
+    settings TEXT                               -- JSON, the drill's options
+);
+CREATE INDEX sessions_kind ON sessions(kind, id);
+
+CREATE TABLE daily (
+    day       INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    n         INTEGER NOT NULL,
+    n_correct INTEGER NOT NULL,
+    n_faults  INTEGER NOT NULL,
+    rt_n      INTEGER NOT NULL,                 -- correct trials with a reaction time
+    rt_sum    REAL    NOT NULL,
+    PRIMARY KEY (day, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE card_totals (
+    card      INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    n         INTEGER NOT NULL,
+    n_correct INTEGER NOT NULL,
+    n_faults  INTEGER NOT NULL,
+    rt_n      INTEGER NOT NULL,
+    rt_sum    REAL    NOT NULL,
+    last_at   REAL    NOT NULL,
+    PRIMARY KEY (card, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE srs_cards (
+    card        INTEGER PRIMARY KEY CHECK (card BETWEEN 1 AND 100),
+    state       INTEGER NOT NULL,
+    step        INTEGER,
+    stability   REAL,
+    difficulty  REAL,
+    due         REAL NOT NULL,                  -- unix time
+    last_review REAL
+);
+"""
+
+# What the open-time check expects: every table with its columns, in order.
+_EXPECTED_COLUMNS = {
+    "trials": ("id", "at", "day", "kind", "session", "card", "answer", "correct",
+               "reaction_ms", "fault", "voice"),
+    "sessions": ("id", "kind", "started", "settings"),
+    "daily": ("day", "kind", "n", "n_correct", "n_faults", "rt_n", "rt_sum"),
+    "card_totals": ("card", "kind", "n", "n_correct", "n_faults", "rt_n", "rt_sum", "last_at"),
+    "srs_cards": ("card", "state", "step", "stability", "difficulty", "due", "last_review"),
+}
+
+CSV_COLUMNS = ("id", "time", "kind", "session", "card", "answer", "correct",
+               "reaction_ms", "fault", "voice")
+
+
+class StatsError(Exception):
+    """The store cannot do what was asked; the message is fit for the player."""
+
+
+class DamagedDatabase(Exception):
+    """Raised internally by the open-time check; carries the reason."""
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One answered or touched card.
+
+    kind: drill name (see KINDS) or 'match'. card: poem number (0 = joka).
+    reaction_ms: from the kimariji mark (touch drills, matches) or from the
+    moment the card was shown (answer drills); None when not timed.
+    at: unix time; None = now.
+    """
+
+    kind: str
+    card: int
+    correct: bool
+    answer: str | None = None
+    reaction_ms: float | None = None
+    fault: str | None = None
+    voice: str | None = None
+    session: int | None = None
+    at: float | None = None
+
+
+def default_path() -> Path:
+    from trainer.paths import data_dir
+    return data_dir() / DB_NAME
+
+
+def local_day(at: float) -> int:
+    return datetime.fromtimestamp(at).toordinal()
+
+
+class StatsStore:
+    """The open statistics database. Use ``StatsStore.open()``.
+
+    Thread-safe: one connection behind a lock, so a UI worker thread may write
+    while the GUI thread reads.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, recovery_message: str | None):
+        self._conn = conn
+        self._lock = threading.RLock()
+        self.path = path
+        #: Set when a damaged file was set aside at open: a sentence for the player.
+        self.recovery_message = recovery_message
+        #: Where the damaged file went, if one was set aside.
+        self.set_aside_path: Path | None = None
+
+    # --- opening ---------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike | None = None, *,
+             deep_check: bool | None = None) -> "StatsStore":
+        """Open (or create) the store; a damaged file is set aside and a fresh one started.
+
+        deep_check runs ``PRAGMA quick_check`` (reads every page: catches a
+        truncated or scribbled file that still has a valid header). None = when
+        the file is small or was flagged by an earlier corruption error.
+        """
+        db_path = Path(path) if path is not None else default_path()
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        marker = _marker(db_path)
+        if deep_check is None:
+            deep_check = marker.exists() or (
+                db_path.exists() and db_path.stat().st_size <= DEEP_CHECK_MAX_BYTES)
+        try:
+            conn = _open_checked(db_path, deep_check)
+            if deep_check:
+                marker.unlink(missing_ok=True)
+            return cls(conn, db_path, None)
+        except DamagedDatabase as exc:
+            reason = str(exc)
+        aside = _set_aside(db_path)
+        marker.unlink(missing_ok=True)
+        conn = _open_checked(db_path, deep_check=False)
+        message = (f"The statistics database was damaged ({reason}). It was set aside as "
+                   f"{aside.name} (nothing was deleted) and a new one was started.")
+        store = cls(conn, db_path, message)
+        store.set_aside_path = aside
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "StatsStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error), under the store's lock."""
+        with self._lock, self._damage_noted():
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def query(self, sql: str, params: Iterable = ()) -> list[tuple]:
+        """Read-only helper for the aggregates."""
+        with self._lock, self._damage_noted():
+            return self._conn.execute(sql, tuple(params)).fetchall()
+
+    @contextmanager
+    def _damage_noted(self) -> Iterator[None]:
+        """Turn a corruption error into a StatsError and flag the file for a full
+        check at the next open (which sets it aside if it is really damaged)."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError,
+                                sqlite3.OperationalError)):
+                raise
+            _marker(self.path).touch()
+            raise StatsError(f"the statistics database looks damaged ({exc}); it will be "
+                             "checked and, if need be, set aside when the trainer restarts") from exc
+
+    def verify(self) -> str | None:
+        """Full integrity check (``PRAGMA quick_check``). None = fine, else the problem.
+
+        Slow on a big store (about 0.5 s per million trials): run it off the GUI thread.
+        A problem flags the file so the next open sets it aside.
+        """
+        try:
+            result = self.query("PRAGMA quick_check(1)")[0][0]
+        except StatsError as exc:
+            return str(exc)
+        if result != "ok":
+            _marker(self.path).touch()
+            return str(result)
+        return None
+
+    # --- writing ---------------------------------------------------------------------
+
+    def begin_session(self, kind: str, settings_json: str | None = None,
+                      at: float | None = None) -> int:
+        """A drill run or a match: trials carry its id so runs can be compared."""
+        _check_kind(kind)
+        with self.transaction() as conn:
+            cur = conn.execute("INSERT INTO sessions (kind, started, settings) VALUES (?, ?, ?)",
+                               (kind, time.time() if at is None else at, settings_json))
+            return int(cur.lastrowid)
+
+    def record(self, trial: Trial) -> int:
+        """Write one trial and commit it; returns its id. Durable once this returns."""
+        row = _trial_row(trial)
+        with self.transaction() as conn:
+            trial_id = _insert_trials(conn, [row])
+            _add_to_daily(conn, [row])
+            _add_to_card_totals(conn, [row])
+        return trial_id
+
+    def record_many(self, trials: Iterable[Trial]) -> int:
+        """Bulk insert in one transaction (imports, benchmarks). Returns the count."""
+        rows = [_trial_row(t) for t in trials]
+        with self.transaction() as conn:
+            _insert_trials(conn, rows)
+            _add_to_daily(conn, rows)
+            _add_to_card_totals(conn, rows)
+        return len(rows)
+
+    def bulk_load_rows(self, rows: Iterable[tuple]) -> int:
+        """Fastest bulk path: raw rows (at, day, kind, session, card, answer, correct,
+        reaction_ms, fault, voice), inserted in one transaction; the summaries
+        are rebuilt from the trials afterwards."""
+        n = 0
+        with self.transaction() as conn:
+            cur = conn.executemany(
+                "INSERT INTO trials (at, day, kind, session, card, answer, correct, "
+                "reaction_ms, fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            n = cur.rowcount
+            _rebuild_summaries(conn)
+        return n
+
+    def rebuild_summaries(self) -> None:
+        with self.transaction() as conn:
+            _rebuild_summaries(conn)
+
+    # --- reading ---------------------------------------------------------------------
+
+    def trial_ids(self) -> list[int]:
+        return [r[0] for r in self.query("SELECT id FROM trials ORDER BY id")]
+
+    def count(self) -> int:
+        return int(self.query("SELECT count(*) FROM trials")[0][0])
+
+    def export_csv(self, dest: str | os.PathLike) -> int:
+        """Write every trial to a CSV file (UTF-8, header row). Returns the row count.
+
+        Written to a temporary file first and renamed, so a failed export never
+        leaves half a file where the player expects a whole one.
+        """
+        dest = Path(dest)
+        tmp = dest.with_name(dest.name + ".part")
+        n = 0
+        try:
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                out = csv.writer(f)
+                out.writerow(CSV_COLUMNS)
+                with self._lock:
+                    cur = self._conn.execute(
+                        "SELECT id, at, kind, session, card, answer, correct, reaction_ms, "
+                        "fault, voice FROM trials ORDER BY id")
+                    for row in cur:
+                        out.writerow(_csv_row(row))
+                        n += 1
+            os.replace(tmp, dest)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StatsError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+        return n
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def _check_kind(kind: str) -> None:
+    if not kind or not isinstance(kind, str):
+        raise ValueError("a trial needs a kind (drill name or 'match')")
+
+
+def _trial_row(t: Trial) -> tuple:
+    _check_kind(t.kind)
+    if not isinstance(t.card, int) or not 0 <= t.card <= 100:
+        raise ValueError(f"card must be a poem number 0..100, not {t.card!r}")
+    at = time.time() if t.at is None else float(t.at)
+    rt = None if t.reaction_ms is None else float(t.reaction_ms)
+    return (at, local_day(at), t.kind, t.session, t.card, t.answer, int(bool(t.correct)),
+            rt, t.fault, t.voice)
+
+
+def _insert_trials(conn: sqlite3.Connection, rows: list[tuple]) -> int:
+    sql = ("INSERT INTO trials (at, day, kind, session, card, answer, correct, reaction_ms, "
+           "fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)")
+    if len(rows) == 1:
+        return int(conn.execute(sql, rows[0]).lastrowid)
+    conn.executemany(sql, rows)
+    return -1
+
+
+def _add_to_daily(conn: sqlite3.Connection, rows: list[tuple]) -> None:
+    sums: dict[tuple[int, str], list] = {}
+    for at, day, kind, _s, _c, _a, correct, rt, fault, _v in rows:
+        acc = sums.setdefault((day, kind), [0, 0, 0, 0, 0.0])
+        acc[0] += 1
+        acc[1] += correct
+        acc[2] += fault is not None
+        if correct and rt is not None:
+            acc[3] += 1
+            acc[4] += rt
+    conn.executemany(
+        "INSERT INTO daily (day, kind, n, n_correct, n_faults, rt_n, rt_sum) "
+        "VALUES (?,?,?,?,?,?,?) ON CONFLICT (day, kind) DO UPDATE SET "
+        "n = n + excluded.n, n_correct = n_correct + excluded.n_correct, "
+        "n_faults = n_faults + excluded.n_faults, rt_n = rt_n + excluded.rt_n, "
+        "rt_sum = rt_sum + excluded.rt_sum",
+        [(day, kind, *acc) for (day, kind), acc in sums.items()])
+
+
+def _add_to_card_totals(conn: sqlite3.Connection, rows: list[tuple]) -> None:
+    sums: dict[tuple[int, str], list] = {}
+    for at, _day, kind, _s, card, _a, correct, rt, fault, _v in rows:
+        acc = sums.setdefault((card, kind), [0, 0, 0, 0, 0.0, at])
+        acc[0] += 1
+        acc[1] += correct
+        acc[2] += fault is not None
+        if correct and rt is not None:
+            acc[3] += 1
+            acc[4] += rt
+        acc[5] = max(acc[5], at)
+    conn.executemany(
+        "INSERT INTO card_totals (card, kind, n, n_correct, n_faults, rt_n, rt_sum, last_at) "
+        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (card, kind) DO UPDATE SET "
+        "n = n + excluded.n, n_correct = n_correct + excluded.n_correct, "
+        "n_faults = n_faults + excluded.n_faults, rt_n = rt_n + excluded.rt_n, "
+        "rt_sum = rt_sum + excluded.rt_sum, last_at = max(last_at, excluded.last_at)",
+        [(card, kind, *acc) for (card, kind), acc in sums.items()])
+
+
+def _rebuild_summaries(conn: sqlite3.Connection) -> None:
+    conn.execute("DELETE FROM daily")
+    conn.execute(
+        "INSERT INTO daily (day, kind, n, n_correct, n_faults, rt_n, rt_sum) "
+        "SELECT day, kind, count(*), sum(correct), count(fault), "
+        "sum(correct AND reaction_ms IS NOT NULL), "
+        "coalesce(sum(CASE WHEN correct THEN reaction_ms END), 0) "
+        "FROM trials GROUP BY day, kind")
+    conn.execute("DELETE FROM card_totals")
+    conn.execute(
+        "INSERT INTO card_totals (card, kind, n, n_correct, n_faults, rt_n, rt_sum, last_at) "
+        "SELECT card, kind, count(*), sum(correct), count(fault), "
+        "sum(correct AND reaction_ms IS NOT NULL), "
+        "coalesce(sum(CASE WHEN correct THEN reaction_ms END), 0), max(at) "
+        "FROM trials GROUP BY card, kind")
+
+
+def _csv_row(row: tuple) -> list:
+    trial_id, at, kind, session, card, answer, correct, rt, fault, voice = row
+    when = datetime.fromtimestamp(at).isoformat(timespec="milliseconds")
+    return [trial_id, when, kind, "" if session is None else session, card,
+            answer or "", correct, "" if rt is None else f"{rt:.1f}", fault or "", voice or ""]
+
+
+def _marker(path: Path) -> Path:
+    return path.with_name(path.name + ".needs-check")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                           timeout=5.0)
+    return conn
+
+
+def _header_problem(path: Path) -> str | None:
+    """Cheap checks on the raw file, before SQLite sees it. None = looks fine."""
+    size = path.stat().st_size
+    if size == 0:
+        return None  # an empty file is an empty database: nothing to lose
+    with open(path, "rb") as f:
+        header = f.read(100)
+    if len(header) < 100:
+        return "the file is truncated"
+    if header[:16] != SQLITE_MAGIC:
+        return "the file is not a SQLite database"
+    page_size = struct.unpack(">H", header[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return "the file header is corrupt"
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return None  # the WAL may legitimately hold pages the main file lacks
+    change_counter, = struct.unpack(">I", header[24:28])
+    n_pages, = struct.unpack(">I", header[28:32])
+    valid_for, = struct.unpack(">I", header[92:96])
+    if size % page_size:
+        return "the file is truncated"
+    if n_pages and change_counter == valid_for and size < n_pages * page_size:
+        return "the file is truncated"
+    return None
+
+
+def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
+    if path.exists():
+        problem = _header_problem(path)
+        if problem:
+            raise DamagedDatabase(problem)
+    try:
+        conn = _connect(path)
+    except sqlite3.Error as exc:
+        raise StatsError(f"cannot open the statistics database {path}: {exc}") from exc
+    try:
+        _configure_and_check(conn, deep_check)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise DamagedDatabase(f"SQLite reports: {exc}") from exc
+    except DamagedDatabase:
+        conn.close()
+        raise
+    return conn
+
+
+def _configure_and_check(conn: sqlite3.Connection, deep_check: bool) -> None:
+    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise DamagedDatabase(f"cannot use the WAL journal (got {mode})")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    tables = {r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table'")}
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if not tables and app_id == 0 and version == 0:
+        _create_schema(conn)
+        return
+    if app_id != APPLICATION_ID:
+        raise DamagedDatabase("the file is not a karuta statistics database")
+    if version > SCHEMA_VERSION:
+        raise DamagedDatabase(f"schema version {version} comes from a newer version of the trainer")
+    if version < 1:
+        raise DamagedDatabase(f"unknown schema version {version}")
+    for table, columns in _EXPECTED_COLUMNS.items():
+        found = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+        if found != columns:
+            raise DamagedDatabase(f"table {table!r} has the wrong columns")
+    if deep_check:
+        result = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if result != "ok":
+            raise DamagedDatabase(f"integrity check failed: {result}")
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    # Statement by statement: executescript() would COMMIT behind our back.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _split_sql(_SCHEMA):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _split_sql(script: str) -> list[str]:
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename the damaged file (and its -wal/-shm) with a timestamp. Never deletes."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    stem, suffix = path.stem, path.suffix
+    k = 0
+    while True:
+        tag = f"{stamp}" if k == 0 else f"{stamp}-{k}"
+        aside = path.with_name(f"{stem}.damaged-{tag}{suffix}")
+        if not aside.exists():
+            break
+        k += 1
+    try:
+        os.replace(path, aside)
+        for extra in ("-wal", "-shm"):
+            side = path.with_name(path.name + extra)
+            if side.exists():
+                os.replace(side, aside.with_name(aside.name + extra))
+    except OSError as exc:
+        raise StatsError(f"the statistics database {path} is damaged and could not be "
+                         f"set aside: {exc.strerror or exc}") from exc
+    return aside
