@@ -1,0 +1,171 @@
+"""The reading as the Qt side sees it: a `Programme` played by the shared `Player`.
+
+``ReadingDriver`` builds the programme off the GUI thread, loads it into the
+player and turns the player's events (polled every 15 ms: the audio callback
+never touches Qt) into signals on the GUI thread.  It knows nothing of rules:
+Reader mode and Match mode listen to the same signals.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from trainer.ui.tasks import BackgroundTask
+
+PAUSED, HELD, PLAYING, IDLE = "paused", "held", "playing", "idle"
+
+
+class ReadingDriver(QObject):
+    card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
+    kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
+    card_finished = Signal(int)           # poem: done (shimo-no-ku ended, or skipped past)
+    finished = Signal()
+    state_changed = Signal(str)           # playing / paused / held / idle
+    error = Signal(str)
+    ready = Signal()                      # the programme is loaded and sounding
+
+    def __init__(self, voices, parent=None):
+        super().__init__(parent)
+        self.voices = voices
+        self.programme = None
+        self.order: list[int] = []
+        self._started: set[int] = set()   # card indices whose kami-no-ku has sounded
+        self._done: set[int] = set()
+        self._state = IDLE
+        self._task: BackgroundTask | None = None
+        self._generation = 0              # drops programmes built for a reading since stopped
+        self._timer = QTimer(self, interval=15)
+        self._timer.timeout.connect(self._poll)
+
+    # -- control -----------------------------------------------------------------------------
+    def start(self, order, timing, joka: bool) -> None:
+        """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked."""
+        from audio.programme import Programme, ReadingSettings
+        self.stop()
+        self._generation += 1
+        generation = self._generation
+        order = list(order)
+        settings = ReadingSettings(ma=timing.ma, pause=timing.pause, speed=timing.speed,
+                                   voice=timing.voice, joka=joka)
+        voice = self.voices.voice(timing.voice)
+
+        def build(progress, cancelled):
+            return Programme.build(voice, order, settings)
+
+        task = BackgroundTask(build, self)
+        task.succeeded.connect(lambda prog: self._play(prog, order, generation))
+        task.failed.connect(self.error.emit)
+        self._task = task
+        self._set_state(PLAYING)
+        task.start()
+
+    def _play(self, programme, order, generation) -> None:
+        if generation != self._generation or self._state == IDLE:
+            return
+        self.programme = programme
+        self.order = order
+        self._started.clear()
+        self._done.clear()
+        player = self.voices.player()
+        player.load(programme)
+        player.start()
+        self._timer.start()
+        self.ready.emit()
+
+    def pause(self) -> None:
+        self._player_call("pause")
+        self._set_state(PAUSED)
+
+    def resume(self) -> None:
+        self._player_call("resume")
+        self._set_state(PLAYING)
+
+    def hold(self) -> None:
+        """待った: wait before the next part that starts a new card's sound.
+
+        While the kami-no-ku (or the pause after it) is sounding, the wait comes
+        before the shimo-no-ku: in kyōgi the shimo-no-ku and the next kami-no-ku
+        are one unit, never split.  Once the shimo-no-ku has begun, the wait
+        comes before the next kami-no-ku.
+        """
+        from audio.programme import KAMI, PAUSE, SHIMO
+        player = self.voices.player()
+        before = KAMI
+        prog = player.programme
+        if prog is not None:
+            seg = prog.segments[prog.segment_at(player.position)]
+            if seg.kind in (KAMI, PAUSE):
+                before = SHIMO
+        player.hold(before)
+        self._set_state(HELD)
+
+    def release(self) -> None:
+        self._player_call("resume")
+        self._set_state(PLAYING)
+
+    def repeat_shimo(self) -> None:
+        self._player_call("repeat_shimo")
+
+    def skip(self) -> None:
+        self._player_call("next_card")
+
+    def stop(self) -> None:
+        self._generation += 1
+        if self._state != IDLE:
+            self._player_call("stop")
+        self._timer.stop()
+        self._set_state(IDLE)
+
+    def mark_time(self, card_index: int, name: str) -> float | None:
+        return self.voices.player().mark_time(card_index, name)
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    def _player_call(self, name: str) -> None:
+        if self.voices.has_player():
+            getattr(self.voices.player(), name)()
+
+    def _set_state(self, state: str) -> None:
+        if state != self._state:
+            self._state = state
+            self.state_changed.emit(state)
+
+    # -- events from the audio side -------------------------------------------------------------
+    def _poll(self) -> None:
+        from audio.player import CARD_STARTED, FINISHED_EVENT, HELD_EVENT, KIMARIJI, SHIMO_END
+        for ev in self.voices.player().poll_events():
+            if ev.kind == CARD_STARTED:
+                self._card_started(ev.card_index, ev.poem)
+            elif ev.kind == KIMARIJI:
+                self.kimariji.emit(ev.card_index, ev.poem, ev.time)
+            elif ev.kind == SHIMO_END:
+                if ev.card_index >= 0 or self._joka_repeated(ev):
+                    self._finish(ev.card_index, ev.poem)
+            elif ev.kind == HELD_EVENT:
+                self._set_state(HELD)
+            elif ev.kind == FINISHED_EVENT:
+                for i, no in enumerate(self.order):
+                    self._finish(i, no)
+                self._timer.stop()
+                self._set_state(IDLE)
+                self.finished.emit()
+
+    def _joka_repeated(self, ev) -> bool:
+        # The joka's shimo-no-ku is read twice: it is done after the second one.
+        prog = self.programme
+        return prog is not None and prog.has_mark(-1, "shimo2_end") and \
+            ev.sample >= prog.mark_sample(-1, "shimo2_end")
+
+    def _card_started(self, index: int, poem: int) -> None:
+        if index >= 0:
+            for i in range(index):          # cards skipped over are done too
+                self._finish(i, self.order[i])
+        if index not in self._started:
+            self._started.add(index)
+            self.card_started.emit(poem)
+
+    def _finish(self, index: int, poem: int) -> None:
+        if index not in self._done:
+            self._done.add(index)
+            self.card_finished.emit(poem)

@@ -1,0 +1,76 @@
+"""The settings dialog: language, reading timing, voice, beginner aids, match options."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QSpinBox)
+
+from trainer.ui import settings as S
+from trainer.ui.i18n import LANG, tr
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: S.Settings, voices: list[str], parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.setWindowTitle(tr("settings.title"))
+        form = QFormLayout(self)
+
+        self.language = QComboBox()
+        self.language.addItem("日本語", "ja")
+        self.language.addItem("English", "en")
+        self.language.setCurrentIndex(0 if LANG.code == "ja" else 1)
+        form.addRow(tr("settings.language"), self.language)
+
+        self.ma = self._seconds(S.MA)
+        form.addRow(tr("settings.ma"), self.ma)
+        self.pause = self._seconds(S.PAUSE)
+        form.addRow(tr("settings.pause"), self.pause)
+        self.speed = QDoubleSpinBox(decimals=2, singleStep=0.05, minimum=S.SPEED.lo, maximum=S.SPEED.hi)
+        self.speed.setValue(settings.get(S.SPEED))
+        form.addRow(tr("settings.speed"), self.speed)
+
+        self.voice = QComboBox()
+        self.voice.addItem(tr("settings.voice_synth"), "synth")
+        for name in voices:
+            self.voice.addItem(name, name)
+        k = self.voice.findData(settings.get(S.VOICE))
+        self.voice.setCurrentIndex(max(0, k))
+        form.addRow(tr("settings.voice"), self.voice)
+
+        self.joka = QCheckBox(tr("settings.joka"))
+        self.joka.setChecked(settings.get(S.JOKA))
+        form.addRow(self.joka)
+        self.kimariji = QCheckBox(tr("settings.kimariji"))
+        self.kimariji.setChecked(settings.get(S.SHOW_KIMARIJI))
+        form.addRow(self.kimariji)
+        self.dakuten = QCheckBox(tr("settings.dakuten"))
+        self.dakuten.setChecked(settings.get(S.DAKUTEN))
+        form.addRow(self.dakuten)
+        self.memorise = QSpinBox(minimum=int(S.MEMORISE_MIN.lo), maximum=int(S.MEMORISE_MIN.hi))
+        self.memorise.setValue(settings.get(S.MEMORISE_MIN))
+        form.addRow(tr("settings.memorise"), self.memorise)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _seconds(self, key: S.Key) -> QDoubleSpinBox:
+        box = QDoubleSpinBox(decimals=1, singleStep=0.1, minimum=key.lo, maximum=key.hi)
+        box.setValue(self.settings.get(key))
+        return box
+
+    def apply(self) -> None:
+        """Write the chosen values (called after OK)."""
+        s = self.settings
+        s.set(S.LANGUAGE, self.language.currentData())
+        s.set(S.MA, self.ma.value())
+        s.set(S.PAUSE, self.pause.value())
+        s.set(S.SPEED, self.speed.value())
+        s.set(S.VOICE, self.voice.currentData())
+        s.set(S.JOKA, self.joka.isChecked())
+        s.set(S.SHOW_KIMARIJI, self.kimariji.isChecked())
+        s.set(S.DAKUTEN, self.dakuten.isChecked())
+        s.set(S.MEMORISE_MIN, self.memorise.value())
+        s.sync()
+        LANG.set(self.language.currentData())
