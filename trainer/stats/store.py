@@ -496,18 +496,24 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
 
 
 def _configure_and_check(conn: sqlite3.Connection, deep_check: bool) -> None:
+    _check_schema(conn, deep_check)  # before anything writes: the file may not be ours
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if str(mode).lower() != "wal":
         raise DamagedDatabase(f"cannot use the WAL journal (got {mode})")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
+    if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
+        _create_schema(conn)
+
+
+def _check_schema(conn: sqlite3.Connection, deep_check: bool) -> None:
+    """Raise DamagedDatabase unless the file is empty or one of our stores."""
     tables = {r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='table'")}
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if not tables and app_id == 0 and version == 0:
-        _create_schema(conn)
-        return
+        return  # a new, empty database
     if app_id != APPLICATION_ID:
         raise DamagedDatabase("the file is not a karuta statistics database")
     if version > SCHEMA_VERSION:
