@@ -294,7 +294,7 @@ class Player:
         loaded, state, pos, _mi, t_pos, hold_at = self._snap
         if state != PLAYING or self._commands or sample < pos:
             return None
-        if 0 <= hold_at <= sample:
+        if 0 <= hold_at < sample:  # the mark at the hold point itself sounds before the wait
             return None
         return t_pos + (sample - pos) / self.rate
 
@@ -466,6 +466,7 @@ class Player:
             return
         ramps = self._ramps.get(m)
         if ramps is None:  # once per block length: the callback allocates nothing after
-            ramp = np.linspace(0.0, 1.0, m + 2, dtype=np.float32)[1:-1]
-            ramps = self._ramps[m] = (ramp, np.ascontiguousarray(ramp[::-1]))
+            rise = np.linspace(0.0, 1.0, m + 1, dtype=np.float32)[1:]
+            fall = np.ascontiguousarray(1.0 - rise)  # ends on an exact zero
+            ramps = self._ramps[m] = (rise, fall)
         out[a:b] *= ramps[0] if up else ramps[1]
