@@ -1,0 +1,545 @@
+"""Import of recorded readings: a folder of audio files becomes a voice.
+
+A reader (or a recording bought on CD) gives one file per poem holding the
+kami-no-ku (上の句), a pause and the shimo-no-ku (下の句), or two files per poem
+(``kami_017.flac`` / ``shimo_017.flac``, ``017a`` / ``017b``, ``017_1`` /
+``017_2``). The poem number comes from the file name; 0 or ``joka`` is the
+joka (序歌). Every file is decoded (anything soundfile reads), mixed to mono,
+resampled to 48 kHz, split at its pause, trimmed, and marked: ``mora:K``,
+``phrase:K``, ``kimariji`` and ``end`` (see `audio.onsets` for how).
+
+One bad file never stops the import: each file gets a line saying what was
+found and what looks wrong, and the summary says which numbers are missing.
+The result is stored under ``<data>/voices/<NAME>/`` (FLAC clips plus
+``index.json``) and read back by `audio.recorded_voice.RecordedVoice`.
+Importing again under the same name replaces the poems found this time and
+keeps the others.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from audio import onsets
+from audio.clip import Clip
+from audio.voice import RATE
+
+AUDIO_SUFFIXES = frozenset({
+    ".wav", ".wave", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".aif", ".aiff",
+    ".aifc", ".au", ".caf", ".w64", ".rf64",
+})
+INDEX_NAME = "index.json"
+INDEX_FORMAT = "karuta-recorded-voice"
+INDEX_VERSION = 1
+
+PAD_BEFORE_S = 0.02   # kept before the first sound: the attack must not be cut
+PAD_AFTER_S = 0.10    # kept after the kami-no-ku's last sound
+YOIN_TAIL_S = 0.40    # kept after the shimo-no-ku: the held vowel dies away
+FADE_S = 0.005        # fades at cut edges, inside the padding, against clicks
+MIN_VOICED_S = 0.5    # less than this is not a reading at all
+SHORT_VERSE_S = 1.5   # a kami- or shimo-no-ku shorter than this is suspicious
+LONG_FILE_S = 90.0    # longer than this is probably not one poem
+MIN_RANGE_DB = 15.0   # speech must stand this far above the noise floor
+MORA_S = (0.08, 0.9)  # plausible mean mora duration of a reading
+
+
+class ImportProblem(Exception):
+    """This file cannot be imported; the message says why, for the user."""
+
+
+# --- file names ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class NamedFile:
+    path: Path
+    no: int
+    part: str            # "whole", "kami" or "shimo"
+    note: str | None = None  # something doubtful about the name
+
+
+_PAIR_SUFFIX = (
+    (re.compile(r"(?<!\d)(\d{1,3})\s*[-_ ]?([ab])$"), {"a": "kami", "b": "shimo"}),
+    (re.compile(r"(?<!\d)(\d{1,3})\s*[-_]\s*([12])$"), {"1": "kami", "2": "shimo"}),
+)
+_JOKA = re.compile(r"joka|jyoka|序歌")
+_KAMI = re.compile(r"kami|上の句|上句")
+_SHIMO = re.compile(r"shimo|下の句|下句")
+
+
+def parse_name(path: Path) -> NamedFile:
+    """Poem number and part from a file name; ImportProblem if there is none.
+
+    >>> parse_name(Path("Hyakunin_Isshu (17).MP3")).no
+    17
+    """
+    stem = unicodedata.normalize("NFKC", path.stem).lower().strip()
+    part = "whole"
+    if _KAMI.search(stem) and not _SHIMO.search(stem):
+        part = "kami"
+    elif _SHIMO.search(stem) and not _KAMI.search(stem):
+        part = "shimo"
+    for pattern, parts in _PAIR_SUFFIX:
+        m = pattern.search(stem)
+        if m and part == "whole" and int(m.group(1)) <= 100:
+            return NamedFile(path, int(m.group(1)), parts[m.group(2)])
+    joka = _JOKA.search(stem)
+    numbers = [int(n) for n in re.findall(r"\d+", stem)]
+    in_range = [n for n in numbers if n <= 100]
+    if joka:
+        if part == "whole":
+            m = re.search(r"(?:joka|jyoka|序歌)\s*[-_ ]?([ab12])$", stem)
+            if m:
+                part = {"a": "kami", "1": "kami", "b": "shimo", "2": "shimo"}[m.group(1)]
+        return NamedFile(path, 0, part)
+    if not in_range:
+        if numbers:
+            raise ImportProblem(f"the number{'s' if len(numbers) > 1 else ''} in the name "
+                                f"({', '.join(map(str, numbers))}) is not a poem number 0-100")
+        raise ImportProblem("no poem number in the name (expected e.g. 017.wav, kami_017.flac, joka.mp3)")
+    note = None
+    if len(set(in_range)) > 1:
+        note = f"several numbers in the name ({', '.join(map(str, in_range))}); took {in_range[-1]}"
+    return NamedFile(path, in_range[-1], part, note)
+
+
+# --- results -------------------------------------------------------------------
+
+@dataclass
+class PoemResult:
+    """One imported poem: where things are in the source file(s), the clips, the doubts."""
+    no: int
+    files: list[str]
+    kami_start_s: float
+    kami_end_s: float
+    shimo_start_s: float
+    shimo_end_s: float
+    kimariji_mark_s: float | None
+    kami: Clip
+    shimo: Clip
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {
+            "no": self.no,
+            "file": self.files[0],
+            "files": self.files,
+            "kami_start_s": round(self.kami_start_s, 3),
+            "kami_end_s": round(self.kami_end_s, 3),
+            "shimo_start_s": round(self.shimo_start_s, 3),
+            "shimo_end_s": round(self.shimo_end_s, 3),
+            "kimariji_mark_s": None if self.kimariji_mark_s is None else round(self.kimariji_mark_s, 3),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass
+class FailedFile:
+    file: str
+    error: str
+
+
+@dataclass
+class ImportReport:
+    name: str
+    folder: str
+    voice_dir: str
+    poems: list[PoemResult]
+    failed: list[FailedFile]
+    skipped: list[str]            # files that are not audio by their name
+    missing: list[int]            # of 1..100, no poem imported this time
+    stored: list[int]             # every poem the voice holds after this import
+    joka: bool
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "folder": self.folder,
+            "voice_dir": self.voice_dir,
+            "poems": [p.summary() for p in self.poems],
+            "summary": {
+                "imported": len(self.poems),
+                "joka": self.joka,
+                "missing": self.missing,
+                "failed": [{"file": f.file, "error": f.error} for f in self.failed],
+                "skipped": self.skipped,
+                "with_warnings": sum(1 for p in self.poems if p.warnings),
+                "voice_holds": len(self.stored),
+            },
+        }
+
+
+# --- decoding ------------------------------------------------------------------
+
+def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
+    """Mono float32 at RATE, and warnings about the file itself (clipping, length)."""
+    import soundfile as sf
+    import soxr
+
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImportProblem(f"cannot open: {exc.strerror or exc}") from None
+    if size == 0:
+        raise ImportProblem("unreadable: the file is empty (0 bytes)")
+    try:
+        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+    except Exception as exc:  # libsndfile says "Format not recognised", "Unspecified internal error"...
+        raise ImportProblem(f"unreadable as audio ({_first_line(exc)})") from None
+    if data.shape[0] == 0:
+        raise ImportProblem("unreadable: the file holds no audio frames")
+    warnings = []
+    data = np.nan_to_num(data, nan=0.0, posinf=0.0, neginf=0.0)
+    clipped = max(onsets.clipped_samples(data[:, c]) for c in range(data.shape[1]))
+    if clipped >= 20:
+        warnings.append(f"clipped: {clipped} samples at full scale; the loudest sounds are distorted")
+    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
+    if rate != RATE:
+        mono = soxr.resample(mono, rate, RATE, quality="HQ")
+    mono = np.ascontiguousarray(mono, dtype=np.float32)
+    if len(mono) / RATE > LONG_FILE_S:
+        warnings.append(f"long: {len(mono) / RATE:.0f} s; one poem is usually 15-30 s")
+    return mono, warnings
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[-1] if text else type(exc).__name__
+
+
+# --- analysis --------------------------------------------------------------------
+
+@dataclass
+class _Verse:
+    clip: Clip
+    start_s: float     # voiced start in the source file
+    end_s: float       # voiced end in the source file
+    mark_s: dict[str, float]  # marks in source-file seconds
+
+
+def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
+    peak = float(np.max(np.abs(x))) if len(x) else 0.0
+    if peak < 1e-4:
+        raise ImportProblem("silent: nothing louder than -80 dBFS")
+    lv = onsets.levels(x)
+    if lv.dynamic_range_db < MIN_RANGE_DB:
+        raise ImportProblem(f"no reading found: the level varies only {lv.dynamic_range_db:.0f} dB "
+                            "(noise or a steady tone, not a voice)")
+    mask = onsets.voiced_mask(lv)
+    span = onsets.voiced_span(mask)
+    if span is None or (span[1] - span[0]) * onsets.HOP / RATE < MIN_VOICED_S:
+        raise ImportProblem("too short: less than half a second of sound")
+    return lv, mask, span
+
+
+def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, hi: int,
+           phrase_morae: list[list[str]], tail_s: float, held_last: bool,
+           kimariji_index: int | None) -> _Verse:
+    """Cut one verse (voiced frames [start_f, end_f)) out of `x`, no wider than [lo, hi), and mark it."""
+    start, end = start_f * onsets.HOP, min(end_f * onsets.HOP, len(x))
+    a = max(lo, start - int(PAD_BEFORE_S * RATE))
+    b = min(hi, end + int(tail_s * RATE))
+    samples = x[a:b].copy()
+    fade = int(FADE_S * RATE)
+    if start - a >= fade:
+        samples[:fade] *= np.linspace(0.0, 1.0, fade, dtype=np.float32)
+    if b - end >= fade:
+        samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
+    counts = [len(p) for p in phrase_morae]
+    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last)
+    marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
+    first = 0
+    for k, n in enumerate(counts):
+        if first < len(mora):
+            marks[f"phrase:{k}"] = start - a + mora[first]
+        first += n
+    if kimariji_index is not None and 0 <= kimariji_index < len(mora):
+        marks["kimariji"] = marks[f"mora:{kimariji_index}"]
+    marks["end"] = end - a
+    clip = Clip(samples, RATE, marks)
+    return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()})
+
+
+def _poem_text(no: int):
+    import poems
+    poem = poems.JOKA if no == 0 else poems.get(no)
+    from poems.kana import morae
+    shimo = [morae(p) for p in poem.shimo_sound]
+    kimariji = poem.kimariji_mora_count() - 1 if no != 0 else None
+    return poem.kami_phrase_morae(), shimo, kimariji
+
+
+def _pace_warnings(verse: _Verse, n_morae: int, label: str, held_last: bool) -> list[str]:
+    out = []
+    dur = verse.end_s - verse.start_s
+    if dur < SHORT_VERSE_S:
+        out.append(f"too short: the {label} lasts only {dur:.1f} s")
+    per = dur / (n_morae + (3 if held_last else 0))
+    if not MORA_S[0] <= per <= MORA_S[1]:
+        out.append(f"{label}: {dur:.1f} s for {n_morae} morae is not a plausible pace; "
+                   "is this the right poem, read whole?")
+    return out
+
+
+def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
+    """Kami and shimo of a single-file reading: split at the pause, trim, mark."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    lv, mask, _ = _check_voice(x)
+    split = onsets.split_reading(mask, lv.db)
+    warnings = []
+    if not split.pause_found:
+        warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
+                        f"point ({split.kami[1] * onsets.HOP / RATE:.2f} s) - listen to check")
+    elif split.rival_pause is not None:
+        warnings.append(f"two pauses of similar length (at {split.kami[1] * onsets.HOP / RATE:.2f} s "
+                        f"and {split.rival_pause * onsets.HOP / RATE:.2f} s); split at the first "
+                        "named - listen to check")
+    middle = (split.kami[1] + split.shimo[0]) // 2 * onsets.HOP
+    kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji)
+    shimo = _verse(x, mask, *split.shimo, middle, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    warnings += _pace_warnings(kami, sum(map(len, kami_morae)), "kami-no-ku", False)
+    warnings += _pace_warnings(shimo, sum(map(len, shimo_morae)), "shimo-no-ku", True)
+    return kami, shimo, warnings
+
+
+def analyse_part(no: int, x: np.ndarray, part: str) -> tuple[_Verse, list[str]]:
+    """One verse recorded alone (kami_017 / shimo_017): trim and mark."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    _, mask, (on, off) = _check_voice(x)
+    if part == "kami":
+        verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji)
+        return verse, _pace_warnings(verse, sum(map(len, kami_morae)), "kami-no-ku", False)
+    verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    return verse, _pace_warnings(verse, sum(map(len, shimo_morae)), "shimo-no-ku", True)
+
+
+def _joka_kimariji(kami: _Verse) -> _Verse:
+    """The joka decides nothing; its kimariji mark is its end, so clip consumers find one."""
+    marks = dict(kami.clip.marks)
+    marks["kimariji"] = marks["end"]
+    clip = Clip(kami.clip.samples, kami.clip.rate, marks)
+    mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s)
+
+
+# --- one poem, from its file(s) ------------------------------------------------
+
+@dataclass(frozen=True)
+class _Job:
+    no: int
+    whole: Path | None = None
+    kami: Path | None = None
+    shimo: Path | None = None
+    notes: tuple[str, ...] = ()
+
+
+def _run_job(job: _Job) -> PoemResult | list[FailedFile]:
+    """Decode and analyse the files of one poem. Failures are returned, not raised."""
+    if job.whole is not None:
+        try:
+            x, warnings = load_audio(job.whole)
+            kami, shimo, more = analyse_whole(job.no, x)
+        except ImportProblem as exc:
+            return [FailedFile(job.whole.name, str(exc))]
+        files, warnings = [job.whole.name], list(job.notes) + warnings + more
+    else:
+        parts, warnings, failed = {}, list(job.notes), []
+        for part, path in (("kami", job.kami), ("shimo", job.shimo)):
+            try:
+                x, w = load_audio(path)
+                parts[part], more = analyse_part(job.no, x, part)
+                warnings += [f"{path.name}: {m}" for m in w + more]
+            except ImportProblem as exc:
+                failed.append(FailedFile(path.name, str(exc)))
+        if failed:
+            for part, path in (("kami", job.kami), ("shimo", job.shimo)):
+                if part in parts:
+                    failed.append(FailedFile(path.name, f"not imported: its {'shimo' if part == 'kami' else 'kami'}"
+                                             f"-no-ku file for poem {job.no} failed"))
+            return failed
+        kami, shimo = parts["kami"], parts["shimo"]
+        files = [job.kami.name, job.shimo.name]
+    if job.no == 0:
+        kami = _joka_kimariji(kami)
+    return PoemResult(
+        no=job.no, files=files,
+        kami_start_s=kami.start_s, kami_end_s=kami.end_s,
+        shimo_start_s=shimo.start_s, shimo_end_s=shimo.end_s,
+        kimariji_mark_s=kami.mark_s.get("kimariji"),
+        kami=kami.clip, shimo=shimo.clip, warnings=warnings,
+    )
+
+
+def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
+    """Which files make which poem: jobs, files refused by name, files skipped as not audio."""
+    failed, skipped = [], []
+    named: dict[tuple[int, str], list[NamedFile]] = {}
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name.startswith(".") or not path.is_file():
+            continue
+        if path.suffix.lower() not in AUDIO_SUFFIXES:
+            skipped.append(path.name)
+            continue
+        try:
+            f = parse_name(path)
+        except ImportProblem as exc:
+            failed.append(FailedFile(path.name, str(exc)))
+            continue
+        named.setdefault((f.no, f.part), []).append(f)
+    jobs = []
+    for no in sorted({no for no, _ in named}):
+        whole = named.get((no, "whole"), [])
+        kami, shimo = named.get((no, "kami"), []), named.get((no, "shimo"), [])
+        label = "the joka" if no == 0 else f"poem {no}"
+        if whole:
+            keep = whole[0]
+            for dup in whole[1:] + kami + shimo:
+                failed.append(FailedFile(dup.path.name, f"duplicate: {label} is already taken from {keep.path.name}"))
+            jobs.append(_Job(no, whole=keep.path, notes=_notes(keep)))
+            continue
+        for group in (kami, shimo):
+            for dup in group[1:]:
+                failed.append(FailedFile(dup.path.name, f"duplicate: {label} is already taken from {group[0].path.name}"))
+        if kami and shimo:
+            jobs.append(_Job(no, kami=kami[0].path, shimo=shimo[0].path, notes=_notes(kami[0], shimo[0])))
+        else:
+            lone, other = (kami[0], "shimo") if kami else (shimo[0], "kami")
+            failed.append(FailedFile(lone.path.name, f"no {other}-no-ku file for {label} "
+                                     f"(expected a name like {other}_{no:03d}{lone.path.suffix.lower()})"))
+    return jobs, failed, skipped
+
+
+def _notes(*files: NamedFile) -> tuple[str, ...]:
+    return tuple(f"{f.path.name}: {f.note}" for f in files if f.note)
+
+
+# --- the import --------------------------------------------------------------------
+
+def valid_voice_name(name: str) -> str:
+    """The name as stored, or ValueError with a reason the user can act on."""
+    name = unicodedata.normalize("NFC", name.strip())
+    if not name:
+        raise ValueError("the voice name is empty")
+    if name.startswith(".") or any(c in name for c in '/\\:*?"<>|') or any(ord(c) < 32 for c in name):
+        raise ValueError(f"the voice name {name!r} cannot be a folder name "
+                         "(no / \\ : * ? \" < > |, not starting with a dot)")
+    if len(name) > 80:
+        raise ValueError("the voice name is longer than 80 characters")
+    return name
+
+
+def voices_root() -> Path:
+    from trainer.paths import sub_dir
+    return sub_dir("voices")
+
+
+def import_readings(folder: Path | str, name: str | None = None, *,
+                    workers: int | None = None,
+                    progress: Callable[[int, int], None] | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> ImportReport:
+    """Import every recording in `folder` as voice `name` (default: the folder's name).
+
+    `progress(done, total)` is called after each poem; when `cancelled()` turns
+    true, poems not yet analysed are left out and nothing already stored is lost.
+    Raises ValueError for a folder or name that cannot be used at all.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    name = valid_voice_name(name if name is not None else folder.resolve().name)
+    jobs, failed, skipped = plan(folder)
+    voice_dir = voices_root() / name
+    results: list[PoemResult] = []
+    total = len(jobs)
+    workers = workers or min(4, os.cpu_count() or 1)
+    if jobs:
+        voice_dir.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        def work(job: _Job):
+            if cancelled is not None and cancelled():
+                return None
+            out = _run_job(job)
+            if isinstance(out, PoemResult):
+                _write_clips(voice_dir, out)
+            return out
+        for done, out in enumerate(pool.map(work, jobs), start=1):
+            if isinstance(out, PoemResult):
+                results.append(out)
+            elif out is not None:
+                failed.extend(out)
+            if progress is not None:
+                progress(done, total)
+    stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
+    imported = {p.no for p in results}
+    failed.sort(key=lambda f: f.file)
+    return ImportReport(
+        name=name, folder=str(folder), voice_dir=str(voice_dir), poems=results, failed=failed,
+        skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
+        stored=stored, joka=0 in imported,
+    )
+
+
+def clip_file(no: int, part: str) -> str:
+    return f"{part}_{no:03d}.flac"
+
+
+def _write_clips(voice_dir: Path, result: PoemResult) -> None:
+    import soundfile as sf
+    for part, clip in (("kami", result.kami), ("shimo", result.shimo)):
+        target = voice_dir / clip_file(result.no, part)
+        tmp = target.with_name(target.name + ".part")
+        sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_24")
+        os.replace(tmp, target)
+
+
+def read_index(voice_dir: Path) -> dict:
+    """The index of a stored voice; ValueError if it is missing or damaged."""
+    path = voice_dir / INDEX_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path} is missing") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is damaged ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("poems"), dict):
+        raise ValueError(f"{path} is damaged (no poem table)")
+    return data
+
+
+def _stored(voice_dir: Path) -> list[int]:
+    try:
+        return sorted(int(k) for k in read_index(voice_dir)["poems"] if k.isdigit())
+    except ValueError:
+        return []
+
+
+def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemResult]) -> list[int]:
+    try:
+        poems_table = {k: v for k, v in read_index(voice_dir)["poems"].items()
+                       if isinstance(k, str) and k.isdigit()}
+    except ValueError:
+        poems_table = {}  # a new voice, or a damaged index the new one replaces
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for r in results:
+        poems_table[str(r.no)] = {
+            "kami": {"file": clip_file(r.no, "kami"), "marks": dict(r.kami.marks)},
+            "shimo": {"file": clip_file(r.no, "shimo"), "marks": dict(r.shimo.marks)},
+            "source": {"folder": str(folder.resolve()), **r.summary()},
+            "imported": now,
+        }
+    index = {
+        "format": INDEX_FORMAT, "version": INDEX_VERSION, "name": name, "rate": RATE,
+        "poems": dict(sorted(poems_table.items(), key=lambda kv: int(kv[0]))),
+    }
+    tmp = voice_dir / (INDEX_NAME + ".part")
+    tmp.write_text(json.dumps(index, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, voice_dir / INDEX_NAME)
+    return sorted(int(k) for k in poems_table)

@@ -1,0 +1,90 @@
+"""`karuta import-readings DIR`: a folder of recorded readings becomes a voice."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "import-readings",
+        help="import a folder of recorded readings (one file per poem, or kami/shimo pairs) as a voice",
+        description="Import recorded readings. Each file's name must carry the poem number "
+        "(001.wav, poem 1.mp3, kami_017.flac + shimo_017.flac, 017a/017b, 017_1/017_2; 0 or "
+        "'joka' for the joka). Files are split at the kami/shimo pause, trimmed and marked.",
+    )
+    p.add_argument("folder", metavar="DIR", help="folder holding the recordings")
+    p.add_argument("--name", help="name of the voice (default: the folder's name); "
+                   "importing again under a name replaces the poems found and keeps the rest")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from trainer.cli import UsageError
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise UsageError(f"import-readings: {folder} is not a folder")
+    from audio.importer import import_readings
+    try:
+        report = import_readings(folder, args.name)
+    except ValueError as exc:
+        raise UsageError(f"import-readings: {exc}") from None
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print_report(report)
+    return 0 if report.poems else 1
+
+
+def print_report(report, out=None) -> None:
+    out = out or sys.stdout
+    w = lambda s="": print(s, file=out)  # noqa: E731
+    rows = [(p.files[0], p) for p in report.poems] + [(f.file, f) for f in report.failed]
+    rows.sort(key=lambda r: r[0])
+    for file, item in rows:
+        if hasattr(item, "error"):
+            w(f"FAILED  {file}: {item.error}")
+            continue
+        p = item
+        label = "joka    " if p.no == 0 else f"poem {p.no:3d}"
+        files = " + ".join(p.files)
+        kimariji = "" if p.no == 0 or p.kimariji_mark_s is None else f", kimariji at {p.kimariji_mark_s:.2f} s"
+        w(f"{'ok' if not p.warnings else 'CHECK':6}  {files} -> {label}: kami {p.kami_start_s:.2f}-{p.kami_end_s:.2f} s, "
+          f"shimo {p.shimo_start_s:.2f}-{p.shimo_end_s:.2f} s{kimariji}")
+        for warning in p.warnings:
+            w(f"          ! {warning}")
+    w()
+    n = len(report.poems)
+    w(f"Imported {n} poem{'s' if n != 1 else ''} into voice {report.name!r} ({report.voice_dir}); "
+      f"the voice now holds {len(report.stored)}.")
+    if report.missing:
+        w(f"Missing poem numbers ({len(report.missing)}): {_ranges(report.missing)}")
+    if not report.joka:
+        w("No joka (序歌) in this folder: name its file joka.* or 000.* to add it.")
+    if report.skipped:
+        w(f"Skipped {len(report.skipped)} file(s) that are not audio by their name: "
+          + ", ".join(report.skipped[:5]) + (" ..." if len(report.skipped) > 5 else ""))
+    checks = [p for p in report.poems if p.warnings]
+    if report.failed:
+        w(f"{len(report.failed)} file(s) failed: fix or re-record them and import the folder again "
+          "under the same name; poems already imported stay.")
+    if checks:
+        w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
+          "marks may be off.")
+    if n == 0:
+        w("Nothing was imported.")
+
+
+def _ranges(numbers: list[int]) -> str:
+    parts, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            parts.append(str(start) if start == n else f"{start}-{n}")
+            start = None
+    return ", ".join(parts)
