@@ -28,12 +28,16 @@ class MubeyamaCpu:
         self.seat = seat
         self.yaku = yaku
         self._rng = random.Random(f"mubeyama-cpu:{seed}:{seat}")
+        self._values: dict[tuple[int, int], int] = {}
 
     def keep_value(self, no: int, players: int) -> int:
         """Net torifuda this card sends away from its holder when it is read."""
-        others = players - 1
-        return (self.yaku.pass_right(no) + self.yaku.pass_each(no) * others
-                - self.yaku.receive_each(no) * others)
+        key = (no, players)
+        if key not in self._values:
+            others = players - 1
+            self._values[key] = (self.yaku.pass_right(no) + self.yaku.pass_each(no) * others
+                                 - self.yaku.receive_each(no) * others)
+        return self._values[key]
 
     def choose(self, view: MubeyamaView, legal: Sequence[Action]) -> Action:
         if not legal:

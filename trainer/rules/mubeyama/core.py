@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 if TYPE_CHECKING:
     from .rulesets import Ruleset
@@ -217,8 +217,7 @@ class PassDue:
 
 # --------------------------------------------------------------------------- views
 
-@dataclass(frozen=True)
-class SlotView:
+class SlotView(NamedTuple):
     """One torifuda as a seat sees it. *no* is None when that seat may not know it."""
     no: CardNo | None
     face_up: bool
@@ -486,16 +485,11 @@ class MubeyamaState:
 
     def _seat_view(self, s: int, viewer: int | None) -> SeatView:
         t = self.tables[s]
-        rows = []
-        for row in t.rows:
-            slots = []
-            for no in row:
-                if no == t.hidden:
-                    known = t.revealed or viewer == s
-                    slots.append(SlotView(no if known else None, False, hidden=not t.revealed))
-                else:
-                    slots.append(SlotView(no, no in t.face_up))
-            rows.append(tuple(slots))
+        up = t.face_up
+        rows = [tuple([SlotView(no, no in up) for no in row]) for row in t.rows]
+        if t.hidden is not None:
+            known = t.revealed or viewer == s
+            rows[0] = (SlotView(t.hidden if known else None, False, not t.revealed),)
         done = tuple(t.row_done(r) for r in range(len(t.rows)))
         return SeatView(s, tuple(rows), len(t.face_up), self.balances[s], done)
 
