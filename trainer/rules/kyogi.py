@@ -228,6 +228,13 @@ def other(seat: int) -> int:
     return 1 - seat
 
 
+def deal(seed: int) -> tuple[list[int], list[int]]:
+    """The 100 torifuda shuffled with `seed`: 25 for seat 0, 25 for seat 1 (the rest are karafuda)."""
+    deck = list(range(1, 101))
+    random.Random(f"kyogi-deal:{seed}").shuffle(deck)
+    return deck[:CARDS_PER_SIDE], deck[CARDS_PER_SIDE:IN_PLAY]
+
+
 # -- the state ---------------------------------------------------------------------------------
 
 class KyogiState:
@@ -268,9 +275,7 @@ class KyogiState:
         The reader's stack is shuffled with `seed` unless `yomifuda` gives its order."""
         if sides is None:
             if cards is None:
-                deck = list(range(1, 101))
-                random.Random(f"kyogi-deal:{seed}").shuffle(deck)
-                cards = (deck[:CARDS_PER_SIDE], deck[CARDS_PER_SIDE:IN_PLAY])
+                cards = deal(seed)
             cards = [list(c) for c in cards]
             if len(cards) != 2 or any(len(c) != CARDS_PER_SIDE for c in cards):
                 raise ValueError(f"each seat takes {CARDS_PER_SIDE} torifuda")
@@ -321,6 +326,10 @@ class KyogiState:
     def reader_next(self) -> int | None:
         """The reader's next yomifuda: for the reader and the programme only, never a seat."""
         return self._stack[self._next] if self._next < len(self._stack) else None
+
+    def reader_order(self) -> list[int]:
+        """The reader's whole stack in reading order (to build the reading programme)."""
+        return list(self._stack)
 
     def reading_now(self) -> int | None:
         """The poem being raced for (reader and judge only; seats learn it from the Outcome)."""

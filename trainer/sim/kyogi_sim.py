@@ -1,0 +1,249 @@
+"""`karuta simulate kyogi`: CPU against CPU at full speed, with the reading's timing, no sound.
+
+Each game: deal with a seed, both CPUs arrange their 25, the reader's stack is
+read with a timeline (where each kami-no-ku starts and when each mora
+sounds), the CPUs touch, the engine judges, cards move; the engine's
+invariants are checked after every step. The aggregate goes to stdout.
+
+Timing. With `audio.programme` importable, every game's timeline is laid out
+by `Programme.build` with the tone voice (`audio.fake_voice.ToneVoice`) at a
+nominal 200 ms per mora (180 ms sound + 20 ms gap, 150 ms between phrases,
+900 ms yoin), the default 1 s pause and 1 s ma: the same arithmetic a real
+session uses, with nominal clip durations. Otherwise `NominalTiming` lays out
+the same shape by arithmetic. The kimariji mark of a read is the onset of the
+mora that completes its *current* kimariji (dynamic, over the unread poems,
+karafuda included, since every yomifuda is read); that is the moment a
+player can know the card, so reactions are measured from it.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections import Counter
+from dataclasses import dataclass
+
+from trainer.players.karuta_cpu import Heard, KarutaCPU, kimariji_length, kimariji_mora_index, level
+from trainer.rules.kyogi import SEATS, FaultKind, KyogiState, Phase, Read, deal
+
+MORA_S = 0.18          # nominal sound of one mora; with the tone voice's 20 ms gap, 200 ms a mora
+MORA_MS, PHRASE_GAP_MS, YOIN_MS, PAUSE_MS, MA_MS = 200, 150, 900, 1000, 1000
+
+
+class ProgrammeTiming:
+    """Mora onsets of every read from `audio.programme` with a nominal tone voice."""
+
+    def __init__(self):
+        from audio.fake_voice import ToneVoice
+        from audio.programme import Programme
+        self._voice = ToneVoice(mora_s=MORA_S)
+        self._build = Programme.build
+        self._programme = None
+
+    def start(self, order: list[int]) -> None:
+        self._programme = self._build(self._voice, order)
+
+    def onsets(self, index: int, poem) -> list[int]:
+        """Onset (ms) of every kami-no-ku mora of the `index`-th read."""
+        p = self._programme
+        return [p.mark_sample(index, f"kami:mora:{k}") * 1000 // p.rate
+                for k in range(len(poem.kami_morae()))]
+
+
+class NominalTiming:
+    """The same layout by arithmetic: joka (kami, pause, shimo, pause, shimo), then per card
+    ma, kami-no-ku, pause, shimo-no-ku held (yoin)."""
+
+    def start(self, order: list[int]) -> None:
+        import poems
+        joka = poems.JOKA
+        t = _part_ms(joka.kami_phrase_morae()) + PAUSE_MS
+        t += 2 * (_part_ms(_shimo_phrases(joka)) + YOIN_MS) + PAUSE_MS
+        self._starts = []
+        for no in order:
+            t += MA_MS
+            self._starts.append(t)
+            p = poems.get(no)
+            t += _part_ms(p.kami_phrase_morae()) + PAUSE_MS + _part_ms(_shimo_phrases(p)) + YOIN_MS
+
+    def onsets(self, index: int, poem) -> list[int]:
+        out, t = [], self._starts[index]
+        for i, phrase in enumerate(poem.kami_phrase_morae()):
+            if i:
+                t += PHRASE_GAP_MS
+            for _ in phrase:
+                out.append(t)
+                t += MORA_MS
+        return out
+
+
+def _part_ms(phrases) -> int:
+    return sum(len(p) for p in phrases) * MORA_MS + (len(phrases) - 1) * PHRASE_GAP_MS
+
+
+def _shimo_phrases(poem) -> list[list[str]]:
+    import poems
+    return [poems.morae(p) for p in poem.shimo_sound]
+
+
+def make_timing():
+    try:
+        return ProgrammeTiming()
+    except ImportError:
+        return NominalTiming()
+
+
+def heard_for(timing, index: int, poem_no: int, read: tuple[int, ...]) -> Heard:
+    """What the players hear of the `index`-th read, and its (dynamic) kimariji mark."""
+    import poems
+    poem = poems.get(poem_no)
+    morae = poem.kami_morae()
+    onsets = timing.onsets(index, poem)
+    unread = set(range(1, 101)) - set(read)
+    mark = onsets[kimariji_mora_index(poem_no, kimariji_length(poem_no, unread))]
+    return Heard(tuple(morae), tuple(onsets), mark)
+
+
+# -- one game ---------------------------------------------------------------------------------
+
+@dataclass
+class GameResult:
+    state: KyogiState
+    cpus: tuple[KarutaCPU, KarutaCPU]
+
+
+def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> GameResult:
+    """One CPU-vs-CPU game, invariants checked after every step when `check`."""
+    timing = timing or make_timing()
+    cpus = (KarutaCPU(levels[0], 0, seed), KarutaCPU(levels[1], 1, seed))
+    cards = deal(seed)
+    state = KyogiState.new(seed, sides=[cpus[s].arrange(cards[s]) for s in SEATS])
+    timing.start(state.reader_order())  # the reader's programme follows the reader's stack
+    index = 0
+    while not state.is_over():
+        if state.phase is Phase.AWAIT_READ:
+            poem = state.reader_next()
+            heard = heard_for(timing, index, poem, state.read)  # type: ignore[arg-type]
+            state.apply(Read(heard.mora_ms[0], heard.kimariji_ms))
+            index += 1
+            for s in SEATS:
+                state.apply(cpus[s].touches(state.view(s), heard))
+        elif state.phase is Phase.OKURI:
+            giver = state.owing[0]  # type: ignore[index]
+            state.apply(cpus[giver].choose_send(state.view(giver)))
+        if check:
+            state.check_invariants()
+    return GameResult(state, cpus)
+
+
+# -- many games -----------------------------------------------------------------------------------
+
+def game_seed(seed: int, k: int) -> int:
+    return seed * 1_000_003 + k
+
+
+def simulate(games: int, seed: int, levels: tuple[str, str], check: bool = True) -> dict:
+    timing = make_timing()
+    wins = [0, 0]
+    takes = {"own": [0, 0], "opponent": [0, 0]}
+    faults = [Counter(), Counter()]
+    reactions: list[list[int]] = [[], []]
+    take_reactions: list[list[int]] = [[], []]
+    reads, margins = [], []
+    unclaimed = simultaneous = cancelled = karafuda_reads = 0
+    for k in range(games):
+        state = play_game(game_seed(seed, k), levels, timing, check).state
+        wins[state.winner()] += 1  # type: ignore[index]
+        reads.append(len(state.read))
+        margins.append(max(state.scores()))
+        for o in state.outcomes:
+            karafuda_reads += o.karafuda
+            unclaimed += o.unclaimed
+            simultaneous += o.simultaneous
+            cancelled += o.cancelled
+            if o.taker is not None:
+                takes["own" if o.taker == o.owner else "opponent"][o.taker] += 1
+                take_reactions[o.taker].append(o.reaction_ms[o.taker])  # type: ignore[arg-type]
+            for s in SEATS:
+                if o.reaction_ms[s] is not None:
+                    reactions[s].append(o.reaction_ms[s])  # type: ignore[arg-type]
+            for f in o.faults:
+                faults[f.seat][f.kind.value] += 1
+    kinds = [k.value for k in FaultKind]
+    return {
+        "games": games, "seed": seed,
+        "levels": list(levels),
+        "timing": type(timing).__name__,
+        "wins": wins,
+        "takes_own_side": takes["own"], "takes_opponent_side": takes["opponent"],
+        "faults": [{k: faults[s][k] for k in kinds} for s in SEATS],
+        "faults_per_game": [round(sum(faults[s].values()) / games, 3) for s in SEATS],
+        "mean_reaction_ms": [_mean(reactions[s]) for s in SEATS],
+        "mean_take_reaction_ms": [_mean(take_reactions[s]) for s in SEATS],
+        "cards_read_per_game": {"mean": _mean(reads, 2), "min": min(reads), "max": max(reads)},
+        "karafuda_reads": karafuda_reads, "unclaimed": unclaimed,
+        "simultaneous_takes": simultaneous, "cancelled_penalties": cancelled,
+        "mean_cards_left_of_loser": _mean(margins, 2),
+        "invariants_checked": check,
+    }
+
+
+def _mean(xs, digits: int = 1):
+    return round(statistics.fmean(xs), digits) if xs else None
+
+
+def _levels(text: str) -> tuple[str, str]:
+    from trainer.cli import UsageError
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        parts *= 2
+    if len(parts) != 2 or not all(parts):
+        raise UsageError(f"--cpu-level takes two levels separated by a comma, not {text!r}")
+    try:
+        return level(parts[0]).name, level(parts[1]).name
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def run(args) -> int:
+    from trainer.cli import UsageError
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    levels = _levels(args.cpu_level)
+    result = simulate(args.games, args.seed, levels)
+    if args.json:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print(_report(result))
+    return 0
+
+
+def _report(r: dict) -> str:
+    a, b = r["levels"]
+    lines = [
+        f"kyogi: {r['games']} games, seed {r['seed']}, seat 0 = {a}, seat 1 = {b} "
+        f"(timing: {r['timing']}, invariants checked after every step)",
+        f"  wins                      {r['wins'][0]:>8} {r['wins'][1]:>8}",
+        f"  takes from own side       {r['takes_own_side'][0]:>8} {r['takes_own_side'][1]:>8}",
+        f"  takes from opponent side  {r['takes_opponent_side'][0]:>8} {r['takes_opponent_side'][1]:>8}",
+    ]
+    for kind in r["faults"][0]:
+        lines.append(f"  faults: {kind:<17} {r['faults'][0][kind]:>8} {r['faults'][1][kind]:>8}")
+    lines += [
+        f"  faults per game           {r['faults_per_game'][0]:>8} {r['faults_per_game'][1]:>8}",
+        f"  mean reaction (ms)        {_fmt(r['mean_reaction_ms'][0]):>8} {_fmt(r['mean_reaction_ms'][1]):>8}"
+        "   first touch of the read card - kimariji mark",
+        f"  mean reaction, takes (ms) {_fmt(r['mean_take_reaction_ms'][0]):>8} "
+        f"{_fmt(r['mean_take_reaction_ms'][1]):>8}",
+        f"  cards read per game       mean {r['cards_read_per_game']['mean']}, "
+        f"min {r['cards_read_per_game']['min']}, max {r['cards_read_per_game']['max']}",
+        f"  karafuda reads {r['karafuda_reads']}, unclaimed {r['unclaimed']}, "
+        f"simultaneous {r['simultaneous_takes']}, cancelled penalties {r['cancelled_penalties']}, "
+        f"loser's cards left (mean) {r['mean_cards_left_of_loser']}",
+    ]
+    return "\n".join(lines)
+
+
+def _fmt(x) -> str:
+    return "-" if x is None else str(x)
