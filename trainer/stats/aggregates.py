@@ -9,12 +9,13 @@ indexes, and faults use a partial index over the few trials that have one.
 Weakness of a card (used for "weakest cards" and the weakest-N card set):
 over its last ``WEAK_WINDOW`` trials (at least ``WEAK_MIN_TRIALS``),
 
-    weakness = error rate + 0.5 * max(0, relative median reaction - 1)
+    weakness = error rate + 0.5 * clamp(relative median reaction - 1, 0, 1)
 
 where a trial's relative reaction is its reaction divided by the player's
 mean reaction in the same kind of drill (so a 2 s fuda-nagashi answer and a
 400 ms listening-reflex touch are comparable). A card missed half the time
-scores 0.5; a card always right but taken at twice the usual time scores 0.5.
+scores 0.5; a card always right but taken at twice the usual time (or slower)
+scores 0.5, so a miss always weighs at least as much as slowness.
 """
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ def weakness(recent: list[tuple], kind_means: dict[str, float]) -> float | None:
     error_rate = sum(1 for _k, ok, _rt in window if not ok) / len(window)
     relative = [rt / kind_means[k] for k, ok, rt in window
                 if ok and rt is not None and kind_means.get(k)]
-    slowness = max(0.0, statistics.median(relative) - 1.0) if relative else 0.0
+    slowness = min(1.0, max(0.0, statistics.median(relative) - 1.0)) if relative else 0.0
     return error_rate + SLOWNESS_WEIGHT * slowness
 
 
