@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -142,8 +142,13 @@ class Programme:
 
     @classmethod
     def build(cls, voice: Voice, card_order: Iterable[int],
-              settings: ReadingSettings = ReadingSettings()) -> "Programme":
-        """Lay out the session for `card_order` (poem numbers, read in this order)."""
+              settings: ReadingSettings = ReadingSettings(),
+              progress: Callable[[int, int], None] | None = None) -> "Programme":
+        """Lay out the session for `card_order` (poem numbers, read in this order).
+
+        Asks the voice for every clip (which may synthesise them): `progress(done,
+        total)` is called after each. A voice's `VoiceError` passes through.
+        """
         order = [int(n) for n in card_order]
         if settings.cards is not None:
             order = order[: settings.cards]
@@ -152,14 +157,15 @@ class Programme:
                 raise ValueError(f"card order holds {no}; poems are numbered 1..100")
         if len(set(order)) != len(order):
             raise ValueError("card order reads a poem twice")
-        return _Builder(voice, settings).build(order)
+        return _Builder(voice, settings, progress).build(order)
 
     @classmethod
     def shuffled(cls, voice: Voice, seed: int | None,
-                 settings: ReadingSettings = ReadingSettings()) -> "Programme":
+                 settings: ReadingSettings = ReadingSettings(),
+                 progress: Callable[[int, int], None] | None = None) -> "Programme":
         """All 100 poems in the order `poems.shuffled(seed)`, cut to ``settings.cards``."""
         import poems
-        return cls.build(voice, poems.shuffled(seed), settings)
+        return cls.build(voice, poems.shuffled(seed), settings, progress)
 
     # -- questions about time ----------------------------------------------
 
@@ -279,9 +285,12 @@ class Programme:
 class _Builder:
     """Lays clips end to end with the set gaps between what is heard."""
 
-    def __init__(self, voice: Voice, settings: ReadingSettings):
+    def __init__(self, voice: Voice, settings: ReadingSettings, progress=None):
         self.voice = voice
         self.settings = settings
+        self.progress = progress
+        self.fetched = 0
+        self.to_fetch = 0
         self.rate = RATE
         self.segments: list[Segment] = []
         self.prev_end: int | None = None  # absolute end mark of the last clip placed
@@ -290,6 +299,7 @@ class _Builder:
         s = self.settings
         ma = round(s.ma * self.rate)
         pause = round(s.pause * self.rate)
+        self.to_fetch = (3 if s.joka else 0) + len(order) * (2 if s.read_shimo else 1)
         if s.joka:
             self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=0, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
@@ -302,6 +312,9 @@ class _Builder:
 
     def clip(self, no: int, part: str) -> Clip:
         clip = self.voice.kami(no) if part == KAMI else self.voice.shimo(no)
+        self.fetched += 1
+        if self.progress:
+            self.progress(self.fetched, self.to_fetch)
         if len(clip.samples) == 0:
             raise VoiceError(f"the voice {self.voice.name!r} gave an empty {part}-no-ku for poem {no}")
         if self.settings.speed == 1.0 and clip.rate == self.rate:
