@@ -1,0 +1,69 @@
+"""What every drill shares: the clock type, trial results, seeded card choices."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+Clock = Callable[[], float]  # seconds; time.perf_counter or a fake in tests
+
+
+@dataclass(frozen=True)
+class TrialResult:
+    """One card answered or touched in a drill: becomes one row of the store."""
+
+    kind: str
+    card: int
+    correct: bool
+    answer: str | None = None
+    reaction_ms: float | None = None   # from the kimariji mark or from the card shown
+    fault: str | None = None
+
+    def to_trial(self, session: int | None = None, voice: str | None = None,
+                 at: float | None = None):
+        from trainer.stats.store import Trial
+        return Trial(kind=self.kind, card=self.card, correct=self.correct, answer=self.answer,
+                     reaction_ms=self.reaction_ms, fault=self.fault, voice=voice,
+                     session=session, at=at)
+
+
+class DrillError(ValueError):
+    """A drill was asked something that makes no sense now (message for the player)."""
+
+
+def ms_between(start: float, end: float) -> float:
+    return (end - start) * 1000.0
+
+
+def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:
+    """The card set as a list of distinct poem numbers, at least `minimum` of them."""
+    import poems
+    out = list(dict.fromkeys(poems.check_no(c) for c in cards))
+    if len(out) < minimum:
+        raise DrillError(f"this drill needs at least {minimum} cards; the chosen set has {len(out)}")
+    return out
+
+
+def first_sound_key(no: int) -> str:
+    """The first sound as heard (を counts as お): cards sharing it are confusable."""
+    import poems
+    return poems.get(no).listening_key()[0]
+
+
+def confusables_first(rng: random.Random, target: int, pool: Sequence[int], k: int) -> list[int]:
+    """k cards from pool (target excluded), those sharing target's first sound first."""
+    import poems
+    key = poems.get(target).listening_key()
+    candidates = [c for c in pool if c != target]
+    rng.shuffle(candidates)
+
+    def shared(c: int) -> int:
+        n = 0
+        for a, b in zip(key, poems.get(c).listening_key()):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    candidates.sort(key=shared, reverse=True)  # stable: random order among equals
+    return candidates[:k]
