@@ -43,18 +43,23 @@ class KimarijiHenka:
     kind = KIND
 
     def __init__(self, cards: Iterable[int], *, clock: Clock, seed: int = 0,
-                 field_size: int = 6, reads_per_round: int = 8, rounds: int = 3):
+                 field_size: int = 6, reads_per_round: int = 8, rounds: int = 3,
+                 already_read: Iterable[int] = ()):
+        """already_read: cards read before the drill starts (a game in progress)."""
         if field_size < 1 or reads_per_round < 1 or rounds < 1:
             raise DrillError("field size, reads per round and rounds must be at least 1")
         self.clock = clock
         self.rng = random.Random(seed)
         pool = checked_cards(cards, minimum=field_size)
+        self.read: list[int] = checked_cards(already_read, minimum=0)
+        pool = [c for c in pool if c not in self.read]
+        if len(pool) < field_size:
+            raise DrillError("the chosen set has too few unread cards for the field")
         self.field: tuple[int, ...] = tuple(sorted(self.rng.sample(pool, field_size)))
-        if field_size + reads_per_round * rounds > 100:
+        if field_size + len(self.read) + reads_per_round * rounds > 100:
             raise DrillError("not enough cards left to read for that many rounds")
         self.reads_per_round = reads_per_round
         self.rounds = rounds
-        self.read: list[int] = []
         self.round_no = 0
         self.results: list[TrialResult] = []
         self._expected: dict[int, Expected] = {}
