@@ -64,7 +64,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
-from trainer.rules.territory import LayoutError, Place, Territory
+from trainer.rules.territory import COLUMNS, ROWS, ENDS, LayoutError, Place, Territory
 
 SEATS = (0, 1)
 CARDS_PER_SIDE = 25
@@ -179,7 +179,10 @@ class Event:
     data: tuple[tuple[str, object], ...] = ()
 
     def get(self, key: str, default=None):
-        return dict(self.data).get(key, default)
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,7 @@ class KyogiState:
         self._stack = list(yomifuda)
         self._next = 0
         self.in_play = frozenset(floor)
+        self.start_counts = (len(sides[0]), len(sides[1]))
         self.karafuda = frozenset(range(1, 101)) - self.in_play
         self._taken: tuple[list[int], list[int]] = ([], [])
         self._unclaimed: list[int] = []
@@ -264,6 +268,7 @@ class KyogiState:
         self._winner: int | None = None
         self.log: list[Event] = []
         self.outcomes: list[Outcome] = []
+        self._replay: tuple[list[int], list[int], int] = (list(self.start_counts), [0, 0], 0)
         self._log("deal", None, None, None, sides=[len(s) for s in self._sides])
 
     @classmethod
@@ -271,7 +276,8 @@ class KyogiState:
             sides: Sequence[Territory] | None = None, yomifuda: Sequence[int] | None = None,
             rules: Rules = Rules()) -> "KyogiState":
         """A new match. By default the 100 torifuda are shuffled with `seed`, 25 + 25 dealt and
-        laid out tidily; `cards` gives each seat's 25 instead, `sides` their arrangements.
+        laid out tidily; `cards` gives each seat's 25 instead, `sides` their arrangements
+        (any number of cards each: an endgame such as unmei-sen can be set up directly).
         The reader's stack is shuffled with `seed` unless `yomifuda` gives its order."""
         if sides is None:
             if cards is None:
@@ -280,8 +286,8 @@ class KyogiState:
             if len(cards) != 2 or any(len(c) != CARDS_PER_SIDE for c in cards):
                 raise ValueError(f"each seat takes {CARDS_PER_SIDE} torifuda")
             sides = [Territory.arranged(c) for c in cards]
-        elif any(len(s) != CARDS_PER_SIDE for s in sides):
-            raise ValueError(f"each side starts with {CARDS_PER_SIDE} torifuda")
+        elif any(len(s) == 0 for s in sides):
+            raise ValueError("each side starts with at least one torifuda")
         if yomifuda is None:
             yomifuda = list(range(1, 101))
             random.Random(f"kyogi-read:{seed}").shuffle(yomifuda)
@@ -376,11 +382,11 @@ class KyogiState:
         side = self._sides[seat]
         for card in side.cards():
             here = side.locate(card)
-            for row in range(3):
-                for end in ("left", "right"):
+            for row in range(ROWS):
+                for end in ENDS:
                     place = Place(row, end, len(side.group(row, end)))
                     if (row, end) != (here.row, here.end) and len(side.group(row, "left")) + \
-                            len(side.group(row, "right")) < 16:
+                            len(side.group(row, "right")) < COLUMNS:
                         out.append(Move(seat, card, place))
         return out
 
@@ -605,16 +611,16 @@ class KyogiState:
         """Raise AssertionError if the state is inconsistent (used by tests and the simulator)."""
         floor = [c for s in self._sides for c in s.cards()]
         places = floor + self._taken[0] + self._taken[1] + self._unclaimed
-        assert len(places) == IN_PLAY, f"{len(places)} cards accounted for, not {IN_PLAY}"
-        assert len(set(places)) == IN_PLAY, "a card is in two places"
+        n = len(self.in_play)
+        assert len(places) == n, f"{len(places)} cards accounted for, not {n}"
+        assert len(set(places)) == n, "a card is in two places"
         assert set(places) == self.in_play, "a card that was never dealt is in play"
-        for s in self._sides:
-            s.validate()
+        for side in self._sides:
+            assert all(len(left) + len(right) <= COLUMNS for left, right in side.rows()), "row overfull"
         assert not (set(floor) & set(self._read)), "a read card is still on the floor"
-        # counts from the log
-        counts = [CARDS_PER_SIDE, CARDS_PER_SIDE]
-        takes = [0, 0]
-        for e in self.log:
+        # counts from the log, replayed incrementally (the log only grows)
+        counts, takes, seen = self._replay
+        for e in self.log[seen:]:
             if e.kind == "take":
                 counts[e.get("side")] -= 1
                 takes[e.seat] += 1
@@ -623,6 +629,7 @@ class KyogiState:
             elif e.kind == "send":
                 counts[e.seat] -= 1
                 counts[e.get("to")] += 1
+        self._replay = (counts, takes, len(self.log))
         assert counts == list(self.scores()), f"log says {counts}, floor says {list(self.scores())}"
         assert takes == [len(self._taken[0]), len(self._taken[1])], "takes disagree with the log"
         over = any(n == 0 for n in self.scores())

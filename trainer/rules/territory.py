@@ -139,7 +139,9 @@ class Territory:
         return self.locate(card)  # type: ignore[return-value]
 
     def copy(self) -> "Territory":
-        return Territory(self.rows())
+        twin = Territory.__new__(Territory)       # already valid: skip the checks
+        twin._rows = [(list(left), list(right)) for left, right in self._rows]
+        return twin
 
     # -- checks and JSON ---------------------------------------------------------------------
     def _check_place(self, place: Place) -> None:
