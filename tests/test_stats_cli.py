@@ -1,0 +1,55 @@
+"""`karuta stats summary|export|check`."""
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from trainer.cli import main
+from trainer.stats.store import StatsStore, Trial
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _fill():
+    with StatsStore.open() as store:
+        store.record_many(Trial("listening_reflex", 1 + i % 10, i % 7 != 0,
+                                reaction_ms=400.0 + (i % 10) * 30,
+                                fault="otetsuki" if i % 7 == 0 else None) for i in range(70))
+
+
+def test_summary(data_dir, capsys):
+    assert main(["stats", "summary"]) == 0
+    assert "No trials yet" in capsys.readouterr().out
+    _fill()
+    assert main(["stats", "summary", "--kind", "listening_reflex"]) == 0
+    out = capsys.readouterr().out
+    assert "70 trials (listening_reflex), 85.7% right." in out
+    assert "weakest cards" in out and "faults: otetsuki 10" in out
+
+
+def test_summary_bad_kind(data_dir, capsys):
+    assert main(["stats", "summary", "--kind", "bingo"]) == 2
+    assert "unknown kind" in capsys.readouterr().err
+
+
+def test_export_and_check(data_dir, tmp_path, capsys):
+    _fill()
+    out = tmp_path / "trials.csv"
+    assert main(["stats", "export", "--csv", str(out)]) == 0
+    with open(out, encoding="utf-8") as f:
+        assert len(list(csv.DictReader(f))) == 70
+    assert main(["stats", "export", "--csv", str(tmp_path / "nope" / "x.csv")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert main(["stats", "check"]) == 0
+
+
+def test_damaged_store_is_reported(data_dir, capsys):
+    (data_dir / "stats.sqlite3").write_bytes(b"garbage" * 100)
+    assert main(["stats", "summary"]) == 0
+    err = capsys.readouterr().err
+    assert "damaged" in err and "set aside" in err
