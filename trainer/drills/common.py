@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 Clock = Callable[[], float]  # seconds; time.perf_counter or a fake in tests
@@ -44,26 +45,26 @@ def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:
     return out
 
 
-def first_sound_key(no: int) -> str:
-    """The first sound as heard (を counts as お): cards sharing it are confusable."""
+@lru_cache(maxsize=None)
+def listening_key(no: int) -> tuple[str, ...]:
+    """What a listener tells apart, one item per historical kana (cached: drills ask often)."""
     import poems
-    return poems.get(no).listening_key()[0]
+    return tuple(poems.get(no).listening_key())
+
+
+def shared_opening_len(a: int, b: int) -> int:
+    n = 0
+    for x, y in zip(listening_key(a), listening_key(b)):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def confusables_first(rng: random.Random, target: int, pool: Sequence[int], k: int) -> list[int]:
-    """k cards from pool (target excluded), those sharing target's first sound first."""
-    import poems
-    key = poems.get(target).listening_key()
+    """k cards from pool (target excluded), those sharing the longest opening with
+    target first (as heard), random among equals."""
     candidates = [c for c in pool if c != target]
     rng.shuffle(candidates)
-
-    def shared(c: int) -> int:
-        n = 0
-        for a, b in zip(key, poems.get(c).listening_key()):
-            if a != b:
-                break
-            n += 1
-        return n
-
-    candidates.sort(key=shared, reverse=True)  # stable: random order among equals
+    candidates.sort(key=lambda c: shared_opening_len(target, c), reverse=True)  # stable
     return candidates[:k]

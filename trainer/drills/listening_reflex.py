@@ -121,8 +121,8 @@ class ListeningReflex:
             raise DrillError(f"card {card} is not on the field")
         at = self.clock() if at is None else at
         reaction = ms_between(self.kimariji_at, at)
-        if self._take is not None:
-            return self._take  # already taken: later touches change nothing
+        if self._take is not None:  # already taken: later touches change nothing
+            return TouchOutcome(card, False, None, reaction)
         if not self.reading.karafuda and card == self.reading.card:
             self._take = TouchOutcome(card, True, None, reaction)
             self.field.remove(card)

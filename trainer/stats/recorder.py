@@ -1,0 +1,43 @@
+"""Writing a drill's results: one session, one committed trial per result, FSRS reviews.
+
+The UI makes one ``SessionRecorder`` per drill run and hands it every
+``TrialResult`` the drill returns. Each is committed before ``add`` returns,
+so a crash loses at most the trial in flight. Results of the memorisation
+drills (``SRS_KINDS``) are also FSRS reviews of their card (see
+``trainer.stats.srs`` for the rating).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from trainer.stats.srs import Memorisation, Review
+from trainer.stats.store import StatsStore
+
+# Drills whose answers say whether the player knows a card (its kimariji, its
+# torifuda). Reflex, positional and match results measure other things.
+SRS_KINDS = frozenset({"fuda_nagashi", "kami_to_torifuda"})
+
+
+class SessionRecorder:
+    def __init__(self, store: StatsStore, kind: str, *, voice: str | None = None,
+                 settings: dict[str, Any] | None = None,
+                 memorisation: Memorisation | None = None):
+        self.store = store
+        self.kind = kind
+        self.voice = voice
+        self.memorisation = memorisation if kind in SRS_KINDS else None
+        self.session = store.begin_session(
+            kind, json.dumps(settings, ensure_ascii=False) if settings else None)
+        self.trial_ids: list[int] = []
+
+    def add(self, result) -> Review | None:
+        """Commit one result (a ``trainer.drills.common.TrialResult``); returns the
+        FSRS review if this drill feeds the memorisation schedule."""
+        if result.kind != self.kind:
+            raise ValueError(f"a {result.kind} result does not belong to a {self.kind} session")
+        self.trial_ids.append(self.store.record(result.to_trial(self.session, self.voice)))
+        if self.memorisation is None or not 1 <= result.card <= 100:
+            return None
+        return self.memorisation.review(result.card, result.kind, result.correct,
+                                        result.reaction_ms)
