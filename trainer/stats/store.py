@@ -282,7 +282,7 @@ class StatsStore:
         """Write one trial and commit it; returns its id. Durable once this returns."""
         row = _trial_row(trial)
         with self.transaction() as conn:
-            trial_id = _insert_trials(conn, [row])
+            trial_id = int(conn.execute(_INSERT_TRIAL, row).lastrowid)
             _add_to_daily(conn, [row])
             _add_to_card_totals(conn, [row])
         return trial_id
@@ -291,7 +291,7 @@ class StatsStore:
         """Bulk insert in one transaction (imports, benchmarks). Returns the count."""
         rows = [_trial_row(t) for t in trials]
         with self.transaction() as conn:
-            _insert_trials(conn, rows)
+            conn.executemany(_INSERT_TRIAL, rows)
             _add_to_daily(conn, rows)
             _add_to_card_totals(conn, rows)
         return len(rows)
@@ -300,12 +300,8 @@ class StatsStore:
         """Fastest bulk path: raw rows (at, day, kind, session, card, answer, correct,
         reaction_ms, fault, voice), inserted in one transaction; the summaries
         are rebuilt from the trials afterwards."""
-        n = 0
         with self.transaction() as conn:
-            cur = conn.executemany(
-                "INSERT INTO trials (at, day, kind, session, card, answer, correct, "
-                "reaction_ms, fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
-            n = cur.rowcount
+            n = conn.executemany(_INSERT_TRIAL, rows).rowcount
             _rebuild_summaries(conn)
         return n
 
@@ -365,13 +361,8 @@ def _trial_row(t: Trial) -> tuple:
             rt, t.fault, t.voice)
 
 
-def _insert_trials(conn: sqlite3.Connection, rows: list[tuple]) -> int:
-    sql = ("INSERT INTO trials (at, day, kind, session, card, answer, correct, reaction_ms, "
-           "fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)")
-    if len(rows) == 1:
-        return int(conn.execute(sql, rows[0]).lastrowid)
-    conn.executemany(sql, rows)
-    return -1
+_INSERT_TRIAL = ("INSERT INTO trials (at, day, kind, session, card, answer, correct, "
+                 "reaction_ms, fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)")
 
 
 def _add_to_daily(conn: sqlite3.Connection, rows: list[tuple]) -> None:
