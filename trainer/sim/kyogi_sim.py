@@ -27,7 +27,7 @@ from trainer.players.karuta_cpu import Heard, KarutaCPU, kimariji_length, kimari
 from trainer.rules.kyogi import SEATS, FaultKind, KyogiState, Phase, Read, deal
 
 MORA_S = 0.18          # nominal sound of one mora; with the tone voice's 20 ms gap, 200 ms a mora
-MORA_MS, PHRASE_GAP_MS, YOIN_MS, PAUSE_MS, MA_MS = 200, 150, 900, 1000, 1000
+MORA_MS, GAP_MS, PHRASE_GAP_MS, YOIN_MS, PAUSE_MS, MA_MS = 200, 20, 150, 900, 1000, 1000
 
 
 class ProgrammeTiming:
@@ -78,7 +78,8 @@ class NominalTiming:
 
 
 def _part_ms(phrases) -> int:
-    return sum(len(p) for p in phrases) * MORA_MS + (len(phrases) - 1) * PHRASE_GAP_MS
+    """A part sounds from its first mora's onset to its last mora's end (no gap after it)."""
+    return sum(len(p) for p in phrases) * MORA_MS - GAP_MS + (len(phrases) - 1) * PHRASE_GAP_MS
 
 
 def _shimo_phrases(poem) -> list[list[str]]:
