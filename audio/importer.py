@@ -46,10 +46,11 @@ PAD_AFTER_S = 0.10    # kept after the kami-no-ku's last sound
 YOIN_TAIL_S = 0.40    # kept after the shimo-no-ku: the held vowel dies away
 FADE_S = 0.005        # fades at cut edges, inside the padding, against clicks
 MIN_VOICED_S = 0.5    # less than this is not a reading at all
-SHORT_VERSE_S = 1.5   # a kami- or shimo-no-ku shorter than this is suspicious
+SHORT_VERSE_S = 2.0   # a kami- or shimo-no-ku shorter than this is suspicious
 LONG_FILE_S = 90.0    # longer than this is probably not one poem
+SHORT_PAUSE_S = 0.4   # a kami/shimo pause shorter than this may be a breath between phrases
 MIN_RANGE_DB = 15.0   # speech must stand this far above the noise floor
-MORA_S = (0.08, 0.9)  # plausible mean mora duration of a reading
+MORA_S = (0.1, 0.9)   # plausible mean mora duration of a reading (karuta reading: ~0.2-0.35 s)
 
 
 class ImportProblem(Exception):
@@ -192,16 +193,21 @@ def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
         raise ImportProblem("unreadable: the file is empty (0 bytes)")
     try:
         data, rate = sf.read(str(path), dtype="float32", always_2d=True)
-    except Exception as exc:  # libsndfile says "Format not recognised", "Unspecified internal error"...
-        raise ImportProblem(f"unreadable as audio ({_first_line(exc)})") from None
+    except Exception as exc:  # libsndfile raises plain errors with its own wording
+        raise ImportProblem(_unreadable(exc)) from None
     if data.shape[0] == 0:
         raise ImportProblem("unreadable: the file holds no audio frames")
     warnings = []
-    data = np.nan_to_num(data, nan=0.0, posinf=0.0, neginf=0.0)
+    if not np.isfinite(data).all():  # a damaged float file
+        data = np.nan_to_num(data, nan=0.0, posinf=0.0, neginf=0.0)
     clipped = max(onsets.clipped_samples(data[:, c]) for c in range(data.shape[1]))
     if clipped >= 20:
         warnings.append(f"clipped: {clipped} samples at full scale; the loudest sounds are distorted")
-    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
+    mono = data[:, 0].copy()
+    for c in range(1, data.shape[1]):  # column sums: 10x faster than data.mean(axis=1)
+        mono += data[:, c]
+    if data.shape[1] > 1:
+        mono *= 1.0 / data.shape[1]
     if rate != RATE:
         mono = soxr.resample(mono, rate, RATE, quality="HQ")
     mono = np.ascontiguousarray(mono, dtype=np.float32)
@@ -210,9 +216,14 @@ def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
     return mono, warnings
 
 
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return text[-1] if text else type(exc).__name__
+def _unreadable(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    # libsndfile's wording for a file it cannot identify blames the path
+    # ("does not exist or is not a regular file"): say what it means.
+    if any(s in text for s in ("not a regular file", "Format not recognised", "unknown format")):
+        return "unreadable: not audio in a format soundfile can decode, or damaged"
+    text = text.split(": ", 1)[-1] if text.startswith("Error opening") else text
+    return f"unreadable: damaged or not audio ({text or type(exc).__name__})"
 
 
 # --- analysis --------------------------------------------------------------------
@@ -298,6 +309,11 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     if not split.pause_found:
         warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
                         f"point ({split.kami[1] * onsets.HOP / RATE:.2f} s) - listen to check")
+    elif (split.shimo[0] - split.kami[1]) * onsets.HOP / RATE < SHORT_PAUSE_S:
+        warnings.append(f"short pause: the longest silence in the middle lasts only "
+                        f"{(split.shimo[0] - split.kami[1]) * onsets.HOP / RATE:.2f} s (at "
+                        f"{split.kami[1] * onsets.HOP / RATE:.2f} s); it may be a breath between "
+                        "phrases - listen to check the split")
     elif split.rival_pause is not None:
         warnings.append(f"two pauses of similar length (at {split.kami[1] * onsets.HOP / RATE:.2f} s "
                         f"and {split.rival_pause * onsets.HOP / RATE:.2f} s); split at the first "

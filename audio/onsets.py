@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.fft
 
 HOP = 240          # 5 ms at 48 kHz: resolution of levels and silences
 WIN = 960          # 20 ms RMS window
@@ -37,12 +38,15 @@ PHRASE_GAP_S = 0.06  # a silence at least this long may be a breath between phra
 
 def frame_db(x: np.ndarray, hop: int = HOP, win: int = WIN) -> np.ndarray:
     """RMS level in dB of a window of `win` samples centred on every `hop`-th sample."""
+    per = win // hop
     n = len(x) // hop + 1
-    c = np.concatenate(([0.0], np.cumsum(x.astype(np.float64) ** 2)))
-    centres = np.arange(n) * hop
-    lo = np.clip(centres - win // 2, 0, len(x))
-    hi = np.clip(centres + win // 2, 0, len(x))
-    energy = (c[hi] - c[lo]) / np.maximum(hi - lo, 1)
+    blocks = np.zeros(n + per, np.float64)  # energy of each hop-long block, zero-padded
+    full = len(x) // hop * hop
+    sq = np.square(x, dtype=np.float32)
+    blocks[per // 2: per // 2 + len(x) // hop] = sq[:full].reshape(-1, hop).sum(axis=1)
+    blocks[per // 2 + len(x) // hop] = sq[full:].sum()
+    c = np.concatenate(([0.0], np.cumsum(blocks)))
+    energy = (c[per:per + n] - c[:n]) / win
     return 10.0 * np.log10(energy + 1e-10)
 
 
@@ -153,10 +157,11 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int) -> tuple[np.ndarray, np
                           np.zeros(nfft // 2, np.float32)))
     n = len(x) // hop + 1
     frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
-    spec = np.abs(np.fft.rfft(frames * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
-    hz = np.fft.rfftfreq(nfft, 1 / 48000)
-    low = spec[:, (hz >= 100) & (hz < 1000)].sum(axis=1)
-    high = spec[:, (hz >= 1000) & (hz < 6000)].sum(axis=1)
+    spec = np.abs(scipy.fft.rfft(frames * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
+    bin_hz = 48000 / nfft
+    b100, b1k, b6k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 6000))
+    low = spec[:, b100:b1k].sum(axis=1)
+    high = spec[:, b1k:b6k].sum(axis=1)
     if len(low) < n:  # the last frames run past the padding: treat as silence
         low = np.concatenate((low, np.zeros(n - len(low))))
         high = np.concatenate((high, np.zeros(n - len(high))))
@@ -218,29 +223,26 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     lam = 1.5
     d_min = max(2, int(0.3 * mean))
     d_max = min(T - 1, int(3.0 * mean) + int(np.sum(~v.astype(bool))))
-    ds = np.arange(d_min, d_max + 1)
+    ds = np.arange(d_min, max(d_min, d_max) + 1)
+    # Every (duration d, onset frame t) pair at once: the previous onset is t-d,
+    # and the mora between them lasts vcum[t]-vcum[t-d] voiced frames.
+    t_idx = np.arange(T)
+    src = t_idx[None, :] - ds[:, None]
+    valid = src >= 0
+    src = np.maximum(src, 0)
+    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float64)
+    misfit = np.where(valid, np.log(np.maximum(dur, 1.0) / mean) ** 2, np.inf)
 
     score = np.full(T, -np.inf)
     score[0] = 0.0
     back = []
-    t_idx = np.arange(T)
     for i in range(1, n):
         gain = s + allowed + (1.5 * gap_end if i in starts else -0.5 * gap_end)
         prev_weight = lam / 3 if (i - 1) in ends else lam
-        best = np.full(T, -np.inf)
-        arg = np.zeros(T, dtype=np.int32)
-        for d in ds:
-            if d >= T:
-                break
-            src = score[:-d]
-            dur = (vcum[d:T] - vcum[:T - d]).astype(np.float64)
-            pen = prev_weight * np.log(np.maximum(dur, 1.0) / mean) ** 2
-            cand = src - pen
-            better = cand > best[d:]
-            best[d:][better] = cand[better]
-            arg[d:][better] = d
-        score = best + gain
-        back.append(arg)
+        cand = score[src] - prev_weight * misfit
+        j = np.argmax(cand, axis=0)
+        score = cand[j, t_idx] + gain
+        back.append(ds[j])
     # Last mora: from its onset to the end of the verse.
     tail = (voiced_total - vcum[:T]).astype(np.float64)
     if held_last:

@@ -76,18 +76,18 @@ def _mora(voice: _Voice, mora: str, dur: int) -> tuple[np.ndarray, int]:
         out[:] = voice.hum(dur)
         return out, 0
     if k in STOPS:
-        closure = int(voice.rng.uniform(0.02, 0.045) * RATE)
-        burst = int(0.012 * RATE)
+        closure = min(int(voice.rng.uniform(0.02, 0.045) * RATE), dur // 3)
+        burst = min(int(0.012 * RATE), dur // 6)
         out[closure:closure + burst] = voice.noise(burst, 0.3)
         out[closure + burst:] = voice.vowel(dur - closure - burst)
         return out, closure
     if k in FRICATIVES:
-        fric = int(voice.rng.uniform(0.05, 0.09) * RATE)
+        fric = min(int(voice.rng.uniform(0.05, 0.09) * RATE), dur // 2)
         out[:fric] = voice.noise(fric, 0.12)
         out[fric:] = voice.vowel(dur - fric)
         return out, 0
     if k in SONORANTS:
-        nas = int(voice.rng.uniform(0.025, 0.05) * RATE)
+        nas = min(int(voice.rng.uniform(0.025, 0.05) * RATE), dur // 2)
         out[:nas] = voice.hum(nas) * 0.7
         out[nas:] = voice.vowel(dur - nas, start_gain=0.5)
         return out, 0
@@ -96,13 +96,14 @@ def _mora(voice: _Voice, mora: str, dur: int) -> tuple[np.ndarray, int]:
 
 
 def synth_verse(voice: _Voice, phrases: list[list[str]], mora_s: float,
-                held_last_s: float = 0.0) -> tuple[np.ndarray, list[float], float]:
+                held_last_s: float = 0.0, gap_s: tuple[float, float] = (0.12, 0.35),
+                ) -> tuple[np.ndarray, list[float], float]:
     """One verse: (samples, onset seconds of every mora, seconds of voiced end)."""
     rng = voice.rng
     parts, onsets, pos = [], [], 0
     for p, morae in enumerate(phrases):
         if p:
-            gap = int(rng.uniform(0.12, 0.35) * RATE)
+            gap = int(rng.uniform(*gap_s) * RATE)
             parts.append(np.zeros(gap))
             pos += gap
         for i, m in enumerate(morae):
@@ -125,15 +126,21 @@ def synth_verse(voice: _Voice, phrases: list[list[str]], mora_s: float,
 
 
 def synth_reading(kami: list[list[str]], shimo: list[list[str]], seed: int,
-                  pause_s: float | None = None, noise_db: float = -60.0) -> Reading:
-    """A whole reading: lead silence, kami-no-ku, pause, shimo-no-ku with yoin, tail."""
+                  pause_s: float | None = None, noise_db: float = -60.0,
+                  mora_s: tuple[float, float] = (0.17, 0.28),
+                  gap_s: tuple[float, float] = (0.12, 0.35)) -> Reading:
+    """A whole reading: lead silence, kami-no-ku, pause, shimo-no-ku with yoin, tail.
+
+    `mora_s`: range of the reading's mean mora duration (its pace); `gap_s`:
+    range of the breath gaps between phrases.
+    """
     rng = np.random.default_rng(seed)
     voice = _Voice(rng)
-    mora_s = rng.uniform(0.17, 0.28)
+    mora_s = rng.uniform(*mora_s)
     lead = int(rng.uniform(0.2, 1.0) * RATE)
     pause = int((pause_s if pause_s is not None else rng.uniform(0.8, 1.6)) * RATE)
-    k, k_on, k_end = synth_verse(voice, kami, mora_s)
-    s, s_on, s_end = synth_verse(voice, shimo, mora_s, held_last_s=rng.uniform(1.2, 2.2))
+    k, k_on, k_end = synth_verse(voice, kami, mora_s, gap_s=gap_s)
+    s, s_on, s_end = synth_verse(voice, shimo, mora_s, held_last_s=rng.uniform(1.2, 2.2), gap_s=gap_s)
     tail = int(0.5 * RATE)
     x = np.concatenate((np.zeros(lead), k, np.zeros(pause), s, np.zeros(tail)))
     x += 10 ** (noise_db / 20) * rng.standard_normal(len(x))
