@@ -98,6 +98,13 @@ class ReadingDriver(QObject):
         player.hold(before)
         self._set_state(HELD)
 
+    def hold_before_next_card(self) -> None:
+        """Wait after the shimo-no-ku being read, before the next kami-no-ku (okurifuda choice)."""
+        from audio.programme import KAMI
+        if self.voices.has_player():
+            self.voices.player().hold(KAMI)
+            self._set_state(HELD)
+
     def release(self) -> None:
         self._player_call("resume")
         self._set_state(PLAYING)
