@@ -190,6 +190,8 @@ class Table:
     face_up: set[CardNo]
     hidden: CardNo | None = None
     revealed: bool = False
+    version: int = 0
+    """Bumped on every change, so views can reuse what they built before."""
 
     def cards(self) -> list[CardNo]:
         return [no for row in self.rows for no in row]
@@ -286,6 +288,8 @@ class MubeyamaState:
         self.log: list[Event] = []
         self.passes = 0
         self.shortfalls = 0
+        self._seat_views: dict[tuple[int, bool], tuple[int, int, SeatView]] = {}
+        self._logs_seen: dict[int | None, tuple[int, list[Event]]] = {}
         for seat, table in enumerate(tables):
             self.record(Event("deal", seat, note=f"{len(table.cards())} torifuda"))
             if table.hidden is not None:
@@ -382,10 +386,12 @@ class MubeyamaState:
         table = self.tables[seat]
         if no == table.hidden:
             table.revealed = True
+            table.version += 1
             self.record(Event("reveal", seat, no, note="hidden card"))
             self.ruleset.on_reveal(self, seat, no)
         else:
             table.face_up.discard(no)
+            table.version += 1
             self.record(Event("flip", seat, no))
             self.ruleset.on_flip(self, seat, no)
         self._continue()
@@ -397,6 +403,8 @@ class MubeyamaState:
         giver.remove(action.no)
         to.rows[-1].append(action.no)  # arrives face-up at the end of the receiver's layout
         to.face_up.add(action.no)
+        giver.version += 1
+        to.version += 1
         self.where[action.no] = action.to
         self.passes += 1
         self.record(Event("pass", action.seat, action.no, action.to, note=f"yaku set {p.yaku_set}"))
@@ -478,17 +486,34 @@ class MubeyamaState:
     def view(self, seat: int | None) -> MubeyamaView:
         """What *seat* may see; seat None is an onlooker (the reader's screen)."""
         tables = tuple(self._seat_view(s, seat) for s in range(self.players))
-        log = tuple(e for e in self.log if e.private_to is None or e.private_to == seat)
+        log = self._visible_log(seat)
         return MubeyamaView(self.ruleset.name, self.players, seat, tables, tuple(self.read),
                             len(self._unread), self.pending, tuple(self.ledger), log,
                             self.winners())
 
+    def _visible_log(self, viewer: int | None) -> tuple[Event, ...]:
+        """The log without other seats' private events, kept up to date incrementally."""
+        seen, events = self._logs_seen.get(viewer, (0, []))
+        events.extend(e for e in self.log[seen:] if e.private_to is None or e.private_to == viewer)
+        self._logs_seen[viewer] = (len(self.log), events)
+        return tuple(events)
+
     def _seat_view(self, s: int, viewer: int | None) -> SeatView:
+        t = self.tables[s]
+        knows_hidden = viewer == s and t.hidden is not None
+        cached = self._seat_views.get((s, knows_hidden))
+        if cached and cached[0] == t.version and cached[1] == self.balances[s]:
+            return cached[2]
+        seat_view = self._build_seat_view(s, knows_hidden)
+        self._seat_views[(s, knows_hidden)] = (t.version, self.balances[s], seat_view)
+        return seat_view
+
+    def _build_seat_view(self, s: int, knows_hidden: bool) -> SeatView:
         t = self.tables[s]
         up = t.face_up
         rows = [tuple([SlotView(no, no in up) for no in row]) for row in t.rows]
         if t.hidden is not None:
-            known = t.revealed or viewer == s
+            known = t.revealed or knows_hidden
             rows[0] = (SlotView(t.hidden if known else None, False, not t.revealed),)
         done = tuple(t.row_done(r) for r in range(len(t.rows)))
         return SeatView(s, tuple(rows), len(t.face_up), self.balances[s], done)
