@@ -192,12 +192,18 @@ def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
     if size == 0:
         raise ImportProblem("unreadable: the file is empty (0 bytes)")
     try:
-        data, rate = sf.read(str(path), dtype="float32", always_2d=True)
+        with sf.SoundFile(str(path)) as f:
+            rate, declared, info = f.samplerate, f.frames, f.extra_info
+            data = f.read(dtype="float32", always_2d=True)
     except Exception as exc:  # libsndfile raises plain errors with its own wording
         raise ImportProblem(_unreadable(exc)) from None
     if data.shape[0] == 0:
         raise ImportProblem("unreadable: the file holds no audio frames")
     warnings = []
+    # A cut-off copy: libsndfile notes header sizes that "should be" smaller
+    # (WAV, AIFF), or an MP3's header promises more frames than it holds.
+    if "(should be" in info or data.shape[0] < 0.98 * declared:
+        warnings.append("truncated: the file is shorter than its header says (an interrupted copy?)")
     if not np.isfinite(data).all():  # a damaged float file
         data = np.nan_to_num(data, nan=0.0, posinf=0.0, neginf=0.0)
     clipped = max(onsets.clipped_samples(data[:, c]) for c in range(data.shape[1]))
@@ -303,9 +309,9 @@ def _pace_warnings(verse: _Verse, n_morae: int, label: str, held_last: bool) -> 
 def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     """Kami and shimo of a single-file reading: split at the pause, trim, mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
-    lv, mask, _ = _check_voice(x)
+    lv, mask, span = _check_voice(x)
     split = onsets.split_reading(mask, lv.db)
-    warnings = []
+    warnings = _edge_warnings(mask, span)
     if not split.pause_found:
         warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
                         f"point ({split.kami[1] * onsets.HOP / RATE:.2f} s) - listen to check")
@@ -330,11 +336,22 @@ def analyse_part(no: int, x: np.ndarray, part: str) -> tuple[_Verse, list[str]]:
     """One verse recorded alone (kami_017 / shimo_017): trim and mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
     _, mask, (on, off) = _check_voice(x)
+    edges = _edge_warnings(mask, (on, off))
     if part == "kami":
         verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji)
-        return verse, _pace_warnings(verse, sum(map(len, kami_morae)), "kami-no-ku", False)
+        return verse, edges + _pace_warnings(verse, sum(map(len, kami_morae)), "kami-no-ku", False)
     verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None)
-    return verse, _pace_warnings(verse, sum(map(len, shimo_morae)), "shimo-no-ku", True)
+    return verse, edges + _pace_warnings(verse, sum(map(len, shimo_morae)), "shimo-no-ku", True)
+
+
+def _edge_warnings(mask: np.ndarray, span: tuple[int, int]) -> list[str]:
+    """A voice sounding at the very first or last moment was probably cut."""
+    out = []
+    if span[0] == 0:
+        out.append("cut at the start? the voice is already sounding when the file begins")
+    if span[1] >= len(mask) - 1:
+        out.append("cut at the end? the voice is still sounding when the file ends")
+    return out
 
 
 def _joka_kimariji(kami: _Verse) -> _Verse:

@@ -1,0 +1,115 @@
+"""A stored import read back as a voice: the Voice protocol, and damage kept local."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fixtures_audio import RATE, poem_reading  # noqa: E402
+
+from audio.importer import import_readings  # noqa: E402
+from audio.recorded_voice import RecordedVoice, list_voices  # noqa: E402
+from audio.voice import Voice, VoiceError  # noqa: E402
+
+
+@pytest.fixture()
+def voice_dir(tmp_path, monkeypatch):
+    """A voice 'club' holding the joka and poems 1 and 2."""
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path / "data"))
+    src = tmp_path / "club"
+    src.mkdir()
+    for no in (0, 1, 2):
+        sf.write(str(src / f"{no:03d}.wav"), poem_reading(no).samples, RATE)
+    report = import_readings(src)
+    assert len(report.poems) == 3
+    return Path(report.voice_dir)
+
+
+def test_an_import_is_a_voice(voice_dir):
+    voice = RecordedVoice("club")
+    assert isinstance(voice, Voice)
+    assert voice.name == "club" and voice.rate == RATE
+    assert voice.available() == frozenset({0, 1, 2})
+    assert list_voices() == ["club"]
+    index = json.loads((voice_dir / "index.json").read_text(encoding="utf-8"))
+    for no in (1, 2):
+        kami, shimo = voice.kami(no), voice.shimo(no)
+        assert kami.marks == index["poems"][str(no)]["kami"]["marks"]
+        assert {"phrase:0", "phrase:1", "phrase:2", "kimariji", "end", "mora:0"} <= set(kami.marks)
+        assert {"phrase:0", "phrase:1", "end"} <= set(shimo.marks)
+        assert kami.samples.dtype == np.float32 and kami.rate == RATE
+        # the stored clip starts just before the voice: mora:0 is within the padding
+        assert 0 < kami.marks["mora:0"] <= 0.03 * RATE
+        # the shimo-no-ku keeps its dying yoin after the end mark, a kami-no-ku less
+        assert 0.3 * RATE <= len(shimo.samples) - shimo.marks["end"] <= 0.4 * RATE + 1
+        assert len(kami.samples) - kami.marks["end"] <= 0.1 * RATE + 1
+    assert "kimariji" in voice.kami(0).marks
+
+
+def test_reimport_under_the_same_name_keeps_other_poems(voice_dir, tmp_path):
+    src = tmp_path / "more"
+    src.mkdir()
+    sf.write(str(src / "003.wav"), poem_reading(3).samples, RATE)
+    report = import_readings(src, "club")
+    assert report.stored == [0, 1, 2, 3]
+    assert RecordedVoice("club").available() == frozenset({0, 1, 2, 3})
+
+
+def test_missing_file_breaks_only_that_poem(voice_dir):
+    (voice_dir / "shimo_001.flac").unlink()
+    voice = RecordedVoice("club")
+    assert voice.available() == frozenset({0, 2})
+    with pytest.raises(VoiceError, match=r"poem 1, shimo-no-ku: the file .* is missing"):
+        voice.shimo(1)
+    voice.kami(1)  # the other half is still there
+    voice.shimo(2)
+
+
+def test_damaged_entry_breaks_only_that_poem(voice_dir):
+    path = voice_dir / "index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    index["poems"]["2"]["kami"]["marks"] = "garbage"
+    index["poems"]["1"]["kami"]["marks"]["end"] = 10**9  # beyond the clip
+    path.write_text(json.dumps(index), encoding="utf-8")
+    voice = RecordedVoice("club")
+    with pytest.raises(VoiceError, match="poem 2, kami-no-ku: its entry .* is damaged"):
+        voice.kami(2)
+    with pytest.raises(VoiceError, match="poem 1, kami-no-ku: the marks do not fit"):
+        voice.kami(1)
+    voice.shimo(2)
+    voice.kami(0)
+
+
+def test_damaged_index_gives_a_clear_error_per_poem(voice_dir):
+    (voice_dir / "index.json").write_text("{ not json", encoding="utf-8")
+    voice = RecordedVoice("club")
+    assert voice.available() == frozenset()
+    with pytest.raises(VoiceError, match="index of voice 'club' cannot be used.*import the recordings again"):
+        voice.kami(1)
+
+
+def test_damaged_audio_file(voice_dir):
+    (voice_dir / "kami_002.flac").write_bytes(b"not flac at all")
+    with pytest.raises(VoiceError, match="poem 2, kami-no-ku: the file .* cannot be read"):
+        RecordedVoice("club").kami(2)
+
+
+def test_unknown_voice_and_unrecorded_poem(voice_dir):
+    with pytest.raises(VoiceError, match="no imported voice called 'nobody'"):
+        RecordedVoice("nobody").kami(1)
+    with pytest.raises(VoiceError, match="poem 50, kami-no-ku: not recorded"):
+        RecordedVoice("club").kami(50)
+
+
+def test_a_reimport_repairs_a_damaged_index(voice_dir, tmp_path):
+    (voice_dir / "index.json").write_text("[]", encoding="utf-8")
+    src = tmp_path / "again"
+    src.mkdir()
+    sf.write(str(src / "001.wav"), poem_reading(1).samples, RATE)
+    import_readings(src, "club")
+    assert RecordedVoice("club").available() == frozenset({1})
