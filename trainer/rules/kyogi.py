@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
 from trainer.rules.territory import COLUMNS, ROWS, ENDS, LayoutError, Place, Territory
@@ -477,7 +477,7 @@ class KyogiState:
         poem, read = self._current  # type: ignore[misc]
         touches = self._touches
         owner = self.side_of(poem)
-        where = {c: self.side_of(c) for ts in touches for t in ts for c in (t.card,)}  # type: ignore[union-attr]
+        where = {t.card: self.side_of(t.card) for ts in touches for t in ts}  # type: ignore[union-attr]
         self._log("read", read.start_ms, None, poem, kimariji_ms=read.kimariji_ms,
                   karafuda=owner is None)
         for s in SEATS:
