@@ -43,6 +43,7 @@ drills and the app keep working with a clock that runs.
 from __future__ import annotations
 
 import collections
+import math
 import threading
 import time
 from typing import NamedTuple
@@ -58,6 +59,7 @@ IDLE, PLAYING, PAUSED, HELD, FINISHED = "idle", "playing", "paused", "held", "fi
 CARD_STARTED, KIMARIJI, SHIMO_END, HELD_EVENT, FINISHED_EVENT = (
     "card_started", "kimariji", "shimo_end", "held", "finished")
 
+CLOCK_BANDWIDTH = 0.2  # Hz, of the loop filtering DAC times (see Player._smooth)
 FADE = 120  # samples (2.5 ms) of fade before a pause/skip/stop and after a resume
 
 _EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
@@ -124,9 +126,12 @@ class Player:
         self.status_message = ""
         self.silent = backend != "auto"
         self.underflows = 0
+        self.underflow_log: collections.deque = collections.deque(maxlen=64)  # (frame, state, pos)
         self.callback_errors = 0
         self.last_error = ""
         self.clock_offset = 0.0  # perf_counter - stream time
+        self.clock_steps = 0      # times the stream clock was seen to jump
+        self.clock_resets = 0     # times the clock filter restarted
         self._commands: collections.deque = collections.deque()
         self._events: collections.deque = collections.deque(maxlen=10_000)
         self._stream = None
@@ -144,8 +149,11 @@ class Player:
         self._fade_in = False
         self._frames = 0              # output frames since the stream opened
         # Published after every block for other threads: (loaded, state, pos, mi,
-        # time of the sample at `pos`, hold_at, commands pending).
-        self._snap = (None, IDLE, 0, 0, 0.0, -1)
+        # time of the sample at `pos`, hold_at, seconds per frame).
+        self._snap = (None, IDLE, 0, 0, 0.0, -1, 1.0 / rate)
+        # The clock filter (see `_smooth`): predicted time of the next block, seconds per frame.
+        self._t_next = None
+        self._spf = 1.0 / rate
 
     # -- opening and closing --------------------------------------------------
 
@@ -291,16 +299,16 @@ class Player:
 
     def sample_time(self, sample: int) -> float | None:
         """When programme sample `sample` (not yet played) will sound, if playing on."""
-        loaded, state, pos, _mi, t_pos, hold_at = self._snap
+        loaded, state, pos, _mi, t_pos, hold_at, spf = self._snap
         if state != PLAYING or self._commands or sample < pos:
             return None
         if 0 <= hold_at < sample:  # the mark at the hold point itself sounds before the wait
             return None
-        return t_pos + (sample - pos) / self.rate
+        return t_pos + (sample - pos) * spf
 
     def mark_time(self, card_index: int, name: str) -> float | None:
         """perf_counter time mark `name` of card `card_index` sounded or will sound (see module doc)."""
-        loaded, state, pos, mi, t_pos, hold_at = self._snap
+        loaded, state, pos, mi, t_pos, hold_at, _spf = self._snap
         if loaded is None:
             return None
         idx = loaded.index.get((card_index, name))
@@ -320,6 +328,7 @@ class Player:
     def _callback(self, outdata, frames, time_info, status) -> None:
         if status.output_underflow:
             self.underflows += 1
+            self.underflow_log.append((self._frames, self._state, self._pos))
         try:
             self.process(outdata, frames, time_info, status)
         except Exception as exc:  # never let an exception kill the stream
@@ -335,7 +344,9 @@ class Player:
         dac = time_info.outputBufferDacTime
         if not dac:  # some host APIs leave it 0
             dac = time_info.currentTime + (self._stream.latency if self._stream else 0.0)
-        t0 = dac + self.clock_offset
+        if self._stream is not None:
+            self._track_offset(time_info.currentTime)
+        t0 = self._smooth(dac + self.clock_offset, frames)
         out = outdata[:, 0]
         after = self._apply_commands()
         done = 0
@@ -356,7 +367,43 @@ class Player:
         self._frames += frames
         # While playing, sample `_pos` is the first of the next block.
         self._snap = (self._loaded, self._state, self._pos, self._mi,
-                      t0 + frames / self.rate, self._hold_at)
+                      t0 + frames * self._spf, self._hold_at, self._spf)
+
+    def _smooth(self, t: float, frames: int) -> float:
+        """The block's start time through a delay-locked loop (F. Adriaensen, "Using a
+        DLL to filter time", 2005).
+
+        PortAudio's DAC times carry a few ms of noise, and the device consumes
+        samples at its own rate, not exactly `rate` per perf_counter second (the
+        PulseAudio null sink measured 520 ppm fast here: 31 ms a minute). A
+        second-order loop of bandwidth `CLOCK_BANDWIDTH` follows both: the phase
+        term smooths the noise, the frequency term learns seconds-per-frame, which
+        also predicts future marks. A jump over 20 ms (start, underrun, clock
+        step) restarts it from the measurement.
+        """
+        if self._t_next is None or abs(t - self._t_next) > 0.02:
+            self.clock_resets += 1
+            filtered = t
+        else:
+            err = t - self._t_next
+            omega = 2.0 * math.pi * CLOCK_BANDWIDTH * frames * self._spf
+            filtered = self._t_next + math.sqrt(2.0) * omega * err
+            self._spf += omega * omega * err / frames
+        self._t_next = filtered + frames * self._spf
+        return filtered
+
+    def _track_offset(self, current_time: float) -> None:
+        """Follow a step of the stream clock (PortAudio's ALSA stream time is the wall
+        clock, CLOCK_REALTIME, which NTP or the user may set) by re-measuring the offset.
+
+        perf_counter at callback entry is a few tens of µs after ``currentTime``
+        was taken, so this reading only replaces the precise one measured at open
+        when the two disagree by more than a wall-clock step could hide (20 ms).
+        """
+        seen = time.perf_counter() - current_time
+        if abs(seen - self.clock_offset) > 0.02:
+            self.clock_offset = seen
+            self.clock_steps += 1
 
     def _apply_commands(self):
         """Apply queued commands; return the one that must wait for a fade (or None)."""
@@ -441,7 +488,7 @@ class Player:
         mi = self._mi
         marks = loaded.pos
         while mi < len(marks) and (marks[mi] < end or (stop_state and marks[mi] == end)):
-            t = t0 + (int(marks[mi]) - pos) / self.rate
+            t = t0 + (int(marks[mi]) - pos) * self._spf
             loaded.time[mi] = t
             kind = loaded.event[mi]
             if kind is not None:
@@ -452,7 +499,7 @@ class Player:
         self._pos = end
         if stop_state is not None:
             self._state = stop_state
-            t_end = t0 + n / self.rate
+            t_end = t0 + n * self._spf
             if stop_state == HELD:
                 self._hold_at, self._hold_kind = -1, None
                 self._events.append(Event(HELD_EVENT, -1, -1, end, t_end))

@@ -285,3 +285,32 @@ def test_missing_portaudio_gives_a_clear_message_and_a_silent_player(monkeypatch
         assert "PortAudio" in player.status_message and "silently" in player.status_message
     finally:
         player.close()
+
+
+def test_clock_filter_follows_a_fast_noisy_device_to_well_under_a_millisecond():
+    """A device 520 ppm fast (as the PulseAudio null sink measured here), DAC times ±2.5 ms noisy."""
+    p = Programme.build(VOICE, [44, 17, 3, 88, 61, 9, 77, 25], ReadingSettings())
+    player = Player(backend="manual")
+    player.load(p)
+    player.start()
+    rng = np.random.default_rng(1)
+    frames, frame = 256, 0
+    true_spf = 1 / (RATE * (1 + 520e-6))
+    buf = np.zeros((frames, 1), dtype=np.float32)
+    predicted = None
+    kim = p.mark_sample(7, "kimariji")
+    while player.state != FINISHED:
+        dac = T0 + frame * true_spf + rng.uniform(-0.0025, 0.0025)
+        player.process(buf, frames, FakeTime(dac), None)
+        frame += frames
+        if predicted is None and frame >= kim - 5 * RATE:  # five seconds ahead
+            predicted = player.mark_time(7, "kimariji")
+    assert player.clock_resets == 1
+    errors = []
+    for (card, name), sample in p.marks().items():
+        t = player.mark_time(card, name)
+        errors.append((t - (T0 + sample * true_spf), sample))
+    late = [abs(e) for e, s in errors if s > 10 * RATE]  # once the loop has locked
+    assert max(abs(e) for e, _ in errors) < 0.003
+    assert max(late) < 0.0005
+    assert abs(predicted - (T0 + kim * true_spf)) < 0.0005
