@@ -142,6 +142,7 @@ class MatchPanel(QWidget):
         self.memorise.done.connect(self.begin_match)
         self.driver.card_started.connect(self._on_card_started)
         self.driver.finished.connect(self._on_reading_finished)
+        self.driver.error.connect(self._on_error)
         self.floor.touched.connect(self.route_touch)
         self.driver.card_finished.connect(self._on_card_finished)
         self.floor.arranged.connect(self._on_arranged)
@@ -326,6 +327,9 @@ class MatchPanel(QWidget):
     def begin_match(self) -> None:
         if self.phase not in (ARRANGE, MEMORISE):
             return
+        if self.voices is not None and self.voices.needs_synthesis():
+            self.voices.ensure_ready(self.window(), then=self.begin_match)
+            return
         self.memorise.stop()
         self.state.apply(Arrange(HUMAN, self.own.rows()))
         self.phase = PLAY
@@ -489,6 +493,10 @@ class MatchPanel(QWidget):
         if self.phase == PLAY and not self.state.is_over():
             if self._race is not None:
                 self.judge()
+
+    def _on_error(self, message: str) -> None:
+        QMessageBox.warning(self, tr("error.title"), message)
+        self.abandon()
 
     def abandon(self) -> None:
         self.driver.stop()

@@ -43,6 +43,7 @@ class ReaderPanel(QWidget):
         driver.card_finished.connect(self._on_card_finished)
         driver.finished.connect(self._on_finished)
         driver.state_changed.connect(self._on_state)
+        driver.error.connect(self._on_error)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self._refresh()
@@ -196,6 +197,11 @@ class ReaderPanel(QWidget):
         return True
 
     def start(self) -> None:
+        """Start or continue; the first time, the synthesised voice is made first."""
+        voices = getattr(self.driver, "voices", None)
+        if voices is not None and voices.needs_synthesis():
+            voices.ensure_ready(self.window(), then=self.start)
+            return
         if self.session is None or self.session.finished:
             if not self.new_session():
                 return
@@ -228,6 +234,12 @@ class ReaderPanel(QWidget):
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
+
+    def _on_error(self, message: str) -> None:
+        self.reading = self.paused = self.held = False
+        self.current = None
+        self._refresh()
+        QMessageBox.warning(self, tr("error.title"), message)
 
     def _on_state(self, state: str) -> None:
         self.paused = state == "paused"
@@ -292,9 +304,11 @@ class ReaderPanel(QWidget):
         s = self.session
         read = s.read_cards if s else []
         now = poems.kimariji.dynamic(read)
+        # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
+        changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
         cells = []
-        for no, kima in sorted(now.items(), key=lambda kv: (kv[1], kv[0])):
-            changed = len(kima) < poems.get(no).kimariji_len
-            style = "color:#b3261e;font-weight:bold" if changed else "color:#222"
-            cells.append(f"<span style='{style}'>{kima}</span><span style='color:#999;font-size:10px'>{no}</span>")
-        self.dynamic.setHtml("<div style='font-size:18px;line-height:150%'>" + "　".join(cells) + "</div>")
+        for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
+            style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
+            cells.append(f"<span style='white-space:nowrap'><span style='{style}'>{kima}</span>"
+                         f"<span style='color:#999;font-size:10px'>{no}</span></span>")
+        self.dynamic.setHtml("<div style='font-size:18px;line-height:150%'>" + " 　".join(cells) + "</div>")

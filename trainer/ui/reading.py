@@ -53,10 +53,15 @@ class ReadingDriver(QObject):
 
         task = BackgroundTask(build, self)
         task.succeeded.connect(lambda prog: self._play(prog, order, generation))
-        task.failed.connect(self.error.emit)
+        task.failed.connect(self._failed)
         self._task = task
         self._set_state(PLAYING)
         task.start()
+
+    def _failed(self, message: str) -> None:
+        self._timer.stop()
+        self._set_state(IDLE)
+        self.error.emit(message)
 
     def _play(self, programme, order, generation) -> None:
         if generation != self._generation or self._state == IDLE:

@@ -1,7 +1,8 @@
 """Long work off the GUI thread, with progress and cancel.
 
-``BackgroundTask(work)`` runs ``work(progress, cancelled)`` in a QThread, where
-``progress(done, total)`` reports and ``cancelled()`` says whether to stop.
+``BackgroundTask(work)`` runs ``work(progress, cancel)`` in a QThread, where
+``progress(done, total)`` reports and ``cancel`` is a ``threading.Event`` set
+when the user cancels (the signature of ``audio.synth.synthesize_all``).
 Results and errors come back to the GUI thread as queued signals; the worker
 never touches a widget.
 """
@@ -51,7 +52,7 @@ class BackgroundTask(QObject):
     def _run(self) -> None:
         try:
             result = self._work(lambda done, total: self.progressed.emit(int(done), int(total)),
-                                self._cancel.is_set)
+                                self._cancel)
         except TaskCancelled:
             self.cancelled.emit()
             return

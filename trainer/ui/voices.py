@@ -38,13 +38,9 @@ class VoiceBook:
 
     # -- voices ----------------------------------------------------------------------------------
     def imported_names(self) -> list[str]:
+        from audio.recorded_voice import list_voices
         try:
-            from audio import recorded_voice
-        except ImportError:
-            return []
-        lister = getattr(recorded_voice, "list_sets", None) or getattr(recorded_voice, "available_sets", None)
-        try:
-            return sorted(lister()) if lister else []
+            return list_voices()
         except OSError:
             return []
 
@@ -59,17 +55,19 @@ class VoiceBook:
             from audio.synth import SynthVoice
             return SynthVoice()
         from audio.recorded_voice import RecordedVoice
-        return RecordedVoice.open(name)
+        return RecordedVoice(name)
 
     def needs_synthesis(self) -> bool:
+        """True while the synthesised voice is chosen and some verse is not in the cache yet."""
         if self.settings.get(S.VOICE) != SYNTH:
             return False
-        try:
-            voice = self.voice(SYNTH)
-        except ImportError:
+        voice = self.voice(SYNTH)
+        if not hasattr(voice, "key"):        # a stand-in voice (tests, development)
             return False
-        ready = getattr(voice, "is_ready", None) or getattr(voice, "ready", None)
-        return not ready() if callable(ready) else False
+        if not voice.available():
+            return False                     # no engine here: the reading will say so
+        return not all(voice.key(no, part) in voice.cache for no in range(0, 101)
+                       for part in ("kami", "shimo"))
 
     def ensure_ready(self, parent, then=None) -> None:
         """Synthesise the 100 poems the first time (progress bar, cancellable), then ``then()``."""
@@ -85,6 +83,7 @@ class VoiceBook:
         def cancelled():
             parent.statusBar().showMessage(tr("synth.cancelled"), 8000) if hasattr(parent, "statusBar") else None
 
+        from audio.synth import synthesize_all
         self.task = run_with_progress(parent, tr("synth.title"), tr("synth.label"),
-                                      lambda progress, cancel: voice.synthesize_all(progress, cancel),
+                                      lambda progress, cancel: synthesize_all(progress, cancel, voice=voice),
                                       lambda _result: then and then(), failed, cancelled)

@@ -1,0 +1,154 @@
+"""The main window: settings remembered in a temporary QSettings, translation, shortcuts."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QObject, QSettings, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QKeySequence  # noqa: E402
+
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, MESSAGES, tr  # noqa: E402
+from trainer.ui.main_window import MainWindow  # noqa: E402
+
+
+class FakeDriver(QObject):
+    """Stands in for the reading driver: records the reader's commands."""
+    card_started = Signal(int)
+    kimariji = Signal(int, int, float)
+    card_finished = Signal(int)
+    finished = Signal()
+    state_changed = Signal(str)
+    error = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+        self.state = "idle"
+
+    def start(self, order, timing, joka):
+        self.calls.append(("start", list(order), joka))
+
+    def __getattr__(self, name):
+        if name in ("pause", "resume", "hold", "release", "repeat_shimo", "skip", "stop",
+                    "hold_before_next_card"):
+            return lambda: self.calls.append((name,))
+        raise AttributeError(name)
+
+    def mark_time(self, index, name):
+        return None
+
+
+class FakeVoices:
+    def imported_names(self):
+        return ["my teacher"]
+
+    def needs_synthesis(self):
+        return False
+
+    def ensure_ready(self, parent, then=None):
+        if then:
+            then()
+
+
+@pytest.fixture
+def ini(tmp_path):
+    return str(tmp_path / "settings.ini")
+
+
+@pytest.fixture
+def window(qtbot, ini):
+    LANG.set("en")
+    w = MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
+                   voices=FakeVoices())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    yield w
+    LANG.set("en")
+
+
+def test_every_message_has_both_languages():
+    for msg_id, (ja, en) in MESSAGES.items():
+        assert ja and en, msg_id
+
+
+def test_settings_survive_a_restart_in_their_own_file(ini):
+    first = S.Settings(QSettings(ini, QSettings.Format.IniFormat))
+    first.set(S.MA, 1.6)
+    first.set(S.SHOW_KIMARIJI, True)
+    first.set(S.LANGUAGE, "ja")
+    first.sync()
+    again = S.Settings(QSettings(ini, QSettings.Format.IniFormat))
+    assert again.get(S.MA) == pytest.approx(1.6)
+    assert again.get(S.SHOW_KIMARIJI) is True
+    assert again.get(S.LANGUAGE) == "ja"
+    assert again.get(S.MEMORISE_MIN) == 15          # never set: the default
+
+
+def test_bad_stored_values_fall_back_to_defaults(ini):
+    store = QSettings(ini, QSettings.Format.IniFormat)
+    store.setValue(S.MA.name, "lots")
+    store.setValue(S.SPEED.name, 9.0)               # outside 0.7..1.4
+    store.setValue(S.JOKA.name, "perhaps")
+    settings = S.Settings(store)
+    assert settings.get(S.MA) == S.MA.default
+    assert settings.get(S.SPEED) == S.SPEED.default
+    assert settings.get(S.JOKA) is True
+
+
+def test_switching_language_retranslates_the_window(window):
+    assert window.windowTitle() == MESSAGES["app.title"][1]
+    window.set_language("ja")
+    assert window.windowTitle() == MESSAGES["app.title"][0]
+    assert window.tabs.tabText(0) == "読手"
+    assert window.reader.buttons["stop"].text() == "読みをやめる"
+    assert window.settings.get(S.LANGUAGE) == "ja"
+    window.set_language("en")
+    assert window.reader.buttons["stop"].text() == "Stop"
+
+
+def test_language_is_restored_from_settings(qtbot, ini):
+    s = S.Settings(QSettings(ini, QSettings.Format.IniFormat))
+    s.set(S.LANGUAGE, "ja")
+    w = MainWindow(s, driver=FakeDriver(), voices=FakeVoices())
+    qtbot.addWidget(w)
+    assert LANG.code == "ja" and tr("mode.match") == "対戦"
+    LANG.set("en")
+
+
+def test_only_working_modes_are_offered(window):
+    names = [window.tabs.tabText(k) for k in range(window.tabs.count())]
+    assert names == ["Reader", "Match"]
+
+
+def test_shortcuts_are_bound_and_shown(window):
+    acts = window.actions_by_name
+    assert QKeySequence("Space") in acts["pause"].shortcuts()
+    assert QKeySequence("W") in acts["wait"].shortcuts()
+    assert QKeySequence("R") in acts["repeat"].shortcuts()
+    assert {QKeySequence("N"), QKeySequence("Right")} <= set(acts["skip"].shortcuts())
+    assert QKeySequence("Esc") in acts["stop"].shortcuts()
+    assert "[Space]" in acts["pause"].toolTip()
+    assert "[W]" in window.reader.buttons["wait"].toolTip()
+
+
+def test_keys_drive_the_reader(qtbot, window):
+    driver = window.driver
+    window.set_mode(0)
+    qtbot.keyClick(window, Qt.Key.Key_Return)
+    assert driver.calls[0][0] == "start" and len(driver.calls[0][1]) == 100
+    window._update_actions()
+    for key, call in ((Qt.Key.Key_Space, "pause"), (Qt.Key.Key_W, "hold"), (Qt.Key.Key_R, "repeat_shimo"),
+                      (Qt.Key.Key_N, "skip"), (Qt.Key.Key_Right, "skip"), (Qt.Key.Key_Escape, "stop")):
+        qtbot.keyClick(window, key)
+        assert driver.calls[-1] == (call,), key
+
+
+def test_mode_and_geometry_are_remembered(qtbot, ini, window):
+    window.set_mode(1)
+    window.resize(1234, 800)
+    window.close()
+    again = S.Settings(QSettings(ini, QSettings.Format.IniFormat))
+    assert again.get(S.MODE) == 1
+    assert again.get(S.GEOMETRY)

@@ -1,0 +1,147 @@
+"""Reader mode: controls call the player's driver; the session is saved and resumed."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.reader_panel import ReaderPanel  # noqa: E402
+from trainer.ui.reader_session import (ReaderSession, load_session, parse_card_set,  # noqa: E402
+                                       session_path)
+
+from test_ui_app import FakeDriver  # noqa: E402
+
+
+@pytest.fixture
+def settings(tmp_path):
+    LANG.set("en")
+    return S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def panel(qtbot, settings):
+    p = ReaderPanel(settings, FakeDriver())
+    qtbot.addWidget(p)
+    return p
+
+
+def test_start_reads_all_100_with_the_joka(panel):
+    panel.command("start")
+    name, order, joka = panel.driver.calls[0]
+    assert name == "start" and joka is True
+    assert sorted(order) == list(range(1, 101))
+    assert panel.count.text() == "0 / 100"
+
+
+def test_the_reader_controls_call_the_driver(panel):
+    panel.command("start")
+    for cmd, call in (("pause", "pause"), ("wait", "hold"), ("repeat", "repeat_shimo"), ("skip", "skip")):
+        panel.command(cmd)
+        assert panel.driver.calls[-1] == (call,)
+    panel.driver.state_changed.emit("paused")
+    panel.command("pause")
+    assert panel.driver.calls[-1] == ("resume",)
+    panel.driver.state_changed.emit("held")
+    assert panel.buttons["wait"].text() == "Release the wait"
+    panel.command("wait")
+    assert panel.driver.calls[-1] == ("release",)
+    panel.command("stop")
+    assert panel.driver.calls[-1] == ("stop",)
+    assert panel.available("start") and not panel.available("pause")
+
+
+def test_progress_is_counted_listed_and_saved_after_every_card(panel):
+    panel.command("start")
+    order = panel.session.order
+    d = panel.driver
+    d.card_started.emit(0)
+    d.card_finished.emit(0)
+    for no in order[:3]:
+        d.card_started.emit(no)
+        assert panel.count.text().startswith(f"{order.index(no) + 1} / 100")
+        d.card_finished.emit(no)
+    assert panel.read_list.count() == 3
+    saved = load_session()
+    assert saved.read == 3 and saved.joka_done and saved.order == order
+
+
+def test_a_session_survives_closing_the_app(qtbot, settings, panel):
+    panel.command("start")
+    order = panel.session.order
+    for no in order[:5]:
+        panel.driver.card_started.emit(no)
+        panel.driver.card_finished.emit(no)
+    panel.command("stop")
+    again = ReaderPanel(settings, FakeDriver())
+    qtbot.addWidget(again)
+    assert again.session.read == 5
+    assert "card 6" in again.status.text()
+    again.command("start")
+    name, rest, joka = again.driver.calls[0]
+    assert rest == order[5:] and joka is False      # the joka is read once per session
+
+
+def test_only_a_given_set_of_cards(panel):
+    panel.set_given.setChecked(True)
+    panel.set_text.setText("1 5, 22-24")
+    assert panel.new_session()
+    assert sorted(panel.session.order) == [1, 5, 22, 23, 24]
+    panel.command("start")
+    assert sorted(panel.driver.calls[0][1]) == [1, 5, 22, 23, 24]
+    assert panel.count.text() == "0 / 5"
+
+
+def test_bad_card_numbers_are_refused_and_the_old_session_kept(panel, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    panel.new_session()
+    before = panel.session.order
+    panel.set_given.setChecked(True)
+    panel.set_text.setText("3 101")
+    assert not panel.new_session()
+    assert panel.session.order == before
+    assert "101" in shown[0]
+
+
+def test_dynamic_kimariji_panel_follows_the_reading(panel, settings):
+    settings.set(S.SHOW_KIMARIJI, True)
+    # ちぎりきな (42) is read: ちぎりおきし (75) is decided by ちぎ from now on.
+    panel.session = ReaderSession(seed=0, order=[42] + [n for n in range(1, 101) if n != 42])
+    panel._refresh()
+    assert "ちぎりお</span>" in panel.dynamic.toHtml()
+    panel.session.read = 1
+    panel._refresh()
+    html = panel.dynamic.toHtml()
+    assert "ちぎりお</span>" not in html
+    assert "ちぎ</span>" in html
+    assert "42</span>" not in html          # a read card leaves the panel
+    settings.set(S.SHOW_KIMARIJI, False)
+    panel._refresh()
+    assert not panel.dynamic.isVisibleTo(panel)
+
+
+def test_parse_card_set():
+    assert parse_card_set("1, 3 5-7") == [1, 3, 5, 6, 7]
+    assert parse_card_set("10〜12、2") == [2, 10, 11, 12]
+    for bad in ("", "0", "5-3", "x", "99-101"):
+        with pytest.raises(ValueError):
+            parse_card_set(bad)
+
+
+def test_a_damaged_session_file_is_ignored_not_fatal():
+    session_path().write_text("{not json")
+    assert load_session() is None
+    session_path().write_text('{"seed": 1, "order": [1, 1], "read": 0}')
+    assert load_session() is None
+
+
+def test_session_order_is_seeded():
+    a = ReaderSession.new(seed=42)
+    b = ReaderSession.new(seed=42)
+    assert a.order == b.order and sorted(a.order) == list(range(1, 101))
+    with pytest.raises(ValueError):
+        a.mark_read(a.order[1])
