@@ -1,0 +1,167 @@
+"""Match mode: memorisation on a fake clock, the race wired to the engine, okurifuda, result."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from trainer.rules.kyogi import Phase  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.match_panel import HUMAN, MatchPanel, MemorisationTimer, reaction_text  # noqa: E402
+
+from test_ui_app import FakeDriver, FakeVoices  # noqa: E402
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path):
+    LANG.set("en")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    p = MatchPanel(settings, FakeVoices(), driver=FakeDriver(), clock=FakeClock())
+    qtbot.addWidget(p)
+    p.new_match(11)
+    return p
+
+
+def test_memorisation_timer_gives_the_swing_notice_then_ends(qtbot):
+    clock = FakeClock()
+    timer = MemorisationTimer(15 * 60, clock)
+    ticks, swings, done = [], [], []
+    timer.ticked.connect(ticks.append)
+    timer.swings_allowed.connect(lambda: swings.append(clock.now))
+    timer.done.connect(lambda: done.append(clock.now))
+    timer.start()
+    assert ticks[-1] == pytest.approx(900)
+    clock.now += 779
+    timer.tick()
+    assert not swings                       # 2:01 left: no swings yet
+    clock.now += 2
+    timer.tick()
+    assert len(swings) == 1                 # the last 2 minutes
+    clock.now += 60
+    timer.tick()
+    assert len(swings) == 1 and not done
+    clock.now += 60
+    timer.tick()
+    assert done and not timer.running
+    timer.stop()
+
+
+def test_memorisation_length_comes_from_the_settings(panel):
+    panel.settings.set(S.MEMORISE_MIN, 5)
+    panel.start_memorisation()
+    assert panel.memorise.left() == pytest.approx(300)
+    assert "05:00" in panel.banner.text()
+    panel.memorise.clock.now += 181
+    panel.memorise.tick()
+    assert "swing" in panel.banner.text()
+    panel.memorise.clock.now += 200
+    panel.memorise.tick()
+    assert panel.phase == "play"            # memorisation over: the match begins
+    assert panel.driver.calls[-1][0] == "start"
+
+
+def test_reaction_texts():
+    LANG.set("en")
+    assert reaction_text(312, False) == "+312 ms"
+    assert reaction_text(-40, False) == "\u221240 ms anticipated"
+    assert reaction_text(85, True) == "fault +85 ms"
+    assert reaction_text(-20, True) == "fault \u221220 ms"
+    LANG.set("ja")
+    assert reaction_text(-40, False).startswith("\u221240 ms")
+    LANG.set("en")
+
+
+def _read(panel, poem):
+    panel.driver.card_started.emit(poem)
+    assert panel._race is not None and panel._race["poem"] == poem
+
+
+def test_reading_starts_from_the_engines_order_and_the_player_arrangement_counts(panel):
+    own_before = panel.own.rows()
+    panel.begin_match()
+    assert panel.driver.calls[-1][1] == panel.order
+    assert panel.state.side(HUMAN).rows() == own_before
+    assert not panel.floor.arranging
+
+
+def test_a_take_from_the_opponents_side_asks_for_the_okurifuda(panel):
+    panel.begin_match()
+    poem = next(p for p in panel.order if panel.state.side_of(p) == 1)
+    # Read karafuda and own cards until that card comes up is not needed: the engine reads
+    # in `order`, so drive the race for whatever comes first, then for that card.
+    for p in panel.order[:panel.order.index(poem)]:
+        _read(panel, p)
+        panel.judge()
+        while panel.state.phase is Phase.OKURI:
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+        panel.driver.card_finished.emit(p)
+        if panel.phase == "over":
+            pytest.skip("the match ended first")
+    before = len(panel.state.side(HUMAN))
+    _read(panel, poem)
+    panel.route_touch(poem, time.perf_counter())
+    panel.judge()
+    outcome = panel.state.outcomes[-1]
+    assert outcome.taker == HUMAN and outcome.take_from_opponent
+    assert panel.reaction.text().startswith("+")
+    assert panel.state.phase is Phase.OKURI
+    assert "okurifuda" in panel.banner.text()
+    assert panel.driver.calls[-1] == ("hold_before_next_card",)
+    sent = panel.state.side(HUMAN).cards()[0]
+    panel.route_touch(sent, time.perf_counter())
+    assert panel.state.side_of(sent) == 1
+    assert len(panel.state.side(HUMAN)) == before - 1
+    assert panel.driver.calls[-1] == ("release",)
+
+
+def test_touching_during_a_karafuda_is_a_fault(panel):
+    panel.begin_match()
+    poem = panel.order[0]
+    while panel.state.side_of(poem) is not None:
+        _read(panel, poem)
+        panel.judge()
+        while panel.state.phase is Phase.OKURI:
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+        poem = panel.order[len(panel.state.read)]
+    faults_before = sum(1 for o in panel.state.outcomes for f in o.faults if f.seat == HUMAN)
+    _read(panel, poem)
+    panel.route_touch(panel.state.side(1).cards()[0], time.perf_counter())
+    panel.judge()
+    outcome = panel.state.outcomes[-1]
+    assert outcome.karafuda
+    assert sum(1 for f in outcome.faults if f.seat == HUMAN) == 1
+    assert panel.reaction.text().startswith("fault")
+    assert sum(1 for o in panel.state.outcomes for f in o.faults if f.seat == HUMAN) == faults_before + 1
+
+
+def test_a_whole_match_ends_on_the_result_screen(panel):
+    panel.begin_match()
+    for poem in panel.order:
+        if panel.phase == "over":
+            break
+        _read(panel, poem)
+        if panel.state.side_of(poem) is not None:
+            panel.route_touch(poem, time.perf_counter())
+        panel.judge()
+        while panel.state.phase is Phase.OKURI:
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+        panel.driver.card_finished.emit(poem)
+        panel.state.check_invariants()
+    assert panel.phase == "over"
+    assert panel.pages.currentIndex() == 1
+    assert panel.state.winner() == HUMAN
+    assert panel.result.verdict.text().startswith("You won")
+    assert panel.result.log.count() == len(panel.state.read)
+    assert ("stop",) in panel.driver.calls
