@@ -10,7 +10,9 @@ def register(sub) -> None:
     k.add_argument("--games", type=int, default=100)
     k.add_argument("--seed", type=int, default=0)
     k.add_argument("--cpu-level", default="club,club",
-                   help="two comma-separated levels (see `karuta simulate kyogi --levels`)")
+                   help="two comma-separated levels: beginner, novice, club, strong, "
+                        "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
+    k.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
     k.add_argument("--json", action="store_true")
     k.set_defaults(func=_kyogi)
 
@@ -25,6 +27,13 @@ def register(sub) -> None:
 
 
 def _kyogi(args) -> int:
+    if args.levels:
+        from trainer.players.karuta_cpu import LEVELS
+        for lv in LEVELS.values():
+            print(f"{lv.name:9} {lv.label:32} reaction ≈ {lv.mu:.0f} ms ± {lv.sigma:.0f} "
+                  f"(+{lv.tau:.0f} ms tail), knows {lv.knows:.0%} of the cards")
+        print("Sources and caveats: docs/cpu-levels.md")
+        return 0
     from trainer.sim.kyogi_sim import run
     return run(args)
 
