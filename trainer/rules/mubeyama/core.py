@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 CardNo = int
 """A poem / torifuda number, 1..100."""
 ALL_CARDS: tuple[CardNo, ...] = tuple(range(1, 101))
+_ALL_SET = frozenset(ALL_CARDS)
 READER = -1
 """The pseudo-seat of the reader (the chance player)."""
 
@@ -289,6 +290,7 @@ class MubeyamaState:
         self.passes = 0
         self.shortfalls = 0
         self._seat_views: dict[tuple[int, bool], tuple[int, int, SeatView]] = {}
+        self._audited: tuple[int, list[int]] = (0, [0] * players)
         self._logs_seen: dict[int | None, tuple[int, list[Event]]] = {}
         for seat, table in enumerate(tables):
             self.record(Event("deal", seat, note=f"{len(table.cards())} torifuda"))
@@ -522,32 +524,35 @@ class MubeyamaState:
 
     def check_invariants(self) -> None:
         """Raise AssertionError if the state is inconsistent (tests, sims, bench)."""
-        placed: list[CardNo] = list(self.unused)
+        read = set(self.read)
+        flipping = {self.pending.no} if isinstance(self.pending, AwaitFlip) else set()
+        placed = len(self.unused)
+        index: dict[CardNo, int | None] = dict.fromkeys(self.unused)
         for seat, t in enumerate(self.tables):
             cards = t.cards()
-            placed.extend(cards)
-            assert t.face_up <= set(cards), f"seat {seat}: face-up card not in its layout"
-            for no in cards:
-                assert self.where[no] == seat, f"#{no}: index says {self.where[no]}, table {seat}"
+            placed += len(cards)
+            index.update(dict.fromkeys(cards, seat))
+            held = set(cards)
+            assert t.face_up <= held, f"seat {seat}: face-up card not in its layout"
             if t.hidden is not None:
-                assert t.hidden in cards and t.hidden not in t.face_up, "hidden card misplaced"
-                assert t.revealed == (t.hidden in self.read and not self._flip_pending(t.hidden))
-            down = set(cards) - t.face_up - {t.hidden}
-            for no in down:
-                assert no in self.read, f"#{no} face-down but never read"
-            for no in t.face_up:
-                assert no not in self.read or self._flip_pending(no), f"#{no} read but still up"
-        for no in self.unused:
-            assert self.where[no] is None
-        assert sorted(placed) == list(ALL_CARDS), "every torifuda must be in exactly one place"
-        assert len(self.read) + len(self._unread) == 100 and not set(self.read) & self._unread
+                assert t.hidden in t.rows[0] and t.hidden not in t.face_up, "hidden card misplaced"
+                assert t.revealed == (t.hidden in read - flipping), "hidden card shown wrongly"
+            assert held - t.face_up - {t.hidden} <= read, f"seat {seat}: face-down but never read"
+            assert not (t.face_up & read) - flipping, f"seat {seat}: read but still face-up"
+        assert placed == 100 and index.keys() == self.where.keys() == _ALL_SET, \
+            "every torifuda must be in exactly one place"
+        assert index == self.where, "the card index disagrees with the tables"
+        assert len(read) == len(self.read) and len(read) + len(self._unread) == 100
+        assert not read & self._unread
         assert sum(self.balances) == 0, "Mon must sum to zero"
-        ledger = [0] * self.players
-        for p in self.ledger:
+        # The ledger only grows: audit the new lines, then compare the running totals.
+        audited, totals = self._audited
+        for p in self.ledger[audited:]:
             assert p.payer != p.payee and p.amount > 0
-            ledger[p.payer] -= p.amount
-            ledger[p.payee] += p.amount
-        assert ledger == self.balances, "balances must equal the ledger"
+            totals[p.payer] -= p.amount
+            totals[p.payee] += p.amount
+        self._audited = (len(self.ledger), totals)
+        assert totals == self.balances, "balances must equal the ledger"
 
     def _flip_pending(self, no: CardNo) -> bool:
         return isinstance(self.pending, AwaitFlip) and self.pending.no == no
