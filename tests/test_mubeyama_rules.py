@@ -213,6 +213,18 @@ def test_izumoji_card_in_two_sets_does_both_set1_first_then_set2():
     assert isinstance(g.pending, AwaitRead) and g.passes == 5
 
 
+def test_izumoji_card_in_pass_set_and_sadness_set_passes_first_then_receives():
+    # No seed card is in both; with an override #8 (hito) is also batsu.
+    g = game(Izumoji(SEED.override(sadness={8})), 5, {0: [8, PLAIN[0]], 3: [PLAIN[1]]})
+    read_and_flip(g, 8)
+    _expect_pass(g, 0, 1, 1, 8, 1)
+    _do_pass(g, 0, PLAIN[0], 1)
+    for giver in [1, 2, 3, 4]:
+        _expect_pass(g, giver, 0, 1, 8, 3)
+        g.apply(g.legal_actions(giver)[0])
+    assert len(face_up(g, 0)) == 4 and not g.is_over()
+
+
 def test_izumoji_passer_chooses_which_face_up_cards_to_pass():
     g = game(Izumoji(), 5, {0: [8, *PLAIN[:5]]})
     read_and_flip(g, 8)
