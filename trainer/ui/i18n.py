@@ -93,6 +93,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "match.again": ("もう一度", "Play again"),
     "match.abandon": ("試合をやめる", "Abandon the match"),
     "match.not_ready": ("対戦モードは規則エンジンが必要です", "Match mode needs the rules engine"),
+    "common.cancel": ("中止", "Cancel"),
     "error.title": ("エラー", "Error"),
     "error.bad_numbers": ("札番号が正しくありません: {text}", "Not valid poem numbers: {text}"),
 }

@@ -309,6 +309,9 @@ class ReaderPanel(QWidget):
         cells = []
         for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
             style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
-            cells.append(f"<span style='white-space:nowrap'><span style='{style}'>{kima}</span>"
-                         f"<span style='color:#999;font-size:10px'>{no}</span></span>")
-        self.dynamic.setHtml("<div style='font-size:18px;line-height:150%'>" + " 　".join(cells) + "</div>")
+            cells.append(f"<td><span style='{style}'>{kima}</span>"
+                         f"<span style='color:#999;font-size:10px'>{no}</span></td>")
+        per_row = 3
+        rows = ["<tr>" + "".join(cells[k:k + per_row]) + "</tr>" for k in range(0, len(cells), per_row)]
+        self.dynamic.setHtml("<table cellspacing='0' cellpadding='3' style='font-size:18px'>"
+                             + "".join(rows) + "</table>")

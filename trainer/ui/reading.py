@@ -149,7 +149,7 @@ class ReadingDriver(QObject):
         for ev in self.voices.player().poll_events():
             if ev.kind == CARD_STARTED:
                 self._card_started(ev.card_index, ev.poem)
-            elif ev.kind == KIMARIJI:
+            elif ev.kind == KIMARIJI and ev.card_index >= 0:   # the joka decides nothing
                 self.kimariji.emit(ev.card_index, ev.poem, ev.time)
             elif ev.kind == SHIMO_END:
                 if ev.card_index >= 0 or self._joka_repeated(ev):

@@ -90,7 +90,8 @@ def run_with_progress(parent: QWidget, title: str, label: str, work, on_done, on
     task.cancelled.connect(lambda: finish(on_cancel))
     dialog.canceled.connect(task.cancel)
     from PySide6.QtWidgets import QPushButton
-    dialog.setCancelButton(QPushButton(dialog.tr("Cancel")))
+    from trainer.ui.i18n import tr
+    dialog.setCancelButton(QPushButton(tr("common.cancel")))
     dialog.show()
     task.start()
     return task

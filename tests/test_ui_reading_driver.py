@@ -1,0 +1,89 @@
+"""The reading driver against the real player on its silent clock, with the tone voice."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from audio.fake_voice import ToneVoice  # noqa: E402
+from audio.player import Player  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.reader_session import ReadingTiming  # noqa: E402
+from trainer.ui.reading import ReadingDriver  # noqa: E402
+from trainer.ui.voices import VoiceBook  # noqa: E402
+
+FAST = ReadingTiming(ma=0.1, pause=0.1, speed=1.0, voice="synth", joka=True)
+
+
+@pytest.fixture
+def driver(qtbot, tmp_path):
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    player = Player(backend="silent").open()
+    book = VoiceBook(settings, player=player)
+    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
+    d = ReadingDriver(book)
+    yield d
+    d.stop()
+    player.close()
+
+
+def test_cards_start_and_finish_in_order_joka_first(qtbot, driver):
+    started, finished, kimariji = [], [], []
+    driver.card_started.connect(started.append)
+    driver.card_finished.connect(finished.append)
+    driver.kimariji.connect(lambda i, no, t: kimariji.append((i, no)))
+    with qtbot.waitSignal(driver.finished, timeout=30_000):
+        driver.start([7, 3, 99], FAST, joka=True)
+    assert started == [0, 7, 3, 99]
+    assert finished == [0, 7, 3, 99]
+    assert kimariji == [(0, 7), (1, 3), (2, 99)]
+    assert driver.state == "idle"
+
+
+def test_skipped_cards_count_as_read(qtbot, driver):
+    finished = []
+    driver.card_finished.connect(finished.append)
+    driver.start([7, 3, 99], FAST, joka=False)
+    qtbot.waitUntil(lambda: driver.programme is not None, timeout=10_000)
+    with qtbot.waitSignal(driver.card_started, timeout=10_000, check_params_cb=lambda no: no == 7):
+        pass
+    driver.skip()
+    qtbot.waitUntil(lambda: 7 in finished, timeout=10_000)
+    with qtbot.waitSignal(driver.finished, timeout=30_000):
+        pass
+    assert finished == [7, 3, 99]
+
+
+def test_wait_holds_until_released(qtbot, driver):
+    started = []
+    driver.card_started.connect(started.append)
+    driver.start([7, 3], FAST, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    driver.hold()
+    qtbot.waitUntil(lambda: driver.voices.player().state == "held", timeout=10_000)
+    assert driver.state == "held"
+    assert started == [7]                     # held: card 3 has not begun
+    with qtbot.waitSignal(driver.card_started, timeout=10_000):
+        driver.release()
+    assert started == [7, 3]
+
+
+def test_a_missing_voice_is_reported_not_raised(qtbot, driver):
+    class Broken:
+        name, rate = "broken", 48000
+
+        def kami(self, no):
+            from audio.voice import VoiceError
+            raise VoiceError(f"no recording of poem {no}")
+
+        shimo = kami
+
+        def available(self):
+            return frozenset()
+
+    driver.voices._voices["synth"] = Broken()
+    with qtbot.waitSignal(driver.error, timeout=10_000) as sig:
+        driver.start([5], FAST, joka=False)
+    assert "poem" in sig.args[0]
+    assert driver.state == "idle"

@@ -1,0 +1,633 @@
+"""One screen per drill: each shows a pure drill model (``trainer.drills``) and feeds it input.
+
+A screen gets its model, a ``record(result)`` callable (the panel's
+``SessionRecorder``: one committed trial per result) and, for the drills that
+read poems, a ``DrillReading`` (audio or text). Screens hold no rules: the
+model judges, the screen draws what it says. ``done`` fires once, when the
+drill is over and its summary is on screen.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
+                               QVBoxLayout, QWidget)
+
+import poems
+import trainer.ui.drills_text  # noqa: F401  (registers the strings)
+from trainer.drills.common import DrillError, confusables_first
+from trainer.rules.territory import Territory
+from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
+from trainer.ui.i18n import tr
+from trainer.ui.territory import Floor, TerritoryWidget
+
+FEEDBACK_S = 1.0     # how long a round's outcome stays up before the next one
+
+
+def _big(label: QLabel, px: int) -> QLabel:
+    font = QFont(label.font())
+    font.setPixelSize(px)
+    label.setFont(font)
+    return label
+
+
+def ms_text(ms: float | None) -> str:
+    if ms is None:
+        return "—"
+    if ms < 0:
+        return tr("drill.anticipated", ms=f"{ms:+.0f}")
+    return tr("drill.ms", ms=f"{ms:.0f}")
+
+
+def results_text(results) -> str:
+    """The figures every drill shares: right answers and the mean / best reaction."""
+    n = len(results)
+    right = [r for r in results if r.correct]
+    times = [r.reaction_ms for r in right if r.reaction_ms is not None]
+    parts = [tr("drill.correct", n=len(right), total=n)]
+    if times:
+        parts.append(tr("drill.mean", ms=f"{sum(times) / len(times):.0f}"))
+        parts.append(tr("drill.best", ms=f"{min(times):.0f}"))
+    return " ・ ".join(parts)
+
+
+class DrillScreen(QWidget):
+    done = Signal()
+
+    def __init__(self, model, record, clock=time.perf_counter, parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.record = record
+        self.clock = clock
+        self.feedback_s = FEEDBACK_S
+        self.finished = False
+        self._generation = 0        # drops delayed steps of a drill already stopped
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        _big(self.status, 20)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        _big(self.summary, 22)
+        self.summary.setStyleSheet("color: #174ea6;")
+
+    def begin(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        self._generation += 1
+
+    def later(self, fn) -> None:
+        """Run fn after the feedback pause, unless the drill was stopped meanwhile."""
+        generation = self._generation
+        QTimer.singleShot(int(self.feedback_s * 1000),
+                          lambda: generation == self._generation and not self.finished and fn())
+
+    def finish(self, text: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.summary.setText(f"{tr('drill.done')}: {text}")
+        self.done.emit()
+
+
+# -- 札流し ---------------------------------------------------------------------------------
+
+class FudaNagashiScreen(DrillScreen):
+    N_PICKS = 6
+
+    def __init__(self, model, record, recent_runs=lambda: [], clock=time.perf_counter, parent=None):
+        super().__init__(model, record, clock, parent)
+        self.recent_runs = recent_runs
+        self._rng = random.Random(len(model.order))
+        self.view = TorifudaView()
+        self.progress = _big(QLabel(), 18)
+        self.timer_label = _big(QLabel(), 18)
+        self.prompt = QLabel(tr("fuda.prompt"))
+        self.edit = QLineEdit()
+        _big(self.edit, 26)
+        self.edit.returnPressed.connect(self.submit)
+        self.pick_buttons = [QPushButton() for _ in range(self.N_PICKS)]
+        picks = QHBoxLayout()
+        picks.addWidget(QLabel(tr("fuda.or_pick")))
+        for b in self.pick_buttons:
+            _big(b, 18)
+            b.clicked.connect(lambda _=False, btn=b: self.pick(btn.property("card")))
+            picks.addWidget(b)
+        side = QVBoxLayout()
+        side.addWidget(self.progress)
+        side.addWidget(self.timer_label)
+        side.addSpacing(12)
+        side.addWidget(self.prompt)
+        side.addWidget(self.edit)
+        side.addLayout(picks)
+        side.addWidget(self.status)
+        side.addStretch(1)
+        side.addWidget(self.summary)
+        row = QHBoxLayout(self)
+        row.addWidget(self.view, 3)
+        row.addLayout(side, 2)
+        self._tick = QTimer(self, interval=100)
+        self._tick.timeout.connect(self._show_time)
+
+    def begin(self) -> None:
+        self._next()
+        self._tick.start()
+        self.edit.setFocus()
+
+    def stop(self) -> None:
+        super().stop()
+        self._tick.stop()
+
+    def _next(self) -> None:
+        prompt = self.model.show_next()
+        if prompt is None:
+            self._tick.stop()
+            s = self.model.summary(self.recent_runs())
+            text = [results_text(self.model.results),
+                    tr("fuda.total_time", s=f"{s.total_ms / 1000:.1f}")]
+            if s.rank:
+                text.append(tr("fuda.rank", rank=s.rank))
+            self.view.show_card(None)
+            self.edit.setEnabled(False)
+            for b in self.pick_buttons:
+                b.setEnabled(False)
+            self.finish(" ・ ".join(text))
+            return
+        self.view.show_card(prompt.card, prompt.upside_down)
+        n_done = len(self.model.results)
+        self.progress.setText(tr("drill.progress", n=n_done + 1, total=len(self.model.order)))
+        choices = [prompt.card, *confusables_first(self._rng, prompt.card, range(1, 101),
+                                                   self.N_PICKS - 1)]
+        self._rng.shuffle(choices)
+        for b, card in zip(self.pick_buttons, choices):
+            b.setText(poems.get(card).kimariji)
+            b.setProperty("card", card)
+        self.edit.clear()
+
+    def _show_time(self) -> None:
+        prompt = self.model.current
+        if prompt is None or self.model.started_at is None:
+            return
+        now = self.clock()
+        self.timer_label.setText(
+            f"{tr('fuda.card_time', s=f'{now - prompt.shown_at:.1f}')}   "
+            f"{tr('fuda.total_time', s=f'{now - self.model.started_at:.1f}')}")
+
+    def submit(self) -> None:
+        text = self.edit.text()
+        if not text.strip() or self.model.current is None:
+            return
+        self._after(self.model.answer(text))
+
+    def pick(self, card) -> None:
+        if self.model.current is None or card is None:
+            return
+        self._after(self.model.pick(int(card)))
+
+    def _after(self, result) -> None:
+        self.record(result)
+        poem = poems.get(result.card)
+        if result.correct:
+            self.status.setText(tr("drill.ok", text=f"{poem.kimariji}  {ms_text(result.reaction_ms)}"))
+            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+        else:
+            self.status.setText(tr("drill.ng", text=tr("fuda.wrong", kimariji=poem.kimariji)))
+            self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+        self._next()
+
+
+# -- 上の句から取り札 --------------------------------------------------------------------------
+
+class KamiToTorifudaScreen(DrillScreen):
+    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+        super().__init__(model, record, clock, parent)
+        self.reading = reading
+        self.field = CardField(clock)
+        self.field.touched.connect(self.on_touch)
+        self.kami = _big(QLabel(), 30)
+        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.progress = _big(QLabel(), 18)
+        top = QHBoxLayout()
+        top.addWidget(self.progress)
+        top.addWidget(self.kami, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.field, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.summary)
+        reading.text.connect(self.kami.setText)
+        reading.kimariji.connect(self.on_kimariji)
+        reading.card_finished.connect(self.on_card_finished)
+        reading.error.connect(self.status.setText)
+
+    def begin(self) -> None:
+        self.next_round()
+
+    def stop(self) -> None:
+        super().stop()
+        self.reading.stop()
+
+    def next_round(self) -> None:
+        rnd = self.model.next_round()
+        if rnd is None:
+            self.reading.stop()
+            self.finish(results_text(self.model.results))
+            return
+        n = len(rnd.choices)
+        self.field.set_row(rnd.choices, per_row=n if n <= 6 else math.ceil(n / 2))
+        self.progress.setText(tr("drill.progress", n=len(self.model.results) + 1,
+                                 total=len(self.model.order)))
+        self.kami.setText(tr("drill.reading"))
+        self.status.setText(tr("drill.listen"))
+        self.status.setStyleSheet("")
+        self.reading.start([rnd.card])
+
+    def on_kimariji(self, poem: int, t: float) -> None:
+        rnd = self.model.round
+        if rnd is not None and poem == rnd.card and self.model.kimariji_at is None:
+            self.model.reading_started(t)
+
+    def on_touch(self, card: int, t: float) -> None:
+        if self.model.round is None or self.model.kimariji_at is None:
+            return      # nothing read yet: a press now judges nothing
+        answer = self.model.round.card
+        result = self.model.touch(card, t)
+        self.reading.stop()
+        self.record(result)
+        self.field.highlight(self.field.slot_of(answer), RIGHT_COLOUR)
+        if not result.correct:
+            self.field.highlight(self.field.slot_of(card), WRONG_COLOUR)
+        self._say(result)
+        self.later(self.next_round)
+
+    def on_card_finished(self, poem: int) -> None:
+        rnd = self.model.round
+        if rnd is None or poem != rnd.card or self.model.kimariji_at is None:
+            return
+        result = self.model.time_out()
+        self.record(result)
+        self.field.highlight(self.field.slot_of(rnd.card), CUE_COLOUR)
+        self._say(result)
+        self.later(self.next_round)
+
+    def _say(self, result) -> None:
+        poem = poems.get(result.card)
+        self.kami.setText("　".join(poem.kami))
+        if result.correct:
+            self.status.setText(tr("drill.ok", text=ms_text(result.reaction_ms)))
+            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+        elif result.answer is None:
+            self.status.setText(tr("drill.missed", kimariji=poem.kimariji))
+            self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+        else:
+            self.status.setText(tr("drill.ng", text=f"{ms_text(result.reaction_ms)} — "
+                                                    + tr("fuda.wrong", kimariji=poem.kimariji)))
+            self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+
+
+# -- 聞き分け反応 ----------------------------------------------------------------------------
+
+class ListeningReflexScreen(DrillScreen):
+    """A real floor (the shared territory widget): half the cards on each side."""
+
+    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+        super().__init__(model, record, clock, parent)
+        self.reading = reading
+        rng = random.Random(len(model.readings))
+        half = (len(model.territory) + 1) // 2
+        self.floor = TerritoryWidget()
+        self.floor.set_floor(Floor(own=Territory.arranged(model.territory[:half], rng),
+                                   opp=Territory.arranged(model.territory[half:], rng)))
+        self.floor.touched.connect(self.on_touch)
+        self.kami = _big(QLabel(), 26)
+        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.counts = _big(QLabel(), 18)
+        top = QHBoxLayout()
+        top.addWidget(self.counts)
+        top.addWidget(self.kami, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.floor, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.summary)
+        reading.text.connect(self.kami.setText)
+        reading.card_started.connect(self.on_card_started)
+        reading.kimariji.connect(self.on_kimariji)
+        reading.card_finished.connect(self.on_card_finished)
+        reading.finished.connect(self.on_finished)
+        reading.error.connect(self.status.setText)
+
+    def begin(self) -> None:
+        self._count()
+        self.reading.start([r.card for r in self.model.readings])
+
+    def stop(self) -> None:
+        super().stop()
+        self.reading.stop()
+
+    def _count(self) -> None:
+        self.counts.setText(f"{tr('drill.progress', n=len(self.model.results), total=len(self.model.readings))}"
+                            f"   {tr('drill.faults', n=self.model.faults)}")
+
+    def on_card_started(self, poem: int) -> None:
+        if self.model.reading is None and not self.model.is_over():
+            self.model.next_reading()
+            self.floor.highlights.clear()
+            self.floor.caption = ""
+            self.floor.update()
+
+    def on_kimariji(self, poem: int, t: float) -> None:
+        r = self.model.reading
+        if r is not None and r.card == poem and self.model.kimariji_at is None:
+            self.model.reading_started(t)
+
+    def on_touch(self, card: int, t: float) -> None:
+        if self.model.reading is None or self.model.kimariji_at is None or card not in self.model.field:
+            return
+        out = self.model.touch(card, t)
+        if out.took:
+            for side in (self.floor.floor.own, self.floor.floor.opp):
+                if card in side:
+                    side.remove(card)
+            self.floor.caption = ms_text(out.reaction_ms)
+            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+            self.status.setText(tr("drill.ok", text=ms_text(out.reaction_ms)))
+        elif out.fault:
+            self.floor.highlights[card] = WRONG_COLOUR
+            self.floor.caption = tr("drill.faults", n=self.model.faults)
+            self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+            self.status.setText(tr("drill.ng", text=tr(f"fault.{out.fault}")))
+        self.floor.update()
+        self._count()
+
+    def on_card_finished(self, poem: int) -> None:
+        r = self.model.reading
+        if r is None or r.card != poem:
+            return
+        if self.model.kimariji_at is None:      # cut before the kimariji: nobody could take it
+            self.model.reading_started(self.clock())
+        result = self.model.reading_over()
+        self.record(result)
+        kimariji = poems.get(poem).kimariji
+        if r.karafuda:
+            self.floor.caption = tr("drill.karafuda_read", kimariji=kimariji)
+        elif result.reaction_ms is None:
+            self.floor.caption = tr("drill.missed", kimariji=kimariji)
+        self.floor.update()
+        self._count()
+        if self.model.is_over():
+            self.reading.stop()
+            self._done()
+
+    def on_finished(self) -> None:
+        self._done()
+
+    def _done(self) -> None:
+        s = self.model.summary()
+        parts = [tr("drill.correct", n=s.taken, total=s.taken + s.missed),
+                 tr("drill.faults", n=s.faults)]
+        if s.mean_reaction_ms is not None:
+            parts += [tr("drill.mean", ms=f"{s.mean_reaction_ms:.0f}"),
+                      tr("drill.best", ms=f"{s.best_reaction_ms:.0f}")]
+        self.finish(" ・ ".join(parts))
+
+
+# -- 決まり字の変化 --------------------------------------------------------------------------
+
+class KimarijiHenkaScreen(DrillScreen):
+    def __init__(self, model, record, clock=time.perf_counter, parent=None):
+        super().__init__(model, record, clock, parent)
+        self.read_list = QListWidget()
+        _big(self.read_list, 18)
+        self.read_total = QLabel()
+        self.field = CardField(clock)
+        self.field.interactive = False
+        self.prompt = _big(QLabel(), 18)
+        self.edit = QLineEdit()
+        _big(self.edit, 26)
+        self.edit.returnPressed.connect(self.submit)
+        self.ask_button = QPushButton(tr("henka.ask"))
+        self.ask_button.clicked.connect(self.ask)
+        self.next_button = QPushButton(tr("henka.next_round"))
+        self.next_button.clicked.connect(self.next_round)
+        left = QVBoxLayout()
+        left.addWidget(QLabel(tr("henka.read_now")))
+        left.addWidget(self.read_list, 1)
+        left.addWidget(self.read_total)
+        right = QVBoxLayout()
+        right.addWidget(self.field, 1)
+        right.addWidget(self.prompt)
+        answer = QHBoxLayout()
+        answer.addWidget(self.edit, 1)
+        answer.addWidget(self.ask_button)
+        answer.addWidget(self.next_button)
+        right.addLayout(answer)
+        right.addWidget(self.status)
+        right.addWidget(self.summary)
+        row = QHBoxLayout(self)
+        row.addLayout(left, 1)
+        row.addLayout(right, 3)
+        self.queue: list[int] = []
+        self.expected: dict[int, object] = {}
+
+    def begin(self) -> None:
+        self.next_round()
+
+    def next_round(self) -> None:
+        rnd = self.model.next_round()
+        if rnd is None:
+            self.finish(results_text(self.model.results))
+            return
+        self.read_list.clear()
+        for card in rnd.read_now:
+            p = poems.get(card)
+            self.read_list.addItem(f"{p.kimariji}　{p.kami[0]}（{card}）")
+        self.read_total.setText(tr("henka.read_total", n=len(rnd.read_so_far)))
+        self.field.set_row(rnd.field, per_row=min(6, len(rnd.field)))
+        self.prompt.setText("")
+        self.status.setText("")
+        self.edit.setEnabled(False)
+        self.ask_button.setEnabled(True)
+        self.next_button.setEnabled(False)
+        self.ask_button.setFocus()
+
+    def ask(self) -> None:
+        self.expected = {e.card: e for e in self.model.ask()}
+        self.queue = list(self.model.field)
+        self.ask_button.setEnabled(False)
+        self.edit.setEnabled(True)
+        self.edit.setFocus()
+        self._cue()
+
+    def _cue(self) -> None:
+        self.field.highlight(self.field.slot_of(self.queue[0]), CUE_COLOUR)
+        self.prompt.setText(tr("henka.prompt"))
+        self.edit.clear()
+
+    def submit(self) -> None:
+        text = self.edit.text()
+        if not self.queue or not text.strip():
+            return
+        card = self.queue.pop(0)
+        result = self.model.answer(card, text)
+        self.record(result)
+        e = self.expected[card]
+        told = tr("henka.changed", static=e.static, now=e.kimariji) if e.changed \
+            else tr("henka.same", now=e.kimariji)
+        ok = result.correct
+        self.status.setText(tr("drill.ok" if ok else "drill.ng", text=told))
+        self.status.setStyleSheet(f"color: {(RIGHT_COLOUR if ok else WRONG_COLOUR).name()};")
+        self.field.highlight(self.field.slot_of(card), RIGHT_COLOUR if ok else WRONG_COLOUR)
+        if self.queue:
+            self._cue()
+            return
+        self.edit.setEnabled(False)
+        if self.model.is_over():
+            self.finish(results_text(self.model.results))
+        else:
+            self.next_button.setEnabled(True)
+            self.next_button.setFocus()
+
+
+# -- 位置の暗記 ------------------------------------------------------------------------------
+
+class PositionalScreen(DrillScreen):
+    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+        super().__init__(model, record, clock, parent)
+        self.reading = reading
+        self.field = CardField(clock)
+        self.field.slot_touched.connect(self.on_slot)
+        self.countdown = _big(QLabel(), 20)
+        self.ready_button = QPushButton(tr("pos.ready"))
+        self.ready_button.clicked.connect(self.ready)
+        self.kami = _big(QLabel(), 26)
+        top = QHBoxLayout()
+        top.addWidget(self.countdown)
+        top.addWidget(self.kami, 1)
+        top.addWidget(self.ready_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.field, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.summary)
+        self._tick = QTimer(self, interval=100)
+        self._tick.timeout.connect(self.tick)
+        self.recalling = False
+        reading.text.connect(self.kami.setText)
+        reading.card_started.connect(self.on_card_started)
+        reading.kimariji.connect(self.on_kimariji)
+        reading.card_finished.connect(self.on_card_finished)
+        reading.finished.connect(self.on_finished)
+        reading.error.connect(self.status.setText)
+
+    def begin(self) -> None:
+        self.field.set_grid(self.model.rows, self.model.columns, dict(self.model.layout))
+        self.field.face_down = False
+        self.model.start()
+        self._tick.start()
+        self.tick()
+
+    def stop(self) -> None:
+        super().stop()
+        self._tick.stop()
+        self.reading.stop()
+
+    def tick(self) -> None:
+        if self.recalling:
+            return
+        if self.model.face_down:
+            self._recall()
+        else:
+            self.countdown.setText(tr("pos.memorise", s=f"{math.ceil(self.model.seconds_left)}"))
+
+    def ready(self) -> None:
+        if not self.recalling:
+            self.model.ready()
+            self._recall()
+
+    def _recall(self) -> None:
+        self.recalling = True
+        self._tick.stop()
+        self.ready_button.setEnabled(False)
+        self.field.face_down = True
+        self.field.update()
+        self.countdown.setText(tr("pos.recall"))
+        self.reading.start([r.card for r in self.model.readings])
+
+    def on_card_started(self, poem: int) -> None:
+        if self.model.reading is None and not self.model.is_over():
+            self.model.next_reading()
+            self._tidy()
+
+    def on_kimariji(self, poem: int, t: float) -> None:
+        r = self.model.reading
+        if r is not None and r.card == poem and self.model.kimariji_at is None:
+            self.model.reading_started(t)
+
+    def on_slot(self, row: int, column: int, t: float) -> None:
+        slot = (row, column)
+        r = self.model.reading
+        if r is None or self.model.kimariji_at is None or slot not in self.model.layout:
+            return
+        right = self.model.place_of(r.card)
+        result = self.model.touch(slot, t)
+        self.record(result)
+        self._reveal(slot, RIGHT_COLOUR if result.correct else WRONG_COLOUR)
+        if right is not None and right != slot:
+            self._reveal(right, CUE_COLOUR)
+        self._say(result)
+        self.reading.next_card()
+
+    def on_card_finished(self, poem: int) -> None:
+        r = self.model.reading
+        if r is not None and r.card == poem:
+            if self.model.kimariji_at is None:
+                self.model.reading_started(self.clock())
+            right = self.model.place_of(r.card)
+            result = self.model.reading_over()
+            self.record(result)
+            if right is not None:
+                self._reveal(right, CUE_COLOUR)
+            self._say(result)
+        if self.model.is_over():
+            self.reading.stop()
+            self.finish(results_text(self.model.results))
+
+    def on_finished(self) -> None:
+        self.finish(results_text(self.model.results))
+
+    def _reveal(self, slot, colour) -> None:
+        self.field.revealed.add(slot)
+        self.field.highlight(slot, colour)
+
+    def _tidy(self) -> None:
+        """Before the next reading: cards read are gone, mistaken ones face down again."""
+        for slot in list(self.field.cards):
+            if slot not in self.model.layout:
+                self.field.remove(slot)
+        self.field.revealed.clear()
+        self.field.highlights.clear()
+        self.field.update()
+
+    def _say(self, result) -> None:
+        p = poems.get(result.card)
+        if result.fault == "karafuda":
+            text, colour = tr("drill.ng", text=tr("drill.karafuda_read", kimariji=p.kimariji)), WRONG_COLOUR
+        elif result.correct and result.answer is None:
+            text, colour = tr("drill.karafuda_ok"), RIGHT_COLOUR
+        elif result.correct:
+            text, colour = tr("pos.right", ms=f"{result.reaction_ms:.0f}"), RIGHT_COLOUR
+        elif result.answer is None:
+            text, colour = tr("drill.missed", kimariji=p.kimariji), WRONG_COLOUR
+        else:
+            text, colour = tr("pos.wrong", kimariji=p.kimariji), WRONG_COLOUR
+        self.status.setText(text)
+        self.status.setStyleSheet(f"color: {colour.name()};")
+
+
+__all__ = ["DrillScreen", "FudaNagashiScreen", "KamiToTorifudaScreen", "ListeningReflexScreen",
+           "KimarijiHenkaScreen", "PositionalScreen", "DrillError"]

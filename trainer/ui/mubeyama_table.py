@@ -1,0 +1,364 @@
+"""The Mubeyama table: every seat's torifuda as its ruleset lays them out, clickable.
+
+Draws only a `MubeyamaView` (what one seat, or an onlooker, may see): a
+gambling game's hidden peak card comes as a slot without a number and is
+drawn as a card back, except in its owner's own view. Layouts:
+
+- Okayama: the 5×5 or 4×4 grid;
+- Izumoji ("arranged by the player"): the engine keeps one row; drawn wrapped
+  into rows of 5 (20 cards) or 4 (16), received cards at the end;
+- gambling: the pyramid 1 (hidden) / 4 / 5 / 7 / 8, or 4 / 6 / 7 / 8, or the
+  truncated 3 / 4 / 6 / 7, rows centred; a finished row gets a check mark.
+
+Face-up torifuda show the shimo-no-ku as printed (`trainer.ui.torifuda`);
+face-down ones are card backs with the poem number small in a corner (it was
+read aloud, everyone heard it). A passed card flies from giver to receiver
+and stays outlined until the next reading.
+
+``slot_clicked(seat, no, perf_counter)`` reports a press (*no* 0 for a
+face-down hidden card whose number this view does not know). It judges nothing.
+"""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+import poems
+from trainer.rules.mubeyama import Event, MubeyamaView, SlotView, grid_lines
+from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
+
+FELT = QColor("#e9e1cc")
+BOX = QColor("#f7f3e8")
+BOX_ACTIVE = QColor("#fff4c2")
+BACK = QColor("#6b2a1a")
+BACK_EDGE = QColor("#3d160c")
+BACK_PATTERN = QColor(255, 220, 160, 60)
+HIDDEN = QColor("#6a3d9a")
+PASS_COLOUR = QColor("#e67e22")
+HINT_COLOUR = QColor("#f1c40f")
+LINE_COLOUR = QColor("#d4a017")
+DONE_COLOUR = QColor("#2e8b57")
+HEADER_H = 40.0
+FLY_MS = 650
+
+UNKNOWN = 0   # slot number reported for a face-down card this view cannot name
+
+
+def wrapped_rows(rows, wrap: int | None):
+    """Izumoji's single row, wrapped for the screen; other layouts as they are."""
+    if not wrap or len(rows) != 1:
+        return [list(r) for r in rows]
+    row = list(rows[0])
+    return [row[i:i + wrap] for i in range(0, len(row), wrap)] or [[]]
+
+
+def seat_boxes(n: int, area: QRectF) -> list[QRectF]:
+    """Seat boxes in reading order: two rows, seat 1 top left (5 seats: 3 over 2)."""
+    top = (n + 1) // 2
+    bottom = n - top
+    gap = 8.0
+    h = (area.height() - gap) / 2
+    w = (area.width() - gap * (top - 1)) / top
+    boxes = []
+    for k in range(top):
+        boxes.append(QRectF(area.left() + k * (w + gap), area.top(), w, h))
+    offset = (area.width() - (bottom * w + (bottom - 1) * gap)) / 2
+    for k in range(bottom):
+        boxes.append(QRectF(area.left() + offset + k * (w + gap), area.top() + h + gap, w, h))
+    return boxes
+
+
+class TableWidget(QWidget):
+    slot_clicked = Signal(int, int, float)   # seat, poem (0: unknown hidden card), perf_counter
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.view: MubeyamaView | None = None
+        self.wrap: int | None = None
+        self.row_marks = False           # gambling: tick finished rows
+        self.grid_side: int | None = None  # Okayama: show face-down lines
+        self.has_peak = False            # the 4-player gambling game's hidden card
+        self.titles: list[str] = []
+        self.lines: list[str] = []       # a second header line per seat (counts, Mon, RT)
+        self.active_seat: int | None = None
+        self.highlights: dict[tuple[int, int], QColor] = {}
+        self.hint: tuple[int, int] | None = None
+        self.dakuten = False
+        self.show_kimariji = False
+        self._rects: dict[tuple[int, int], QRectF] = {}
+        self._hits: list[tuple[QRectF, int, int]] = []
+        self._flying: list[tuple[int, QRectF, QRectF]] = []
+        self._fly_t = 1.0
+        self._anim = QVariantAnimation(self, startValue=0.0, endValue=1.0, duration=FLY_MS)
+        self._anim.valueChanged.connect(self._fly_step)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(640, 420)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1150, 860)
+
+    # -- what to draw ---------------------------------------------------------------------------
+    def set_view(self, view: MubeyamaView, events: list[Event] = ()) -> None:
+        """Show *view*; pass events among *events* fly from giver to receiver."""
+        before = dict(self._rects)
+        self.view = view
+        self._layout()
+        flights = []
+        for e in events:
+            if e.kind == "pass" and (e.seat, e.no) in before and (e.to, e.no) in self._rects:
+                flights.append((e.no, before[(e.seat, e.no)], self._rects[(e.to, e.no)]))
+                self.highlights[(e.to, e.no)] = PASS_COLOUR
+        if flights:
+            self._flying = flights
+            self._fly_t = 0.0
+            self._anim.stop()
+            self._anim.start()
+        self.update()
+
+    def _fly_step(self, value) -> None:
+        self._fly_t = float(value)
+        if self._fly_t >= 1.0:
+            self._flying = []
+        self.update()
+
+    def flying(self) -> bool:
+        return bool(self._flying)
+
+    def resizeEvent(self, event) -> None:
+        self._layout()
+        super().resizeEvent(event)
+
+    # -- geometry -------------------------------------------------------------------------------
+    def seat_rects(self) -> list[QRectF]:
+        n = self.view.players if self.view else 4
+        return seat_boxes(n, QRectF(self.rect()).adjusted(6, 6, -6, -6))
+
+    def _layout(self) -> None:
+        """Place every slot: one card size for all seats, rows centred in each box."""
+        self._rects.clear()
+        self._hits = []
+        if self.view is None:
+            return
+        boxes = self.seat_rects()
+        layouts = [wrapped_rows(t.rows, self.wrap) for t in self.view.tables]
+        card_w = min(self._card_width(box, rows) for box, rows in zip(boxes, layouts))
+        card_h = card_w / ASPECT
+        gap = card_w * 0.1
+        for seat, (box, rows) in enumerate(zip(boxes, layouts)):
+            area = box.adjusted(8, HEADER_H, -8, -6)
+            total_h = len(rows) * card_h + (len(rows) - 1) * gap
+            y = area.top() + max(0.0, (area.height() - total_h) / 2)
+            for r, row in enumerate(rows):
+                row_w = len(row) * card_w + max(0, len(row) - 1) * gap
+                x = area.left() + (area.width() - row_w) / 2
+                for slot in row:
+                    rect = QRectF(x, y, card_w, card_h)
+                    key = slot.no if slot.no is not None else UNKNOWN
+                    self._rects[(seat, key)] = rect
+                    self._hits.append((rect, seat, key))
+                    x += card_w + gap
+                y += card_h + gap
+        self._layouts = layouts
+        self._card = (card_w, card_h, gap)
+
+    @staticmethod
+    def _card_width(box: QRectF, rows) -> float:
+        cols = max((len(r) for r in rows), default=1) or 1
+        area_w = box.width() - 16 - 26      # room for a row's check mark
+        area_h = box.height() - HEADER_H - 6
+        by_w = area_w / (cols * 1.1)
+        by_h = area_h / (len(rows) * 1.1) * ASPECT
+        return max(12.0, min(by_w, by_h, 120.0))
+
+    def slot_rect(self, seat: int, no: int) -> QRectF | None:
+        return self._rects.get((seat, no))
+
+    def slot_centre(self, seat: int, no: int) -> QPointF:
+        """Where to click for *seat*'s card *no* (tests, demos)."""
+        return self._rects[(seat, no)].center()
+
+    def slot_at(self, pos: QPointF) -> tuple[int, int] | None:
+        for rect, seat, no in self._hits:
+            if rect.contains(pos):
+                return seat, no
+        return None
+
+    # -- input ---------------------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        stamp = time.perf_counter()   # at delivery: test events carry synthetic timestamps
+        hit = self.slot_at(event.position())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.slot_clicked.emit(hit[0], hit[1], stamp)
+
+    # -- painting ------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), FELT)
+        if self.view is None:
+            p.end()
+            return
+        moving = {no for no, _, _ in self._flying}
+        lines = self._finished_lines()
+        for seat, box in enumerate(self.seat_rects()):
+            self._paint_box(p, seat, box)
+            table = self.view.tables[seat]
+            for r, row in enumerate(self._layouts[seat]):
+                for slot in row:
+                    key = slot.no if slot.no is not None else UNKNOWN
+                    rect = self._rects.get((seat, key))
+                    if rect is None or (slot.no in moving and slot.face_up):
+                        continue
+                    self._paint_slot(p, seat, slot, rect, (seat, key) in lines)
+                if self.row_marks and r < len(table.rows_done) and table.rows_done[r] and \
+                        not (self.has_peak and r == 0):
+                    self._paint_check(p, seat, row)
+        for no, a, b in self._flying:
+            t = self._fly_t
+            ease = 1 - (1 - t) ** 3
+            rect = QRectF(a.x() + (b.x() - a.x()) * ease, a.y() + (b.y() - a.y()) * ease,
+                          a.width() + (b.width() - a.width()) * ease, a.height() + (b.height() - a.height()) * ease)
+            self._paint_face(p, no, rect.adjusted(-3, -3, 3, 3), highlight=PASS_COLOUR)
+        p.end()
+
+    def _paint_box(self, p: QPainter, seat: int, box: QRectF) -> None:
+        active = seat == self.active_seat
+        p.setPen(QPen(QColor("#b08d57") if active else QColor("#cfc4a8"), 3 if active else 1))
+        p.setBrush(BOX_ACTIVE if active else BOX)
+        p.drawRoundedRect(box, 8, 8)
+        title = self.titles[seat] if seat < len(self.titles) else f"{seat + 1}"
+        line = self.lines[seat] if seat < len(self.lines) else ""
+        f = QFont()
+        f.setPixelSize(16)
+        f.setBold(True)
+        p.setFont(f)
+        p.setPen(QColor("#222"))
+        p.drawText(QRectF(box.left() + 10, box.top() + 2, box.width() - 20, 20),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+        f.setBold(False)
+        f.setPixelSize(13)
+        p.setFont(f)
+        p.setPen(QColor("#444"))
+        p.drawText(QRectF(box.left() + 10, box.top() + 20, box.width() - 20, 18),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
+
+    def _paint_slot(self, p: QPainter, seat: int, slot: SlotView, rect: QRectF, on_line: bool) -> None:
+        key = slot.no if slot.no is not None else UNKNOWN
+        highlight = self.highlights.get((seat, key))
+        if self.hint == (seat, key):
+            highlight = HINT_COLOUR
+        if on_line:
+            highlight = LINE_COLOUR
+        if slot.face_up:
+            self._paint_face(p, slot.no, rect, highlight=highlight)
+        elif slot.hidden and slot.no is not None:
+            # The owner's own view of its hidden card: the face, marked as still hidden.
+            self._paint_face(p, slot.no, rect, highlight=highlight or HIDDEN, dimmed=True)
+            self._paint_tag(p, rect, HIDDEN)
+        elif slot.hidden:
+            self._paint_back(p, rect, None, highlight)
+            self._paint_tag(p, rect, HIDDEN)
+        elif slot.no is not None and not slot.face_up and self._revealed(seat, slot):
+            self._paint_face(p, slot.no, rect, highlight=highlight or HIDDEN)
+        else:
+            self._paint_back(p, rect, slot.no, highlight)
+
+    def _revealed(self, seat: int, slot: SlotView) -> bool:
+        """A hidden card whose poem was read and which its owner has shown: the peak, named."""
+        return self.has_peak and self.view.tables[seat].rows[0][0] == slot
+
+    def _paint_face(self, p: QPainter, no: int, rect: QRectF, highlight=None, dimmed=False) -> None:
+        poem = poems.get(no)
+        kimariji = poem.kimariji if self.show_kimariji else None
+        paint_torifuda(p, rect, torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
+                       kimariji=kimariji, highlight=highlight, dimmed=dimmed)
+
+    def _paint_back(self, p: QPainter, rect: QRectF, no: int | None, highlight) -> None:
+        """A torifuda lying face-down: the plain back, the number small (it was read aloud)."""
+        p.save()
+        radius = rect.width() * 0.06
+        p.setPen(QPen(BACK_EDGE, 1.2))
+        p.setBrush(BACK)
+        p.drawRoundedRect(rect, radius, radius)
+        inner = rect.adjusted(rect.width() * 0.12, rect.width() * 0.12, -rect.width() * 0.12, -rect.width() * 0.12)
+        p.setPen(QPen(BACK_PATTERN, 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(inner)
+        step = max(6.0, inner.width() / 4)
+        p.setClipRect(inner)
+        k = -inner.height()
+        while k < inner.width():
+            p.drawLine(QPointF(inner.left() + k, inner.top()), QPointF(inner.left() + k + inner.height(), inner.bottom()))
+            k += step
+        p.setClipping(False)
+        if no is not None:
+            f = QFont()
+            f.setPixelSize(max(8, int(rect.width() * 0.22)))
+            p.setFont(f)
+            p.setPen(QColor(255, 235, 200, 200))
+            p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, str(no))
+        if highlight is not None:
+            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+            p.drawRoundedRect(rect, radius, radius)
+        p.restore()
+
+    def _paint_tag(self, p: QPainter, rect: QRectF, colour: QColor) -> None:
+        """The small seal marking the hidden card (伏)."""
+        p.save()
+        s = max(10.0, rect.width() * 0.34)
+        tag = QRectF(rect.left() + 2, rect.top() + 2, s, s)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+        p.drawEllipse(tag)
+        f = QFont()
+        f.setPixelSize(int(s * 0.7))
+        f.setBold(True)
+        p.setFont(f)
+        p.setPen(QColor("white"))
+        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, "伏")
+        p.restore()
+
+    def _paint_check(self, p: QPainter, seat: int, row) -> None:
+        first = next((s for s in row), None)
+        if first is None:
+            return
+        key = first.no if first.no is not None else UNKNOWN
+        rect = self._rects.get((seat, key))
+        if rect is None:
+            return
+        p.save()
+        f = QFont()
+        f.setPixelSize(int(min(22, rect.height() * 0.4)))
+        f.setBold(True)
+        p.setFont(f)
+        p.setPen(DONE_COLOUR)
+        p.drawText(QRectF(rect.left() - 26, rect.top(), 24, rect.height()), Qt.AlignmentFlag.AlignCenter, "✓")
+        p.restore()
+
+    def _finished_lines(self) -> set[tuple[int, int]]:
+        """Okayama: the slots of every all-face-down line (the bingo that won)."""
+        if not self.grid_side or self.view is None:
+            return set()
+        out = set()
+        for seat, table in enumerate(self.view.tables):
+            slots = [s for row in table.rows for s in row]
+            if len(slots) != self.grid_side ** 2:
+                continue
+            for line in grid_lines(self.grid_side):
+                if not any(slots[i].face_up for i in line):
+                    out.update((seat, slots[i].no) for i in line)
+        return out
+
+
+def grid_side_for(ruleset: str, players: int) -> int | None:
+    return (5 if players == 4 else 4) if ruleset == "okayama" else None
+
+
+def wrap_for(ruleset: str, players: int) -> int | None:
+    return (5 if players == 5 else 4) if ruleset == "izumoji" else None
+
+
+__all__ = ["TableWidget", "seat_boxes", "wrapped_rows", "grid_side_for", "wrap_for", "UNKNOWN"]
