@@ -1,0 +1,382 @@
+"""Drills mode: choose a drill and a card set, run it, every result into the statistics.
+
+The chooser on the left builds a pure drill model (``trainer.drills``) over a
+card set (``trainer.drills.card_sets``: all, by first sound, by kimariji
+length, a confusable group, the weakest N from the statistics, cards due by
+FSRS, hand-picked). The screen for that drill (``drills_screens``) runs it.
+Each run is one session of the statistics store, written through
+``SessionRecorder``: one committed trial per result, on the GUI thread (a
+write is one short transaction, after the touch has been stamped, so it never
+delays a stamp). Poems are read aloud through this panel's own
+``ReadingDriver`` on the shared player, or shown as text when reading aloud
+is off (``drills_reading``).
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout,
+                               QWidget)
+
+import trainer.ui.drills_text  # noqa: F401  (registers the strings)
+from trainer.drills import card_sets
+from trainer.drills.common import DrillError
+from trainer.ui import settings as S
+from trainer.ui.i18n import LANG, tr
+
+DRILLS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka", "positional")
+SETS = ("all", "first", "length", "group", "weakest", "due", "pick")
+
+DRILL_KEY = S.Key("drills/drill", "fuda_nagashi")
+SET_KEY = S.Key("drills/set", "all")
+SET_ARG_KEY = S.Key("drills/set_arg", "")
+AUDIO_KEY = S.Key("drills/read_aloud", True)
+
+# option name -> (message id, minimum, maximum, default, the drills that use it)
+OPTIONS = {
+    "choices": ("drill.choices", 2, 12, 6, {"kami_to_torifuda"}),
+    "territory": ("drill.territory", 4, 12, 8, {"listening_reflex"}),
+    "karafuda": ("drill.karafuda", 0, 24, 8, {"listening_reflex", "positional"}),
+    "field": ("drill.field", 1, 12, 6, {"kimariji_henka", "positional"}),
+    "memorise_s": ("drill.memorise_s", 0, 900, 30, {"positional"}),
+    "rounds": ("drill.rounds", 1, 50, 10, {"kami_to_torifuda", "kimariji_henka"}),
+}
+
+
+class DrillsPanel(QWidget):
+    def __init__(self, settings: S.Settings | None = None, voices=None, store=None, *,
+                 clock=time.perf_counter, driver=None, reading_factory=None,
+                 seed: int | None = None, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.voices = voices
+        self._store = store
+        self.clock = clock
+        self._driver = driver
+        self.reading_factory = reading_factory
+        self.seed = seed
+        self.screen = None
+        self.recorder = None
+        self._build()
+        self._restore()
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+
+    # -- the store -----------------------------------------------------------------------------
+    @property
+    def store(self):
+        if self._store is None:
+            from trainer.ui.stats_store import shared_store
+            self._store = shared_store()
+        return self._store
+
+    # -- layout --------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.drill_box = QComboBox()
+        for _ in DRILLS:
+            self.drill_box.addItem("")
+        self.drill_box.currentIndexChanged.connect(self._drill_changed)
+        self.set_box = QComboBox()
+        for _ in SETS:
+            self.set_box.addItem("")
+        self.set_box.currentIndexChanged.connect(self._set_changed)
+        self.set_arg = QLineEdit()
+        self.audio_box = QCheckBox()
+        self.upside_box = QCheckBox()
+        self.upside_box.setChecked(True)
+        self.spins: dict[str, QSpinBox] = {}
+        self.form = QFormLayout()
+        self.form_labels: dict[str, QLabel] = {}
+        for name, widget in (("drill.choose", self.drill_box), ("drill.set", self.set_box)):
+            self.form_labels[name] = QLabel()
+            self.form.addRow(self.form_labels[name], widget)
+        self.form.addRow("", self.set_arg)
+        for name, (msg, lo, hi, default, _) in OPTIONS.items():
+            spin = QSpinBox(minimum=lo, maximum=hi, value=default)
+            self.spins[name] = spin
+            self.form_labels[msg] = QLabel()
+            self.form.addRow(self.form_labels[msg], spin)
+        self.form.addRow(self.upside_box)
+        self.form.addRow(self.audio_box)
+        self.start_button = QPushButton()
+        self.start_button.clicked.connect(self.start)
+        self.stop_button = QPushButton()
+        self.stop_button.clicked.connect(self.stop)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.stop_button)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b3261e;")
+        left = QVBoxLayout()
+        left.addLayout(self.form)
+        left.addLayout(buttons)
+        left.addWidget(self.message)
+        left.addStretch(1)
+        chooser = QWidget()
+        chooser.setLayout(left)
+        chooser.setFixedWidth(340)
+
+        self.intro = QLabel()
+        self.intro.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.intro.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.intro)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 6, 6, 6)
+        row.addWidget(chooser)
+        row.addWidget(self.stack, 1)
+
+    def _restore(self) -> None:
+        if self.settings is None:
+            self.audio_box.setChecked(self.voices is not None)
+            return
+        g = self.settings.get
+        if g(DRILL_KEY) in DRILLS:
+            self.drill_box.setCurrentIndex(DRILLS.index(g(DRILL_KEY)))
+        if g(SET_KEY) in SETS:
+            self.set_box.setCurrentIndex(SETS.index(g(SET_KEY)))
+        self.set_arg.setText(g(SET_ARG_KEY))
+        self.audio_box.setChecked(g(AUDIO_KEY) and self.voices is not None)
+        self._drill_changed()
+
+    def _remember(self) -> None:
+        if self.settings is not None:
+            self.settings.set(DRILL_KEY, self.drill)
+            self.settings.set(SET_KEY, SETS[self.set_box.currentIndex()])
+            self.settings.set(SET_ARG_KEY, self.set_arg.text())
+            self.settings.set(AUDIO_KEY, self.audio_box.isChecked())
+
+    def retranslate(self, *_) -> None:
+        for k, name in enumerate(DRILLS):
+            self.drill_box.setItemText(k, tr(f"drill.{name}"))
+        for k, name in enumerate(SETS):
+            self.set_box.setItemText(k, tr(f"set.{name}"))
+        for msg, label in self.form_labels.items():
+            label.setText(tr(msg))
+        self.audio_box.setText(tr("drill.audio"))
+        self.upside_box.setText(tr("drill.upside"))
+        self.start_button.setText(tr("drill.start"))
+        self.stop_button.setText(tr("drill.stop"))
+        self.intro.setText(tr("drill.intro"))
+        self._set_changed()
+        self._update_buttons()
+
+    @property
+    def drill(self) -> str:
+        return DRILLS[self.drill_box.currentIndex()]
+
+    def _drill_changed(self, *_) -> None:
+        for name, (msg, _lo, _hi, _d, used_by) in OPTIONS.items():
+            self.form.setRowVisible(self.spins[name], self.drill in used_by)
+        self.form.setRowVisible(self.upside_box, self.drill == "fuda_nagashi")
+        self.form.setRowVisible(self.audio_box, self.drill in
+                                ("kami_to_torifuda", "listening_reflex", "positional"))
+
+    def _set_changed(self, *_) -> None:
+        name = SETS[self.set_box.currentIndex()]
+        self.set_arg.setPlaceholderText(tr(f"set.hint.{name}"))
+        self.set_arg.setEnabled(name != "all")
+
+    def _update_buttons(self) -> None:
+        running = self.running
+        self.start_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        self.drill_box.setEnabled(not running)
+
+    # -- choosing ------------------------------------------------------------------------------
+    def card_set(self) -> card_sets.CardSet:
+        """The cards chosen on the left; DrillError with a message for the player if not valid."""
+        name = SETS[self.set_box.currentIndex()]
+        arg = self.set_arg.text().strip()
+        if name == "all":
+            return card_sets.all_cards()
+        if name == "first":
+            return card_sets.by_first_sound(arg)
+        if name == "length":
+            return card_sets.from_spec(f"length:{arg}")
+        if name == "group":
+            return card_sets.group_of(int(arg)) if arg.isdigit() else card_sets.confusable_group(arg)
+        if name == "weakest":
+            return card_sets.weakest(self.store, _count(arg, 10))
+        if name == "due":
+            from trainer.stats.srs import Memorisation
+            cards = Memorisation(self.store).queue(new_limit=_count(arg, 10), include_not_due=False)
+            if not cards:
+                raise DrillError(tr("set.no_due"))
+            return card_sets.CardSet("due", tuple(cards))
+        return card_sets.hand_picked(arg)
+
+    def option(self, name: str) -> int:
+        return self.spins[name].value()
+
+    def make_model(self, cards, seed: int):
+        from trainer.drills.fuda_nagashi import FudaNagashi
+        from trainer.drills.kami_to_torifuda import KamiToTorifuda
+        from trainer.drills.kimariji_henka import KimarijiHenka
+        from trainer.drills.listening_reflex import ListeningReflex
+        from trainer.drills.positional import PositionalMemory
+        o, clock = self.option, self.clock
+        cards = list(cards)
+        if self.drill == "fuda_nagashi":
+            return FudaNagashi(cards, clock=clock, seed=seed,
+                               random_orientation=self.upside_box.isChecked())
+        if self.drill == "kami_to_torifuda":
+            return KamiToTorifuda(cards, clock=clock, seed=seed, n_choices=o("choices"),
+                                  rounds=o("rounds"))
+        if self.drill == "listening_reflex":
+            return ListeningReflex(cards, clock=clock, seed=seed,
+                                   territory_size=min(o("territory"), len(cards)) if len(cards) >= 4
+                                   else o("territory"), karafuda=o("karafuda"))
+        if self.drill == "kimariji_henka":
+            return KimarijiHenka(cards, clock=clock, seed=seed, field_size=min(o("field"), len(cards)),
+                                 rounds=o("rounds"))
+        return PositionalMemory(cards, clock=clock, seed=seed, n_cards=min(o("field"), len(cards)),
+                                memorise_s=o("memorise_s"), karafuda=o("karafuda"))
+
+    def settings_json(self) -> dict:
+        used = {n: self.option(n) for n, (*_, by) in OPTIONS.items() if self.drill in by}
+        return {"set": SETS[self.set_box.currentIndex()], "set_arg": self.set_arg.text().strip(),
+                "read_aloud": self.read_aloud, **used}
+
+    @property
+    def read_aloud(self) -> bool:
+        return self.audio_box.isChecked() and self.voices is not None and \
+            self.drill in ("kami_to_torifuda", "listening_reflex", "positional")
+
+    def make_reading(self):
+        from trainer.ui.drills_reading import AudioReading, TextReading
+        if self.reading_factory is not None:
+            return self.reading_factory(self.read_aloud)
+        if not self.read_aloud:
+            return TextReading(self.clock, parent=self)
+        if self._driver is None:
+            from trainer.ui.reading import ReadingDriver
+            self._driver = ReadingDriver(self.voices, parent=self)
+        return AudioReading(self._driver, self._timing(), parent=self)
+
+    def _timing(self):
+        from trainer.ui.reader_session import ReadingTiming
+        g = self.settings.get if self.settings is not None else (lambda k: k.default)
+        return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE),
+                             joka=False)
+
+    # -- running -------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.screen is not None and not self.screen.finished
+
+    def start(self) -> bool:
+        """Build the chosen drill and show it; False (with a message) if it cannot start."""
+        if self.running:
+            return False
+        if self.read_aloud and self.voices.needs_synthesis():
+            self.voices.ensure_ready(self.window(), then=self.start)
+            return False
+        self.message.setText("")
+        try:
+            cards = self.card_set()
+            seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**31)
+            model = self.make_model(cards, seed)
+            recorder = self._recorder(model.kind, seed)
+        except DrillError as exc:
+            self.message.setText(tr("drill.error", err=exc))
+            return False
+        except Exception as exc:   # a store that cannot be opened or written
+            from trainer.stats.store import StatsError
+            if not isinstance(exc, (StatsError, OSError)):
+                raise
+            self.message.setText(tr("drill.store_error", err=exc))
+            return False
+        self._remember()
+        self.recorder = recorder
+        self._show(self._make_screen(model))
+        return True
+
+    def _recorder(self, kind: str, seed: int):
+        from trainer.stats.recorder import SessionRecorder
+        from trainer.stats.srs import Memorisation
+        store = self.store
+        voice = self._timing().voice if self.read_aloud else None
+        return SessionRecorder(store, kind, voice=voice,
+                               settings={**self.settings_json(), "seed": seed},
+                               memorisation=Memorisation(store))
+
+    def record(self, result) -> None:
+        """One result to the store, committed before this returns; a failure is shown, not raised."""
+        from trainer.stats.store import StatsError
+        try:
+            self.recorder.add(result)
+        except (StatsError, OSError) as exc:
+            self.message.setText(tr("drill.store_error", err=exc))
+
+    def _make_screen(self, model):
+        from trainer.ui import drills_screens as D
+        if self.drill == "fuda_nagashi":
+            return D.FudaNagashiScreen(model, self.record, self._recent_runs, self.clock)
+        if self.drill == "kimariji_henka":
+            return D.KimarijiHenkaScreen(model, self.record, self.clock)
+        screen = {"kami_to_torifuda": D.KamiToTorifudaScreen,
+                  "listening_reflex": D.ListeningReflexScreen,
+                  "positional": D.PositionalScreen}[self.drill]
+        return screen(model, self.record, self.make_reading(), self.clock)
+
+    def _recent_runs(self):
+        from trainer.stats.aggregates import recent_runs
+        session = self.recorder.session if self.recorder else None
+        return [r for r in recent_runs(self.store, "fuda_nagashi", 6) if r.session != session][:5]
+
+    def _show(self, screen) -> None:
+        self._drop_screen()
+        self.screen = screen
+        self.stack.addWidget(screen)
+        self.stack.setCurrentWidget(screen)
+        screen.done.connect(self._update_buttons)
+        self._update_buttons()
+        screen.begin()
+
+    def _drop_screen(self) -> None:
+        if self.screen is not None:
+            self.screen.stop()
+            self.stack.removeWidget(self.screen)
+            self.screen.deleteLater()
+            self.screen = None
+
+    def stop(self) -> None:
+        """Stop the drill on screen; what was answered is already stored."""
+        if self.screen is not None:
+            self.screen.stop()
+            if not self.screen.finished:
+                self.screen.finish(tr("drill.stop"))
+        self._update_buttons()
+
+    # -- the main window's actions -------------------------------------------------------------
+    def available(self, name: str) -> bool:
+        return {"start": not self.running, "stop": self.running}.get(name, False)
+
+    def command(self, name: str) -> None:
+        if name == "start":
+            self.start()
+        elif name == "stop":
+            self.stop()
+
+    def settings_changed(self) -> None:
+        self.retranslate()
+
+    def shutdown(self) -> None:
+        self.stop()
+
+
+def _count(text: str, default: int) -> int:
+    if not text:
+        return default
+    try:
+        n = int(text)
+    except ValueError:
+        raise DrillError(f"{text!r} is not a number of cards") from None
+    if n < 1:
+        raise DrillError("ask for at least one card")
+    return n
