@@ -222,7 +222,7 @@ def test_izumoji_card_in_pass_set_and_sadness_set_passes_first_then_receives():
     for giver in [1, 2, 3, 4]:
         _expect_pass(g, giver, 0, 1, 8, 3)
         g.apply(g.legal_actions(giver)[0])
-    assert len(face_up(g, 0)) == 4 and not g.is_over()
+    assert len(face_up(g, 0)) == 20 - 1 - 1 + 4 and not g.is_over()
 
 
 def test_izumoji_passer_chooses_which_face_up_cards_to_pass():
