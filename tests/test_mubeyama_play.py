@@ -15,7 +15,7 @@ from test_mubeyama_helpers import PLAIN, game, read_and_flip
 from trainer.cli import main
 from trainer.players.mubeyama_cpu import MubeyamaCpu, advance
 from trainer.rules.mubeyama import (READER, RULESETS, AwaitFlip, AwaitPass, AwaitRead, Flip,
-                                    Gambling4, Gambling5, GameOver, IllegalAction, Izumoji,
+                                    Gambling4, Gambling5, IllegalAction, Izumoji,
                                     LayoutError, MubeyamaError, MubeyamaView, Okayama, Pass, Read,
                                     grid_lines, new_game)
 from trainer.sim.mubeyama_sim import play_game, simulate
@@ -135,7 +135,7 @@ def test_gambling4_hidden_card_never_in_another_seats_view():
 
 @pytest.mark.slow
 def test_gambling4_hidden_card_never_in_another_seats_view_thousands_of_games():
-    assert _check_hidden_views(3000, "hidden-many") > 3000 * 5 * 70
+    assert _check_hidden_views(2000, "hidden-many") > 2000 * 5 * 70
 
 
 def test_gambling4_views_do_not_change_when_other_seats_hidden_cards_are_swapped():

@@ -6,7 +6,7 @@ import pytest
 from poems.yaku import SEED
 from test_mubeyama_helpers import PLAIN, face_up, game, holder, read_and_flip
 from trainer.players.mubeyama_cpu import MubeyamaCpu
-from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, AwaitRead, Flip, GameOver, Gambling4,
+from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, AwaitRead, Flip, Gambling4,
                                     Gambling5, IllegalAction, Izumoji, LayoutError, Okayama, Pass,
                                     Read, Stakes, new_game)
 
