@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from poems.yaku import SEED
 from trainer.players.mubeyama_cpu import MubeyamaCpu, advance
 from trainer.rules.mubeyama import (DEFAULT_PLAYERS, READER, RULESETS, AwaitFlip, Flip,
                                     MubeyamaState, Ruleset, new_game)
@@ -78,9 +79,8 @@ def play_game(ruleset: Ruleset, players: int, seed: int | str, check: str = "rea
     *check*: "action" runs the invariants after every action, "reading" after
     every reading's resolution and at the end, "end" only at the end.
     """
-    yaku = getattr(ruleset, "yaku", None)
-    cpus = {s: MubeyamaCpu(s, yaku, seed) if yaku else MubeyamaCpu(s, seed=seed)
-            for s in range(players)}
+    yaku = getattr(ruleset, "yaku", SEED)  # Okayama has no yaku; its CPUs never pass
+    cpus = {s: MubeyamaCpu(s, yaku, seed) for s in range(players)}
     state = new_game(ruleset, players, seed)
     if check == "reading":
         while advance_one_reading(state, cpus):
