@@ -72,6 +72,20 @@ def test_waiting_for_pass_names_giver_count_and_receiver():
         g.apply(Read(PLAIN[5]))
 
 
+def test_clone_is_independent_and_plays_on_identically():
+    g = new_game(Izumoji(), 5, seed=21)
+    cpus = {s: MubeyamaCpu(s, seed=21) for s in range(5)}
+    for _ in range(30):
+        g.apply(g.next_read())
+        advance_reading(g, cpus)
+    twin = g.clone()
+    twin_cpus = copy.deepcopy(cpus)
+    advance(g, cpus)
+    assert not twin.is_over() and twin.reads() == 30
+    advance(twin, twin_cpus)
+    assert [str(e) for e in twin.log] == [str(e) for e in g.log]
+
+
 def test_apply_refuses_what_is_not_an_action():
     g = new_game(Okayama(), 4, seed=1)
     with pytest.raises(MubeyamaError, match="not a Mubeyama action"):

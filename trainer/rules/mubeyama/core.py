@@ -26,6 +26,7 @@ actions; only who submits them differs. Seats are numbered so that seat
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
@@ -296,6 +297,10 @@ class MubeyamaState:
             self.record(Event("deal", seat, note=f"{len(table.cards())} torifuda"))
             if table.hidden is not None:
                 self.record(Event("deal", seat, table.hidden, note="hidden card", private_to=seat))
+
+    def clone(self) -> "MubeyamaState":
+        """An independent copy (look-ahead, take-backs in a UI)."""
+        return copy.deepcopy(self)
 
     # ----------------------------------------------------------------- queries
 
