@@ -529,7 +529,7 @@ def _write_clips(voice_dir: Path, result: PoemResult) -> None:
     for part, clip in (("kami", result.kami), ("shimo", result.shimo)):
         target = voice_dir / clip_file(result.no, part)
         tmp = target.with_name(target.name + ".part")
-        sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_24")
+        sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
         os.replace(tmp, target)
 
 

@@ -150,29 +150,38 @@ FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, st
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
 
 
-def _band_log_energy(x: np.ndarray, hop: int, nfft: int) -> tuple[np.ndarray, np.ndarray]:
+def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
+                     only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Log energy per frame in a low band (voicing, 100-1000 Hz) and a high
-    band (consonants and formants, 1-6 kHz). Frames centred on k*hop."""
+    band (consonants and formants, 1-6 kHz). Frames centred on k*hop; with
+    `only` (a boolean mask of frames), the others are left at 0."""
     pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
                           np.zeros(nfft // 2, np.float32)))
     n = len(x) // hop + 1
     frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
-    spec = np.abs(scipy.fft.rfft(frames * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
+    idx = np.arange(len(frames)) if only is None else np.flatnonzero(only[:len(frames)])
+    spec = np.abs(scipy.fft.rfft(frames[idx] * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
     bin_hz = 48000 / nfft
     b100, b1k, b6k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 6000))
-    low = spec[:, b100:b1k].sum(axis=1)
-    high = spec[:, b1k:b6k].sum(axis=1)
-    if len(low) < n:  # the last frames run past the padding: treat as silence
-        low = np.concatenate((low, np.zeros(n - len(low))))
-        high = np.concatenate((high, np.zeros(n - len(high))))
-    return np.log(low + 1e-9), np.log(high + 1e-9)
+    # frames past the padding's end count as silence
+    low, high = np.full(n, np.log(1e-9)), np.full(n, np.log(1e-9))
+    low[idx] = np.log(spec[:, b100:b1k].sum(axis=1) + 1e-9)
+    high[idx] = np.log(spec[:, b1k:b6k].sum(axis=1) + 1e-9)
+    return low, high
 
 
-def onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1) -> np.ndarray:
-    """How sharply band energy rises across every frame (centred difference
-    over +-half_lag frames), scaled to about [0, 1]."""
-    low, high = _band_log_energy(x, hop, nfft)
+def raw_onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1,
+                       only: np.ndarray | None = None) -> np.ndarray:
+    """How sharply band energy changes across every frame (centred difference
+    over +-half_lag frames), in log-energy units. With `only`, just there."""
     h = half_lag
+    need = None
+    if only is not None:
+        need = only.copy()
+        for k in range(1, h + 1):
+            need[k:] |= only[:-k]
+            need[:-k] |= only[k:]
+    low, high = _band_log_energy(x, hop, nfft, need)
     rise = np.zeros_like(low)
     if len(low) > 2 * h:
         d_low = low[2 * h:] - low[:-2 * h]
@@ -182,8 +191,13 @@ def onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1)
         # a fricative (さ, は). A drop of both alike (a stop's closure) is not it.
         rise[h:-h] = (np.maximum(d_low, 0) + np.maximum(d_high, 0)
                       + TILT_WEIGHT * np.abs(d_high - d_low))
-    top = np.percentile(rise, 98) if len(rise) else 1.0
-    return np.clip(rise / (top + 1e-9), 0, 1.5)
+    if only is not None:
+        rise[~only[:len(rise)]] = 0.0
+    return rise
+
+
+def strength_scale(rise: np.ndarray) -> float:
+    return float(np.percentile(rise, 98)) if len(rise) else 1.0
 
 
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
@@ -203,7 +217,9 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     T = len(v)
     if n == 1 or T < 2 * n:
         return [int(round(k * len(x) / n)) for k in range(n)]
-    s = onset_strength(x, DP_HOP, 1024, 1)[:T]
+    raw = raw_onset_strength(x, DP_HOP, 1024, 1)
+    scale = strength_scale(raw)
+    s = np.clip(raw / (scale + 1e-9), 0, 1.5)[:T]
     # Breath gaps: the frame where voice resumes after PHRASE_GAP_S of silence.
     gap_end = np.zeros(T)
     min_gap = PHRASE_GAP_S * 48000 / DP_HOP
@@ -255,10 +271,10 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
-    return _refine(x, [o * DP_HOP for o in onsets])
+    return _refine(x, [o * DP_HOP for o in onsets], scale)
 
 
-def _refine(x: np.ndarray, onsets: list[int], hop: int = 120) -> list[int]:
+def _refine(x: np.ndarray, onsets: list[int], scale: float, hop: int = 120) -> list[int]:
     """Move every onset (but the first) to the first clear change of its mora.
 
     A mora such as の, ま or さ changes the sound twice, at the consonant and
@@ -268,8 +284,12 @@ def _refine(x: np.ndarray, onsets: list[int], hop: int = 120) -> list[int]:
     frame reaching FIRST_CHANGE of it, but never into the previous mora (not
     before its own strongest change).
     """
-    s = onset_strength(x, hop, 512, 2)
     back, ahead = int(0.09 * 48000 / hop), int(0.015 * 48000 / hop)
+    # Fine resolution only where onsets are looked for; scaled like the coarse grid.
+    near = np.zeros(len(x) // hop + 1, dtype=bool)
+    for o in onsets[1:]:
+        near[max(o // hop - back, 0):o // hop + ahead + 1] = True
+    s = np.clip(raw_onset_strength(x, hop, 512, 2, only=near) / (scale + 1e-9), 0, 1.5)
     out = [onsets[0]]
     prev_peak = onsets[0] // hop
     for o in onsets[1:]:
