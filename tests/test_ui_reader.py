@@ -84,6 +84,18 @@ def test_a_session_survives_closing_the_app(qtbot, settings, panel):
     assert rest == order[5:] and joka is False      # the joka is read once per session
 
 
+def test_the_poem_is_shown_only_once_its_kimariji_has_sounded(qtbot, panel):
+    import time
+    panel.command("start")
+    no = panel.session.order[0]
+    panel.driver.card_started.emit(no)
+    assert panel.poem_view.text() == ""
+    panel.driver.kimariji.emit(0, no, time.perf_counter())
+    qtbot.waitUntil(lambda: panel.poem_view.text() != "", timeout=2000)
+    import poems
+    assert poems.get(no).kami[0] in panel.poem_view.text()
+
+
 def test_only_a_given_set_of_cards(panel):
     panel.set_given.setChecked(True)
     panel.set_text.setText("1 5, 22-24")

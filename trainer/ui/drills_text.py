@@ -81,3 +81,20 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 MESSAGES.update(DRILLS_MESSAGES)
+
+
+def make_bools_immortal() -> None:
+    """PySide6 6.12 on Python 3.11 drops a reference to True/False on every signal
+    emit (the abi3 bug ``trainer.ui._none_refcount`` works around for None); a drill
+    emits several signals per card, so True and False get the 2**40 extra references
+    immortality amounts to. Nothing on 3.12+. Belongs beside the None fix."""
+    import sys
+    if sys.version_info >= (3, 12) or getattr(make_bools_immortal, "done", False):
+        return
+    import ctypes
+    for obj in (True, False):
+        ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
+    make_bools_immortal.done = True
+
+
+make_bools_immortal()

@@ -206,6 +206,8 @@ class MainWindow(QMainWindow):
             if hasattr(widget, "shutdown"):
                 widget.shutdown()
         self.driver.stop()
+        if hasattr(self.voices, "close"):
+            self.voices.close()             # the output stream and its clock thread
         self.settings.set(S.GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
         super().closeEvent(event)

@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QLi
 
 import poems
 from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU
-from trainer.rules.kyogi import (Arrange, FaultKind, KyogiState, Phase, Read, Send, Touch,
+from trainer.rules.kyogi import (Arrange, KyogiState, Phase, Read, Send, Touch,
                                  Touches)
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
-from trainer.ui.i18n import LANG, tr
+from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
@@ -168,7 +168,7 @@ class MatchPanel(QWidget):
 
         self.level = QComboBox()
         for name, lv in LEVELS.items():
-            self.level.addItem(lv.label, name)
+            self.level.addItem(lv.label, name)    # relabelled in the interface language by retranslate
         k = self.level.findData(self.settings.get(S.CPU_LEVEL))
         self.level.setCurrentIndex(max(0, k))
         self.level.currentIndexChanged.connect(
@@ -225,6 +225,10 @@ class MatchPanel(QWidget):
         self.begin_button.setText(tr("match.skip_memorise") if self.phase == MEMORISE else tr("match.begin"))
         self.abandon_button.setText(tr("match.abandon"))
         self.log_title.setText(tr("match.log"))
+        for k in range(self.level.count()):
+            msg = f"level.{self.level.itemData(k)}"
+            if msg in MESSAGES:
+                self.level.setItemText(k, tr(msg))
         self.result.retranslate()
         self._update_controls()
 
@@ -454,7 +458,8 @@ class MatchPanel(QWidget):
             what = tr("match.cpu")
         else:
             what = "—"
-        faults = " ".join(f"[{f.kind.value}:{'you' if f.seat == HUMAN else 'cpu'}]" for f in outcome.faults)
+        faults = " ".join(f"[{tr('match.you') if f.seat == HUMAN else tr('match.cpu')}: {tr('fault.' + f.kind.value)}]"
+                          for f in outcome.faults)
         cpu_rt = outcome.reaction_ms[CPU]
         cpu = f" cpu {cpu_rt:+d} ms" if cpu_rt is not None else ""
         return f"{head} {what} {text}{cpu} {faults}".rstrip()

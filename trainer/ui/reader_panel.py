@@ -35,11 +35,13 @@ class ReaderPanel(QWidget):
         self.driver = driver
         self.session: ReaderSession | None = load_session()
         self.current: int | None = None       # poem being read (0 = joka)
+        self.revealed = False                 # the poem is shown once its kimariji has sounded
         self.reading = False
         self.paused = False
         self.held = False
         self._build()
         driver.card_started.connect(self._on_card_started)
+        driver.kimariji.connect(self._on_kimariji)
         driver.card_finished.connect(self._on_card_finished)
         driver.finished.connect(self._on_finished)
         driver.state_changed.connect(self._on_state)
@@ -217,7 +219,20 @@ class ReaderPanel(QWidget):
     # -- events from the driver (GUI thread) ------------------------------------------------
     def _on_card_started(self, no: int) -> None:
         self.current = no
+        self.revealed = no == 0
         self._refresh()
+
+    def _on_kimariji(self, index: int, no: int, when: float) -> None:
+        """Show the poem when its kimariji is heard, not before: a screen must not beat the ear."""
+        import time
+
+        from PySide6.QtCore import QTimer
+
+        def reveal():
+            if self.current == no:
+                self.revealed = True
+                self._show_poem()
+        QTimer.singleShot(max(0, round((when - time.perf_counter()) * 1000)), reveal)
 
     def _on_card_finished(self, no: int) -> None:
         s = self.session
@@ -276,7 +291,7 @@ class ReaderPanel(QWidget):
             b.setEnabled(self.available(name))
 
     def _show_poem(self) -> None:
-        if not self.settings.get(S.SHOW_POEM) or self.current is None:
+        if not self.settings.get(S.SHOW_POEM) or self.current is None or not self.revealed:
             self.poem_view.setText("")
             return
         p = poems.JOKA if self.current == 0 else poems.get(self.current)

@@ -257,7 +257,7 @@ class TerritoryWidget(QWidget):
     def paintEvent(self, event):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), QColor("#3b3326"))
+        p.fillRect(self.rect(), TATAMI.darker(115))
         floor_rect = self._to_px(QRectF(0, 0, FLOOR_W_MM, FLOOR_H_MM))
         p.fillRect(floor_rect, TATAMI)
         p.setPen(QPen(TATAMI_LINE, 1))
