@@ -1,0 +1,331 @@
+"""The offline synthesised reader: a karuta reading from pyopenjtalk's HTS voice.
+
+`SynthVoice` implements `audio.voice.Voice`. How a clip is made:
+
+1. The verse's SOUND form (modern hiragana as read aloud) becomes full-context
+   labels with exactly its kana as pronunciation (`audio.synth_chant.verse`),
+   so OpenJTalk cannot re-read it. The joka is poem 0.
+2. The HTS engine says how long the voice would make every phoneme; the chant
+   plan (`synth_chant`) keeps consonants near that length and gives every mora
+   the reading's pulse, holds phrase ends, and holds the shimo-no-ku's last two
+   morae (yoin, about 3 s).
+3. The engine renders with exactly those lengths (HTS phoneme alignment) and
+   with every state's pitch target replaced: the voice's own contour compressed
+   toward one reciting tone, with a gentle fall on held phrase ends.
+4. Marks come from the lengths we imposed, not from analysis: a mora starts
+   where its first phoneme starts; a mora opening with a stop is heard from its
+   release, found on the engine's own energy track (mgc c0) inside the stop.
+   Every other mora is articulated as a chanting reader does, with a short
+   dip in loudness whose bottom is its mark: deep (12 dB) when it opens with a
+   vowel or glide after a vowel (の-お, お-お, か-わ), which HTS's smooth
+   transitions leave without any edge, light (7 dB) before a nasal, r or
+   fricative.
+
+Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
+LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
+
+Rendering one verse takes about 0.3-0.4 s (the vocoder); clips are cached on
+disk (`audio.cache`). `synthesize_all` fills the cache for every poem on a
+worker thread with two engines (ctypes releases the GIL, so both cores work).
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from audio.cache import ClipCache, cache_key
+from audio.clip import Clip
+from audio.voice import RATE, VoiceError
+
+SYNTH_VERSION = 1   # bump when the rendering changes in a way the settings do not show
+LEAD_IN_S = 0.25    # silence before the first mora onset
+TAIL_S = 0.05       # silence after the end of the voice
+OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
+DIP_DB = 12.0       # re-articulation dip before a vowel or glide mora (no edge of its own)
+DIP_CONSONANT_DB = 7.0  # lighter articulation dip before a nasal, r or fricative
+DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
+SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
+RELEASE_SHARE = 0.85  # where on the closure-to-burst energy rise a stop is heard (see report)
+KAMI_FADE_S = 0.12  # the held end of the kami-no-ku tapers off over this
+PARTS = ("kami", "shimo")
+MEMORY_CLIPS = 6    # clips kept in memory by a voice (the cache on disk holds them all)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    samples: np.ndarray
+    marks: dict[str, int]
+
+
+def _poem(no: int):
+    import poems
+    if no == 0:
+        return poems.JOKA
+    try:
+        return poems.get(no)
+    except (KeyError, ValueError, IndexError) as exc:
+        raise VoiceError(f"no poem number {no}") from exc
+
+
+def _text(poem, part: str) -> tuple[tuple[str, ...], list[list[str]]]:
+    import poems
+    phrases = poem.kami_sound if part == "kami" else poem.shimo_sound
+    return phrases, [poems.morae(p) for p in phrases]
+
+
+def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
+           style=None, kimariji_mora: int | None = None, engine=None) -> Clip:
+    """Synthesise one half-verse as a karuta reading, with its marks."""
+    from audio import synth_chant as chant
+    from audio import synth_hts as hts
+
+    style = style or chant.ChantStyle()
+    engine = engine or hts.engine()
+    verse = chant.verse(phrases, phrase_morae)
+    phonemes = verse.phonemes
+    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
+    hold_list = chant.holds(verse, planned, part, style)
+    frames = chant.rendered_frames(planned, hold_list)
+    # Heard from a release: stops, and whatever comes out of the opening silence.
+    released = [k == 0 or phonemes[m.first - 1] in chant.SILENCES or phonemes[m.first] in chant.STOPS
+                for k, m in enumerate(verse.morae)]
+    tracked = [m.first for m, r in zip(verse.morae, released) if r]
+    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked)
+
+    # Onsets and the voice's end in the rendering, then the held ends restored.
+    onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, released)]
+    last = verse.morae[-1].last
+    voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
+    samples, moved = out.samples, lambda x: x
+    for h in sorted(hold_list, key=lambda h: -h.label):
+        if h.extra:
+            at = out.phoneme_starts[h.label] + h.at * hts.FRAME
+            samples, inserted = _sustain(samples, at, h.extra * hts.FRAME)
+            moved = (lambda f, at, n: (lambda x: f(x) + (n if x >= at else 0)))(moved, at, inserted)
+    onsets = [moved(x) for x in onsets]
+    voice_end = moved(voice_end)
+
+    first = moved(out.phoneme_starts[verse.morae[0].first])
+    pad = int(round(LEAD_IN_S * RATE)) - (onsets[0] - first)
+    shift = pad - first  # sample in rendering + shift = sample in clip
+    body = samples[first:voice_end].astype(np.float32) * OUTPUT_GAIN
+    samples = np.concatenate([np.zeros(pad, np.float32), body, np.zeros(int(TAIL_S * RATE), np.float32)])
+    end = pad + len(body)
+
+    marks = {f"mora:{k}": onset + shift for k, onset in enumerate(onsets)}
+    for k, mora in enumerate(verse.morae):
+        marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
+        if not released[k]:
+            soft = phonemes[mora.first] not in chant.GLIDES or phonemes[mora.first - 1] not in chant.VOWELS
+            _dip(samples, marks[f"mora:{k}"], DIP_CONSONANT_DB if soft else DIP_DB)
+    if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
+        marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
+    marks["end"] = end
+    _shape_end(samples, end, marks[f"mora:{len(onsets) - 1}"], part, style)
+    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
+    if peak > 0.98:
+        samples *= 0.98 / peak
+    return Clip(samples, RATE, marks)
+
+
+def _sustain(x: np.ndarray, at: int, length: int) -> tuple[np.ndarray, int]:
+    """Lengthen a steady vowel at sample `at` by about `length` samples.
+
+    Repeats the stretch of whole pitch periods just before `at` (its length is
+    the lag, near SUSTAIN_LOOP_S, where the waveform best repeats itself), so
+    the joins fall where the voice itself repeats. Returns (new samples, samples inserted).
+    """
+    window = int(0.012 * RATE)
+    lo, hi = int(SUSTAIN_LOOP_S * RATE * 0.8), int(SUSTAIN_LOOP_S * RATE * 1.25)
+    if at - hi - window < 0 or length <= 0:
+        return x, 0
+    ref = x[at - window:at]
+    lags = np.arange(lo, hi + 1)
+    # Normalised similarity of the last `window` samples with the same span `lag` earlier.
+    best, best_score = lo, -np.inf
+    for lag in lags:
+        seg = x[at - lag - window:at - lag]
+        score = float(np.dot(ref, seg)) / (np.linalg.norm(ref) * np.linalg.norm(seg) + 1e-12)
+        if score > best_score:
+            best, best_score = int(lag), score
+    loop = x[at - best:at]
+    count = max(1, int(round(length / best)))
+    return np.concatenate([x[:at], np.tile(loop, count), x[at:]]), best * count
+
+
+def _onset(out, label: int, from_release: bool) -> int:
+    """Sample where a mora is first heard: its first phoneme's start, or, for a
+    stop (and for the first sound after silence), where the engine's energy
+    track c0 has come RELEASE_SHARE of the way up from the closure to the burst."""
+    from audio.synth_hts import FRAME
+    start = out.phoneme_starts[label]
+    if not from_release:
+        return start
+    a = start // FRAME
+    c0 = out.c0[a:]
+    c0 = c0[: np.argmax(np.isnan(c0))] if np.isnan(c0).any() else c0
+    low = int(np.argmin(c0))
+    level = c0[low] + RELEASE_SHARE * (c0[low:].max() - c0[low])
+    release = low + int(np.argmax(c0[low:] >= level - 1e-9))
+    return (a + release) * FRAME
+
+
+def _dip(samples: np.ndarray, at: int, db: float) -> None:
+    """A short loss of loudness whose bottom is `at`: the new mora is heard from there."""
+    before, after = int(DIP_BEFORE_S * RATE), int(DIP_AFTER_S * RATE)
+    depth = 10 ** (-db / 20)
+    down = 1 - (1 - depth) * 0.5 * (1 - np.cos(np.linspace(0, np.pi, before)))
+    up = depth + (1 - depth) * 0.5 * (1 - np.cos(np.linspace(0, np.pi, after)))
+    a = max(0, at - before)
+    samples[a:at] *= down[before - (at - a):]
+    samples[at:at + after] *= up[: len(samples[at:at + after])]
+
+
+def _shape_end(samples: np.ndarray, end: int, last_onset: int, part: str, style) -> None:
+    """Kami: a short taper. Shimo: the yoin fades over its second half, then stops."""
+    if part == "shimo":
+        a = last_onset + (end - last_onset) // 2
+        gain_db = -style.yoin_fade_db * np.linspace(0, 1, end - a) ** 1.5
+        samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
+    n = int(KAMI_FADE_S * RATE) if part == "kami" else int(0.03 * RATE)
+    n = min(n, end)
+    samples[end - n:end] *= (0.5 * (1 + np.cos(np.linspace(0, np.pi, n)))).astype(np.float32)
+
+
+class SynthVoice:
+    """The synthesised reader (voice "mei", HTS, chant style). Thread-safe."""
+
+    rate = RATE
+
+    def __init__(self, style=None, cache: ClipCache | None = None):
+        from audio.synth_chant import ChantStyle
+        self.style = style or ChantStyle()
+        self.name = "synth-mei"
+        self._cache = cache
+        self._memory: OrderedDict[tuple[int, str], Clip] = OrderedDict()  # the last few clips
+        self._lock = threading.Lock()
+
+    @property
+    def cache(self) -> ClipCache:
+        if self._cache is None:
+            self._cache = ClipCache()
+        return self._cache
+
+    def available(self) -> frozenset[int]:
+        try:
+            from audio import synth_hts
+            synth_hts.engine()
+        except Exception:  # no engine on this platform: the voice reads nothing
+            return frozenset()
+        return frozenset(range(0, 101))
+
+    def kami(self, no: int) -> Clip:
+        return self.clip(no, "kami")
+
+    def shimo(self, no: int) -> Clip:
+        return self.clip(no, "shimo")
+
+    def key(self, no: int, part: str) -> str:
+        from audio.synth_hts import engine_version
+        poem = _poem(no)
+        phrases, _ = _text(poem, part)
+        return cache_key(text=list(phrases), part=part, voice=self.name, style=self.style.key(),
+                         kimariji=self._kimariji_mora(poem, part), lead_in=LEAD_IN_S, tail=TAIL_S,
+                         version=SYNTH_VERSION, engine=engine_version())
+
+    def clip(self, no: int, part: str, engine=None, remember: bool = True) -> Clip:
+        """The clip from memory, the disk cache, or a new rendering (then cached)."""
+        if part not in PARTS:
+            raise ValueError(f"part is 'kami' or 'shimo', not {part!r}")
+        with self._lock:
+            hit = self._memory.get((no, part))
+            if hit is not None:
+                self._memory.move_to_end((no, part))
+                return hit
+        key = self.key(no, part)
+        clip = self.cache.get(key)
+        if clip is None:
+            poem = _poem(no)
+            phrases, phrase_morae = _text(poem, part)
+            try:
+                clip = render(phrases, phrase_morae, part, self.style, self._kimariji_mora(poem, part), engine)
+            except Exception as exc:
+                raise VoiceError(f"synthesis of poem {no} ({part}) failed: {exc}") from exc
+            try:
+                self.cache.put(key, clip)
+            except OSError:
+                pass  # a full or read-only disk costs speed, not the reading
+        if remember:
+            with self._lock:
+                self._memory[(no, part)] = clip
+                while len(self._memory) > MEMORY_CLIPS:
+                    self._memory.popitem(last=False)
+        return clip
+
+    @staticmethod
+    def _kimariji_mora(poem, part: str) -> int | None:
+        if part != "kami":
+            return None
+        n = poem.kimariji_mora_count()
+        return n - 1 if n > 0 else None
+
+
+ProgressFn = Callable[[int, int], None]
+
+
+def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event | None = None,
+                   voice: SynthVoice | None = None, poems_to_do: Sequence[int] | None = None,
+                   workers: int = 2) -> int:
+    """Render (or find in the cache) both halves of every poem, joka first.
+
+    Plain blocking function, for a QThread or any worker thread: `progress(done,
+    total)` is called from this thread after every poem; setting `cancel` stops
+    it after the verses in flight (at most `workers`). Returns how many poems
+    are ready. Each worker thread drives its own HTS engine.
+    """
+    from audio.synth_hts import HtsEngine
+
+    voice = voice or SynthVoice()
+    todo = list(range(0, 101) if poems_to_do is None else poems_to_do)
+    total, done = len(todo), 0
+    cancel = cancel or threading.Event()
+    pending = [no for no in todo if not all(voice.key(no, part) in voice.cache for part in PARTS)]
+    done = total - len(pending)
+    if progress:
+        progress(done, total)
+    engines = [HtsEngine() for _ in range(max(1, workers))]
+    free = list(engines)
+    free_lock = threading.Lock()
+
+    def work(no: int) -> int:
+        if cancel.is_set():
+            return -1
+        with free_lock:
+            engine = free.pop()
+        try:
+            for part in PARTS:
+                voice.clip(no, part, engine, remember=False)
+        finally:
+            with free_lock:
+                free.append(engine)
+        return no
+
+    with ThreadPoolExecutor(max_workers=len(engines), thread_name_prefix="synth") as pool:
+        futures = [pool.submit(work, no) for no in pending]
+        try:
+            for future in as_completed(futures):
+                if future.result() >= 0:
+                    done += 1
+                    if progress:
+                        progress(done, total)
+                if cancel.is_set():
+                    break
+        finally:
+            for future in futures:
+                future.cancel()
+    return done

@@ -1,0 +1,254 @@
+"""The HTS engine inside pyopenjtalk-plus, driven state by state.
+
+pyopenjtalk's own `synthesize()` lets the engine choose every phoneme's length
+and pitch. A karuta reading needs both under control, and the clip's marks need
+every phoneme's exact start, so this module calls the engine's C API (exported
+by pyopenjtalk's `htsengine` extension) through ctypes:
+
+1. `natural_durations(labels)`: the voice's own length of every phoneme, in
+   frames (one frame = `FRAME` samples = 5 ms at 48 kHz).
+2. `render(labels, frames, pitch)`: synthesise with the phoneme lengths we
+   choose (HTS "phoneme alignment": the label carries start and end times) and
+   with the pitch target of every state replaced by `pitch(...)`. What comes
+   back says where each phoneme starts, in samples: no estimation involved.
+
+Both run in a few ms except the vocoder itself (about 55 ms per second of
+sound). One engine per process, guarded by a lock.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import numpy as np
+
+RATE = 48_000
+FRAME = 240  # samples per HTS frame: 5 ms at 48 kHz (the voice's fperiod)
+HTS_TIME_UNIT = 1e-7  # label times are in units of 100 ns
+STREAM_MGC, STREAM_LF0 = 0, 1
+
+
+class HtsUnavailable(RuntimeError):
+    """The HTS engine's C API cannot be reached on this platform/install."""
+
+
+@dataclass(frozen=True)
+class StateInfo:
+    """What the pitch shaper may look at for one HTS state."""
+    phoneme: int      # index into the label list
+    state: int        # 0..nstate-1 within the phoneme
+    start: int        # frame where the state starts
+    length: int       # frames
+    lf0: float        # the voice's own log-F0 target (static mean)
+
+
+# For every state: (static log-F0 target, its slope per frame). The slope lets a
+# held tone glide (phrase-final fall) instead of stepping from state to state.
+PitchFn = Callable[[list[StateInfo]], list[tuple[float, float]]]
+
+
+@dataclass(frozen=True)
+class Rendering:
+    samples: np.ndarray        # float32, [-1, 1]
+    phoneme_starts: list[int]  # sample offset of every label's start
+    c0: np.ndarray             # generated energy coefficient per frame (mgc[0])
+
+
+def _library_path() -> str:
+    import pyopenjtalk
+    here = os.path.dirname(pyopenjtalk.__file__)
+    for name in sorted(os.listdir(here)):
+        if name.startswith("htsengine") and name.endswith((".so", ".pyd", ".dylib")):
+            return os.path.join(here, name)
+    raise HtsUnavailable("pyopenjtalk's htsengine extension was not found")
+
+
+def voice_path() -> bytes:
+    import pyopenjtalk
+    return pyopenjtalk.DEFAULT_HTS_VOICE
+
+
+@lru_cache(maxsize=1)
+def engine_version() -> str:
+    """Changes whenever pyopenjtalk or its voice file changes (part of the cache key)."""
+    import pyopenjtalk
+    digest = hashlib.sha256()
+    digest.update(str(getattr(pyopenjtalk, "__version__", "?")).encode())
+    with open(voice_path(), "rb") as voice:
+        for block in iter(lambda: voice.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+def _bind(lib: ctypes.CDLL) -> None:
+    E, S, B, D = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char, ctypes.c_double
+    lines = ctypes.POINTER(ctypes.c_char_p)
+    signatures = {
+        "HTS_Engine_initialize": ([E], None),
+        "HTS_Engine_load": ([E, lines, S], B),
+        "HTS_Engine_set_phoneme_alignment_flag": ([E, B], None),
+        "HTS_Engine_set_volume": ([E, D], None),
+        "HTS_Engine_get_sampling_frequency": ([E], S),
+        "HTS_Engine_get_fperiod": ([E], S),
+        "HTS_Engine_get_nstate": ([E], S),
+        "HTS_Engine_get_total_state": ([E], S),
+        "HTS_Engine_get_total_frame": ([E], S),
+        "HTS_Engine_get_state_duration": ([E, S], S),
+        "HTS_Engine_get_state_mean": ([E, S, S, S], D),
+        "HTS_Engine_set_state_mean": ([E, S, S, S, D], None),
+        "HTS_Engine_get_generated_parameter": ([E, S, S, S], D),
+        "HTS_Engine_generate_state_sequence_from_strings": ([E, lines, S], B),
+        "HTS_Engine_generate_parameter_sequence": ([E], B),
+        "HTS_Engine_generate_sample_sequence": ([E], B),
+        "HTS_Engine_get_nsamples": ([E], S),
+        "HTS_Engine_save_generated_speech": ([E, ctypes.c_void_p], None),
+        "HTS_Engine_refresh": ([E], None),
+    }
+    for name, (args, result) in signatures.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError as exc:
+            raise HtsUnavailable(f"the HTS engine does not export {name}") from exc
+        fn.argtypes, fn.restype = args, result
+
+
+def _bind_libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None)
+    try:
+        libc.open_memstream.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]
+    except AttributeError as exc:
+        raise HtsUnavailable("this C library has no open_memstream") from exc
+    libc.open_memstream.restype = ctypes.c_void_p
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return libc
+
+
+def _lines(labels: Sequence[str]):
+    return (ctypes.c_char_p * len(labels))(*[label.encode() for label in labels])
+
+
+class HtsEngine:
+    """One HTS engine loaded with pyopenjtalk's default voice (mei, 48 kHz)."""
+
+    VOLUME_DB = -6.0  # headroom: the voice peaks above 16-bit full scale at 0 dB
+
+    def __init__(self):
+        try:
+            self._lib = ctypes.CDLL(_library_path())
+            _bind(self._lib)
+            self._libc = _bind_libc()
+        except OSError as exc:
+            raise HtsUnavailable(str(exc)) from exc
+        # HTS_Engine is a plain C struct of a few kB; give it ample room.
+        self._memory = ctypes.create_string_buffer(1 << 16)
+        self._e = ctypes.cast(self._memory, ctypes.c_void_p)
+        lib = self._lib
+        lib.HTS_Engine_initialize(self._e)
+        if lib.HTS_Engine_load(self._e, (ctypes.c_char_p * 1)(voice_path()), 1) != b"\x01":
+            raise HtsUnavailable("the HTS voice could not be loaded")
+        if (lib.HTS_Engine_get_sampling_frequency(self._e), lib.HTS_Engine_get_fperiod(self._e)) != (RATE, FRAME):
+            raise HtsUnavailable("the HTS voice is not 48 kHz with 5 ms frames")
+        lib.HTS_Engine_set_volume(self._e, self.VOLUME_DB)
+        self.nstate = lib.HTS_Engine_get_nstate(self._e)
+        self.lock = threading.Lock()
+
+    def natural_durations(self, labels: Sequence[str]) -> list[int]:
+        """Frames per phoneme as the voice would say it."""
+        lib, e = self._lib, self._e
+        with self.lock:
+            lib.HTS_Engine_set_phoneme_alignment_flag(e, b"\x00")
+            try:
+                self._states(labels)
+                return [sum(lib.HTS_Engine_get_state_duration(e, p * self.nstate + s) for s in range(self.nstate))
+                        for p in range(len(labels))]
+            finally:
+                lib.HTS_Engine_refresh(e)
+
+    def render(self, labels: Sequence[str], frames: Sequence[int], pitch: PitchFn,
+               c0_phonemes: Sequence[int] = ()) -> Rendering:
+        """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
+
+        `c0_phonemes`: labels whose generated energy track is wanted (stop releases).
+        """
+        if len(frames) != len(labels) or min(frames) < self.nstate:
+            raise ValueError(f"every phoneme needs at least {self.nstate} frames")
+        starts = np.concatenate([[0], np.cumsum(frames)]).astype(int)
+        unit = FRAME / RATE / HTS_TIME_UNIT  # 100-ns units per frame (50 000)
+        timed = [f"{int(round(a * unit))} {int(round(b * unit))} {label}"
+                 for a, b, label in zip(starts[:-1], starts[1:], labels)]
+        lib, e = self._lib, self._e
+        with self.lock:
+            lib.HTS_Engine_set_phoneme_alignment_flag(e, b"\x01")
+            try:
+                self._states(timed)
+                states = self._state_info(len(labels))
+                got = [sum(s.length for s in states if s.phoneme == p) for p in range(len(labels))]
+                if got != list(frames):
+                    raise RuntimeError(f"HTS did not keep the phoneme lengths asked for: {got} != {list(frames)}")
+                # Voicing stays the voice's own (MSD weights); only voiced targets are heard.
+                for index, (level, slope) in enumerate(pitch(states)):
+                    lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 0, level)
+                    lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 1, slope)
+                    lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 2, 0.0)
+                if lib.HTS_Engine_generate_parameter_sequence(e) != b"\x01":
+                    raise RuntimeError("HTS parameter generation failed")
+                if lib.HTS_Engine_generate_sample_sequence(e) != b"\x01":
+                    raise RuntimeError("HTS waveform generation failed")
+                # Generated parameters are readable once the waveform exists (not before).
+                c0 = np.full(int(starts[-1]), np.nan)
+                for p in c0_phonemes:
+                    for t in range(starts[p], starts[p + 1]):
+                        c0[t] = lib.HTS_Engine_get_generated_parameter(e, STREAM_MGC, t, 0)
+                samples = self._speech()
+            finally:
+                lib.HTS_Engine_refresh(e)
+        return Rendering(samples, [int(s) * FRAME for s in starts[:-1]], c0)
+
+    def _states(self, labels: Sequence[str]) -> None:
+        if self._lib.HTS_Engine_generate_state_sequence_from_strings(self._e, _lines(labels), len(labels)) != b"\x01":
+            raise RuntimeError("HTS rejected the labels")
+
+    def _state_info(self, n_labels: int) -> list[StateInfo]:
+        lib, e, ns = self._lib, self._e, self.nstate
+        out, start = [], 0
+        for index in range(lib.HTS_Engine_get_total_state(e)):
+            length = lib.HTS_Engine_get_state_duration(e, index)
+            out.append(StateInfo(index // ns, index % ns, start, length,
+                                 lib.HTS_Engine_get_state_mean(e, STREAM_LF0, index, 0)))
+            start += length
+        return out
+
+    def _speech(self) -> np.ndarray:
+        """The generated waveform, read through an in-memory FILE (one call, not one per sample)."""
+        data, size = ctypes.c_void_p(), ctypes.c_size_t()
+        stream = self._libc.open_memstream(ctypes.byref(data), ctypes.byref(size))
+        if not stream:
+            raise RuntimeError("open_memstream failed")
+        try:
+            self._lib.HTS_Engine_save_generated_speech(self._e, stream)
+        finally:
+            self._libc.fclose(stream)
+        try:
+            pcm = np.frombuffer(ctypes.string_at(data, size.value), dtype="<i2")
+            return (pcm.astype(np.float32) / 32768.0)
+        finally:
+            self._libc.free(data)
+
+
+_engine: HtsEngine | None = None
+_engine_lock = threading.Lock()
+
+
+def engine() -> HtsEngine:
+    """The process's engine, created on first use."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            _engine = HtsEngine()
+        return _engine
