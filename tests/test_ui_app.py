@@ -119,7 +119,21 @@ def test_language_is_restored_from_settings(qtbot, ini):
 
 def test_only_working_modes_are_offered(window):
     names = [window.tabs.tabText(k) for k in range(window.tabs.count())]
-    assert names == ["Reader", "Match"]
+    assert names[:2] == ["Reader", "Match"]
+    assert len(names) == len(window.modes) == window.stack.count()
+    for _, panel in window.modes:               # every mode speaks the commands protocol
+        assert callable(panel.available) and callable(panel.command)
+
+
+def test_a_mode_that_fails_to_build_is_left_out(qtbot, ini, monkeypatch, capsys):
+    import trainer.ui.main_window as mw
+    monkeypatch.setattr(mw, "OPTIONAL_MODES", (("mode.reader", "trainer.ui.no_such_panel", "X",
+                                                 lambda cls, s, v: cls()),))
+    w = MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
+                   voices=FakeVoices())
+    qtbot.addWidget(w)
+    assert [m for m, _ in w.modes] == ["mode.reader", "mode.match"]
+    assert "left out" in capsys.readouterr().err
 
 
 def test_shortcuts_are_bound_and_shown(window):

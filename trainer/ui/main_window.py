@@ -25,6 +25,14 @@ ACTIONS = {
 }
 
 
+# Modes of other parts of the project: (message id, module, class, how to build it).
+OPTIONAL_MODES = (
+    ("mode.drills", "trainer.ui.drills_panel", "DrillsPanel", lambda cls, s, v: cls(s, v)),
+    ("mode.mubeyama", "trainer.ui.mubeyama_panel", "MubeyamaPanel", lambda cls, s, v: cls(s, v)),
+    ("mode.stats", "trainer.ui.stats_panel", "StatsPanel", lambda cls, s, v: cls(s)),
+)
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: S.Settings, driver=None, voices=None):
         super().__init__()
@@ -56,6 +64,7 @@ class MainWindow(QMainWindow):
         if match is not None:
             self.match = match
             self.modes.append(("mode.match", match))
+        self._add_optional_modes()
         self.tabs = QTabBar()
         self.tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
@@ -77,6 +86,24 @@ class MainWindow(QMainWindow):
         except ImportError:
             return None
         return MatchPanel(self.settings, self.voices)
+
+    def _add_optional_modes(self) -> None:
+        """Modes built by other parts of the project, shown once they import and build.
+
+        Each follows the mode protocol of the Reader and Match panels
+        (``available``/``command``/``retranslate``/``settings_changed``/``shutdown``).
+        One that fails to build is left out with a note on stderr: the app keeps working.
+        """
+        import importlib
+        import sys
+        for msg, module, cls, build in OPTIONAL_MODES:
+            try:
+                panel_class = getattr(importlib.import_module(module), cls)
+                panel = build(panel_class, self.settings, self.voices)
+            except Exception as exc:                  # a mode still being written
+                print(f"karuta: {cls} left out: {type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            self.modes.append((msg, panel))
 
     def set_mode(self, index: int) -> None:
         index = max(0, min(int(index), len(self.modes) - 1))
