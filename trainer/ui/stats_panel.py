@@ -166,8 +166,10 @@ class StatsPanel(QWidget):
         self.empty.setText(tr("stats.empty"))
         if self._charts_built:
             self._retranslate_charts()
-            if self.data is not None:
+            if self.data is not None and self.isVisible():
                 self._draw()
+            else:
+                self.data = None       # redrawn in the new language when next shown
 
     def _retranslate_charts(self) -> None:
         self.heat_title.setText(tr("stats.heat"))

@@ -1,0 +1,240 @@
+"""Drills mode: each drill screen driven through a few cards on a fake clock, results in the store."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+
+import poems  # noqa: E402
+from trainer.stats.store import StatsStore  # noqa: E402
+from trainer.ui.drills_panel import DRILLS, SETS, DrillsPanel  # noqa: E402
+from trainer.ui.drills_reading import TextReading  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+
+
+class FakeClock:
+    def __init__(self, t=1000.0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+    def advance(self, s):
+        self.t += s
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path / "data"))
+    s = StatsStore.open(tmp_path / "stats.sqlite3")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def panel(qtbot, store, clock):
+    LANG.set("en")
+    readings = []
+
+    def factory(_aloud):
+        r = TextReading(clock, mora_s=0.2, after_s=1.0, gap_s=1.0)
+        readings.append(r)
+        return r
+
+    p = DrillsPanel(None, None, store, clock=clock, reading_factory=factory, seed=7)
+    p.readings = readings
+    qtbot.addWidget(p)
+    p.resize(1400, 850)
+    p.show()
+    return p
+
+
+def choose(panel, drill, set_name="pick", arg="", **options):
+    panel.drill_box.setCurrentIndex(DRILLS.index(drill))
+    panel.set_box.setCurrentIndex(SETS.index(set_name))
+    panel.set_arg.setText(arg)
+    for name, value in options.items():
+        panel.spins[name].setValue(value)
+
+
+def stored(store, kind):
+    return store.query("SELECT card, correct, reaction_ms, fault, answer FROM trials "
+                       "WHERE kind = ? ORDER BY id", (kind,))
+
+
+def test_fuda_nagashi_typed_and_picked_answers_are_timed_and_stored(qtbot, panel, store, clock):
+    choose(panel, "fuda_nagashi", "pick", "1-4")
+    assert panel.start()
+    screen = panel.screen
+    model = screen.model
+    answers = []
+    for k in range(4):
+        card = model.current.card
+        clock.advance(1.5 + k)
+        if k == 0:
+            qtbot.keyClicks(screen.edit, poems.romaji(poems.get(card).kimariji))
+            qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+        elif k == 1:   # romaji, wrong on purpose
+            qtbot.keyClicks(screen.edit, "zzz")
+            qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+        else:          # picked among the buttons
+            button = next(b for b in screen.pick_buttons if b.property("card") == card)
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        answers.append(card)
+    assert screen.finished and not panel.running
+    rows = stored(store, "fuda_nagashi")
+    assert [r[0] for r in rows] == answers
+    assert [r[1] for r in rows] == [1, 0, 1, 1]
+    assert [round(r[2]) for r in rows] == [1500, 2500, 3500, 4500]
+    assert "Rank" in screen.summary.text()
+    # memorisation drills feed the FSRS schedule
+    assert store.query("SELECT count(*) FROM srs_cards")[0][0] == 4
+
+
+def test_kami_to_torifuda_touches_timed_from_the_kimariji_mark(qtbot, panel, store, clock):
+    choose(panel, "kami_to_torifuda", "group", "あさ", choices=4, rounds=3)
+    assert panel.start()
+    screen = panel.screen
+    screen.feedback_s = 0
+    model = screen.model
+    reading = panel.readings[-1]
+    outcomes = []
+    for k in range(3):
+        qtbot.waitUntil(lambda: model.round is not None and model.kimariji_at is not None)
+        card = model.round.card
+        kima = model.kimariji_at
+        if k == 2:      # nobody touches: the reading ends, a miss
+            clock.advance(30)
+            reading.tick()
+            outcomes.append((card, 0, None))
+        else:
+            clock.t = kima + 0.4
+            target = card if k == 0 else next(c for c in model.round.choices if c != card)
+            slot = screen.field.slot_of(target)
+            qtbot.mouseClick(screen.field, Qt.MouseButton.LeftButton,
+                             pos=screen.field.slot_centre(slot).toPoint())
+            outcomes.append((card, int(k == 0), 400))
+        if k < 2:
+            qtbot.waitUntil(lambda: model.round is not None or screen.finished)
+    qtbot.waitUntil(lambda: screen.finished)
+    rows = stored(store, "kami_to_torifuda")
+    assert [(c, ok, None if rt is None else round(rt)) for c, ok, rt, _f, _a in rows] == outcomes
+    assert rows[1][3] == "otetsuki"
+
+
+def test_listening_reflex_takes_faults_and_karafuda(qtbot, panel, store, clock):
+    choose(panel, "listening_reflex", "all", territory=4, karafuda=2)
+    assert panel.start()
+    screen = panel.screen
+    model = screen.model
+    reading = panel.readings[-1]
+    faulted = False
+    while not screen.finished:
+        r = model.reading
+        assert r is not None
+        if r.karafuda and not faulted:
+            screen.floor.touched.emit(model.field[0], model.kimariji_at + 0.2)
+            faulted = True
+        elif not r.karafuda:
+            screen.floor.touched.emit(r.card, model.kimariji_at + 0.35)
+        clock.advance(20)
+        reading.tick()          # the reading ends
+        clock.advance(1.0)
+        reading.tick()          # the ma, then the next card
+    rows = stored(store, "listening_reflex")
+    assert len(rows) == len(model.results) == len(model.readings)
+    taken = [r for r in rows if r[2] is not None]
+    assert len(taken) == 4 and all(round(r[2]) == 350 for r in taken)
+    assert [r[3] for r in rows].count("karafuda") == 1
+    assert model.faults == 1 and not model.field
+    assert "faults 1" in screen.summary.text()
+
+
+def test_kimariji_henka_answers_every_field_card(qtbot, panel, store, clock):
+    choose(panel, "kimariji_henka", "all", field=3, rounds=2)
+    assert panel.start()
+    screen = panel.screen
+    model = screen.model
+    expected = []
+    for rnd in range(2):
+        qtbot.mouseClick(screen.ask_button, Qt.MouseButton.LeftButton)
+        for k, card in enumerate(list(screen.queue)):
+            clock.advance(2.0)
+            answer = poems.romaji(screen.expected[card].kimariji) if (rnd, k) != (0, 0) else "nn"
+            qtbot.keyClicks(screen.edit, answer)
+            qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+            expected.append((card, int((rnd, k) != (0, 0))))
+        if rnd == 0:
+            assert screen.next_button.isEnabled()
+            qtbot.mouseClick(screen.next_button, Qt.MouseButton.LeftButton)
+    assert screen.finished
+    rows = stored(store, "kimariji_henka")
+    assert [(c, ok) for c, ok, *_ in rows] == expected
+    assert all(round(r[2]) == 2000 for r in rows)
+
+
+def test_positional_memory_touch_the_place_face_down(qtbot, panel, store, clock):
+    choose(panel, "positional", "all", field=4, memorise_s=10, karafuda=0)
+    assert panel.start()
+    screen = panel.screen
+    model = screen.model
+    layout = dict(model.layout)
+    assert not screen.field.face_down
+    clock.advance(10)
+    screen.tick()
+    assert screen.field.face_down and screen.recalling
+    reading = panel.readings[-1]
+    wrong_done = False
+    while not screen.finished:
+        r = model.reading
+        right = model.place_of(r.card)
+        others = [s for s in model.layout if s != right]
+        slot = others[0] if others and not wrong_done else right
+        wrong_done = wrong_done or slot != right
+        clock.t = model.kimariji_at + 0.6
+        qtbot.mouseClick(screen.field, Qt.MouseButton.LeftButton,
+                         pos=screen.field.slot_centre(slot).toPoint())
+        clock.advance(1.0)
+        reading.tick()          # the ma, then the next card
+    rows = stored(store, "positional")
+    assert len(rows) == 4 and sorted(r[0] for r in rows) == sorted(layout.values())
+    assert [r[3] for r in rows].count("wrong_place") == 1
+    assert all(round(r[2]) == 600 for r in rows)
+
+
+def test_bad_card_sets_say_why_and_start_nothing(qtbot, panel, store):
+    choose(panel, "fuda_nagashi", "pick", "1, x")
+    assert not panel.start()
+    assert "x" in panel.message.text() and panel.screen is None
+    choose(panel, "fuda_nagashi", "weakest", "10")
+    assert not panel.start()            # an empty store has no weakest cards yet
+    assert panel.message.text()
+    choose(panel, "listening_reflex", "pick", "1,2")
+    assert not panel.start()            # 4 cards at least on a territory
+    assert store.count() == 0
+
+
+def test_due_cards_come_from_the_fsrs_schedule(qtbot, panel, store, clock):
+    choose(panel, "fuda_nagashi", "due", "3")
+    assert panel.start()                 # nothing reviewed yet: three new cards
+    assert sorted(panel.screen.model.order) == [1, 2, 3]
+
+
+def test_stop_keeps_what_was_answered(qtbot, panel, store, clock):
+    choose(panel, "fuda_nagashi", "all")
+    assert panel.start()
+    screen = panel.screen
+    card = screen.model.current.card
+    clock.advance(1.0)
+    qtbot.keyClicks(screen.edit, poems.romaji(poems.get(card).kimariji))
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+    assert panel.available("stop")
+    panel.command("stop")
+    assert not panel.running and panel.available("start")
+    assert store.count() == 1
