@@ -90,6 +90,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "match.lost": ("あなたの負け（{n} 枚差）", "You lost (by {n})"),
     "match.mean_rt": ("平均反応時間 {ms} ms", "Mean reaction time {ms} ms"),
     "match.faults": ("お手つき {n} 回", "{n} faults"),
+    "match.taken": ("取った札　あなた {you}　相手 {cpu}", "Cards taken: you {you}, opponent {cpu}"),
     "match.again": ("もう一度", "Play again"),
     "match.abandon": ("試合をやめる", "Abandon the match"),
     "match.not_ready": ("対戦モードは規則エンジンが必要です", "Match mode needs the rules engine"),

@@ -602,7 +602,7 @@ class ResultView(QWidget):
         faults = sum(1 for o in state.outcomes for f in o.faults if f.seat == HUMAN)
         mean = f"{round(sum(rts) / len(rts))}" if rts else "—"
         self.details.setText(f"{tr('match.mean_rt', ms=mean)}　　{tr('match.faults', n=faults)}　　"
-                             f"{tr('match.you')}: {len(state.taken(HUMAN))}　{tr('match.cpu')}: {len(state.taken(CPU))}")
+                             + tr("match.taken", you=len(state.taken(HUMAN)), cpu=len(state.taken(CPU))))
         self.log.clear()
         for k in range(panel.log.count()):
             self.log.addItem(panel.log.item(k).text())
