@@ -310,7 +310,7 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     """Kami and shimo of a single-file reading: split at the pause, trim, mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
     lv, mask, span = _check_voice(x)
-    split = onsets.split_reading(mask, lv.db)
+    split = onsets.split_reading(mask, lv)
     warnings = _edge_warnings(mask, span)
     if not split.pause_found:
         warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
@@ -335,7 +335,8 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
 def analyse_part(no: int, x: np.ndarray, part: str) -> tuple[_Verse, list[str]]:
     """One verse recorded alone (kami_017 / shimo_017): trim and mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
-    _, mask, (on, off) = _check_voice(x)
+    lv, mask, (on, off) = _check_voice(x)
+    on, off = onsets.widen(lv, on, off, 0, len(mask))
     edges = _edge_warnings(mask, (on, off))
     if part == "kami":
         verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji)

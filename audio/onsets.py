@@ -33,7 +33,10 @@ MIN_PAUSE_S = 0.15  # a silence shorter than this is not a kami/shimo pause
 SPLIT_REGION = (0.2, 0.8)  # where, as a fraction of the voiced span, the pause may lie
 GAP_FILL_S = 0.04  # silences shorter than this inside speech are not silences
 BLIP_S = 0.03      # voiced bits shorter than this (clicks) are not speech
-PHRASE_GAP_S = 0.06  # a silence at least this long may be a breath between phrases
+PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phrases if it
+                             # is among the longest (as many as phrase boundaries) and
+                             # longer than the first, or longer than the second; others
+                             # are a stop's closure (up to ~0.12 s in a slow reading)
 
 
 def frame_db(x: np.ndarray, hop: int = HOP, win: int = WIN) -> np.ndarray:
@@ -109,13 +112,34 @@ def voiced_span(mask: np.ndarray) -> tuple[int, int] | None:
     return int(idx[0]), int(idx[-1]) + 1
 
 
-def split_reading(mask: np.ndarray, db: np.ndarray) -> Split | None:
+def fade_threshold(lv: Levels) -> float:
+    """Lower than the voiced threshold: a voice fading out (a held vowel dying
+    away) still counts down to here, once it has been found above it."""
+    return lv.floor_db + max(6.0, 0.15 * lv.dynamic_range_db)
+
+
+def widen(lv: Levels, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+    """Voiced frames [start, end) grown to where the sound really fades:
+    forward down to `fade_threshold` (no further than `hi`), backward at most
+    30 ms (a breath before the voice is not the reading; no further than `lo`)."""
+    quiet = lv.db <= fade_threshold(lv)
+    reach = int(0.03 * 48000 / HOP)
+    back = quiet[max(lo, start - reach):start][::-1]
+    start -= int(np.argmax(back)) if back.any() else len(back)
+    ahead = quiet[end:hi]
+    end += int(np.argmax(ahead)) if ahead.any() else len(ahead)
+    return start, end
+
+
+def split_reading(mask: np.ndarray, lv: Levels) -> Split | None:
     """Split a whole reading (kami, pause, shimo) at its kami/shimo pause.
 
     The pause is the longest silence whose middle lies in SPLIT_REGION of the
     voiced span. Without one, the quietest 100 ms near the middle is used and
-    `pause_found` is False. None if there is no voice at all.
+    `pause_found` is False. None if there is no voice at all. The verses are
+    widened to their fades (`widen`), never past the middle of the pause.
     """
+    db = lv.db
     span = voiced_span(mask)
     if span is None:
         return None
@@ -131,7 +155,8 @@ def split_reading(mask: np.ndarray, db: np.ndarray) -> Split | None:
         rival = None
         if len(gaps) > 1 and gaps[1][0] >= 0.8 * gaps[0][0]:
             rival = gaps[1][1]
-        return Split((on, a), (b, off), True, rival)
+        mid = (a + b) // 2
+        return Split(widen(lv, on, a, 0, mid), widen(lv, b, off, mid, len(db)), True, rival)
     # No clear pause: cut at the quietest 100 ms of the middle region.
     w = max(1, int(0.1 * 48000 / HOP))
     seg = db[int(lo):int(hi)]
@@ -140,13 +165,14 @@ def split_reading(mask: np.ndarray, db: np.ndarray) -> Split | None:
     else:
         smooth = np.convolve(seg, np.ones(w) / w, mode="valid")
         cut = int(lo) + int(np.argmin(smooth)) + w // 2
-    return Split((on, cut), (cut, off), False, None)
+    return Split(widen(lv, on, cut, 0, cut), widen(lv, cut, off, cut, len(db)), False, None)
 
 
 # --- mora onsets -------------------------------------------------------------
 
 TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
+PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
 
 
@@ -207,38 +233,68 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
     first mora; `voiced` is its voiced mask in HOP frames; `phrase_lengths` the
     mora count of each phrase. `held_last`: the last mora is drawn out (the
-    yoin of the shimo-no-ku) and says nothing about the reading's pace.
+    yoin of the shimo-no-ku). The last mora of a verse and of each phrase may
+    be held at will, so they say little about the reading's pace: the pace is
+    first guessed from the verse's length, then measured on the other morae
+    of a first placement, and the placement is made again with it.
     """
     n = sum(phrase_lengths)
     if n == 0:
         return []
     step = DP_HOP // HOP
-    v = voiced[::step][: len(x) // DP_HOP + 1]
+    v = voiced[::step][: len(x) // DP_HOP + 1].astype(bool)
     T = len(v)
     if n == 1 or T < 2 * n:
         return [int(round(k * len(x) / n)) for k in range(n)]
     raw = raw_onset_strength(x, DP_HOP, 1024, 1)
     scale = strength_scale(raw)
-    s = np.clip(raw / (scale + 1e-9), 0, 1.5)[:T]
-    # Breath gaps: the frame where voice resumes after PHRASE_GAP_S of silence.
+    strength = np.clip(raw / (scale + 1e-9), 0, 1.5)[:T]
+    # Durations count speaking time: a stop's closure belongs to its mora,
+    # only a breath between phrases is left out.
+    breaths = breath_gaps(v, len(phrase_lengths) - 1)
+    speaking = np.ones(T, dtype=bool)
+    for a, b in breaths + [(a, b) for a, b in runs(~v) if a == 0 or b == T]:
+        speaking[a:b] = False
+    vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
+    mean = max(vcum[-1] / (n + (3.0 if held_last else 1.0)), 3.0)
+    onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths)
+    ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
+    inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:])) if i not in ends]
+    if inner:
+        measured = max(float(np.median(inner)), 3.0)
+        if abs(np.log(measured / mean)) > 0.1:
+            onsets = _place_on_grid(strength, v, vcum, phrase_lengths, measured, breaths)
+    return _refine(x, [o * DP_HOP for o in onsets], scale)
+
+
+def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
+    """The silences of a verse (DP_HOP frames) that are breaths between phrases."""
+    lo, hi = (g * 48000 / DP_HOP for g in PHRASE_GAP_S)
+    gaps = sorted(((b - a, a, b) for a, b in runs(~v) if 0 < a and b < len(v) and b - a >= lo),
+                  reverse=True)
+    return [(a, b) for k, (n, a, b) in enumerate(gaps) if k < boundaries or n >= hi]
+
+
+def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
+                   phrase_lengths: list[int], mean: float,
+                   breaths: list[tuple[int, int]]) -> list[int]:
+    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0."""
+    T, n = len(v), sum(phrase_lengths)
+    # A phrase is likely to start where the voice resumes after a breath.
     gap_end = np.zeros(T)
-    min_gap = PHRASE_GAP_S * 48000 / DP_HOP
-    for a, b in runs(~v.astype(bool)):
-        if a > 0 and b < T and b - a >= min_gap:
-            gap_end[max(b - 2, 0):b + 1] = 1.0
-    # Onsets sit on voice or just before it.
-    near_voice = v.astype(bool).copy()
-    near_voice[:-2] |= near_voice[2:]
+    for a, b in breaths:
+        gap_end[max(b - 2, 0):b + 1] = 1.0
+    # Onsets sit on voice or just before it (a stop's burst can be quieter
+    # than the voiced threshold: allow 40 ms).
+    near_voice = v.copy()
+    for k in range(1, 5):
+        near_voice[:-k] |= v[k:]
     allowed = np.where(near_voice, 0.0, -np.inf)
-    vcum = np.concatenate(([0], np.cumsum(v)))  # voiced frames before frame t
-    voiced_total = vcum[-1]
-    spare = 3.0 if held_last else 0.5  # the last mora counts as this many extra
-    mean = max(voiced_total / (n + spare), 3.0)
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
-    lam = 1.5
+    lam = PACE_WEIGHT
     d_min = max(2, int(0.3 * mean))
-    d_max = min(T - 1, int(3.0 * mean) + int(np.sum(~v.astype(bool))))
+    d_max = min(T - 1, int(4.0 * mean) + int(np.sum(~v)))
     ds = np.arange(d_min, max(d_min, d_max) + 1)
     # Every (duration d, onset frame t) pair at once: the previous onset is t-d,
     # and the mora between them lasts vcum[t]-vcum[t-d] voiced frames.
@@ -247,31 +303,30 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     valid = src >= 0
     src = np.maximum(src, 0)
     dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float64)
-    misfit = np.where(valid, np.log(np.maximum(dur, 1.0) / mean) ** 2, np.inf)
+    log_ratio = np.log(np.maximum(dur, 1.0) / mean)
+    misfit = np.where(valid, log_ratio ** 2, np.inf)
+    # A phrase's last mora may be drawn out: only shortness counts against it.
+    held_misfit = np.where(valid, np.minimum(log_ratio, 0.3) ** 2, np.inf)
 
     score = np.full(T, -np.inf)
     score[0] = 0.0
     back = []
     for i in range(1, n):
-        gain = s + allowed + (1.5 * gap_end if i in starts else -0.5 * gap_end)
-        prev_weight = lam / 3 if (i - 1) in ends else lam
-        cand = score[src] - prev_weight * misfit
+        gain = s + allowed + (1.5 * gap_end if i in starts else 0.0)
+        cost = lam * (held_misfit if (i - 1) in ends else misfit)
+        cand = score[src] - cost
         j = np.argmax(cand, axis=0)
         score = cand[j, t_idx] + gain
         back.append(ds[j])
-    # Last mora: from its onset to the end of the verse.
-    tail = (voiced_total - vcum[:T]).astype(np.float64)
-    if held_last:
-        last_pen = np.where(tail >= 0.5 * mean, 0.0, np.inf)
-    else:
-        last_pen = (lam / 3) * np.log(np.maximum(tail, 1.0) / mean) ** 2
-    t = int(np.argmax(score - last_pen))
+    # The last mora runs from its onset to the end of the verse, held at will.
+    tail = (vcum[-1] - vcum[:T]).astype(np.float64)
+    t = int(np.argmax(score - np.where(tail >= 0.5 * mean, 0.0, np.inf)))
     onsets = [t]
     for arg in reversed(back):
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
-    return _refine(x, [o * DP_HOP for o in onsets], scale)
+    return onsets
 
 
 def _refine(x: np.ndarray, onsets: list[int], scale: float, hop: int = 120) -> list[int]:
