@@ -318,3 +318,41 @@ def test_cli_nothing_imported_exits_1(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["import-readings", str(tmp_path / "empty")]) == 1
     assert "Nothing was imported" in capsys.readouterr().out
+
+
+# --- real speech (pyopenjtalk) -------------------------------------------------------
+
+def _tts(text: str) -> np.ndarray:
+    pyopenjtalk = pytest.importorskip("pyopenjtalk")
+    x, rate = pyopenjtalk.tts(text, speed=0.75)
+    assert rate == RATE
+    return np.asarray(x, dtype=np.float64)
+
+
+def _sounding(x: np.ndarray) -> tuple[int, int]:
+    """First and last sample above 1% of the peak: the truth, by a rule unlike the importer's."""
+    idx = np.flatnonzero(np.abs(x) > 0.01 * np.abs(x).max())
+    return int(idx[0]), int(idx[-1]) + 1
+
+
+@pytest.mark.parametrize("no", [1, 77])
+def test_synthesised_speech_is_split_within_50ms(tmp_path, no):
+    poem = poems.get(no)
+    kami, shimo = _tts(" ".join(poem.kami_sound)), _tts(" ".join(poem.shimo_sound))
+    scale = 0.5 / max(np.abs(kami).max(), np.abs(shimo).max())
+    lead, pause = int(0.4 * RATE), int(1.2 * RATE)
+    x = np.concatenate([np.zeros(lead), kami, np.zeros(pause), shimo, np.zeros(lead)]) * scale
+    x += 10 ** (-70 / 20) * np.random.default_rng(no).standard_normal(len(x))
+    src = tmp_path / "src"
+    src.mkdir()
+    write(src / f"{no:03d}.flac", x.astype(np.float32))
+    (p,) = import_readings(src, "tts").poems
+    k0, k1 = _sounding(kami)
+    s0, s1 = _sounding(shimo)
+    shimo_at = lead + len(kami) + pause
+    truth = [(lead + k0) / RATE, (lead + k1) / RATE, (shimo_at + s0) / RATE, (shimo_at + s1) / RATE]
+    got = [p.kami_start_s, p.kami_end_s, p.shimo_start_s, p.shimo_end_s]
+    assert np.max(np.abs(np.subtract(got, truth))) <= SPLIT_TOLERANCE_S, (got, truth)
+    marks = p.kami.mora_marks()
+    assert len(marks) == len(poem.kami_morae()) and marks == sorted(set(marks))
+X
