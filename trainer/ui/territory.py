@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from trainer.rules.territory import COLUMNS, ENDS, ROWS, LayoutError, Place, Territory
@@ -134,6 +134,10 @@ class TerritoryWidget(QWidget):
         self.dimmed: set[int] = set()
         self.caption = ""                 # large text drawn over the centre line
         self._drag: tuple[int, QPointF] | None = None
+        self._rects: dict[int, tuple[bool, QRectF]] = {}
+        self._rects_key = None
+        self._card_cache: dict[tuple, QPixmap] = {}   # drawn torifuda: text layout is the slow part
+        self._background: QPixmap | None = None
         self._drag_pos = QPointF()
         self.setMouseTracking(False)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -178,15 +182,20 @@ class TerritoryWidget(QWidget):
         return QRectF(o.x() + r.x() * s, o.y() + r.y() * s, r.width() * s, r.height() * s)
 
     def card_rects(self) -> dict[int, tuple[bool, QRectF]]:
-        """Every card on the floor → (is own, pixel rectangle)."""
-        out = {}
-        for own, side in ((True, self.floor.own), (False, self.floor.opp)):
-            for card, row, column in side.slots():
-                out[card] = (own, self._to_px(self._slot_mm(own, row, column)))
-        return out
+        """Every card on the floor → (is own, pixel rectangle).  Cached: a press is hit-tested
+        before it is answered, so this must be cheap."""
+        key = (self.width(), self.height(), self.floor.own.rows(), self.floor.opp.rows())
+        if self._rects_key != key:
+            out = {}
+            for own, side in ((True, self.floor.own), (False, self.floor.opp)):
+                for card, row, column in side.slots():
+                    out[card] = (own, self._to_px(self._slot_mm(own, row, column)))
+            self._rects, self._rects_key = out, key
+        return {card: (own, QRectF(rect)) for card, (own, rect) in self._rects.items()}
 
     def card_at(self, pos: QPointF) -> int | None:
-        for card, (_, rect) in self.card_rects().items():
+        self.card_rects()
+        for card, (_, rect) in self._rects.items():
             if rect.contains(pos):
                 return card
         return None
@@ -256,27 +265,17 @@ class TerritoryWidget(QWidget):
     # -- painting ----------------------------------------------------------------------------
     def paintEvent(self, event):
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), TATAMI.darker(115))
-        floor_rect = self._to_px(QRectF(0, 0, FLOOR_W_MM, FLOOR_H_MM))
-        p.fillRect(floor_rect, TATAMI)
-        p.setPen(QPen(TATAMI_LINE, 1))
+        p.drawPixmap(0, 0, self._floor_background())
         s = self._scale()
-        y = floor_rect.top()
-        while y < floor_rect.bottom():     # the weave of the tatami
-            p.drawLine(QPointF(floor_rect.left(), y), QPointF(floor_rect.right(), y))
-            y += max(3.0, 6 * s)
+        floor_rect = self._to_px(QRectF(0, 0, FLOOR_W_MM, FLOOR_H_MM))
         centre = self._to_px(QRectF(MARGIN_MM, MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2, TERRITORY_W_MM, 0))
-        p.setPen(QPen(LINE, 1, Qt.PenStyle.DashLine))
-        p.drawLine(centre.topLeft(), centre.topRight())
-
         dragging = self._drag[0] if self._drag else None
-        for card, (own, rect) in self.card_rects().items():
-            if card == dragging:
-                continue
-            self._paint_card(p, card, rect, upside_down=not own)
+        rects = self.card_rects()
+        for card, (own, rect) in rects.items():
+            if card != dragging:
+                self._paint_card(p, card, rect, upside_down=not own)
         if dragging is not None:
-            rect = self.card_rects()[dragging][1]
+            rect = rects[dragging][1]
             rect.moveCenter(self._drag_pos)
             p.setOpacity(0.85)
             self._paint_card(p, dragging, rect, upside_down=False)
@@ -292,14 +291,67 @@ class TerritoryWidget(QWidget):
             p.drawText(band, Qt.AlignmentFlag.AlignCenter, self.caption)
         p.end()
 
+    def _floor_background(self) -> QPixmap:
+        """Tatami and the centre line, drawn once per size."""
+        ratio = self.devicePixelRatioF()
+        size = self.size()
+        bg = self._background
+        if bg is not None and bg.size() == size * ratio:
+            return bg
+        bg = QPixmap(size * ratio)
+        bg.setDevicePixelRatio(ratio)
+        p = QPainter(bg)
+        p.fillRect(QRectF(0, 0, size.width(), size.height()), TATAMI.darker(115))
+        floor_rect = self._to_px(QRectF(0, 0, FLOOR_W_MM, FLOOR_H_MM))
+        p.fillRect(floor_rect, TATAMI)
+        p.setPen(QPen(TATAMI_LINE, 1))
+        s = self._scale()
+        y = floor_rect.top()
+        while y < floor_rect.bottom():     # the weave of the tatami
+            p.drawLine(QPointF(floor_rect.left(), y), QPointF(floor_rect.right(), y))
+            y += max(3.0, 6 * s)
+        centre = self._to_px(QRectF(MARGIN_MM, MARGIN_MM + SIDE_H_MM + CENTRE_GAP_MM / 2, TERRITORY_W_MM, 0))
+        p.setPen(QPen(LINE, 1, Qt.PenStyle.DashLine))
+        p.drawLine(centre.topLeft(), centre.topRight())
+        p.end()
+        self._background = bg
+        return bg
+
+    def _card_pixmap(self, card: int, w: int, h: int, upside_down: bool) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        key = (card, w, h, upside_down, self.show_kimariji, self.dakuten, ratio)
+        pix = self._card_cache.get(key)
+        if pix is None:
+            if len(self._card_cache) > 400:      # sizes change on resize: drop the old ones
+                self._card_cache.clear()
+            poem = self._poem(card)
+            pix = QPixmap(round(w * ratio), round(h * ratio))
+            pix.setDevicePixelRatio(ratio)
+            pix.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pix)
+            paint_torifuda(painter, QRectF(0, 0, w, h), torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
+                           kimariji=poem.kimariji if self.show_kimariji else None, upside_down=upside_down)
+            painter.end()
+            self._card_cache[key] = pix
+        return pix
+
     def _paint_card(self, p: QPainter, card: int, rect: QRectF, upside_down: bool) -> None:
-        poem = self._poem(card)
-        columns = torifuda_columns(poem.shimo_kana, dakuten=self.dakuten)
-        paint_torifuda(p, rect, columns,
-                       kimariji=poem.kimariji if self.show_kimariji else None,
-                       upside_down=upside_down,
-                       highlight=self.highlights.get(card),
-                       dimmed=card in self.dimmed)
+        w, h = max(1, round(rect.width())), max(1, round(rect.height()))
+        p.drawPixmap(round(rect.x()), round(rect.y()), self._card_pixmap(card, w, h, upside_down))
+        highlight = self.highlights.get(card)
+        if card in self.dimmed or highlight is not None:
+            p.save()
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            radius = rect.width() * 0.05
+            if card in self.dimmed:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(40, 40, 40, 110))
+                p.drawRoundedRect(rect, radius, radius)
+            if highlight is not None:
+                p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect, radius, radius)
+            p.restore()
 
 
 def _default_poem_lookup(no: int):
