@@ -23,7 +23,7 @@ from trainer.ui.territory import TATAMI, TATAMI_LINE
 from trainer.ui.torifuda import ASPECT, GREEN, paint_torifuda, torifuda_columns
 
 Slot = tuple[int, int]
-RIGHT_COLOUR = QColor("#1e8e3e")
+RIGHT_COLOUR = QColor("#1a73e8")   # blue: a green band would vanish in the green border
 WRONG_COLOUR = QColor("#c5221f")
 CUE_COLOUR = QColor("#f9ab00")
 BACK = QColor("#7a3b1d")          # the back of a card: plain, as on real karuta
@@ -143,18 +143,30 @@ class CardField(QWidget):
             rect = self.slot_rect(slot)
             if card is None:
                 continue
+            if slot in self.highlights:
+                _paint_halo(p, rect, self.highlights[slot])
             if self.face_down and slot not in self.revealed:
-                _paint_back(p, rect, self.highlights.get(slot))
+                _paint_back(p, rect)
                 continue
             poem = _poem(card)
             paint_torifuda(p, rect, torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
                            kimariji=poem.kimariji if self.show_kimariji else None,
-                           upside_down=slot in self.upside_down,
-                           highlight=self.highlights.get(slot))
+                           upside_down=slot in self.upside_down)
         p.end()
 
 
-def _paint_back(p: QPainter, rect: QRectF, highlight: QColor | None) -> None:
+def _paint_halo(p: QPainter, rect: QRectF, colour: QColor) -> None:
+    """A thick band around the card: a green outline alone vanishes in the green border."""
+    p.save()
+    pad = max(4.0, rect.width() * 0.07)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(colour)
+    outer = rect.adjusted(-pad, -pad, pad, pad)
+    p.drawRoundedRect(outer, pad * 1.5, pad * 1.5)
+    p.restore()
+
+
+def _paint_back(p: QPainter, rect: QRectF) -> None:
     p.save()
     radius = rect.width() * 0.05
     p.setPen(Qt.PenStyle.NoPen)
@@ -164,10 +176,6 @@ def _paint_back(p: QPainter, rect: QRectF, highlight: QColor | None) -> None:
                           -rect.width() * 0.07, -rect.width() * 0.07)
     p.setBrush(BACK)
     p.drawRoundedRect(inner, radius * 0.5, radius * 0.5)
-    if highlight is not None:
-        p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRoundedRect(rect, radius, radius)
     p.restore()
 
 

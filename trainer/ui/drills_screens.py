@@ -26,6 +26,7 @@ from trainer.ui.i18n import tr
 from trainer.ui.territory import Floor, TerritoryWidget
 
 FEEDBACK_S = 1.0     # how long a round's outcome stays up before the next one
+OK_TEXT = "#188038"   # right answers in text: green (the card halo is blue)
 
 
 def _big(label: QLabel, px: int) -> QLabel:
@@ -193,7 +194,7 @@ class FudaNagashiScreen(DrillScreen):
         poem = poems.get(result.card)
         if result.correct:
             self.status.setText(tr("drill.ok", text=f"{poem.kimariji}  {ms_text(result.reaction_ms)}"))
-            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+            self.status.setStyleSheet(f"color: {OK_TEXT};")
         else:
             self.status.setText(tr("drill.ng", text=tr("fuda.wrong", kimariji=poem.kimariji)))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
@@ -279,7 +280,7 @@ class KamiToTorifudaScreen(DrillScreen):
         self.kami.setText("　".join(poem.kami))
         if result.correct:
             self.status.setText(tr("drill.ok", text=ms_text(result.reaction_ms)))
-            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+            self.status.setStyleSheet(f"color: {OK_TEXT};")
         elif result.answer is None:
             self.status.setText(tr("drill.missed", kimariji=poem.kimariji))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
@@ -354,7 +355,7 @@ class ListeningReflexScreen(DrillScreen):
                 if card in side:
                     side.remove(card)
             self.floor.caption = ms_text(out.reaction_ms)
-            self.status.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+            self.status.setStyleSheet(f"color: {OK_TEXT};")
             self.status.setText(tr("drill.ok", text=ms_text(out.reaction_ms)))
         elif out.fault:
             self.floor.highlights[card] = WRONG_COLOUR
@@ -373,6 +374,7 @@ class ListeningReflexScreen(DrillScreen):
         result = self.model.reading_over()
         self.record(result)
         kimariji = poems.get(poem).kimariji
+        self.kami.setText("　".join(poems.get(poem).kami))
         if r.karafuda:
             self.floor.caption = tr("drill.karafuda_read", kimariji=kimariji)
         elif result.reaction_ms is None:
@@ -480,7 +482,7 @@ class KimarijiHenkaScreen(DrillScreen):
             else tr("henka.same", now=e.kimariji)
         ok = result.correct
         self.status.setText(tr("drill.ok" if ok else "drill.ng", text=told))
-        self.status.setStyleSheet(f"color: {(RIGHT_COLOUR if ok else WRONG_COLOUR).name()};")
+        self.status.setStyleSheet(f"color: {OK_TEXT if ok else WRONG_COLOUR.name()};")
         self.field.highlight(self.field.slot_of(card), RIGHT_COLOUR if ok else WRONG_COLOUR)
         if self.queue:
             self._cue()
@@ -505,6 +507,7 @@ class PositionalScreen(DrillScreen):
         self.ready_button = QPushButton(tr("pos.ready"))
         self.ready_button.clicked.connect(self.ready)
         self.kami = _big(QLabel(), 26)
+        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
         top = QHBoxLayout()
         top.addWidget(self.countdown)
         top.addWidget(self.kami, 1)
@@ -615,6 +618,7 @@ class PositionalScreen(DrillScreen):
 
     def _say(self, result) -> None:
         p = poems.get(result.card)
+        self.kami.setText("　".join(p.kami))      # the poem read, in full, once decided
         if result.fault == "karafuda":
             text, colour = tr("drill.ng", text=tr("drill.karafuda_read", kimariji=p.kimariji)), WRONG_COLOUR
         elif result.correct and result.answer is None:
@@ -626,7 +630,7 @@ class PositionalScreen(DrillScreen):
         else:
             text, colour = tr("pos.wrong", kimariji=p.kimariji), WRONG_COLOUR
         self.status.setText(text)
-        self.status.setStyleSheet(f"color: {colour.name()};")
+        self.status.setStyleSheet(f"color: {OK_TEXT if colour == RIGHT_COLOUR else colour.name()};")
 
 
 __all__ = ["DrillScreen", "FudaNagashiScreen", "KamiToTorifudaScreen", "ListeningReflexScreen",

@@ -240,7 +240,7 @@ class StatsPanel(QWidget):
         for row, no in enumerate(self.data.weakest):
             c = cards[no]
             values = [str(no), poems.get(no).kimariji, f"{c.weakness:.2f}",
-                      _pct(c.accuracy), _ms(c.mean_reaction_ms)]
+                      _pct(c.accuracy), "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f}"]
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, no)
