@@ -355,4 +355,4 @@ def test_synthesised_speech_is_split_within_50ms(tmp_path, no):
     assert np.max(np.abs(np.subtract(got, truth))) <= SPLIT_TOLERANCE_S, (got, truth)
     marks = p.kami.mora_marks()
     assert len(marks) == len(poem.kami_morae()) and marks == sorted(set(marks))
-X
+    assert p.kami_start_s <= p.kimariji_mark_s < p.kami_end_s  # せ of 77 decides at once
