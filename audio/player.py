@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import collections
 import math
+import os
 import threading
 import time
 from typing import NamedTuple
@@ -59,11 +60,30 @@ IDLE, PLAYING, PAUSED, HELD, FINISHED = "idle", "playing", "paused", "held", "fi
 CARD_STARTED, KIMARIJI, SHIMO_END, HELD_EVENT, FINISHED_EVENT = (
     "card_started", "kimariji", "shimo_end", "held", "finished")
 
-CLOCK_BANDWIDTH = 0.2  # Hz, of the loop filtering DAC times (see Player._smooth)
+CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth)
+# Output latency asked of PortAudio. It costs nothing in accuracy (the clock
+# reports when samples really sound) and only delays pause/skip by as much;
+# 'low' (about 10 ms on PulseAudio) underran under full load of both cores.
+LATENCY = 0.04
+REALTIME_PRIORITY = 20  # SCHED_FIFO priority asked for the audio thread (1..99)
 FADE = 120  # samples (2.5 ms) of fade before a pause/skip/stop and after a resume
 
 _EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
                   "shimo_end": SHIMO_END, "shimo2_end": SHIMO_END}
+
+
+def _try_realtime() -> bool:
+    """Ask for SCHED_FIFO for the calling (audio) thread, as JACK and PortAudio can.
+
+    Under full load of both cores an ordinary-priority callback thread was
+    starved into underruns; a modest real-time priority avoids that. Needs the
+    right (root, rtkit limits, or RLIMIT_RTPRIO); without it playback goes on as before.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
+        return True
+    except (AttributeError, OSError):
+        return False
 
 
 class Event(NamedTuple):
@@ -114,7 +134,7 @@ class Player:
     """
 
     def __init__(self, *, backend: str = "auto", device=None, blocksize: int = 256,
-                 latency="low", rate: int = RATE):
+                 latency=LATENCY, rate: int = RATE):
         if backend not in ("auto", "silent", "manual"):
             raise ValueError(f"unknown backend {backend!r}")
         self.backend = backend
@@ -132,6 +152,7 @@ class Player:
         self.clock_offset = 0.0  # perf_counter - stream time
         self.clock_steps = 0      # times the stream clock was seen to jump
         self.clock_resets = 0     # times the clock filter restarted
+        self.realtime: bool | None = None  # did the audio thread get real-time priority?
         self._commands: collections.deque = collections.deque()
         self._events: collections.deque = collections.deque(maxlen=10_000)
         self._stream = None
@@ -154,6 +175,9 @@ class Player:
         # The clock filter (see `_smooth`): predicted time of the next block, seconds per frame.
         self._t_next = None
         self._spf = 1.0 / rate
+        self._spf_ahead = 1.0 / rate  # long-baseline seconds per frame, for the future
+        self._since = 0               # frame of the last reset
+        self._anchor: tuple[int, float] | None = None
 
     # -- opening and closing --------------------------------------------------
 
@@ -326,6 +350,8 @@ class Player:
     # -- the callback ---------------------------------------------------------------
 
     def _callback(self, outdata, frames, time_info, status) -> None:
+        if self.realtime is None:
+            self.realtime = _try_realtime()
         if status.output_underflow:
             self.underflows += 1
             self.underflow_log.append((self._frames, self._state, self._pos))
@@ -367,7 +393,7 @@ class Player:
         self._frames += frames
         # While playing, sample `_pos` is the first of the next block.
         self._snap = (self._loaded, self._state, self._pos, self._mi,
-                      t0 + frames * self._spf, self._hold_at, self._spf)
+                      t0 + frames * self._spf, self._hold_at, self._spf_ahead)
 
     def _smooth(self, t: float, frames: int) -> float:
         """The block's start time through a delay-locked loop (F. Adriaensen, "Using a
@@ -377,19 +403,28 @@ class Player:
         samples at its own rate, not exactly `rate` per perf_counter second (the
         PulseAudio null sink measured 520 ppm fast here: 31 ms a minute). A
         second-order loop of bandwidth `CLOCK_BANDWIDTH` follows both: the phase
-        term smooths the noise, the frequency term learns seconds-per-frame, which
-        also predicts future marks. A jump over 20 ms (start, underrun, clock
-        step) restarts it from the measurement.
+        term smooths the noise, the frequency term learns seconds-per-frame; future
+        marks use a long-baseline slope instead (see below). A jump over 20 ms
+        (start, underrun, clock step) restarts it from the measurement.
         """
         if self._t_next is None or abs(t - self._t_next) > 0.02:
             self.clock_resets += 1
             filtered = t
+            self._since, self._anchor = self._frames, None
         else:
             err = t - self._t_next
             omega = 2.0 * math.pi * CLOCK_BANDWIDTH * frames * self._spf
             filtered = self._t_next + math.sqrt(2.0) * omega * err
             self._spf += omega * omega * err / frames
         self._t_next = filtered + frames * self._spf
+        # For predictions seconds ahead the loop's own rate is too jumpy (hundreds
+        # of ppm at 1 Hz): take the slope from an anchor set once the loop settled.
+        if self._anchor is None:
+            if self._frames - self._since >= self.rate:
+                self._anchor = (self._frames, filtered)
+            self._spf_ahead = self._spf
+        elif self._frames - self._anchor[0] >= 2 * self.rate:
+            self._spf_ahead = (filtered - self._anchor[1]) / (self._frames - self._anchor[0])
         return filtered
 
     def _track_offset(self, current_time: float) -> None:

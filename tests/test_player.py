@@ -312,5 +312,5 @@ def test_clock_filter_follows_a_fast_noisy_device_to_well_under_a_millisecond():
         errors.append((t - (T0 + sample * true_spf), sample))
     late = [abs(e) for e, s in errors if s > 10 * RATE]  # once the loop has locked
     assert max(abs(e) for e, _ in errors) < 0.003
-    assert max(late) < 0.0005
-    assert abs(predicted - (T0 + kim * true_spf)) < 0.0005
+    assert max(late) < 0.001  # 1 Hz loop: noise ±2.5 ms in, well under 1 ms out
+    assert abs(predicted - (T0 + kim * true_spf)) < 0.001

@@ -149,6 +149,7 @@ def _play(args, programme, seed) -> int:
             return 1
         print(f"karuta read: seed {seed}, {len(programme.card_order)} cards; "
               f"{player.status_message}. Ctrl-C stops.", file=sys.stderr)
+        time.sleep(0.2)  # a new stream loses its first ms and may stall briefly: start into it
         player.load(programme)
         player.start()
         n = len(programme.card_order)
