@@ -307,8 +307,6 @@ class MubeyamaPanel(QWidget):
     def _viewer_changed(self, *_) -> None:
         data = self.view_as.currentData()
         self.viewer = None if data is None or data < 0 else int(data)
-        self._logged = 0
-        self.log.clear()
         self.refresh()
 
     def set_viewer(self, seat: int | None) -> None:
@@ -470,7 +468,7 @@ class MubeyamaPanel(QWidget):
         self._show_yomifuda()
         self._show_reactions()
         self._show_ledger(view)
-        self._show_log(view)
+        self._show_log(s.view(None) if self.viewer is not None else view)   # a shared screen: public lines only
 
     def _seat_line(self, seat: int, view) -> str:
         s = self.session

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 import poems
@@ -111,6 +111,7 @@ class TableWidget(QWidget):
         self.dakuten = False
         self.show_kimariji = False
         self._rects: dict[tuple[int, int], QRectF] = {}
+        self._faces: dict[tuple, QPixmap] = {}
         self._hits: list[tuple[QRectF, int, int]] = []
         self._flying: list[tuple[int, QRectF, QRectF]] = []
         self._fly_t = 1.0
@@ -293,19 +294,70 @@ class TableWidget(QWidget):
         return self.has_peak and self.view.tables[seat].rows[0][0] == slot
 
     def _paint_face(self, p: QPainter, no: int, rect: QRectF, highlight=None, dimmed=False) -> None:
-        poem = poems.get(no)
-        kimariji = poem.kimariji if self.show_kimariji else None
-        paint_torifuda(p, rect, torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
-                       kimariji=kimariji, highlight=highlight, dimmed=dimmed)
+        p.drawPixmap(rect.topLeft(), self._face_pixmap(no, rect.width(), rect.height(), dimmed))
+        if highlight is not None:
+            p.save()
+            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            radius = rect.width() * 0.05
+            p.drawRoundedRect(rect, radius, radius)
+            p.restore()
+
+    def _face_pixmap(self, no: int, w: float, h: float, dimmed: bool) -> QPixmap:
+        """One card's face, drawn once per size: a table repaints 100 cards per animation frame."""
+        ratio = self.devicePixelRatioF()
+        key = (no, round(w * ratio), round(h * ratio), dimmed, self.show_kimariji, self.dakuten)
+        pix = self._faces.get(key)
+        if pix is None:
+            if len(self._faces) > 600:
+                self._faces.clear()
+            poem = poems.get(no)
+            pix = QPixmap(key[1], key[2])
+            pix.setDevicePixelRatio(ratio)
+            pix.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pix)
+            paint_torifuda(painter, QRectF(0, 0, w, h),
+                           torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
+                           kimariji=poem.kimariji if self.show_kimariji else None, dimmed=dimmed)
+            painter.end()
+            self._faces[key] = pix
+        return pix
 
     def _paint_back(self, p: QPainter, rect: QRectF, no: int | None, highlight) -> None:
         """A torifuda lying face-down: the plain back, the number small (it was read aloud)."""
+        p.drawPixmap(rect.topLeft(), self._back_pixmap(rect.width(), rect.height()))
         p.save()
-        radius = rect.width() * 0.06
+        if no is not None:
+            f = QFont()
+            f.setPixelSize(max(8, int(rect.width() * 0.22)))
+            p.setFont(f)
+            p.setPen(QColor(255, 235, 200, 200))
+            p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, str(no))
+        if highlight is not None:
+            radius = rect.width() * 0.06
+            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(rect, radius, radius)
+        p.restore()
+
+    def _back_pixmap(self, w: float, h: float) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        key = ("back", round(w * ratio), round(h * ratio))
+        pix = self._faces.get(key)
+        if pix is not None:
+            return pix
+        pix = QPixmap(key[1], key[2])
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(0.5, 0.5, w - 1, h - 1)
+        radius = w * 0.06
         p.setPen(QPen(BACK_EDGE, 1.2))
         p.setBrush(BACK)
         p.drawRoundedRect(rect, radius, radius)
-        inner = rect.adjusted(rect.width() * 0.12, rect.width() * 0.12, -rect.width() * 0.12, -rect.width() * 0.12)
+        m = w * 0.12
+        inner = rect.adjusted(m, m, -m, -m)
         p.setPen(QPen(BACK_PATTERN, 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(inner)
@@ -315,17 +367,9 @@ class TableWidget(QWidget):
         while k < inner.width():
             p.drawLine(QPointF(inner.left() + k, inner.top()), QPointF(inner.left() + k + inner.height(), inner.bottom()))
             k += step
-        p.setClipping(False)
-        if no is not None:
-            f = QFont()
-            f.setPixelSize(max(8, int(rect.width() * 0.22)))
-            p.setFont(f)
-            p.setPen(QColor(255, 235, 200, 200))
-            p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, str(no))
-        if highlight is not None:
-            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
-            p.drawRoundedRect(rect, radius, radius)
-        p.restore()
+        p.end()
+        self._faces[key] = pix
+        return pix
 
     def _paint_tag(self, p: QPainter, rect: QRectF, colour: QColor) -> None:
         """The small seal marking the hidden card (伏)."""

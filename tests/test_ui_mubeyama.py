@@ -1,0 +1,468 @@
+"""Games → Mubeyama through the UI: seeded games of every ruleset played to the end with a
+person clicking, the reader waiting for flips, hints, reaction times, hidden cards never drawn
+for another seat, the scorekeeper's layouts, passes and payments, the ledger and the result."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QObject, QSettings, Qt, Signal  # noqa: E402
+
+import poems  # noqa: E402
+from poems.yaku import MOUNTAINS, MOUNTAINS_DOUBLE, TSUKI_YUKI_HANA  # noqa: E402
+from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, MESSAGES  # noqa: E402
+from trainer.ui.mubeyama_panel import LAYOUTS, PLAY, RESULT, SETUP, MubeyamaPanel  # noqa: E402
+from trainer.ui.mubeyama_session import CPU, HUMAN, VARIANTS, GameConfig  # noqa: E402
+from trainer.ui.mubeyama_table import UNKNOWN, TableWidget  # noqa: E402
+
+
+class FakeDriver(QObject):
+    """Stands in for the reading driver: the test says when a card sounds; commands are recorded."""
+    card_started = Signal(int)
+    kimariji = Signal(int, int, float)
+    card_finished = Signal(int)
+    finished = Signal()
+    state_changed = Signal(str)
+    error = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+        self.state = "idle"
+
+    def start(self, order, timing, joka):
+        self.calls.append(("start", list(order), joka))
+        self.state = "playing"
+
+    def __getattr__(self, name):
+        if name in ("pause", "resume", "hold", "release", "repeat_shimo", "skip", "stop",
+                    "hold_before_next_card"):
+            return lambda: self.calls.append((name,))
+        raise AttributeError(name)
+
+    def count(self, name):
+        return sum(1 for c in self.calls if c[0] == name)
+
+    def mark_time(self, index, name):
+        return None
+
+
+class NoSynthesis:
+    def needs_synthesis(self):
+        return False
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = LANG.code
+    LANG.set("en")
+    yield
+    LANG.set(before)
+
+
+@pytest.fixture
+def driver():
+    return FakeDriver()
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path, driver):
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    p = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0)
+    qtbot.addWidget(p)
+    p.resize(1500, 950)
+    p.show()
+    return p
+
+
+def config(variant, seed=3, humans=(0,), **kw):
+    players = VARIANTS[variant][1]
+    seats = tuple(HUMAN if s in humans else CPU for s in range(players))
+    return GameConfig(variant=variant, seats=seats, seed=seed, hint_delay_s=kw.pop("hint", 600), **kw)
+
+
+def sound(panel, driver, kimariji_ago=0.0):
+    """The reader reads the next yomifuda: its kami-no-ku starts, then its kimariji sounds."""
+    s = panel.session
+    no = s.next_yomifuda()
+    driver.card_started.emit(no)
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter() - kimariji_ago)
+    return no
+
+
+def click(qtbot, panel, seat, no):
+    qtbot.mouseClick(panel.table, Qt.MouseButton.LeftButton,
+                     pos=panel.table.slot_centre(seat, no).toPoint())
+
+
+def act_as_people(panel, qtbot):
+    """Whoever the game waits on clicks: the owner the read card, a giver a face-up card."""
+    s = panel.session
+    p = s.state.pending
+    if isinstance(p, AwaitFlip):
+        assert s.is_human(p.seat) or s.config.scorekeeper, "a CPU seat was left waiting"
+        shown = {sl.no for row in panel.table.view.tables[p.seat].rows for sl in row}
+        click(qtbot, panel, p.seat, p.no if p.no in shown else UNKNOWN)
+    elif isinstance(p, AwaitPass):
+        up = [sl.no for row in panel.table.view.tables[p.giver].rows for sl in row if sl.face_up]
+        click(qtbot, panel, p.giver, up[0])
+
+
+def play_to_the_end(panel, driver, qtbot, each_step=None):
+    s = panel.session
+    while not s.state.is_over():
+        sound(panel, driver)
+        while not s.state.is_over() and not isinstance(s.state.pending, AwaitRead):
+            before = len(s.state.log)
+            act_as_people(panel, qtbot)
+            assert len(s.state.log) > before, f"the click changed nothing: {s.state.pending}"
+        s.state.check_invariants()
+        if each_step:
+            each_step()
+
+
+# =========================================================================== whole games
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_seeded_game_of_each_ruleset_played_to_the_end_through_the_ui(panel, driver, qtbot, variant):
+    panel.start_game(config(variant, seed=11))
+    s = panel.session
+    starts = [c for c in driver.calls if c[0] == "start"]
+    assert len(starts) == 1 and starts[0][1] == s.order
+    play_to_the_end(panel, driver, qtbot)
+
+    view = s.view(None)
+    assert view.winners and panel.pages.currentIndex() == RESULT
+    reads = len(s.state.read)
+    assert driver.count("hold_before_next_card") == reads   # the reader waits after every card ...
+    assert driver.count("release") == reads - 1             # ... until it is flipped (not after the last)
+    assert driver.count("stop") >= 1
+    flips_by_person = s.flips(0)
+    assert flips_by_person > 0 and len(s.reactions[0]) == flips_by_person
+    assert all(r.seat == 0 and r.ms >= 0 for r in s.reactions[0])
+    assert not any(s.reactions[k] for k in range(1, s.players))   # CPU seats are not timed
+    # the win screen: who, why, a row per seat, the ledger of the gambling games
+    winners = [f"Seat {w + 1}" for w in view.winners]
+    assert all(w in panel.result.verdict.text() for w in winners)
+    assert s.win_reason() and str(reads) in panel.result.why.text()
+    assert panel.result.scores.rowCount() == s.players
+    assert panel.result.scores.item(0, 5).text() == str(flips_by_person)
+    if s.config.gambling:
+        assert panel.ledger.count() == len(view.ledger) > 0
+        assert panel.result.ledger.count() == len(view.ledger)
+        mon = [panel.result.scores.item(k, 3).text() for k in range(s.players)]
+        assert mon == [f"{t.balance:+d}" for t in view.tables]
+        best = max(t.balance for t in view.tables)
+        assert {k for k, t in enumerate(view.tables) if t.balance == best} == set(view.winners)
+    else:
+        assert panel.result.ledger.isHidden()
+
+
+def test_same_seed_same_game_through_the_ui(panel, driver, qtbot):
+    games = []
+    for _ in range(2):
+        panel.start_game(config("izumoji6", seed=5))
+        play_to_the_end(panel, driver, qtbot)
+        games.append((tuple(panel.session.state.read), [str(e) for e in panel.session.state.log]))
+    assert games[0] == games[1]
+    panel.result.again.click()
+    assert panel.pages.currentIndex() == PLAY and panel.session.state.read == []
+
+
+# =========================================================================== the reader and people
+
+def _person_card(panel, driver):
+    """Read until the card being read is the person's (seat 0), CPU cards flipping at once."""
+    s = panel.session
+    while True:
+        no = s.next_yomifuda()
+        driver.card_started.emit(no)
+        if isinstance(s.state.pending, AwaitFlip) and s.state.pending.seat == 0:
+            return no
+        driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
+        assert isinstance(s.state.pending, AwaitRead)
+
+
+def test_reader_waits_for_a_persons_flip_and_the_reaction_is_timed_from_the_kimariji(panel, driver, qtbot):
+    panel.start_game(config("okayama4", seed=2))
+    s = panel.session
+    no = _person_card(panel, driver)
+    releases = driver.count("release")
+    kimariji_at = time.perf_counter() - 0.4
+    driver.kimariji.emit(s.order.index(no), no, kimariji_at)
+    assert "whoever holds it" in panel.banner.text()             # the owner is not named yet
+    wrong = next(sl.no for row in panel.table.view.tables[0].rows for sl in row
+                 if sl.face_up and sl.no != no)
+    click(qtbot, panel, 0, wrong)
+    assert f"#{wrong} has not been read" in panel.notice.text()
+    click(qtbot, panel, 2, next(sl.no for sl in panel.table.view.tables[2].rows[0]))
+    assert "not Seat 3's card" in panel.notice.text() or "Seat 3" in panel.notice.text()
+    assert s.state.pending == AwaitFlip(no, 0) and driver.count("release") == releases
+
+    before = time.perf_counter()
+    click(qtbot, panel, 0, no)
+    after = time.perf_counter()
+    assert isinstance(s.state.pending, AwaitRead) and driver.count("release") == releases + 1
+    rt = s.reactions[0][-1]
+    assert rt.no == no and not rt.hinted
+    assert round((before - kimariji_at) * 1000) <= rt.ms <= round((after - kimariji_at) * 1000)
+    assert f"+{rt.ms} ms" in panel.reaction.text()
+    assert f"RT +{rt.ms} ms" in panel.table.lines[0]
+    slot = next(sl for row in panel.table.view.tables[0].rows for sl in row if sl.no == no)
+    assert not slot.face_up
+
+
+def test_a_click_before_the_kimariji_is_a_negative_reaction(panel, driver, qtbot):
+    panel.start_game(config("okayama6", seed=4))
+    s = panel.session
+    no = _person_card(panel, driver)
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter() + 5.0)   # sounds later
+    click(qtbot, panel, 0, no)
+    assert s.reactions[0][-1].ms < -4000
+    assert "\u2212" in panel.reaction.text()
+
+
+def test_hint_names_the_seat_and_outlines_the_card_after_the_delay(panel, driver, qtbot):
+    panel.start_game(config("okayama4", seed=2, hint=0.05))
+    s = panel.session
+    no = _person_card(panel, driver)
+    assert panel.table.hint is None and "Seat 1" not in panel.banner.text()
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
+    qtbot.waitUntil(lambda: panel.table.hint is not None, timeout=3000)
+    assert panel.table.hint == (0, no)
+    assert panel.banner.text() == f"Seat 1 flips “{poems.get(no).kami[0]}”"
+    assert panel.table.active_seat == 0
+    click(qtbot, panel, 0, no)
+    assert s.reactions[0][-1].hinted and panel.table.hint is None
+
+
+def test_cpu_seats_wait_for_the_kimariji_then_flip_after_their_delay(qtbot, tmp_path, driver):
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    p = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0.05)
+    qtbot.addWidget(p)
+    p.start_game(config("okayama4", seed=2, humans=()))
+    s = p.session
+    no = s.next_yomifuda()
+    driver.card_started.emit(no)
+    assert isinstance(s.state.pending, AwaitFlip)            # not before the kimariji
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
+    assert isinstance(s.state.pending, AwaitFlip)            # not at once either
+    qtbot.waitUntil(lambda: isinstance(s.state.pending, AwaitRead), timeout=3000)
+    assert driver.count("release") == 1
+
+
+def test_a_person_passes_by_clicking_face_up_cards_and_the_pass_is_shown(panel, driver, qtbot):
+    seed = next(k for k in range(500) if poems.shuffled(k)[0] in MOUNTAINS | MOUNTAINS_DOUBLE)
+    panel.start_game(config("izumoji5", seed=seed, humans=(0, 1, 2, 3, 4)))
+    s = panel.session
+    no = sound(panel, driver)
+    owner = s.state.where[no]
+    click(qtbot, panel, owner, no)
+    p = s.state.pending
+    assert isinstance(p, AwaitPass) and p.giver == owner
+    assert panel.banner.text().startswith(f"Seat {owner + 1} chooses {p.count} face-up card")
+    assert panel.table.active_seat == owner
+    card = next(sl.no for row in panel.table.view.tables[owner].rows for sl in row if sl.face_up)
+    click(qtbot, panel, (owner + 1) % 5, next(sl.no for sl in panel.table.view.tables[(owner + 1) % 5].rows[0]))
+    assert s.state.where[card] == owner                       # a click on another layout passes nothing
+    click(qtbot, panel, owner, card)
+    assert s.state.where[card] == p.to
+    assert panel.table.highlights[(p.to, card)] is not None and panel.table.flying()
+    assert any(f"passed #{card}" in panel.log.item(k).text() for k in range(panel.log.count()))
+
+
+# =========================================================================== hidden information
+
+def test_hidden_card_is_never_drawn_face_up_for_another_seat(panel, driver, qtbot, monkeypatch):
+    painted = []
+    real = TableWidget._paint_face
+
+    def spy(self, p, no, rect, highlight=None, dimmed=False):
+        painted.append(no)
+        return real(self, p, no, rect, highlight, dimmed)
+
+    monkeypatch.setattr(TableWidget, "_paint_face", spy)
+    panel.start_game(config("gambling4", seed=8, humans=(0, 1)))
+    s = panel.session
+    viewers = [None, 0, 1]
+    checked = {"frames": 0, "own": 0}
+
+    def check():
+        for viewer in viewers:
+            panel.set_viewer(viewer)
+            painted.clear()
+            panel.table.grab()                                 # paint now
+            secret = {t.hidden for k, t in enumerate(s.state.tables)
+                      if k != viewer and not t.revealed}
+            assert not secret & set(painted), (viewer, secret)
+            assert not secret & {no for (_, no) in panel.table._rects}
+            for k, t in enumerate(s.state.tables):
+                if k != viewer and not t.revealed:
+                    assert (k, UNKNOWN) in panel.table._rects  # drawn as a back, nameless
+            if viewer is not None and not s.state.tables[viewer].revealed:
+                assert s.state.tables[viewer].hidden in painted  # its owner sees it
+                checked["own"] += 1
+            checked["frames"] += 1
+        panel.set_viewer(None)
+
+    check()
+    play_to_the_end(panel, driver, qtbot, each_step=check)
+    assert checked["frames"] > 3 * 60 and checked["own"] > 2 * 50
+    assert panel.view_as.count() == 3                          # everyone, and the two people only
+
+
+def test_screen_offers_only_the_peoples_views_in_hot_seat(panel):
+    panel.start_game(config("gambling4", humans=(2,)))
+    assert [panel.view_as.itemData(k) for k in range(panel.view_as.count())] == [-1, 2]
+
+
+# =========================================================================== scorekeeper
+
+def _start_scorekeeper(panel, qtbot, variant, seed):
+    panel.setup.set_variant(variant)
+    panel.setup.scorekeeper.setChecked(True)
+    panel.setup.seed.setValue(seed)
+    assert panel.setup.start.text() == "Enter the layouts and start…"
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == LAYOUTS
+    qtbot.mouseClick(panel.layouts.deal, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.layouts.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == PLAY, panel.layouts.error.text()
+    return panel.session
+
+
+def test_scorekeeper_marks_a_flip_and_the_pass_it_orders(panel, driver, qtbot):
+    seed = next(k for k in range(500) if poems.shuffled(k)[0] in MOUNTAINS)
+    s = _start_scorekeeper(panel, qtbot, "izumoji5", seed)
+    assert s.config.scorekeeper and not s.cpus
+    assert s.config.layouts == tuple(tuple(c) for c in s.ruleset.deal(5, seed))
+    assert panel.mark_button.isVisible()
+    no = s.next_yomifuda()
+    driver.card_started.emit(no)                                # the scorer needs no kimariji
+    owner = s.state.where[no]
+    assert panel.banner.text() == f"Seat {owner + 1} flips “{poems.get(no).kami[0]}”"
+    click(qtbot, panel, owner, no)
+    assert not s.reactions[owner]                               # nothing is timed
+    p = s.state.pending
+    assert isinstance(p, AwaitPass) and p.giver == owner and p.count == 1
+    moved = []
+    while isinstance(s.state.pending, AwaitPass):
+        p = s.state.pending
+        card = next(sl.no for row in panel.table.view.tables[p.giver].rows for sl in row if sl.face_up)
+        click(qtbot, panel, p.giver, card)
+        moved.append((card, p.to))
+    assert [to for _, to in moved] == [(owner + k) % 5 for k in range(1, 5)]
+    assert all(s.state.where[card] == to for card, to in moved)
+    assert isinstance(s.state.pending, AwaitRead) and driver.count("release") == 1
+
+
+def test_scorekeeper_payment_goes_to_the_ledger(panel, driver, qtbot):
+    seed = next(k for k in range(500) if poems.shuffled(k)[0] in TSUKI_YUKI_HANA)
+    s = _start_scorekeeper(panel, qtbot, "gambling4", seed)
+    no = s.next_yomifuda()
+    driver.card_started.emit(no)
+    owner = s.state.where[no]
+    qtbot.mouseClick(panel.mark_button, Qt.MouseButton.LeftButton)   # 返した: flipped
+    assert isinstance(s.state.pending, AwaitRead)
+    view = s.view(None)
+    hidden = s.state.tables[owner].hidden == no
+    amount = 200 if hidden else 20
+    assert [(p.payer, p.payee, p.amount) for p in view.ledger] == \
+        [((owner + k) % 4, owner, amount) for k in range(1, 4)]
+    assert panel.ledger.count() == 3
+    assert f"Seat {(owner + 1) % 4 + 1} → Seat {owner + 1}  {amount} Mon" in panel.ledger.item(0).text()
+    assert view.tables[owner].balance == 3 * amount
+    assert f"+{3 * amount} Mon" in panel.table.lines[owner]
+
+
+def test_scorekeeper_layout_errors_are_reported_and_nothing_is_lost(panel, qtbot):
+    panel.setup.set_variant("okayama6")
+    panel.setup.scorekeeper.setChecked(True)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    lp = panel.layouts
+    qtbot.mouseClick(lp.deal, Qt.MouseButton.LeftButton)
+    first = lp.edits[0].toPlainText().split()
+    typed = " ".join(first[:-1] + [lp.edits[1].toPlainText().split()[0]])   # a card twice
+    lp.edits[0].setPlainText(typed)
+    qtbot.mouseClick(lp.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == LAYOUTS and "twice" in lp.error.text()
+    assert lp.edits[0].toPlainText() == typed
+    lp.edits[0].setPlainText("1 2 zz")
+    qtbot.mouseClick(lp.start, Qt.MouseButton.LeftButton)
+    assert "“zz” is neither a poem number nor a kimariji" in lp.error.text()
+    assert lp.counts[0].text() == "?"
+    lp.edits[0].setPlainText(" ".join(first[:-1]))
+    assert lp.counts[0].text() == "15 / 16 cards"
+
+
+def test_scorekeeper_may_type_kimariji_instead_of_numbers(panel, qtbot):
+    panel.setup.set_variant("okayama4")
+    panel.setup.scorekeeper.setChecked(True)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    lp = panel.layouts
+    qtbot.mouseClick(lp.deal, Qt.MouseButton.LeftButton)
+    layout = [int(x) for x in lp.edits[0].toPlainText().split()]
+    lp.edits[0].setPlainText(" ".join(poems.get(no).kimariji for no in layout))
+    assert lp.layouts()[0] == tuple(layout)
+
+
+# =========================================================================== setup
+
+def test_setup_refuses_a_mubeyama_payment_that_is_not_the_highest(panel, qtbot):
+    panel.setup.set_variant("gambling5")
+    assert panel.setup.stakes_box.isVisible() and not panel.setup.stake_hidden.isEnabled()
+    panel.setup.stake_mubeyama.setValue(50)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == SETUP
+    assert "must be the highest" in panel.setup.error.text()
+    panel.setup.stake_defaults.click()
+    panel.setup.stake_rows[0].setValue(15)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == PLAY
+    assert panel.session.ruleset.stakes.rows[0] == 15
+
+
+def test_setup_yaku_overrides_reach_the_engine(panel, qtbot):
+    panel.setup.set_variant("izumoji6")
+    assert panel.setup.config().yaku.sadness == frozenset({5, 14, 34, 82, 83, 86, 93})
+    panel.setup.yaku_box.setChecked(True)
+    panel.setup.yaku_edits["sadness"].setText("5, 82 86")
+    panel.setup.yaku_edits["kw:hana"].setText("")
+    cfg = panel.setup.config()
+    assert cfg.yaku.sadness == frozenset({5, 82, 86}) and cfg.yaku.keywords["hana"] == frozenset()
+    assert cfg.yaku.pass_right(29) == 0 and cfg.ruleset().yaku == cfg.yaku
+    panel.setup.yaku_edits["mountains"].setText("4 7 101")
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert "“101” is not a poem number" in panel.setup.error.text()
+    assert panel.pages.currentIndex() == SETUP
+
+
+def test_setup_seats_and_mode_are_remembered(panel, qtbot, tmp_path):
+    panel.setup.set_variant("izumoji5")
+    panel.setup.seat_kinds[3].setCurrentIndex(0)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert panel.session.kinds == (HUMAN, CPU, CPU, HUMAN, CPU)
+    again = type(panel.setup)(panel.settings)
+    qtbot.addWidget(again)
+    assert again.variant_id() == "izumoji5"
+    assert again.config().seats == (HUMAN, CPU, CPU, HUMAN, CPU)
+
+
+def test_every_message_has_both_languages():
+    from trainer.ui.mubeyama_text import TEXT
+    assert all(len(v) == 2 and all(v) for v in TEXT.values())
+    assert all(MESSAGES[k] == v for k, v in TEXT.items())
+
+
+def test_japanese_interface(panel, driver, qtbot):
+    LANG.set("ja")
+    panel.start_game(config("gambling4", seed=1))
+    play_to_the_end(panel, driver, qtbot)
+    assert "の勝ち" in panel.result.verdict.text()
+    texts = [panel.log.item(k).text() for k in range(panel.log.count())]
+    assert any("読み #" in t for t in texts) and any("文ずつ" in t for t in texts)
+    assert not any("Mon from each" in t for t in texts)
