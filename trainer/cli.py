@@ -89,4 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Under `python -m trainer.cli` this file runs as __main__; commands import
+    # UsageError from trainer.cli, so dispatch through that module, not this copy.
+    from trainer.cli import main as _main
+    sys.exit(_main())
