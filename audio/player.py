@@ -18,7 +18,8 @@ offset measured when the stream opens). From that the player answers:
 Control (any thread; each call queues a command the callback applies at the
 start of its next block, so "at once" means within one block):
 
-    load(programme) start(at=0) pause() hold(before=SHIMO|KAMI) resume()
+    load(programme) start(at=0) pause(at="now"|KAMI|SHIMO) hold(before=SHIMO|KAMI)
+    resume() (= release())
     next_card() repeat_shimo() stop() set volume
 
 Hold: the reader waits at the next hold point (`Programme.hold_points`) until
@@ -271,9 +272,13 @@ class Player:
         """Play the loaded programme from sample `at`."""
         self._commands.append(("start", int(at)))
 
-    def pause(self) -> None:
-        """Stop at once (within one block); `resume` continues from there."""
-        self._commands.append(("pause", None))
+    def pause(self, at: str = "now") -> None:
+        """Stop at once (within one block), or with ``at=KAMI``/``SHIMO`` at the next
+        hold point before one (the same as `hold`); `resume` continues from there."""
+        if at == "now":
+            self._commands.append(("pause", None))
+        else:
+            self.hold(before=at)
 
     def hold(self, before: str = SHIMO) -> None:
         """Wait at the next hold point before a `before` (SHIMO or KAMI) until `resume`."""

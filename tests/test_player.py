@@ -314,3 +314,16 @@ def test_clock_filter_follows_a_fast_noisy_device_to_well_under_a_millisecond():
     assert max(abs(e) for e, _ in errors) < 0.003
     assert max(late) < 0.001  # 1 Hz loop: noise ±2.5 ms in, well under 1 ms out
     assert abs(predicted - (T0 + kim * true_spf)) < 0.001
+
+
+def test_pause_before_the_next_kami_is_a_hold_there():
+    p = programme()
+    rig = Rig(p)
+    rig.player.start()
+    rig.run_until(p.mark_sample(0, "kimariji"))
+    rig.player.pause(at=KAMI)
+    rig.run_until(p.total_samples)
+    assert rig.player.state == HELD
+    assert rig.player.position == p.mark_sample(0, "shimo_end")
+    with pytest.raises(ValueError):
+        rig.player.pause(at="soon")
