@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPus
 
 import poems
 import trainer.ui.drills_text  # noqa: F401  (registers the strings)
-from trainer.drills.common import DrillError, confusables_first
+from trainer.drills.common import confusables_first
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
 from trainer.ui.i18n import tr
@@ -331,8 +331,8 @@ class ListeningReflexScreen(DrillScreen):
         self.reading.stop()
 
     def _count(self) -> None:
-        self.counts.setText(f"{tr('drill.progress', n=len(self.model.results), total=len(self.model.readings))}"
-                            f"   {tr('drill.faults', n=self.model.faults)}")
+        progress = tr("drill.progress", n=len(self.model.results), total=len(self.model.readings))
+        self.counts.setText(f"{progress}   {tr('drill.faults', n=self.model.faults)}")
 
     def on_card_started(self, poem: int) -> None:
         if self.model.reading is None and not self.model.is_over():
@@ -634,4 +634,4 @@ class PositionalScreen(DrillScreen):
 
 
 __all__ = ["DrillScreen", "FudaNagashiScreen", "KamiToTorifudaScreen", "ListeningReflexScreen",
-           "KimarijiHenkaScreen", "PositionalScreen", "DrillError"]
+           "KimarijiHenkaScreen", "PositionalScreen"]

@@ -20,7 +20,7 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
     "set.weakest": ("苦手な札（統計から）", "The weakest N (statistics)"),
     "set.due": ("復習の時期の札（FSRS）", "Cards due for review (FSRS)"),
     "set.pick": ("札番号を指定", "Hand-picked numbers"),
-    "set.hint.all": ("", ""),
+    "set.hint.all": ("（入力不要）", "(nothing to enter)"),
     "set.hint.first": ("例: あ / あさ / asa", "e.g. あ / あさ / asa"),
     "set.hint.length": ("例: 1 または 1,2", "e.g. 1 or 1,2"),
     "set.hint.group": ("例: あき / おほ / 79 番の友札なら 79", "e.g. あき / おほ, or a card number: 79"),
@@ -82,19 +82,3 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
 
 MESSAGES.update(DRILLS_MESSAGES)
 
-
-def make_bools_immortal() -> None:
-    """PySide6 6.12 on Python 3.11 drops a reference to True/False on every signal
-    emit (the abi3 bug ``trainer.ui._none_refcount`` works around for None); a drill
-    emits several signals per card, so True and False get the 2**40 extra references
-    immortality amounts to. Nothing on 3.12+. Belongs beside the None fix."""
-    import sys
-    if sys.version_info >= (3, 12) or getattr(make_bools_immortal, "done", False):
-        return
-    import ctypes
-    for obj in (True, False):
-        ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
-    make_bools_immortal.done = True
-
-
-make_bools_immortal()

@@ -1,7 +1,6 @@
 """Interface text of Statistics mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.ui.drills_text import make_bools_immortal
 from trainer.ui.i18n import MESSAGES
 
 # id: (日本語, English)
@@ -57,4 +56,3 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 MESSAGES.update(STATS_MESSAGES)
-make_bools_immortal()   # see its docstring: the same PySide6 6.12 bug
