@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -496,13 +497,24 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     workers = workers or min(4, os.cpu_count() or 1)
     if jobs:
         voice_dir.mkdir(parents=True, exist_ok=True)
+    # New clips get new file names: until the index names them, the voice
+    # keeps reading its old ones, so a crash mid-import loses nothing.
+    token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         def work(job: _Job):
             if cancelled is not None and cancelled():
                 return None
-            out = _run_job(job)
+            try:
+                out = _run_job(job)
+            except Exception as exc:  # a bug must cost one poem, not the import
+                files = [p.name for p in (job.whole, job.kami, job.shimo) if p is not None]
+                return [FailedFile(f, f"internal error while analysing ({type(exc).__name__}: {exc}); "
+                                   "please report it") for f in files]
             if isinstance(out, PoemResult):
-                _write_clips(voice_dir, out)
+                try:
+                    _write_clips(voice_dir, out, token)
+                except Exception as exc:  # disk full, permissions
+                    return [FailedFile(f, f"could not be stored in {voice_dir}: {exc}") for f in out.files]
             return out
         for done, out in enumerate(pool.map(work, jobs), start=1):
             if isinstance(out, PoemResult):
@@ -511,7 +523,9 @@ def import_readings(folder: Path | str, name: str | None = None, *,
                 failed.extend(out)
             if progress is not None:
                 progress(done, total)
-    stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
+    stored = _write_index(voice_dir, name, folder, results, token) if results else _stored(voice_dir)
+    if results:
+        _remove_unused_clips(voice_dir)
     imported = {p.no for p in results}
     failed.sort(key=lambda f: f.file)
     return ImportReport(
@@ -521,14 +535,17 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     )
 
 
-def clip_file(no: int, part: str) -> str:
-    return f"{part}_{no:03d}.flac"
+def clip_file(no: int, part: str, token: str) -> str:
+    return f"{part}_{no:03d}_{token}.flac"
 
 
-def _write_clips(voice_dir: Path, result: PoemResult) -> None:
+_CLIP_NAME = re.compile(r"^(kami|shimo)_\d{3}(_\w+)?\.flac(\.part)?$")
+
+
+def _write_clips(voice_dir: Path, result: PoemResult, token: str) -> None:
     import soundfile as sf
     for part, clip in (("kami", result.kami), ("shimo", result.shimo)):
-        target = voice_dir / clip_file(result.no, part)
+        target = voice_dir / clip_file(result.no, part, token)
         tmp = target.with_name(target.name + ".part")
         sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
         os.replace(tmp, target)
@@ -555,7 +572,23 @@ def _stored(voice_dir: Path) -> list[int]:
         return []
 
 
-def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemResult]) -> list[int]:
+def _remove_unused_clips(voice_dir: Path) -> None:
+    """Delete clip files the index no longer names (replaced by this import, or left by a crash)."""
+    try:
+        table = read_index(voice_dir)["poems"]
+        used = {e[part]["file"] for e in table.values() for part in ("kami", "shimo")}
+    except (ValueError, KeyError, TypeError):
+        return  # cannot tell what is in use: delete nothing
+    for path in voice_dir.iterdir():
+        if _CLIP_NAME.match(path.name) and path.name not in used:
+            try:
+                path.unlink()
+            except OSError:
+                pass  # left for the next import to tidy
+
+
+def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemResult],
+                 token: str) -> list[int]:
     try:
         poems_table = {k: v for k, v in read_index(voice_dir)["poems"].items()
                        if isinstance(k, str) and k.isdigit()}
@@ -564,8 +597,8 @@ def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemRes
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     for r in results:
         poems_table[str(r.no)] = {
-            "kami": {"file": clip_file(r.no, "kami"), "marks": dict(r.kami.marks)},
-            "shimo": {"file": clip_file(r.no, "shimo"), "marks": dict(r.shimo.marks)},
+            "kami": {"file": clip_file(r.no, "kami", token), "marks": dict(r.kami.marks)},
+            "shimo": {"file": clip_file(r.no, "shimo", token), "marks": dict(r.shimo.marks)},
             "source": {"folder": str(folder.resolve()), **r.summary()},
             "imported": now,
         }

@@ -186,13 +186,14 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
     n = len(x) // hop + 1
     frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
     idx = np.arange(len(frames)) if only is None else np.flatnonzero(only[:len(frames)])
-    spec = np.abs(scipy.fft.rfft(frames[idx] * np.hanning(nfft).astype(np.float32), axis=1)) ** 2
     bin_hz = 48000 / nfft
     b100, b1k, b6k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 6000))
+    spec = scipy.fft.rfft(frames[idx] * np.hanning(nfft).astype(np.float32), axis=1)[:, b100:b6k]
+    power = spec.real ** 2 + spec.imag ** 2
     # frames past the padding's end count as silence
     low, high = np.full(n, np.log(1e-9)), np.full(n, np.log(1e-9))
-    low[idx] = np.log(spec[:, b100:b1k].sum(axis=1) + 1e-9)
-    high[idx] = np.log(spec[:, b1k:b6k].sum(axis=1) + 1e-9)
+    low[idx] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
+    high[idx] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
     return low, high
 
 
@@ -294,7 +295,8 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
     lam = PACE_WEIGHT
     d_min = max(2, int(0.3 * mean))
-    d_max = min(T - 1, int(4.0 * mean) + int(np.sum(~v)))
+    longest_breath = max((b - a for a, b in breaths), default=0)
+    d_max = min(T - 1, int(4.0 * mean) + longest_breath)
     ds = np.arange(d_min, max(d_min, d_max) + 1)
     # Every (duration d, onset frame t) pair at once: the previous onset is t-d,
     # and the mora between them lasts vcum[t]-vcum[t-d] voiced frames.
@@ -302,18 +304,20 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     src = t_idx[None, :] - ds[:, None]
     valid = src >= 0
     src = np.maximum(src, 0)
-    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float64)
-    log_ratio = np.log(np.maximum(dur, 1.0) / mean)
-    misfit = np.where(valid, log_ratio ** 2, np.inf)
+    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float32)
+    log_ratio = np.log(np.maximum(dur, 1.0) / np.float32(mean))
+    misfit = np.where(valid, lam * log_ratio ** 2, np.inf).astype(np.float32)
     # A phrase's last mora may be drawn out: only shortness counts against it.
-    held_misfit = np.where(valid, np.minimum(log_ratio, 0.3) ** 2, np.inf)
+    held_misfit = np.where(valid, lam * np.minimum(log_ratio, 0.3) ** 2, np.inf).astype(np.float32)
+    s = s.astype(np.float32)
+    allowed = allowed.astype(np.float32)
 
-    score = np.full(T, -np.inf)
+    score = np.full(T, -np.inf, dtype=np.float32)
     score[0] = 0.0
     back = []
     for i in range(1, n):
         gain = s + allowed + (1.5 * gap_end if i in starts else 0.0)
-        cost = lam * (held_misfit if (i - 1) in ends else misfit)
+        cost = held_misfit if (i - 1) in ends else misfit
         cand = score[src] - cost
         j = np.argmax(cand, axis=0)
         score = cand[j, t_idx] + gain

@@ -356,3 +356,33 @@ def test_synthesised_speech_is_split_within_50ms(tmp_path, no):
     marks = p.kami.mora_marks()
     assert len(marks) == len(poem.kami_morae()) and marks == sorted(set(marks))
     assert p.kami_start_s <= p.kimariji_mark_s < p.kami_end_s  # せ of 77 decides at once
+
+
+def test_a_crash_on_one_file_fails_only_that_file(tmp_path, monkeypatch):
+    import audio.importer as importer
+    src = tmp_path / "src"
+    src.mkdir()
+    for no in (1, 2):
+        write(src / f"{no:03d}.wav", poem_reading(no).samples)
+    real = importer.analyse_whole
+
+    def flaky(no, x):
+        if no == 2:
+            raise ZeroDivisionError("boom")
+        return real(no, x)
+    monkeypatch.setattr(importer, "analyse_whole", flaky)
+    report = import_readings(src, "flaky")
+    assert [p.no for p in report.poems] == [1]
+    assert report.failed[0].file == "002.wav" and "internal error" in report.failed[0].error
+
+
+def test_progress_and_cancel(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for no in (1, 2, 3):
+        write(src / f"{no:03d}.wav", poem_reading(no).samples)
+    seen = []
+    report = import_readings(src, "p", workers=1, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 3), (2, 3), (3, 3)] and len(report.poems) == 3
+    stop = import_readings(src, "c", workers=1, cancelled=lambda: True)
+    assert stop.poems == [] and stop.failed == []

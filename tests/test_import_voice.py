@@ -55,13 +55,24 @@ def test_reimport_under_the_same_name_keeps_other_poems(voice_dir, tmp_path):
     src = tmp_path / "more"
     src.mkdir()
     sf.write(str(src / "003.wav"), poem_reading(3).samples, RATE)
+    sf.write(str(src / "001.wav"), poem_reading(1, seed=99).samples, RATE)
+    old_clip = clip_path(voice_dir, 1, "kami")
     report = import_readings(src, "club")
     assert report.stored == [0, 1, 2, 3]
     assert RecordedVoice("club").available() == frozenset({0, 1, 2, 3})
+    # poem 1 was replaced: its old clip is gone, exactly two clips per poem remain
+    assert not old_clip.exists() and clip_path(voice_dir, 1, "kami").exists()
+    assert len(list(voice_dir.glob("*.flac"))) == 2 * 4
+    assert not list(voice_dir.glob("*.part"))
+
+
+def clip_path(voice_dir: Path, no: int, part: str) -> Path:
+    index = json.loads((voice_dir / "index.json").read_text(encoding="utf-8"))
+    return voice_dir / index["poems"][str(no)][part]["file"]
 
 
 def test_missing_file_breaks_only_that_poem(voice_dir):
-    (voice_dir / "shimo_001.flac").unlink()
+    clip_path(voice_dir, 1, "shimo").unlink()
     voice = RecordedVoice("club")
     assert voice.available() == frozenset({0, 2})
     with pytest.raises(VoiceError, match=r"poem 1, shimo-no-ku: the file .* is missing"):
@@ -94,7 +105,7 @@ def test_damaged_index_gives_a_clear_error_per_poem(voice_dir):
 
 
 def test_damaged_audio_file(voice_dir):
-    (voice_dir / "kami_002.flac").write_bytes(b"not flac at all")
+    clip_path(voice_dir, 2, "kami").write_bytes(b"not flac at all")
     with pytest.raises(VoiceError, match="poem 2, kami-no-ku: the file .* cannot be read"):
         RecordedVoice("club").kami(2)
 
