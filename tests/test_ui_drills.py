@@ -238,3 +238,21 @@ def test_stop_keeps_what_was_answered(qtbot, panel, store, clock):
     panel.command("stop")
     assert not panel.running and panel.available("start")
     assert store.count() == 1
+
+
+def test_a_damaged_database_is_announced_once(qtbot, tmp_path, clock):
+    LANG.set("en")
+    path = tmp_path / "damaged.sqlite3"
+    path.write_bytes(b"not a database at all" * 64)
+    damaged = StatsStore.open(path)
+    try:
+        first = DrillsPanel(None, None, damaged, clock=clock)
+        qtbot.addWidget(first)
+        first.show()
+        assert "set aside" in first.message.text()
+        second = DrillsPanel(None, None, damaged, clock=clock)
+        qtbot.addWidget(second)
+        second.show()
+        assert second.message.text() == ""
+    finally:
+        damaged.close()

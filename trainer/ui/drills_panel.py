@@ -73,6 +73,21 @@ class DrillsPanel(QWidget):
             self._store = shared_store()
         return self._store
 
+    def showEvent(self, event):
+        super().showEvent(event)
+        self.announce_recovery()
+
+    def announce_recovery(self) -> None:
+        """A damaged database set aside at open: said once, here or in Statistics mode."""
+        from trainer.stats.store import StatsError
+        from trainer.ui.stats_store import take_recovery_message
+        try:
+            message = take_recovery_message(self.store)
+        except (StatsError, OSError) as exc:
+            message = tr("drill.store_error", err=exc)
+        if message:
+            self.message.setText(message)
+
     # -- layout --------------------------------------------------------------------------------
     def _build(self) -> None:
         self.drill_box = QComboBox()
