@@ -160,6 +160,7 @@ class ImportReport:
     missing: list[int]            # of 1..100, no poem imported this time
     stored: list[int]             # every poem the voice holds after this import
     joka: bool
+    cancelled: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -175,6 +176,7 @@ class ImportReport:
                 "skipped": self.skipped,
                 "with_warnings": sum(1 for p in self.poems if p.warnings),
                 "voice_holds": len(self.stored),
+                "cancelled": self.cancelled,
             },
         }
 
@@ -531,7 +533,7 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     return ImportReport(
         name=name, folder=str(folder), voice_dir=str(voice_dir), poems=results, failed=failed,
         skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
-        stored=stored, joka=0 in imported,
+        stored=stored, joka=0 in imported, cancelled=bool(cancelled is not None and cancelled()),
     )
 
 

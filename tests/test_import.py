@@ -385,4 +385,4 @@ def test_progress_and_cancel(tmp_path):
     report = import_readings(src, "p", workers=1, progress=lambda d, t: seen.append((d, t)))
     assert seen == [(1, 3), (2, 3), (3, 3)] and len(report.poems) == 3
     stop = import_readings(src, "c", workers=1, cancelled=lambda: True)
-    assert stop.poems == [] and stop.failed == []
+    assert stop.poems == [] and stop.failed == [] and stop.cancelled
