@@ -15,11 +15,10 @@
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
    where its first phoneme starts; a mora opening with a stop is heard from its
    release, found on the engine's own energy track (mgc c0) inside the stop.
-   Every other mora is articulated as a chanting reader does, with a short
-   dip in loudness whose bottom is its mark: deep (12 dB) when it opens with a
-   vowel or glide after a vowel (の-お, お-お, か-わ), which HTS's smooth
-   transitions leave without any edge, light (7 dB) before a nasal, r or
-   fricative.
+   Every other mora inside a phrase is articulated as a chanting reader does,
+   with a short dip in loudness (12 dB, 60 ms) whose bottom is its mark: HTS's
+   smooth transitions leave a vowel, glide, nasal or r after a vowel (の-お,
+   か-わ, あ-な) without an edge a listener (or a detector) can place.
 
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
@@ -46,12 +45,13 @@ SYNTH_VERSION = 1   # bump when the rendering changes in a way the settings do n
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
-DIP_DB = 12.0       # re-articulation dip before a vowel or glide mora (no edge of its own)
-DIP_CONSONANT_DB = 7.0  # lighter articulation dip before a nasal, r or fricative
+DIP_DB = 12.0       # articulation dip before a mora that is not a stop (see step 4)
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
-RELEASE_SHARE = 0.85  # where on the closure-to-burst energy rise a stop is heard (see report)
-KAMI_FADE_S = 0.12  # the held end of the kami-no-ku tapers off over this
+RELEASE_SHARE = 0.85  # where on the closure-to-burst energy rise a stop is heard
+OUT_OF_SILENCE_SHARE = 0.4  # ... and a phrase's first sound when it is not a stop
+KAMI_FADE_S = 0.12
+BREAK_FADE_S = 0.015  # a phrase end fades into the break over this  # the held end of the kami-no-ku tapers off over this
 PARTS = ("kami", "shimo")
 MEMORY_CLIPS = 6    # clips kept in memory by a voice (the cache on disk holds them all)
 
@@ -91,14 +91,18 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
     hold_list = chant.holds(verse, planned, part, style)
     frames = chant.rendered_frames(planned, hold_list)
-    # Heard from a release: stops, and whatever comes out of the opening silence.
-    released = [k == 0 or phonemes[m.first - 1] in chant.SILENCES or phonemes[m.first] in chant.STOPS
-                for k, m in enumerate(verse.morae)]
-    tracked = [m.first for m, r in zip(verse.morae, released) if r]
+    # Stops are heard from their release; everything else from its first phoneme's start.
+    # Where on its energy rise (c0, closure or silence to full) each mora is heard:
+    # a stop at its release; a sound out of the silence before a phrase once it
+    # is halfway up (HTS fades it in); anything else at its first phoneme's start.
+    rise = [RELEASE_SHARE if phonemes[m.first] in chant.RELEASED
+            else OUT_OF_SILENCE_SHARE if phonemes[m.first - 1] in chant.SILENCES else None
+            for m in verse.morae]
+    tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
-    onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, released)]
+    onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
     last = verse.morae[-1].last
     voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
     samples, moved = out.samples, lambda x: x
@@ -117,12 +121,15 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     samples = np.concatenate([np.zeros(pad, np.float32), body, np.zeros(int(TAIL_S * RATE), np.float32)])
     end = pad + len(body)
 
+    for label, ph in enumerate(phonemes):
+        if ph == "pau":  # the reader's break between phrases is a true silence
+            _silence(samples, moved(out.phoneme_starts[label]) + shift, moved(out.phoneme_starts[label + 1]) + shift)
+
     marks = {f"mora:{k}": onset + shift for k, onset in enumerate(onsets)}
     for k, mora in enumerate(verse.morae):
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
-        if not released[k]:
-            soft = phonemes[mora.first] not in chant.GLIDES or phonemes[mora.first - 1] not in chant.VOWELS
-            _dip(samples, marks[f"mora:{k}"], DIP_CONSONANT_DB if soft else DIP_DB)
+        if rise[k] is None:
+            _dip(samples, marks[f"mora:{k}"], DIP_DB)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     marks["end"] = end
@@ -158,21 +165,27 @@ def _sustain(x: np.ndarray, at: int, length: int) -> tuple[np.ndarray, int]:
     return np.concatenate([x[:at], np.tile(loop, count), x[at:]]), best * count
 
 
-def _onset(out, label: int, from_release: bool) -> int:
-    """Sample where a mora is first heard: its first phoneme's start, or, for a
-    stop (and for the first sound after silence), where the engine's energy
-    track c0 has come RELEASE_SHARE of the way up from the closure to the burst."""
+def _onset(out, label: int, share: float | None) -> int:
+    """Sample where a mora is first heard: its first phoneme's start, or where the
+    engine's energy track c0 has come `share` of the way up from its lowest point
+    (closure, silence) to its highest inside that phoneme."""
     from audio.synth_hts import FRAME
     start = out.phoneme_starts[label]
-    if not from_release:
+    if share is None:
         return start
     a = start // FRAME
     c0 = out.c0[a:]
     c0 = c0[: np.argmax(np.isnan(c0))] if np.isnan(c0).any() else c0
     low = int(np.argmin(c0))
-    level = c0[low] + RELEASE_SHARE * (c0[low:].max() - c0[low])
-    release = low + int(np.argmax(c0[low:] >= level - 1e-9))
-    return (a + release) * FRAME
+    level = c0[low] + share * (c0[low:].max() - c0[low])
+    return (a + low + int(np.argmax(c0[low:] >= level - 1e-9))) * FRAME
+
+
+def _silence(samples: np.ndarray, a: int, b: int) -> None:
+    """Silence [a, b): the sound before fades over BREAK_FADE_S, the next phrase starts clean."""
+    fade = int(BREAK_FADE_S * RATE)
+    samples[a - fade:a] *= (0.5 * (1 + np.cos(np.linspace(0, np.pi, fade)))).astype(np.float32)
+    samples[a:b] = 0.0
 
 
 def _dip(samples: np.ndarray, at: int, db: float) -> None:
@@ -328,4 +341,10 @@ def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event |
         finally:
             for future in futures:
                 future.cancel()
+    # Verses already in flight when cancelled were finished (and cached): count them.
+    finished = total - len(pending) + sum(1 for f in futures if not f.cancelled() and f.result() >= 0)
+    if finished != done:
+        done = finished
+        if progress:
+            progress(done, total)
     return done

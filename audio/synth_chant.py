@@ -29,8 +29,8 @@ VOWELS = frozenset("aiueoAIUEO")
 MORA_CLOSERS = VOWELS | {"N", "cl"}
 SILENCES = frozenset({"sil", "pau"})
 GLIDES = VOWELS | {"w", "y"}  # morae opening with these are re-articulated after a vowel
-# Morae starting with these are heard from their release, not from the silent closure.
-STOPS = frozenset({"k", "ky", "g", "gy", "t", "ty", "ch", "ts", "d", "dy", "p", "py", "b", "by"})
+# Stops and affricates: their morae are heard from the release, not from the closure.
+RELEASED = frozenset({"k", "ky", "g", "gy", "t", "ty", "ch", "ts", "d", "dy", "p", "py", "b", "by", "j"})
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ each mark. Tests and bench/bench_synth.py compare the two.
 
 Kinds of onset, by the mora's first sound (from its romaji) and what precedes it:
   * ``rise``: out of silence (a phrase's first mora) or out of a stop's closure
-    (k, g, t, d, p, b, ch, ts): the release, where the level first stands
+    (k, g, t, d, p, b, ch, ts, j): the release, where the level first stands
     15 dB (or half the rise, if smaller) above the quietest point just before.
   * ``dip``: any other mora (a vowel, glide, nasal, r or fricative after the
     mora before): the reader articulates it with a dip in loudness; the onset
@@ -32,9 +32,9 @@ import numpy as np
 HOP = 120           # 2.5 ms at 48 kHz
 WIN = 480           # 10 ms
 SEARCH_S = 0.03
-STOP_ONSETS = ("k", "g", "t", "d", "p", "b", "ch", "ts")
+STOP_ONSETS = ("k", "g", "t", "d", "p", "b", "ch", "ts", "j")
 MIN_FALL_DB = 3.0
-FLOOR_BELOW_DB = 50.0  # a rise is measured from at most this far below its top
+FLOOR_BELOW_DB = 70.0  # a rise is measured from at most this far below its top
 MIN_RISE_DB = 12.0   # least rise out of a closure or silence
 RISE_ABOVE_FLOOR_DB = 15.0  # a release is heard once the level is this far above the closure
 MIN_DIP_DB = 4.0
