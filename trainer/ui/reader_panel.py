@@ -328,5 +328,5 @@ class ReaderPanel(QWidget):
                          f"<span style='color:#999;font-size:10px'>{no}</span></td>")
         per_row = 3
         rows = ["<tr>" + "".join(cells[k:k + per_row]) + "</tr>" for k in range(0, len(cells), per_row)]
-        self.dynamic.setHtml("<table cellspacing='0' cellpadding='3' style='font-size:18px'>"
+        self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
                              + "".join(rows) + "</table>")
