@@ -156,6 +156,9 @@ def test_seeded_game_of_each_ruleset_played_to_the_end_through_the_ui(panel, dri
         assert panel.result.ledger.count() == len(view.ledger)
         mon = [panel.result.scores.item(k, 3).text() for k in range(s.players)]
         assert mon == [f"{t.balance:+d}" for t in view.tables]
+        finisher = next(k for k, t in enumerate(s.state.tables)
+                        if all(t.row_done(r) for r in range(len(t.rows))))
+        assert f"Seat {finisher + 1} finished every row" in panel.result.why.text()
         best = max(t.balance for t in view.tables)
         assert {k for k, t in enumerate(view.tables) if t.balance == best} == set(view.winners)
     else:
@@ -389,7 +392,8 @@ def test_scorekeeper_layout_errors_are_reported_and_nothing_is_lost(panel, qtbot
     typed = " ".join(first[:-1] + [lp.edits[1].toPlainText().split()[0]])   # a card twice
     lp.edits[0].setPlainText(typed)
     qtbot.mouseClick(lp.start, Qt.MouseButton.LeftButton)
-    assert panel.pages.currentIndex() == LAYOUTS and "twice" in lp.error.text()
+    assert panel.pages.currentIndex() == LAYOUTS
+    assert "is laid out twice (Seat 1 / Seat 2)" in lp.error.text()   # seats counted from 1
     assert lp.edits[0].toPlainText() == typed
     lp.edits[0].setPlainText("1 2 zz")
     qtbot.mouseClick(lp.start, Qt.MouseButton.LeftButton)

@@ -24,6 +24,7 @@ game at the table is a `mubeyama_session.TableSession`; the drawing is
 """
 from __future__ import annotations
 
+import re
 import time
 
 from PySide6.QtCore import Qt, QTimer
@@ -37,8 +38,8 @@ from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead, Event, Illeg
 from trainer.ui import mubeyama_text  # noqa: F401  (merges the messages)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
-from trainer.ui.mubeyama_session import CPU, GameConfig, TableSession
-from trainer.ui.mubeyama_setup import LayoutPage, SetupPage, seat_name
+from trainer.ui.mubeyama_session import GameConfig, TableSession
+from trainer.ui.mubeyama_setup import LayoutPage, SetupPage, seat_name, ui_seats
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget, grid_side_for, wrap_for
 from trainer.ui.reader_session import ReadingTiming
 
@@ -59,10 +60,9 @@ _JA_NOTES = (  # the engine's English notes, for the Japanese log
 
 def note_text(note: str) -> str:
     """An engine note ('completed row 3: 50 Mon from each') in the interface language."""
-    import re
+    note = ui_seats(note)
     if LANG.code != "ja":
         return note
-    note = re.sub(r"seat (\d+)", lambda m: seat_name(int(m.group(1))), note)
     note = re.sub(r"row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))), note)
     for en, ja in _JA_NOTES:
         note = note.replace(en, ja)
@@ -149,7 +149,11 @@ class MubeyamaPanel(QWidget):
         self.pause_button = QPushButton(clicked=lambda: self.command("pause"))
         self.mark_button = QPushButton(clicked=self.mark_flip)
         self.stop_button = QPushButton(clicked=self.to_setup)
+        self.game_title = QLabel()
+        self.game_title.setStyleSheet("font-weight: bold; color: #5a4a2a;")
         bar = QHBoxLayout()
+        bar.addWidget(self.game_title)
+        bar.addSpacing(16)
         for w in (self.view_as_label, self.view_as, self.pause_button, self.mark_button, self.stop_button):
             if isinstance(w, QPushButton):
                 w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -179,7 +183,7 @@ class MubeyamaPanel(QWidget):
         for w in (self.ledger, self.log):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         side = QWidget()
-        side.setMinimumWidth(330)
+        side.setMinimumWidth(420)
         sv = QVBoxLayout(side)
         sv.setContentsMargins(4, 0, 0, 0)
         for w in (self.yomifuda, self.phase, self.progress, self.reaction, self.reactions_title,
@@ -218,6 +222,8 @@ class MubeyamaPanel(QWidget):
         self.ledger_title.setText(tr("mubeyama.ledger"))
         self.log_title.setText(tr("mubeyama.log"))
         self.result.retranslate()
+        if self.config is not None:
+            self.game_title.setText(self._game_title())
         if self.session is not None:
             self._logged = 0
             self.log.clear()
@@ -251,7 +257,7 @@ class MubeyamaPanel(QWidget):
         try:
             layouts = self.layouts.layouts()
         except LayoutError as exc:
-            self.layouts.error.setText(str(exc))
+            self.layouts.error.setText(ui_seats(str(exc)))
             return
         self.start_game(self.setup.config(layouts=layouts))
 
@@ -284,6 +290,7 @@ class MubeyamaPanel(QWidget):
         self.ledger_title.setVisible(config.gambling)
         self.ledger.setVisible(config.gambling)
         self._fill_view_as()
+        self.game_title.setText(self._game_title())
         self.pages.setCurrentIndex(PLAY)
         self.refresh()
         g = self.settings.get
@@ -291,6 +298,11 @@ class MubeyamaPanel(QWidget):
         self.banner.setText(tr("mubeyama.preparing"))
         self.driver.start(self.session.order, timing=timing, joka=timing.joka)
         self._progress_timer.start()
+
+    def _game_title(self) -> str:
+        c = self.config
+        mode = tr("mubeyama.mode.scorekeeper").split("（")[0].split(" (")[0] if c.scorekeeper else ""
+        return "　".join(x for x in (tr(f"mubeyama.variant.{c.variant}"), f"{tr('mubeyama.seed')} {c.seed}", mode) if x)
 
     def _fill_view_as(self) -> None:
         self.view_as.blockSignals(True)
@@ -428,7 +440,7 @@ class MubeyamaPanel(QWidget):
         self._changed(events)
 
     def _illegal_text(self, exc: IllegalAction, no: int) -> str:
-        text = str(exc)
+        text = ui_seats(str(exc))
         if "has not been read" in text and no:
             return tr("mubeyama.not_read", no=no)
         return text
@@ -521,9 +533,9 @@ class MubeyamaPanel(QWidget):
         poem = poems.get(no)
         flipped = not (isinstance(s.state.pending, AwaitFlip) and s.state.pending.no == no)
         head = f"<b>#{no}</b>　{poem.poet}　<span style='color:#777'>{tr('mubeyama.read_n', n=len(s.state.read))}</span>"
-        if self.settings.get(S.SHOW_POEM) or flipped:
-            body = (f"<div style='font-size:20px'>{'　'.join(poem.kami)}</div>"
-                    f"<div style='font-size:20px; margin-left:2em'>{'　'.join(poem.shimo)}</div>"
+        if flipped or (self.settings.get(S.SHOW_POEM) and s.kimariji_time is not None):
+            body = (f"<div style='font-size:19px'>{' '.join(poem.kami)}</div>"
+                    f"<div style='font-size:19px; margin-left:1.5em'>{' '.join(poem.shimo)}</div>"
                     f"<div style='color:#888; font-size:13px'>{' '.join(poem.kami_romaji)} / "
                     f"{' '.join(poem.shimo_romaji)}</div>")
         else:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 import poems
 from poems.yaku import SEED, YakuSets
 from trainer.players.mubeyama_cpu import MubeyamaCpu
-from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, AwaitRead, Event, Flip, Gambling4,
-                                    Gambling5, GameOver, IllegalAction, Izumoji, MubeyamaView,
-                                    Okayama, Pass, Read, Ruleset, Stakes, new_game)
+from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, Event, Flip, Gambling4, Gambling5,
+                                    IllegalAction, Izumoji, MubeyamaView, Okayama, Pass, Read,
+                                    Ruleset, Stakes, new_game)
 
 HUMAN, CPU = "human", "cpu"
 
@@ -217,5 +217,4 @@ class TableSession:
         return next((e.note for e in reversed(self.state.log) if e.kind == "win"), "")
 
 
-__all__ = ["HUMAN", "CPU", "VARIANTS", "GameConfig", "Reaction", "TableSession",
-           "AwaitFlip", "AwaitPass", "AwaitRead", "GameOver"]
+__all__ = ["HUMAN", "CPU", "VARIANTS", "GameConfig", "Reaction", "TableSession"]

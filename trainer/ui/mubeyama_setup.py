@@ -36,6 +36,13 @@ def seat_name(seat: int) -> str:
     return tr("mubeyama.seat", n=seat + 1)
 
 
+def ui_seats(text: str) -> str:
+    """The engine's messages count seats from 0 ('seat 2'); people count from 1 (席3 / Seat 3)."""
+    text = re.sub(r"seats (\d+) and (\d+)",
+                  lambda m: f"{seat_name(int(m.group(1)))} / {seat_name(int(m.group(2)))}", text)
+    return re.sub(r"seat (\d+)", lambda m: seat_name(int(m.group(1))), text)
+
+
 def parse_numbers(text: str, what: str) -> list[int]:
     """'1 5, 22' → [1, 5, 22], order kept; ValueError naming the bad part."""
     out = []
@@ -178,6 +185,7 @@ class SetupPage(QWidget):
         self.start.setStyleSheet("font-size: 16px;")
 
         inner = QWidget()
+        inner.setMaximumWidth(1100)
         v = QVBoxLayout(inner)
         v.addLayout(self.form)
         v.addWidget(self.stakes_box)
@@ -424,7 +432,7 @@ class LayoutPage(QWidget):
         try:
             self.layouts()
         except LayoutError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(ui_seats(str(exc)))
             return
         self.error.setText("")
         self.start_requested.emit()

@@ -9,7 +9,7 @@ from trainer.ui.i18n import MESSAGES
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
-    "mode.mubeyama": ("むべ山", "Mubeyama"),
+    "mode.mubeyama": ("遊び: むべ山", "Games: Mubeyama"),
     # -- setup ---------------------------------------------------------------------------------
     "mubeyama.setup": ("むべ山かるた — 準備", "Mubeyama karuta — setup"),
     "mubeyama.variant": ("遊び方", "Ruleset"),
@@ -100,7 +100,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.mon": ("{n} 文", "{n} Mon"),
     "mubeyama.rt_last": ("反応 {ms} ms", "RT {ms} ms"),
     "mubeyama.rt_mean": ("平均 {ms} ms（{n}回）", "mean {ms} ms ({n})"),
-    "mubeyama.reactions": ("反応時間（決まり字から）", "Reaction times (from the kimariji)"),
+    "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）", "Reaction times (from the kimariji; * after the hint)"),
     "mubeyama.ledger": ("支払い", "Ledger"),
     "mubeyama.ledger.line": ("{payer} → {payee}　{amount} 文　{reason}", "{payer} → {payee}  {amount} Mon  {reason}"),
     "mubeyama.log": ("記録", "Log"),
