@@ -496,7 +496,8 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     voice_dir = voices_root() / name
     results: list[PoemResult] = []
     total = len(jobs)
-    workers = workers or min(4, os.cpu_count() or 1)
+    # More threads than cores: decoding and FFTs release the GIL, and file I/O overlaps.
+    workers = workers or min(8, max(4, os.cpu_count() or 1))
     if jobs:
         voice_dir.mkdir(parents=True, exist_ok=True)
     # New clips get new file names: until the index names them, the voice
