@@ -239,6 +239,8 @@ def test_hint_names_the_seat_and_outlines_the_card_after_the_delay(panel, driver
     assert panel.table.hint == (0, no)
     assert panel.banner.text() == f"Seat 1 flips “{poems.get(no).kami[0]}”"
     assert panel.table.active_seat == 0
+    panel.mark_flip()                                          # only a scorer marks flips
+    assert s.state.pending == AwaitFlip(no, 0)
     click(qtbot, panel, 0, no)
     assert s.reactions[0][-1].hinted and panel.table.hint is None
 
@@ -369,7 +371,7 @@ def test_scorekeeper_payment_goes_to_the_ledger(panel, driver, qtbot):
     no = s.next_yomifuda()
     driver.card_started.emit(no)
     owner = s.state.where[no]
-    qtbot.mouseClick(panel.mark_button, Qt.MouseButton.LeftButton)   # 返した: flipped
+    qtbot.keyClick(panel.table, Qt.Key.Key_F)                        # 返した: flipped
     assert isinstance(s.state.pending, AwaitRead)
     view = s.view(None)
     hidden = s.state.tables[owner].hidden == no

@@ -17,8 +17,8 @@ game at the table is a `mubeyama_session.TableSession`; the drawing is
   kimariji sounded. After the hint delay the card is outlined and its owner
   named. CPU seats flip a moment after the kimariji and choose their passes
   from their own view. People pass by clicking their face-up cards.
-- scorekeeper: the scorer marks each flip (a click, or 返した) and each passed
-  card; the engine applies passes, payments and the win.
+- scorekeeper: the scorer marks each flip (a click on the card, or 返した / F)
+  and each passed card; the engine applies passes, payments and the win.
 - the screen shows one `view`: everyone's (hidden cards face-down) or one
   seat's (its own hidden card shown to it).
 """
@@ -28,7 +28,7 @@ import re
 import time
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QMessageBox, QProgressBar, QPushButton, QSplitter, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -148,6 +148,9 @@ class MubeyamaPanel(QWidget):
         self.view_as_label = QLabel()
         self.pause_button = QPushButton(clicked=lambda: self.command("pause"))
         self.mark_button = QPushButton(clicked=self.mark_flip)
+        self.mark_button.setToolTip("F")
+        QShortcut(QKeySequence("F"), self, self.mark_flip,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.stop_button = QPushButton(clicked=self.to_setup)
         self.game_title = QLabel()
         self.game_title.setStyleSheet("font-weight: bold; color: #5a4a2a;")
@@ -448,8 +451,8 @@ class MubeyamaPanel(QWidget):
     def mark_flip(self) -> None:
         """Scorekeeper: the card being waited for was flipped (no click on it needed)."""
         s = self.session
-        if s is None or not isinstance(s.state.pending, AwaitFlip):
-            return
+        if s is None or not s.config.scorekeeper or not isinstance(s.state.pending, AwaitFlip):
+            return                        # people at the screen flip their own cards (timed)
         p = s.state.pending
         events = s.mark_flip()
         self.table.highlights[(p.seat, p.no)] = FLIP_COLOUR
