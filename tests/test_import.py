@@ -302,7 +302,7 @@ def test_cli_text_tells_what_to_do(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "001.wav -> poem   1" in out and "FAILED  004.mp3" in out
     assert "Missing poem numbers (98): 2, 4-100" in out
-    assert "import the folder again" in out
+    assert f"karuta import-readings {src} --name readings` again" in out
     assert "voice 'readings'" in out
 
 

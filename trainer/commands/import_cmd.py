@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 
 
@@ -70,8 +71,9 @@ def print_report(report, out=None) -> None:
           + ", ".join(report.skipped[:5]) + (" ..." if len(report.skipped) > 5 else ""))
     checks = [p for p in report.poems if p.warnings]
     if report.failed:
-        w(f"{len(report.failed)} file(s) failed: fix or re-record them and import the folder again "
-          "under the same name; poems already imported stay.")
+        w(f"{len(report.failed)} file(s) failed: fix, rename or re-record them, then run "
+          f"`karuta import-readings {shlex.quote(report.folder)} --name {shlex.quote(report.name)}` "
+          "again; poems already imported stay.")
     if checks:
         w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
           "marks may be off.")
