@@ -12,3 +12,22 @@ def _private_user_data(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path_factory.mktemp("userdata")))
     cache = os.environ.get("KARUTA_TEST_CACHE") or str(tmp_path_factory.getbasetemp() / "shared-cache")
     monkeypatch.setenv("KARUTA_CACHE_DIR", cache)
+
+
+REAL_MARKERS = ("realaudio", "xvfb")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """In CI (KARUTA_REQUIRE_REAL=1) a real-audio or real-display test may not skip.
+
+    Those tests skip with a reason on a machine without PulseAudio or Xvfb; CI
+    installs both, so a skip there would hide a broken set-up.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("KARUTA_REQUIRE_REAL") == "1" and report.skipped \
+            and any(item.get_closest_marker(m) for m in REAL_MARKERS):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"required real-audio/real-display test skipped in CI: {reason}"
