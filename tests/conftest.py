@@ -5,6 +5,12 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# PySide6 6.12 on Python 3.11 drops references to None/True/False (see the
+# module's docstring); apply the workaround before any test touches Qt.
+from trainer.ui._none_refcount import make_none_immortal  # noqa: E402
+
+make_none_immortal()
+
 
 @pytest.fixture(autouse=True)
 def _private_user_data(tmp_path_factory, monkeypatch):
