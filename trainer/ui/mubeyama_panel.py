@@ -52,7 +52,7 @@ _JA_NOTES = (  # the engine's English notes, for the Japanese log
     ("mubeyama card", "むべ山の札"), ("every torifuda face-down", "札を全部伏せた"),
     ("finished every row; most Mon", "が全段を仕上げた。文の最も多い人"),
     ("every card read", "全部読み終えた"), ("a face-down ", "一列伏せた: "),
-    (" Mon from each", " 文ずつ"), ("completed ", ""), ("column ", "列"), ("diagonal", "斜め"),
+    (" Mon from each", " 文ずつ"), ("completed ", ""), ("diagonal", "斜め"),
     ("hidden card", "伏せ札"), ("yaku set ", "役 第"), ("torifuda", "枚"),
     ("owes ", "渡す分 "), ("has ", "表 "), ("face-up; rest forgiven", "枚。残りは免除"),
 )
@@ -64,6 +64,7 @@ def note_text(note: str) -> str:
     if LANG.code != "ja":
         return note
     note = re.sub(r"row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))), note)
+    note = re.sub(r"column (\d+)", r"\1列目", note)
     for en, ja in _JA_NOTES:
         note = note.replace(en, ja)
     return note

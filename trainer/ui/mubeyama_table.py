@@ -6,7 +6,8 @@ drawn as a card back, except in its owner's own view. Layouts:
 
 - Okayama: the 5×5 or 4×4 grid;
 - Izumoji ("arranged by the player"): the engine keeps one row; drawn wrapped
-  into rows of 5 (20 cards) or 4 (16), received cards at the end;
+  into rows of 5 (20 cards) or 4 (16), received cards at the end, more per row
+  when passes have made a layout grow;
 - gambling: the pyramid 1 (hidden) / 4 / 5 / 7 / 8, or 4 / 6 / 7 / 8, or the
   truncated 3 / 4 / 6 / 7, rows centred; a finished row gets a check mark.
 
@@ -166,7 +167,7 @@ class TableWidget(QWidget):
         if self.view is None:
             return
         boxes = self.seat_rects()
-        layouts = [wrapped_rows(t.rows, self.wrap) for t in self.view.tables]
+        layouts = [wrapped_rows(t.rows, self._wrap_for(box, t.rows)) for box, t in zip(boxes, self.view.tables)]
         card_w = min(self._card_width(box, rows) for box, rows in zip(boxes, layouts))
         card_h = card_w / ASPECT
         gap = card_w * 0.1
@@ -186,6 +187,16 @@ class TableWidget(QWidget):
                 y += card_h + gap
         self._layouts = layouts
         self._card = (card_w, card_h, gap)
+
+    def _wrap_for(self, box: QRectF, rows) -> int | None:
+        """Cards per row of a free layout: at least `wrap`, more when passes have made it
+        grow, whichever gives the largest cards in this seat's box."""
+        if not self.wrap or len(rows) != 1:
+            return self.wrap
+        n = len(rows[0])
+        best = max(range(self.wrap, max(self.wrap, n) + 1),
+                   key=lambda c: (self._card_width(box, [[None] * c] * -(-n // c)), -c))
+        return best
 
     @staticmethod
     def _card_width(box: QRectF, rows) -> float:
