@@ -472,3 +472,59 @@ def test_japanese_interface(panel, driver, qtbot):
     texts = [panel.log.item(k).text() for k in range(panel.log.count())]
     assert any("読み #" in t for t in texts) and any("文ずつ" in t for t in texts)
     assert not any("Mon from each" in t for t in texts)
+
+
+# =========================================================================== the real reader
+
+class ToneVoices:
+    """The shared player on the silent clock, reading a tone voice: the real reading path."""
+
+    def __init__(self):
+        from audio.fake_voice import ToneVoice
+        from audio.player import Player
+        self._player = Player(backend="silent").open()
+        self._voice = ToneVoice(mora_s=0.01, yoin_s=0.05)
+
+    def voice(self, name=None):
+        return self._voice
+
+    def player(self):
+        return self._player
+
+    def has_player(self):
+        return True
+
+    def needs_synthesis(self):
+        return False
+
+
+def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path):
+    from audio.player import HELD
+    from trainer.ui.reading import ReadingDriver
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.MA, 0.3), (S.PAUSE, 0.3), (S.JOKA, False)):
+        settings.set(key, value)
+    voices = ToneVoices()
+    p = MubeyamaPanel(settings, voices, cpu_delay_s=0.05)
+    qtbot.addWidget(p)
+    p.resize(1200, 800)
+    p.show()
+    try:
+        assert isinstance(p.driver, ReadingDriver)
+        p.start_game(config("okayama4", seed=5, hint=0.2))
+        s = p.session
+        qtbot.waitUntil(lambda: isinstance(s.state.pending, AwaitFlip) and s.state.pending.seat == 0
+                        and s.kimariji_time is not None, timeout=30000)
+        no, read = s.state.pending.no, len(s.state.read)
+        qtbot.waitUntil(lambda: voices.player().state == HELD, timeout=10000)   # after the shimo-no-ku
+        assert len(s.state.read) == read and p.table.hint == (0, no)
+        qtbot.waitUntil(lambda: p.phase.text() == "The reader waits for the card to be flipped",
+                        timeout=3000)
+        click(qtbot, p, 0, no)
+        rt = s.reactions[0][-1]
+        assert rt.no == no and rt.hinted and rt.ms > 0
+        qtbot.waitUntil(lambda: len(s.state.read) > read, timeout=10000)        # reads on
+        assert s.state.read[read] == s.order[read]
+    finally:
+        p.shutdown()
+        voices.player().close()
