@@ -317,6 +317,8 @@ def test_hidden_card_is_never_drawn_face_up_for_another_seat(panel, driver, qtbo
     check()
     play_to_the_end(panel, driver, qtbot, each_step=check)
     assert checked["frames"] > 3 * 60 and checked["own"] > 2 * 50
+    # a person showed a hidden card by clicking its face-down back on the everyone-view
+    assert any(e.kind == "reveal" and e.seat in (0, 1) for e in s.state.log)
     assert panel.view_as.count() == 3                          # everyone, and the two people only
 
 
@@ -528,3 +530,19 @@ def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path)
     finally:
         p.shutdown()
         voices.player().close()
+
+
+def test_stopping_a_game_in_progress_asks_first(panel, driver, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    panel.start_game(config("okayama4", seed=2))
+    sound(panel, driver)
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or answers.pop(0))
+    panel.command("stop")                                        # Esc
+    assert panel.pages.currentIndex() == PLAY and panel.session is not None
+    qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == SETUP and panel.session is None
+    assert asked == ["Stop this game and go back to the setup?"] * 2
+    assert driver.count("stop") >= 1

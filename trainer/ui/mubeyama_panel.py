@@ -152,7 +152,7 @@ class MubeyamaPanel(QWidget):
         self.mark_button.setToolTip("F")
         QShortcut(QKeySequence("F"), self, self.mark_flip,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.stop_button = QPushButton(clicked=self.to_setup)
+        self.stop_button = QPushButton(clicked=self.ask_to_stop)
         self.game_title = QLabel()
         self.game_title.setStyleSheet("font-weight: bold; color: #5a4a2a;")
         bar = QHBoxLayout()
@@ -615,6 +615,15 @@ class MubeyamaPanel(QWidget):
         self.session = None
         self.pages.setCurrentIndex(SETUP)
 
+    def ask_to_stop(self) -> None:
+        """Esc or the button: a game in progress is only dropped if the players say so."""
+        s = self.session
+        if s is not None and not s.state.is_over() and s.state.read:
+            answer = QMessageBox.question(self, tr("mubeyama.new"), tr("mubeyama.confirm_stop"))
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.to_setup()
+
     def play_again(self) -> None:
         if self.config is not None:
             self.start_game(self.config)
@@ -643,7 +652,7 @@ class MubeyamaPanel(QWidget):
         elif name == "repeat":
             self.driver.repeat_shimo()
         elif name == "stop":
-            self.to_setup()
+            self.ask_to_stop()
 
     def shutdown(self) -> None:
         self._progress_timer.stop()

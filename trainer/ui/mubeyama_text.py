@@ -95,6 +95,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.view_all": ("全員（伏せ札は伏せたまま）", "Everyone (hidden cards stay down)"),
     "mubeyama.view_seat": ("{seat}の視点（伏せ札が見える）", "{seat}'s view (sees its hidden card)"),
     "mubeyama.pause": ("一時停止 / 再開", "Pause / resume"),
+    "mubeyama.confirm_stop": ("この対局をやめて準備に戻りますか？", "Stop this game and go back to the setup?"),
     "mubeyama.new": ("やめて準備へ", "Stop and set up"),
     "mubeyama.face_up": ("表 {n}", "{n} up"),
     "mubeyama.mon": ("{n} 文", "{n} Mon"),
