@@ -11,7 +11,12 @@ What the panel does is time-keeping and wiring:
   ``time.perf_counter()`` when Qt delivered the press; the CPU's from its
   model, given what it hears (the morae and their onsets);
 - all times are ms since the match began, on the perf_counter clock the
-  player maps its sample clock onto, so reaction = touch − kimariji mark;
+  player maps its sample clock onto (``now``, replaceable by a fake clock in
+  tests), so reaction = touch − kimariji mark;
+- the kimariji mark of a read is the onset of the mora that completes the
+  card's *current* kimariji, given every yomifuda read so far, karafuda too
+  (after あさぼらけあ is read, あさぼらけう is decided at あさぼ): the moment
+  a player can know the card.  The CPU hears the same mark;
 - the race for a card closes 250 ms after its first take, or 1 s after its
   kami-no-ku ends if nobody takes it; then the engine judges, the reaction
   time is shown ("+312 ms", "−40 ms anticipated", "fault +85 ms") and any
@@ -29,7 +34,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QLi
                                QWidget)
 
 import poems
-from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU
+from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU, kimariji_length, kimariji_mora_index
 from trainer.rules.kyogi import (Arrange, KyogiState, Phase, Read, Send, Touch,
                                  Touches)
 from trainer.rules.territory import LayoutError, Territory
@@ -49,6 +54,32 @@ RED = QColor("#c0392b")
 GOLD = QColor("#d4a017")
 
 ARRANGE, MEMORISE, PLAY, OVER = "arrange", "memorise", "play", "over"
+
+# id: (日本語, English); merged into the shared table below
+MATCH_MESSAGES: dict[str, tuple[str, str]] = {
+    "match.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
+    "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
+}
+for _id, _text in MATCH_MESSAGES.items():
+    MESSAGES.setdefault(_id, _text)
+
+
+def current_kimariji(no: int, read) -> tuple[str, int]:
+    """The kimariji of poem `no` now that the poems in `read` (every yomifuda, karafuda too)
+    have been read, as historical kana, and the index of the kami-no-ku mora whose onset
+    completes it (the programme's ``kami:mora:K`` mark): the same arithmetic as the
+    simulator's `heard_for`, through the CPU's shared tables."""
+    unread = set(range(1, 101)) - set(read)
+    n = kimariji_length(no, unread)
+    return poems.get(no).kana_prefix(n), kimariji_mora_index(no, n)
+
+
+def kimariji_note(no: int, now: str) -> str:
+    """'kimariji あさぼ (was あさぼらけう)' when it has changed, else 'kimariji あさぼらけう'."""
+    was = poems.get(no).kimariji
+    if now == was:
+        return tr("match.kimariji_now", now=now)
+    return tr("match.kimariji_was", now=now, was=was)
 
 
 class MemorisationTimer(QObject):
@@ -116,7 +147,10 @@ def reaction_text(ms: int | None, fault: bool) -> str:
 class MatchPanel(QWidget):
     """Match mode: arrange, memorise, play, result."""
 
-    def __init__(self, settings: S.Settings, voices, driver=None, clock=time.monotonic, parent=None):
+    def __init__(self, settings: S.Settings, voices, driver=None, clock=time.monotonic,
+                 now=time.perf_counter, parent=None):
+        """`clock` times the memorisation period; `now` is the session clock (perf_counter,
+        the clock the player maps the sound onto): tests give both fake clocks."""
         super().__init__(parent)
         self.settings = settings
         self.voices = voices
@@ -125,6 +159,7 @@ class MatchPanel(QWidget):
             driver = ReadingDriver(voices, parent=self)
         self.driver = driver
         self.clock = clock
+        self.now = now
         self.phase = ARRANGE
         self.state: KyogiState | None = None
         self.cpu: KarutaCPU | None = None
@@ -143,6 +178,7 @@ class MatchPanel(QWidget):
         self.driver.card_started.connect(self._on_card_started)
         self.driver.finished.connect(self._on_reading_finished)
         self.driver.error.connect(self._on_error)
+        self.floor.clock = now
         self.floor.touched.connect(self.route_touch)
         self.driver.card_finished.connect(self._on_card_finished)
         self.floor.arranged.connect(self._on_arranged)
@@ -163,6 +199,8 @@ class MatchPanel(QWidget):
         f.setBold(True)
         self.reaction.setFont(f)
         self.reaction.setMinimumWidth(320)
+        self.kimariji_label = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        self.kimariji_label.setStyleSheet("font-size: 18px; color: #333;")
         self.scores = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.scores.setStyleSheet("font-size: 16px;")
 
@@ -193,6 +231,7 @@ class MatchPanel(QWidget):
         side = QWidget()
         sv = QVBoxLayout(side)
         sv.addWidget(self.reaction)
+        sv.addWidget(self.kimariji_label)
         sv.addWidget(self.scores)
         sv.addWidget(self.log_title)
         sv.addWidget(self.log, 1)
@@ -252,25 +291,35 @@ class MatchPanel(QWidget):
         self._show_scores()
 
     # -- setting up --------------------------------------------------------------------------
-    def new_match(self, seed: int | None = None) -> None:
-        """Deal 25 + 25 at random; the CPU arranges its side, the player gets a tidy layout."""
+    def new_match(self, seed: int | None = None, *, sides=None, yomifuda=None, cpu=None) -> None:
+        """Deal 25 + 25 at random; the CPU arranges its side, the player gets a tidy layout.
+
+        `sides` (two Territory, the player's first) sets up the floor as given, any
+        number of cards each (an endgame, a short test match); `yomifuda` the reading
+        order (all 100); `cpu` an opponent in place of the level's KarutaCPU (anything
+        with ``touches(view, heard)`` and ``choose_send(view)``).
+        """
         self.driver.stop()
         self.memorise.stop()
         self._race_timer.stop()
         self.seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
-        order = poems.shuffled(self.seed)
-        self.state = KyogiState.new(self.seed, yomifuda=order)
+        order = list(yomifuda) if yomifuda is not None else poems.shuffled(self.seed)
+        self.state = KyogiState.new(self.seed, sides=sides, yomifuda=order)
         self.order = order
-        self.cpu = KarutaCPU(self.level.currentData() or "club", CPU, self.seed)
-        self.state.apply(Arrange(CPU, self.cpu.arrange(self.state.side(CPU).cards()).rows()))
-        rng = random.Random(f"ui-arrange:{self.seed}")
-        self.own = Territory.arranged(self.state.side(HUMAN).cards(), rng)
+        self.cpu = cpu if cpu is not None else KarutaCPU(self.level.currentData() or "club", CPU, self.seed)
+        if sides is None:
+            self.state.apply(Arrange(CPU, self.cpu.arrange(self.state.side(CPU).cards()).rows()))
+            rng = random.Random(f"ui-arrange:{self.seed}")
+            self.own = Territory.arranged(self.state.side(HUMAN).cards(), rng)
+        else:
+            self.own = self.state.side(HUMAN)
         self.phase = ARRANGE
         self.rt_log = []
         self._race = None
         self._early = []
         self.log.clear()
         self.reaction.setText("")
+        self.kimariji_label.setText("")
         self.floor.highlights.clear()
         self.floor.dimmed.clear()
         self.floor.caption = ""
@@ -337,7 +386,7 @@ class MatchPanel(QWidget):
         self.memorise.stop()
         self.state.apply(Arrange(HUMAN, self.own.rows()))
         self.phase = PLAY
-        self.epoch = time.perf_counter()
+        self.epoch = self.now()
         self._in_ma = False
         self.banner.setText("")
         self._show_floor()
@@ -359,16 +408,17 @@ class MatchPanel(QWidget):
         if self.phase != PLAY or poem == 0 or self.state.phase is not Phase.AWAIT_READ:
             return
         index = self.order.index(poem)
-        now = time.perf_counter()
+        now = self.now()
+        kana, mora = current_kimariji(poem, self.state.read)
         start = self.driver.mark_time(index, "kami_start") or now   # when it sounded, not when we heard of it
-        kima = max(start, self.driver.mark_time(index, "kimariji") or now)
+        kima = max(start, self.driver.mark_time(index, f"kami:mora:{mora}") or now)
         kami_end = self.driver.mark_time(index, "kami_end") or now + 3.0
         self.state.apply(Read(self.ms(start), self.ms(kima)))
         heard = self._heard(index, poem, kima)
         cpu_touches = self.cpu.touches(self.state.view(CPU), heard).touches
         take_times = [t.time_ms for t in cpu_touches if t.card == poem]
         self._race = {
-            "poem": poem, "index": index, "start": start, "kimariji": kima,
+            "poem": poem, "index": index, "start": start, "kimariji": kima, "kimariji_kana": kana,
             "close": kami_end + NO_TAKE_GRACE_S, "human": list(self._early), "cpu": list(cpu_touches),
             "shown_cpu": set(),
         }
@@ -407,7 +457,7 @@ class MatchPanel(QWidget):
         race = self._race
         if race is None:
             return
-        now = time.perf_counter()
+        now = self.now()
         for t in race["cpu"]:             # show the CPU's hand as it lands
             if t not in race["shown_cpu"] and self.epoch + t.time_ms / 1000 <= now:
                 race["shown_cpu"].add(t)
@@ -439,17 +489,19 @@ class MatchPanel(QWidget):
         if outcome.taker == HUMAN and rt is not None:
             self.rt_log.append(rt)
         self.reaction.setText(text)
+        self.kimariji_label.setText(kimariji_note(outcome.poem, race["kimariji_kana"]))
         colour = "#c0392b" if my_faults else ("#1f5fbf" if outcome.taker == HUMAN else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
-        self.log.addItem(self._log_line(outcome, text))
+        self.log.addItem(self._log_line(outcome, text, race["kimariji_kana"]))
         self.log.scrollToBottom()
         if outcome.poem in self.floor.highlights or outcome.taker is not None:
             self.floor.highlights[outcome.poem] = GOLD
 
-    def _log_line(self, outcome, text: str) -> str:
+    def _log_line(self, outcome, text: str, kimariji: str) -> str:
         p = poems.get(outcome.poem)
         n = len(self.state.read)
-        head = f"{n:>3}. {p.kimariji}（{p.no}）"
+        was = f"←{p.kimariji}" if kimariji != p.kimariji else ""
+        head = f"{n:>3}. {kimariji}{was}（{p.no}）"
         if outcome.karafuda:
             what = tr("match.karafuda")
         elif outcome.taker == HUMAN:

@@ -7,7 +7,7 @@ cards stand at the left or right end.  The opponent's side is drawn rotated
 by 180°, so their left is our right and their cards read upside down.
 
 The widget shows a ``Floor`` (two `trainer.rules.territory.Territory`) and reports what the
-user does: ``touched(card, perf_counter_time)`` on a press, ``arranged()``
+user does: ``touched(card, perf_counter_time)`` on a press (``clock``, replaceable), ``arranged()``
 after a drag-and-drop moved one of the player's own cards.  It judges nothing.
 """
 from __future__ import annotations
@@ -130,6 +130,7 @@ class TerritoryWidget(QWidget):
         self.dakuten = False
         self.arranging = False            # drag-and-drop of own cards allowed
         self.interactive = True           # presses emit touched
+        self.clock = time.perf_counter    # stamps presses; the session clock (fake in tests)
         self.highlights: dict[int, QColor] = {}
         self.dimmed: set[int] = set()
         self.caption = ""                 # large text drawn over the centre line
@@ -220,7 +221,7 @@ class TerritoryWidget(QWidget):
 
     # -- input -------------------------------------------------------------------------------
     def mousePressEvent(self, event):
-        stamp = time.perf_counter()   # when Qt delivers the press: the event's own timestamp is synthetic in tests
+        stamp = self.clock()   # when Qt delivers the press: the event's own timestamp is synthetic in tests
         if event.button() != Qt.MouseButton.LeftButton:
             return
         pos = event.position()
