@@ -546,3 +546,14 @@ def test_stopping_a_game_in_progress_asks_first(panel, driver, qtbot, monkeypatc
     assert panel.pages.currentIndex() == SETUP and panel.session is None
     assert asked == ["Stop this game and go back to the setup?"] * 2
     assert driver.count("stop") >= 1
+
+
+def test_clicking_the_hidden_back_when_another_card_was_read_flips_nothing(panel, driver, qtbot):
+    panel.start_game(config("gambling4", seed=6))
+    s = panel.session
+    no = _person_card(panel, driver)
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
+    assert no != s.state.tables[0].hidden                      # seed 6: a face-up card of seat 1
+    click(qtbot, panel, 0, UNKNOWN)
+    assert panel.notice.text() == "The hidden card has not been read"
+    assert s.state.pending == AwaitFlip(no, 0) and not s.state.tables[0].revealed

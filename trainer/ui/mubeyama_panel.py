@@ -438,16 +438,21 @@ class MubeyamaPanel(QWidget):
             else:
                 raise IllegalAction(tr("mubeyama.not_yours", seat=seat_name(seat)))
         except IllegalAction as exc:
-            self.notice.setText(self._illegal_text(exc, no))
+            self.notice.setText(self._illegal_text(exc, seat, no))
             return
         self.notice.setText("")
         self._changed(events)
 
-    def _illegal_text(self, exc: IllegalAction, no: int) -> str:
-        text = ui_seats(str(exc))
+    def _illegal_text(self, exc: IllegalAction, seat: int, no: int) -> str:
+        """The session's English reasons, in the interface language."""
+        text = str(exc)
         if "has not been read" in text and no:
             return tr("mubeyama.not_read", no=no)
-        return text
+        if "hidden card was not read" in text:
+            return tr("mubeyama.hidden_not_read")
+        if "waiting to be flipped" in text or "nothing to pass" in text:
+            return tr("mubeyama.not_yours", seat=seat_name(seat))
+        return ui_seats(text)
 
     def mark_flip(self) -> None:
         """Scorekeeper: the card being waited for was flipped (no click on it needed)."""

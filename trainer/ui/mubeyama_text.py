@@ -89,6 +89,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.wait.over": ("勝負あり", "The game is over"),
     "mubeyama.not_in_play": ("#{no} は使っていない札です。読み進めます", "#{no} is not in play; reading on"),
     "mubeyama.not_read": ("#{no} はまだ読まれていません", "#{no} has not been read"),
+    "mubeyama.hidden_not_read": ("伏せ札はまだ読まれていません", "The hidden card has not been read"),
     "mubeyama.not_yours": ("その札は{seat}の番ではありません", "That is not {seat}'s card to move now"),
     "mubeyama.mark_flip": ("返した", "Flipped"),
     "mubeyama.view_as": ("画面に見せる", "Screen shows"),
