@@ -63,6 +63,7 @@ def note_text(note: str) -> str:
     note = ui_seats(note)
     if LANG.code != "ja":
         return note
+    note = re.sub(r"completed row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))) + "を仕上げた", note)
     note = re.sub(r"row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))), note)
     note = re.sub(r"column (\d+)", r"\1列目", note)
     for en, ja in _JA_NOTES:
