@@ -32,7 +32,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -41,25 +40,23 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 1   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 2   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
 DIP_DB = 12.0       # articulation dip before a mora that is not a stop (see step 4)
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
-RELEASE_SHARE = 0.85  # where on the closure-to-burst energy rise a stop is heard
-OUT_OF_SILENCE_SHARE = 0.4  # ... and a phrase's first sound when it is not a stop
-KAMI_FADE_S = 0.12
-BREAK_FADE_S = 0.015  # a phrase end fades into the break over this  # the held end of the kami-no-ku tapers off over this
+RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
+# ... and a phrase's first sound when it is not a stop (HTS fades it in from the
+# silence; shares measured against the onset finder, audio.synth_onsets, on all poems)
+OUT_OF_SILENCE_SHARE = {"a": 0.5, "i": 0.3, "u": 0.3, "e": 0.5, "o": 0.6,
+                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.4, "n": 0.3, "w": 0.3, "y": 0.4}
+KAMI_FADE_S = 0.12    # the held end of the kami-no-ku tapers off over this
+BREAK_FADE_S = 0.015  # a phrase end fades into the break over this
+HEARD_DB = 40.0       # the voice has ended when it stays this far below its loudest
 PARTS = ("kami", "shimo")
 MEMORY_CLIPS = 6    # clips kept in memory by a voice (the cache on disk holds them all)
-
-
-@dataclass(frozen=True)
-class Rendered:
-    samples: np.ndarray
-    marks: dict[str, int]
 
 
 def _poem(no: int):
@@ -91,12 +88,12 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
     hold_list = chant.holds(verse, planned, part, style)
     frames = chant.rendered_frames(planned, hold_list)
-    # Stops are heard from their release; everything else from its first phoneme's start.
-    # Where on its energy rise (c0, closure or silence to full) each mora is heard:
-    # a stop at its release; a sound out of the silence before a phrase once it
-    # is halfway up (HTS fades it in); anything else at its first phoneme's start.
+    # Where on its energy rise (c0, from closure or silence up) each mora is heard:
+    # a stop at its release; a phrase's first sound part-way up (HTS fades it in
+    # from the silence); anything else at its first phoneme's start.
     rise = [RELEASE_SHARE if phonemes[m.first] in chant.RELEASED
-            else OUT_OF_SILENCE_SHARE if phonemes[m.first - 1] in chant.SILENCES else None
+            else OUT_OF_SILENCE_SHARE.get(phonemes[m.first], 0.5) if phonemes[m.first - 1] in chant.SILENCES
+            else None
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked)
@@ -105,12 +102,17 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
     last = verse.morae[-1].last
     voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
-    samples, moved = out.samples, lambda x: x
-    for h in sorted(hold_list, key=lambda h: -h.label):
+    samples, splices = out.samples, []
+    for h in sorted(hold_list, key=lambda h: -h.label):  # from the end: earlier positions stay valid
         if h.extra:
             at = out.phoneme_starts[h.label] + h.at * hts.FRAME
             samples, inserted = _sustain(samples, at, h.extra * hts.FRAME)
-            moved = (lambda f, at, n: (lambda x: f(x) + (n if x >= at else 0)))(moved, at, inserted)
+            splices.append((at, inserted))
+
+    def moved(x: int) -> int:
+        """A rendering position after the held ends were lengthened."""
+        return x + sum(n for at, n in splices if x >= at)
+
     onsets = [moved(x) for x in onsets]
     voice_end = moved(voice_end)
 
@@ -128,10 +130,14 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     marks = {f"mora:{k}": onset + shift for k, onset in enumerate(onsets)}
     for k, mora in enumerate(verse.morae):
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
-        if rise[k] is None:
+        if rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], DIP_DB)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
+    # HTS lets a verse-final vowel die away in its last state; the voice ends where it is heard.
+    end = _heard_end(samples, marks[f"mora:{len(onsets) - 1}"], end)
+    samples = samples[:end + int(TAIL_S * RATE)]
+    samples[end:] = 0.0
     marks["end"] = end
     _shape_end(samples, end, marks[f"mora:{len(onsets) - 1}"], part, style)
     peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
@@ -171,7 +177,7 @@ def _onset(out, label: int, share: float | None) -> int:
     (closure, silence) to its highest inside that phoneme."""
     from audio.synth_hts import FRAME
     start = out.phoneme_starts[label]
-    if share is None:
+    if not share:
         return start
     a = start // FRAME
     c0 = out.c0[a:]
@@ -179,6 +185,15 @@ def _onset(out, label: int, share: float | None) -> int:
     low = int(np.argmin(c0))
     level = c0[low] + share * (c0[low:].max() - c0[low])
     return (a + low + int(np.argmax(c0[low:] >= level - 1e-9))) * FRAME
+
+
+def _heard_end(samples: np.ndarray, last_onset: int, end: int) -> int:
+    """Last sample (at 10 ms steps) of the final mora within HEARD_DB of the verse's loudest 10 ms."""
+    hop = int(0.01 * RATE)
+    levels = np.array([np.mean(samples[i:i + hop] ** 2) for i in range(0, end - hop + 1, hop)])
+    loud = np.flatnonzero(levels > levels.max() * 10 ** (-HEARD_DB / 10))
+    last = int(loud[-1]) * hop + hop if len(loud) else end
+    return int(min(end, max(last, last_onset + hop)))
 
 
 def _silence(samples: np.ndarray, a: int, b: int) -> None:

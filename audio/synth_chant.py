@@ -43,9 +43,10 @@ class ChantStyle:
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
     yoin_s: float = 3.0           # shimo-no-ku: from the onset of the 2nd-last mora to the end
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
+    final_decay_s: float = 0.35   # HTS's verse-final vowel dies away over about this: added, then cut
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
     tone_hz: float = 215.0        # the reciting tone
-    compress: float = 0.3         # share of the voice's own pitch movement kept
+    compress: float = 0.5         # share of the voice's own pitch movement kept (no GV, see synth_hts)
     fall_st: float = 1.5          # fall on a held phrase end, in semitones
     fall_s: float = 0.18          # ... over its last this-many seconds
     yoin_fall_st: float = 3.0     # fall at the end of the yoin
@@ -141,7 +142,9 @@ def mora_lengths(v: Verse, part: str, style: ChantStyle) -> list[int]:
         if part == "shimo" and k == n - 2:
             seconds = style.yoin_first_s
         if part == "shimo" and k == n - 1:
-            seconds = style.yoin_s - style.yoin_first_s
+            seconds = style.yoin_s - style.yoin_first_s + style.final_decay_s
+        if part == "kami" and k == n - 1:
+            seconds += style.final_decay_s
         out.append(_frames(seconds))
     return out
 

@@ -93,6 +93,8 @@ def _bind(lib: ctypes.CDLL) -> None:
         "HTS_Engine_load": ([E, lines, S], B),
         "HTS_Engine_set_phoneme_alignment_flag": ([E, B], None),
         "HTS_Engine_set_volume": ([E, D], None),
+        "HTS_Engine_set_msd_threshold": ([E, S, D], None),
+        "HTS_Engine_set_gv_weight": ([E, S, D], None),
         "HTS_Engine_get_sampling_frequency": ([E], S),
         "HTS_Engine_get_fperiod": ([E], S),
         "HTS_Engine_get_nstate": ([E], S),
@@ -137,6 +139,10 @@ class HtsEngine:
     """One HTS engine loaded with pyopenjtalk's default voice (mei, 48 kHz)."""
 
     VOLUME_DB = -6.0  # headroom: the voice peaks above 16-bit full scale at 0 dB
+    # A frame is voiced when the model's voicing probability exceeds this (HTS
+    # default 0.5). Lower: a chant voices its vowels even where speech would
+    # whisper them (the う of うち after a break), unvoiced consonants stay so.
+    VOICING_THRESHOLD = 0.3
 
     def __init__(self):
         try:
@@ -155,6 +161,9 @@ class HtsEngine:
         if (lib.HTS_Engine_get_sampling_frequency(self._e), lib.HTS_Engine_get_fperiod(self._e)) != (RATE, FRAME):
             raise HtsUnavailable("the HTS voice is not 48 kHz with 5 ms frames")
         lib.HTS_Engine_set_volume(self._e, self.VOLUME_DB)
+        lib.HTS_Engine_set_msd_threshold(self._e, STREAM_LF0, self.VOICING_THRESHOLD)
+        # Global variance would stretch a flattened pitch track back to speech's range.
+        lib.HTS_Engine_set_gv_weight(self._e, STREAM_LF0, 0.0)
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
         self.lock = threading.Lock()
 

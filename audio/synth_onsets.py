@@ -36,6 +36,7 @@ STOP_ONSETS = ("k", "g", "t", "d", "p", "b", "ch", "ts", "j")
 MIN_FALL_DB = 3.0
 FLOOR_BELOW_DB = 70.0  # a rise is measured from at most this far below its top
 MIN_RISE_DB = 12.0   # least rise out of a closure or silence
+RISE_TOP_S = 0.1     # the loud part a rise leads to is looked for this far past the window
 RISE_ABOVE_FLOOR_DB = 15.0  # a release is heard once the level is this far above the closure
 MIN_DIP_DB = 4.0
 
@@ -96,9 +97,9 @@ class Analysis:
 
     def _rise(self, lo: int, hi: int) -> Onset:
         level = self.level_db
-        ctx = int(0.03 * self.rate / HOP)
+        ahead = int(RISE_TOP_S * self.rate / HOP)
         bottom = lo + int(np.argmin(level[lo:hi + 1]))
-        top = float(level[bottom:min(len(level), hi + ctx)].max())
+        top = float(level[bottom:min(len(level), hi + ahead)].max())
         floor = max(float(level[bottom]), top - FLOOR_BELOW_DB)  # digital silence is not a level
         rise = top - floor
         if rise < MIN_RISE_DB:

@@ -1,0 +1,102 @@
+"""Bench of the synthesised voice: cold synthesis of all 101 poems, first poem, rhythm, mark accuracy.
+
+    /tmp/venv/bin/python bench/bench_synth.py [--workers 2] [--no-check]
+
+Prints: time to the first playable kami-no-ku on a cold cache (engine loading
+included), time for all 100 + joka on an empty cache dir with `synthesize_all`,
+mean per poem, the measured phrase / yoin lengths over all poems, and the
+worst distance between a mora mark and the onset the independent finder
+(audio.synth_onsets) sees in the sound.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--no-check", action="store_true", help="skip the mark-accuracy pass")
+    args = parser.parse_args()
+    os.environ["KARUTA_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-synth-")
+
+    import numpy as np
+
+    import poems
+    from audio.cache import ClipCache
+    from audio.synth import SynthVoice, synthesize_all
+    from audio.voice import RATE
+
+    # First poem, cold: new process state, empty cache, engine not yet loaded.
+    t0 = time.perf_counter()
+    first = SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp(prefix="bench-first-")))).kami(1)
+    first_s = time.perf_counter() - t0
+    print(f"first poem (kami 1, cold cache, engine load included): {first_s:.3f} s  ({first.duration:.2f} s of sound)")
+
+    voice = SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp(prefix="bench-all-"))))
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    done = synthesize_all(voice=voice, workers=args.workers)
+    all_s = time.perf_counter() - t0
+    cpu_s = time.process_time() - cpu0
+    print(f"all {done} poems (kami + shimo), cold, {args.workers} workers: {all_s:.1f} s wall, {cpu_s:.1f} s CPU; "
+          f"mean {all_s / done:.3f} s per poem; load average now {os.getloadavg()[0]:.2f}")
+
+    kami_voice, plain, held, body, yoin, sound = [], [], [], [], [], 0.0
+    for no in range(0, 101):
+        k = voice.clip(no, "kami", remember=False)
+        s = voice.clip(no, "shimo", remember=False)
+        sound += k.duration + s.duration
+        on = k.mora_marks()
+        kami_voice.append((k.marks["end"] - on[0]) / RATE)
+        phrases = [k.marks[f"phrase:{p}"] for p in range(3)] + [k.marks["end"]]
+        for p in range(3):
+            inside = [x for x in on if phrases[p] <= x < phrases[p + 1]]
+            plain.extend(np.diff(inside) / RATE)
+            held.append((phrases[p + 1] - inside[-1]) / RATE)
+        so = s.mora_marks()
+        body.append((so[-2] - so[0]) / RATE)
+        yoin.append((s.marks["end"] - so[-2]) / RATE)
+
+    def stats(name, xs):
+        xs = np.asarray(xs)
+        print(f"  {name:<34} min {xs.min():.2f}  median {np.median(xs):.2f}  max {xs.max():.2f} s")
+
+    print(f"sound made: {sound:.0f} s ({sound / all_s:.1f} s of reading per second of work)")
+    stats("kami-no-ku voice (mora:0 to end)", kami_voice)
+    stats("plain mora (onset to onset)", plain)
+    stats("held phrase end (+ break)", held)
+    stats("shimo before yoin", body)
+    stats("shimo yoin (2nd-last mora to end)", yoin)
+
+    if not args.no_check:
+        from audio.synth_onsets import check_clip
+        worst, by_kind, missing = (0.0, None), {}, 0
+        for no in range(0, 101):
+            poem = poems.JOKA if no == 0 else poems.get(no)
+            for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
+                clip = voice.clip(no, part, remember=False)
+                for k, kind, mark, found in check_clip(clip, [poems.morae(p) for p in phrases]):
+                    if found is None:
+                        missing += 1
+                        continue
+                    err = (found - mark) / RATE * 1000
+                    by_kind.setdefault(kind, []).append(err)
+                    if abs(err) > abs(worst[0]):
+                        worst = (err, (no, part, k, kind))
+        for kind, errs in by_kind.items():
+            e = np.abs(errs)
+            print(f"  marks vs onsets, {kind:<4}: n={len(e)}  mean |err| {e.mean():.1f} ms  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
+        print(f"worst mark error {worst[0]:+.1f} ms at {worst[1]}; onsets not found: {missing}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
