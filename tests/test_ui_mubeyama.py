@@ -48,7 +48,7 @@ class FakeDriver(QObject):
         return sum(1 for c in self.calls if c[0] == name)
 
     def mark_time(self, index, name):
-        return None
+        return getattr(self, "marks", {}).get(name)
 
 
 class NoSynthesis:
@@ -227,6 +227,35 @@ def test_a_click_before_the_kimariji_is_a_negative_reaction(panel, driver, qtbot
     click(qtbot, panel, 0, no)
     assert s.reactions[0][-1].ms < -4000
     assert "\u2212" in panel.reaction.text()
+
+
+def test_a_click_before_the_kimariji_is_heard_is_timed_from_the_predicted_mark(panel, driver, qtbot):
+    panel.start_game(config("okayama4", seed=2))
+    s = panel.session
+    no = _person_card(panel, driver)                            # no kimariji event yet
+    due = time.perf_counter() + 1.5
+    driver.marks = {f"kami:mora:{s.kimariji_mora}": due}        # the player predicts it
+    click(qtbot, panel, 0, no)
+    assert -1600 < s.reactions[0][-1].ms < -1400
+    assert "\u2212" in panel.reaction.text()                        # a real minus sign
+
+
+def test_the_kimariji_is_the_current_one_among_the_cards_not_yet_read(panel, driver, qtbot):
+    from poems.kimariji import dynamic
+    panel.start_game(config("izumoji5", seed=9))
+    s = panel.session
+    shorter = 0
+    while not s.state.is_over():
+        before = list(s.state.read)
+        no = sound(panel, driver)
+        assert s.kimariji == dynamic(read=before)[no]
+        assert s.kimariji_mora == poems.get(no).kimariji_mora_count(len(s.kimariji)) - 1
+        shorter += len(s.kimariji) < len(poems.get(no).kimariji)
+        if len(s.kimariji) < len(poems.get(no).kimariji):
+            assert f"(was {poems.get(no).kimariji})" in panel.yomifuda.text()
+        while not s.state.is_over() and not isinstance(s.state.pending, AwaitRead):
+            act_as_people(panel, qtbot)
+    assert shorter > 5
 
 
 def test_hint_names_the_seat_and_outlines_the_card_after_the_delay(panel, driver, qtbot):

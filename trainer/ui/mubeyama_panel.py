@@ -345,11 +345,18 @@ class MubeyamaPanel(QWidget):
         self._changed(events)
 
     def _on_kimariji(self, index: int, poem: int, at: float) -> None:
+        """The static kimariji sounded; the current one (never longer) has sounded by now."""
         s = self.session
         if s is None or poem != s.current:
             return
-        s.kimariji_sounded(poem, at)
+        s.kimariji_sounded(poem, self._kimariji_mark() or at)
         self._schedule()
+        self._show_yomifuda()
+
+    def _kimariji_mark(self) -> float | None:
+        """When the current card's kimariji sounded, or will if the reading plays on."""
+        s = self.session
+        return self._mark(s.order.index(s.current), f"kami:mora:{s.kimariji_mora}")
 
     def _on_card_finished(self, poem: int) -> None:
         s = self.session
@@ -426,7 +433,9 @@ class MubeyamaPanel(QWidget):
         may_act = s.config.scorekeeper or s.is_human(seat)
         try:
             if isinstance(p, AwaitFlip) and seat == p.seat and may_act:
-                events = s.flip_at(seat, None if no == UNKNOWN else no, None if s.config.scorekeeper else stamp)
+                timed = not s.config.scorekeeper
+                events = s.flip_at(seat, None if no == UNKNOWN else no, stamp if timed else None,
+                                   self._kimariji_mark() if timed and s.kimariji_time is None else None)
                 self._show_reaction(seat)
                 self.table.hint = None
                 self.table.highlights[(seat, no)] = FLIP_COLOUR
@@ -547,10 +556,18 @@ class MubeyamaPanel(QWidget):
             body = (f"<div style='font-size:19px'>{' '.join(poem.kami)}</div>"
                     f"<div style='font-size:19px; margin-left:1.5em'>{' '.join(poem.shimo)}</div>"
                     f"<div style='color:#888; font-size:13px'>{' '.join(poem.kami_romaji)} / "
-                    f"{' '.join(poem.shimo_romaji)}</div>")
+                    f"{' '.join(poem.shimo_romaji)}</div>"
+                    f"<div style='color:#b3261e; font-size:14px'>{self._kimariji_note(poem)}</div>")
         else:
             body = "<div style='font-size:20px'>…</div>"
         self.yomifuda.setText(f"{head}<br>{body}")
+
+    def _kimariji_note(self, poem) -> str:
+        """'kimariji あさぼ (was あさぼらけう)' once cards read have shortened it."""
+        now = self.session.kimariji
+        if now == poem.kimariji:
+            return tr("mubeyama.kimariji_now", now=now)
+        return tr("mubeyama.kimariji_was", now=now, was=poem.kimariji)
 
     def _show_progress(self) -> None:
         """How far the current card's reading has got (kami-no-ku start to shimo-no-ku end)."""

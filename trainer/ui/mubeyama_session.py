@@ -10,8 +10,10 @@ object owns the game. The rules are `trainer.rules.mubeyama`; CPU seats are
   does from a human reader with real yomifuda.
 - Hot-seat: each seat is a person or a CPU. A person flips by clicking the
   read card in their own layout; the reaction time is ``perf_counter`` at the
-  press minus the moment the kimariji mark left the speaker (as in kyōgi
-  mode), negative when the click came before the kimariji was complete.
+  press minus the moment the kimariji left the speaker, negative when the
+  click came before it (as in kyōgi mode). The kimariji is the card's current
+  one among the yomifuda not yet read (every card is read in Mubeyama, so they
+  shorten as the game goes on), completed at the programme's ``kami:mora:K``.
 - Scorekeeper (記録係): people play with real cards; the scorer marks each
   flip and each passed card; no seat is a CPU and nothing is timed.
 """
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 
 import poems
 from poems.yaku import SEED, YakuSets
+from trainer.players.karuta_cpu import kimariji_length, kimariji_mora_index
 from trainer.players.mubeyama_cpu import MubeyamaCpu
 from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, Event, Flip, Gambling4, Gambling5,
                                     IllegalAction, Izumoji, MubeyamaView, Okayama, Pass, Read,
@@ -119,6 +122,8 @@ class TableSession:
         self.order: list[int] = poems.shuffled(config.seed)
         self.reactions: dict[int, list[Reaction]] = {s: [] for s in range(config.players)}
         self.current: int | None = None          # the yomifuda being read
+        self.kimariji: str = ""                  # its kimariji now (historical kana)
+        self.kimariji_mora = 0                   # the kami-no-ku mora that completes it
         self.kimariji_time: float | None = None  # perf_counter when its kimariji sounded
         self.hinted = False
 
@@ -147,8 +152,12 @@ class TableSession:
     # -- the reader -----------------------------------------------------------------------------
     def read(self, no: int) -> list[Event]:
         """The kami-no-ku of *no* began to sound."""
+        unread = set(range(1, 101)) - set(self.state.read)
+        n_kana = kimariji_length(no, unread)
         events = self.state.apply(Read(no))
         self.current = no
+        self.kimariji = poems.get(no).kana_prefix(n_kana)
+        self.kimariji_mora = kimariji_mora_index(no, n_kana)
         self.kimariji_time = None
         self.hinted = False
         return events
@@ -158,8 +167,12 @@ class TableSession:
             self.kimariji_time = at
 
     # -- seats ------------------------------------------------------------------------------------
-    def flip_at(self, seat: int, slot_no: int | None, stamp: float | None) -> list[Event]:
+    def flip_at(self, seat: int, slot_no: int | None, stamp: float | None,
+                kimariji_at: float | None = None) -> list[Event]:
         """A click on one of *seat*'s slots (*slot_no* None: a face-down hidden card).
+
+        *kimariji_at*: when the kimariji sounds, for a click before it was heard
+        (the player predicts the mark); otherwise the time it sounded is used.
 
         The hidden card may be clicked only when the read card is not among the
         seat's visible cards: what the seat's owner knows without the engine
@@ -175,8 +188,9 @@ class TableSession:
         elif slot_no != p.no:
             raise IllegalAction(f"#{slot_no} has not been read")
         events = self.state.apply(Flip(seat, p.no))
-        if stamp is not None and self.kimariji_time is not None and self.is_human(seat):
-            ms = round((stamp - self.kimariji_time) * 1000)
+        mark = self.kimariji_time if self.kimariji_time is not None else kimariji_at
+        if stamp is not None and mark is not None and self.is_human(seat):
+            ms = round((stamp - mark) * 1000)
             self.reactions[seat].append(Reaction(seat, p.no, ms, self.hinted))
         return events
 

@@ -102,6 +102,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.mon": ("{n} 文", "{n} Mon"),
     "mubeyama.rt_last": ("反応 {ms} ms", "RT {ms} ms"),
     "mubeyama.rt_mean": ("平均 {ms} ms（{n}回）", "mean {ms} ms ({n})"),
+    "mubeyama.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
+    "mubeyama.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
     "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）", "Reaction times (from the kimariji; * after the hint)"),
     "mubeyama.ledger": ("支払い", "Ledger"),
     "mubeyama.ledger.line": ("{payer} → {payee}　{amount} 文　{reason}", "{payer} → {payee}  {amount} Mon  {reason}"),
