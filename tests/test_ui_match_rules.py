@@ -328,3 +328,27 @@ def test_reaction_label_names_the_kimariji_in_force():
     assert kimariji_note(64, "あさぼ") == "kimariji あさぼ (was あさぼらけう)"
     assert kimariji_note(64, "あさぼらけう") == "kimariji あさぼらけう"
     assert reaction_text(300, False) == "+300 ms"
+
+
+class _Press:
+    def __init__(self, timestamp_ms):
+        self._ts = timestamp_ms
+
+    def timestamp(self):
+        return self._ts
+
+
+def test_a_press_the_gui_thread_was_late_for_is_stamped_by_its_window_system_time(qapp, monkeypatch):
+    """On X11/Wayland the press's own timestamp (CLOCK_MONOTONIC ms) bounds the stamp."""
+    import time
+
+    from PySide6.QtGui import QGuiApplication
+
+    from trainer.ui.territory import press_delay
+    now_ms = time.perf_counter() * 1000
+    assert press_delay(_Press(int(now_ms) - 52)) == 0.0        # offscreen: timestamps are synthetic
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
+    late = press_delay(_Press((int(time.perf_counter() * 1000) - 52) % 2**32))
+    assert 0.050 <= late <= 0.053                               # 52 ms old, less the timestamp's 1 ms
+    assert press_delay(_Press(int(time.perf_counter() * 1000))) == 0.0       # delivered at once
+    assert press_delay(_Press(int(time.perf_counter() * 1000 + 10**6) % 2**32)) == 0.0  # another epoch
