@@ -48,28 +48,6 @@ FLY_MS = 650
 UNKNOWN = 0   # slot number reported for a face-down card this view cannot name
 
 
-def _make_bools_immortal() -> None:
-    """PySide6 6.12 on Python 3.11: every ``Signal.emit()`` drops a reference to True.
-
-    Measured here (100 emits: True's count falls by 100), the same abi3 bug
-    `trainer.ui._none_refcount` works around for None; a table emits a signal
-    per click and the reader several per card, so a long game would end in
-    "Fatal Python error: bool_dealloc". True and False get the same 2**40 extra
-    references (what immortality amounts to; nothing on 3.12+). Belongs in
-    `_none_refcount` beside the None fix; kept here until it moves there.
-    """
-    import sys
-    if sys.version_info >= (3, 12) or getattr(_make_bools_immortal, "done", False):
-        return
-    import ctypes
-    for obj in (True, False):
-        ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 40
-    _make_bools_immortal.done = True
-
-
-_make_bools_immortal()
-
-
 def wrapped_rows(rows, wrap: int | None):
     """Izumoji's single row, wrapped for the screen; other layouts as they are."""
     if not wrap or len(rows) != 1:
