@@ -275,7 +275,7 @@ def test_a_match_the_player_wins(qtbot, match):
     assert "2 faults" in details and "Cards taken: you 4, opponent 0" in details
     assert panel.result.log.count() == len(steps)
     line = panel.result.log.item(1).text()
-    assert "あさぼ←あさぼらけう（64）" in line and "+300 ms" in line
+    assert "あさぼ (was あさぼらけう)（64）" in line and "+300 ms" in line
 
 
 def test_a_match_the_player_loses(qtbot, match):

@@ -59,6 +59,7 @@ ARRANGE, MEMORISE, PLAY, OVER = "arrange", "memorise", "play", "over"
 MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
+    "match.kimariji_short": ("{now}（元 {was}）", "{now} (was {was})"),
 }
 for _id, _text in MATCH_MESSAGES.items():
     MESSAGES.setdefault(_id, _text)
@@ -500,8 +501,9 @@ class MatchPanel(QWidget):
     def _log_line(self, outcome, text: str, kimariji: str) -> str:
         p = poems.get(outcome.poem)
         n = len(self.state.read)
-        was = f"←{p.kimariji}" if kimariji != p.kimariji else ""
-        head = f"{n:>3}. {kimariji}{was}（{p.no}）"
+        if kimariji != p.kimariji:
+            kimariji = tr("match.kimariji_short", now=kimariji, was=p.kimariji)
+        head = f"{n:>3}. {kimariji}（{p.no}）"
         if outcome.karafuda:
             what = tr("match.karafuda")
         elif outcome.taker == HUMAN:
