@@ -274,8 +274,10 @@ def test_a_match_the_player_wins(qtbot, match):
     assert "Mean reaction time 282 ms" in details        # (300 + 250 + 280 + 300) / 4
     assert "2 faults" in details and "Cards taken: you 4, opponent 0" in details
     assert panel.result.log.count() == len(steps)
-    line = panel.result.log.item(1).text()
-    assert "あさぼ (was あさぼらけう)（64）" in line and "+300 ms" in line
+    lines = [panel.result.log.item(k).text() for k in range(panel.result.log.count())]
+    assert lines[1] == "  2. あさぼ (was あさぼらけう)（64） → You +300 ms"
+    assert lines[2] == "  3. これ（10） → You +250 ms （Opponent (CPU) +400 ms）"
+    assert lines[4].endswith("[You: fault on a karafuda] [Opponent (CPU): fault on a karafuda]")
 
 
 def test_a_match_the_player_loses(qtbot, match):

@@ -229,6 +229,7 @@ class MatchPanel(QWidget):
         self.log_title = QLabel()
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.log.setWordWrap(True)          # long lines (faults of both) wrap rather than hide
         side = QWidget()
         sv = QVBoxLayout(side)
         sv.addWidget(self.reaction)
@@ -504,19 +505,24 @@ class MatchPanel(QWidget):
         if kimariji != p.kimariji:
             kimariji = tr("match.kimariji_short", now=kimariji, was=p.kimariji)
         head = f"{n:>3}. {kimariji}（{p.no}）"
-        if outcome.karafuda:
-            what = tr("match.karafuda")
-        elif outcome.taker == HUMAN:
-            what = tr("match.you")
-        elif outcome.taker == CPU:
-            what = tr("match.cpu")
-        else:
-            what = "—"
-        faults = " ".join(f"[{tr('match.you') if f.seat == HUMAN else tr('match.cpu')}: {tr('fault.' + f.kind.value)}]"
-                          for f in outcome.faults)
+        you, cpu = tr("match.you"), tr("match.cpu")
         cpu_rt = outcome.reaction_ms[CPU]
-        cpu = f" cpu {cpu_rt:+d} ms" if cpu_rt is not None else ""
-        return f"{head} {what} {text}{cpu} {faults}".rstrip()
+        cpu_text = f"{cpu} {signed_ms(cpu_rt)} ms" if cpu_rt is not None else ""
+        you_text = f"{you} {text}" if text else ""
+        # The taker and their time first, the other seat's time after it in brackets.
+        if outcome.karafuda:
+            what, others = tr("match.karafuda"), [you_text, cpu_text]
+        elif outcome.taker == HUMAN:
+            what, others = f"→ {you_text}", [cpu_text]
+        elif outcome.taker == CPU:
+            what, others = f"→ {cpu_text}", [you_text]
+        else:
+            what, others = "→ —", [you_text, cpu_text]
+        others = "　".join(t for t in others if t)
+        faults = " ".join(f"[{you if f.seat == HUMAN else cpu}: {tr('fault.' + f.kind.value)}]"
+                          for f in outcome.faults)
+        parts = [head, what, f"（{others}）" if others else "", faults]
+        return " ".join(t for t in parts if t)
 
     def _settle_owing(self) -> None:
         """Send owed cards: the CPU chooses at once; the player clicks the okurifuda."""
