@@ -11,7 +11,10 @@
    morae (yoin, about 3 s).
 3. The engine renders with exactly those lengths (HTS phoneme alignment) and
    with every state's pitch target replaced: the voice's own contour compressed
-   toward one reciting tone, with a gentle fall on held phrase ends.
+   toward one reciting tone (no global-variance expansion on pitch). Held ends
+   are rendered short and lengthened by repeating whole pitch periods of their
+   steady part (the vocoder is the slow step), then fall gently (a slow
+   resampling of their last part, `_glide`).
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
    where its first phoneme starts; a mora opening with a stop is heard from its
    release, found on the engine's own energy track (mgc c0) inside the stop.
@@ -40,7 +43,7 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 2   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 4   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -51,7 +54,8 @@ RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
 # ... and a phrase's first sound when it is not a stop (HTS fades it in from the
 # silence; shares measured against the onset finder, audio.synth_onsets, on all poems)
 OUT_OF_SILENCE_SHARE = {"a": 0.5, "i": 0.3, "u": 0.3, "e": 0.5, "o": 0.6,
-                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.4, "n": 0.3, "w": 0.3, "y": 0.4}
+                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.35, "n": 0.25, "w": 0.25, "y": 0.35}
+ONSET_FADE_S = 0.008  # a phrase's first sound fades in over this, ending at its mark
 KAMI_FADE_S = 0.12    # the held end of the kami-no-ku tapers off over this
 BREAK_FADE_S = 0.015  # a phrase end fades into the break over this
 HEARD_DB = 40.0       # the voice has ended when it stays this far below its loudest
@@ -104,6 +108,10 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
     samples, splices = out.samples, []
     for h in sorted(hold_list, key=lambda h: -h.label):  # from the end: earlier positions stay valid
+        stop = out.phoneme_starts[h.label + 1]
+        glide = stop - (h.fall + h.decay) * hts.FRAME
+        samples, inserted = _glide(samples, glide, stop, h.fall * hts.FRAME, h.fall_st)
+        splices.append((stop, inserted))
         if h.extra:
             at = out.phoneme_starts[h.label] + h.at * hts.FRAME
             samples, inserted = _sustain(samples, at, h.extra * hts.FRAME)
@@ -130,16 +138,21 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     marks = {f"mora:{k}": onset + shift for k, onset in enumerate(onsets)}
     for k, mora in enumerate(verse.morae):
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
+        if phonemes[mora.first - 1] in chant.SILENCES and phonemes[mora.first] not in chant.RELEASED:
+            _clean_start(samples, marks[f"mora:{k}"])
         if rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], DIP_DB)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
+    last_onset = marks[f"mora:{len(onsets) - 1}"]
+    if part == "shimo":
+        _fade_yoin(samples, last_onset, end, style)
     # HTS lets a verse-final vowel die away in its last state; the voice ends where it is heard.
-    end = _heard_end(samples, marks[f"mora:{len(onsets) - 1}"], end)
+    end = _heard_end(samples, last_onset, end)
     samples = samples[:end + int(TAIL_S * RATE)]
     samples[end:] = 0.0
     marks["end"] = end
-    _shape_end(samples, end, marks[f"mora:{len(onsets) - 1}"], part, style)
+    _taper(samples, end, KAMI_FADE_S if part == "kami" else 0.03)
     peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
     if peak > 0.98:
         samples *= 0.98 / peak
@@ -169,6 +182,28 @@ def _sustain(x: np.ndarray, at: int, length: int) -> tuple[np.ndarray, int]:
     loop = x[at - best:at]
     count = max(1, int(round(length / best)))
     return np.concatenate([x[:at], np.tile(loop, count), x[at:]]), best * count
+
+
+def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[np.ndarray, int]:
+    """Let the held tone in [a, b) fall by `semitones` over its first `fall` samples, then stay there.
+
+    The stretch is read progressively slower (a gentle resampling: at most
+    a few percent, so the vowel's colour hardly moves). Returns (new samples,
+    samples added), the added ones all before b.
+    """
+    n = b - a
+    if n <= 1 or semitones <= 0:
+        return x, 0
+    low = 2 ** (-semitones / 12)
+    fall = max(1, min(fall, n))
+    # Output sample j reads the input at position sum(rate[:j]); the rate falls, then holds.
+    m_fall = int(round(2 * fall / (1 + low)))
+    m_rest = int(round((n - fall) / low))
+    rate = np.concatenate([np.linspace(1.0, low, m_fall), np.full(m_rest, low)])
+    pos = np.concatenate([[0.0], np.cumsum(rate)[:-1]])
+    pos = pos[pos <= n - 1]
+    warped = np.interp(pos, np.arange(n), x[a:b]).astype(x.dtype)
+    return np.concatenate([x[:a], warped, x[b:]]), len(warped) - n
 
 
 def _onset(out, label: int, share: float | None) -> int:
@@ -203,6 +238,16 @@ def _silence(samples: np.ndarray, a: int, b: int) -> None:
     samples[a:b] = 0.0
 
 
+def _clean_start(samples: np.ndarray, at: int) -> None:
+    """A phrase's first sound starts at its mark: HTS's faint fade-in before it
+    (some 40 dB under the voice, too faint to be heard as the start) is silenced."""
+    fade = int(ONSET_FADE_S * RATE)
+    a = max(0, at - fade)
+    start = max(0, at - int(0.06 * RATE))  # inside the break (0.08 s before the label) or the lead-in
+    samples[start:a] = 0.0
+    samples[a:at] *= (0.5 * (1 - np.cos(np.linspace(0, np.pi, at - a)))).astype(np.float32)
+
+
 def _dip(samples: np.ndarray, at: int, db: float) -> None:
     """A short loss of loudness whose bottom is `at`: the new mora is heard from there."""
     before, after = int(DIP_BEFORE_S * RATE), int(DIP_AFTER_S * RATE)
@@ -214,14 +259,16 @@ def _dip(samples: np.ndarray, at: int, db: float) -> None:
     samples[at:at + after] *= up[: len(samples[at:at + after])]
 
 
-def _shape_end(samples: np.ndarray, end: int, last_onset: int, part: str, style) -> None:
-    """Kami: a short taper. Shimo: the yoin fades over its second half, then stops."""
-    if part == "shimo":
-        a = last_onset + (end - last_onset) // 2
-        gain_db = -style.yoin_fade_db * np.linspace(0, 1, end - a) ** 1.5
-        samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
-    n = int(KAMI_FADE_S * RATE) if part == "kami" else int(0.03 * RATE)
-    n = min(n, end)
+def _fade_yoin(samples: np.ndarray, last_onset: int, end: int, style) -> None:
+    """The yoin fades over its second half (by style.yoin_fade_db at its planned end)."""
+    a = last_onset + (end - last_onset) // 2
+    gain_db = -style.yoin_fade_db * np.linspace(0, 1, end - a) ** 1.5
+    samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
+
+
+def _taper(samples: np.ndarray, end: int, seconds: float) -> None:
+    """A short fade to zero at the end of the voice (no click)."""
+    n = min(int(seconds * RATE), end)
     samples[end - n:end] *= (0.5 * (1 + np.cos(np.linspace(0, np.pi, n)))).astype(np.float32)
 
 

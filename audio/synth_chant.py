@@ -41,7 +41,7 @@ class ChantStyle:
     break_s: float = 0.08         # silence between two phrases
     shimo_mora_s: float = 0.28    # the shimo-no-ku is read a little slower ...
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
-    yoin_s: float = 3.0           # shimo-no-ku: from the onset of the 2nd-last mora to the end
+    yoin_s: float = 3.05          # shimo-no-ku: from the onset of the 2nd-last mora to the end
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
     final_decay_s: float = 0.35   # HTS's verse-final vowel dies away over about this: added, then cut
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
@@ -188,6 +188,7 @@ class Hold:
     extra: int
     fall: int
     fall_st: float
+    decay: int = 0   # frames at the very end left to HTS's dying away (cut off later)
 
 
 def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list[Hold]:
@@ -197,14 +198,16 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list
         if not (k == n - 1 or v.morae[k + 1].phrase != mora.phrase):
             continue
         yoin = part == "shimo" and k == n - 1
+        decay = _frames(style.final_decay_s) if k == n - 1 else 0
         fall = _frames(style.yoin_fall_s if yoin else style.fall_s)
+        fall_st = style.yoin_fall_st if yoin else style.fall_st
         length = frames[mora.last]
         at = _frames(SUSTAIN_AT_S)
-        keep = at + _frames(GLIDE_GAP_S) + fall
+        keep = at + _frames(GLIDE_GAP_S) + fall + decay
         if length - keep < _frames(0.05):  # too short to be worth a loop: fall over the whole vowel
-            out.append(Hold(mora.last, 0, 0, min(fall, length), style.yoin_fall_st if yoin else style.fall_st))
+            out.append(Hold(mora.last, 0, 0, min(fall, length - decay), fall_st, decay))
         else:
-            out.append(Hold(mora.last, at, length - keep, fall, style.yoin_fall_st if yoin else style.fall_st))
+            out.append(Hold(mora.last, at, length - keep, fall, fall_st, decay))
     return out
 
 
@@ -216,31 +219,28 @@ def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[in
 
 
 def chant_pitch(frames: Sequence[int], hold_list: Sequence[Hold], style: ChantStyle):
-    """The pitch shaper for `HtsEngine.render` (on the rendered frames):
-    the voice's contour compressed toward the reciting tone, falls on held ends."""
-    starts = [0]
-    for f in frames:
-        starts.append(starts[-1] + f)
+    """The pitch shaper for `HtsEngine.render` (on the rendered frames): the
+    voice's contour compressed toward the reciting tone. (The fall on held ends
+    is made on the waveform, audio.synth._glide: HTS weighs its slope targets far
+    above its level targets, so a fall set as levels comes out flattened.)"""
     tone = math.log(style.tone_hz)
-    semitone = math.log(2) / 12
-    glides = [(starts[h.label + 1] - h.fall, starts[h.label + 1], h.fall_st) for h in hold_list]
-    held = {h.label for h in hold_list}  # a held end sits on the tone itself
-
-    def contour(t: float) -> tuple[float, float]:
-        for a, b, fall in glides:
-            if a <= t < b:
-                slope = -fall * semitone / max(1, b - a)
-                return slope * (t - a), slope
-        return 0.0, 0.0
+    held = {h.label for h in hold_list}  # a held end sits on the tone itself (its fall comes later)
 
     def shape(states: list[StateInfo]) -> list[tuple[float, float]]:
         voiced = sorted(s.lf0 for s in states if math.log(60) < s.lf0 < math.log(700))
         centre = voiced[len(voiced) // 2] if voiced else tone
-        out = []
+        levels, centres = [], []
         for s in states:
             own = s.lf0 - centre if math.log(60) < s.lf0 < math.log(700) and s.phoneme not in held else 0.0
-            offset, slope = contour(s.start + s.length / 2)
-            out.append((tone + style.compress * own + offset, slope))
+            levels.append(tone + style.compress * own)
+            centres.append(s.start + s.length / 2)
+        # Slopes must agree with the levels: the engine trusts its delta targets more
+        # than its static ones, and a zero slope everywhere would flatten every step.
+        out = []
+        for k, level in enumerate(levels):
+            left = (level - levels[k - 1]) / max(1.0, centres[k] - centres[k - 1]) if k else 0.0
+            right = (levels[k + 1] - level) / max(1.0, centres[k + 1] - centres[k]) if k + 1 < len(levels) else 0.0
+            out.append((level, (left + right) / 2))
         return out
 
     return shape
