@@ -239,6 +239,7 @@ def _search_window(display: str) -> list[int]:
 
 def _click_at(xdo: Xdo, wid: int, x: int, y: int, when: float | None = None) -> tuple[float, float]:
     """Pointer onto (x, y) of window `wid`, then press at `when` (perf_counter); the bracket."""
+    xdo.sync(f"windowraise {wid}")        # above any window another test left on the display
     xdo.sync(f"mousemove --window {wid} {x} {y}")
     if when is not None:
         while time.perf_counter() < when - 0.003:
