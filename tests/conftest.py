@@ -18,6 +18,13 @@ def _private_user_data(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path_factory.mktemp("userdata")))
     cache = os.environ.get("KARUTA_TEST_CACHE") or str(tmp_path_factory.getbasetemp() / "shared-cache")
     monkeypatch.setenv("KARUTA_CACHE_DIR", cache)
+    yield
+    # The UI opens one statistics store per run; a test must not leave it open
+    # on its own data dir for the next test to write into.
+    import sys
+    shared = sys.modules.get("trainer.ui.stats_store")
+    if shared is not None:
+        shared.close_shared()
 
 
 REAL_MARKERS = ("realaudio", "xvfb")

@@ -586,3 +586,20 @@ def test_clicking_the_hidden_back_when_another_card_was_read_flips_nothing(panel
     click(qtbot, panel, 0, UNKNOWN)
     assert panel.notice.text() == "The hidden card has not been read"
     assert s.state.pending == AwaitFlip(no, 0) and not s.state.tables[0].revealed
+
+
+def test_a_persons_timed_flip_is_kept_in_the_statistics(qtbot, tmp_path, driver):
+    """Hot-seat reaction times go to the statistics store like Match mode's (kind 'mubeyama')."""
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0, store=store)
+    qtbot.addWidget(panel)
+    panel.resize(1500, 950)
+    panel.show()
+    panel.start_game(config("okayama4", seed=2))
+    no = _person_card(panel, driver)
+    driver.kimariji.emit(panel.session.order.index(no), no, time.perf_counter() - 0.3)
+    click(qtbot, panel, 0, no)
+    rows = store._conn.execute("SELECT kind, card, reaction_ms, correct FROM trials").fetchall()
+    assert rows == [("mubeyama", no, float(panel.session.reactions[0][-1].ms), 1)]

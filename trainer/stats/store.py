@@ -46,7 +46,7 @@ DEEP_CHECK_MAX_BYTES = 32 * 1024 * 1024  # ~250,000 trials: quick_check under ~0
 
 # Kinds of trial written by the drills and the match engine.
 KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
-         "positional", "match")
+         "positional", "match", "mubeyama")
 
 _SCHEMA = """
 CREATE TABLE trials (
@@ -135,7 +135,7 @@ class DamagedDatabase(Exception):
 class Trial:
     """One answered or touched card.
 
-    kind: drill name (see KINDS) or 'match'. card: poem number (0 = joka).
+    kind: drill name, 'match' or 'mubeyama' (see KINDS). card: poem number (0 = joka).
     reaction_ms: from the kimariji mark (touch drills, matches) or from the
     moment the card was shown (answer drills); None when not timed.
     at: unix time; None = now.

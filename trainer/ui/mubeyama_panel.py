@@ -95,9 +95,10 @@ class MubeyamaPanel(QWidget):
     """Games → Mubeyama."""
 
     def __init__(self, settings: S.Settings, voices, driver=None, cpu_delay_s: float | None = None,
-                 parent=None):
+                 parent=None, store=None):
         super().__init__(parent)
         self.settings = settings
+        self._store = store            # statistics store; the shared one on first use
         self.voices = voices
         if driver is None:
             from trainer.ui.reading import ReadingDriver
@@ -437,6 +438,7 @@ class MubeyamaPanel(QWidget):
                 events = s.flip_at(seat, None if no == UNKNOWN else no, stamp if timed else None,
                                    self._kimariji_mark() if timed and s.kimariji_time is None else None)
                 self._show_reaction(seat)
+                self._record_reaction(seat)
                 self.table.hint = None
                 self.table.highlights[(seat, no)] = FLIP_COLOUR
             elif isinstance(p, AwaitPass) and seat == p.giver and may_act and no != UNKNOWN:
@@ -473,6 +475,22 @@ class MubeyamaPanel(QWidget):
         events = s.mark_flip()
         self.table.highlights[(p.seat, p.no)] = FLIP_COLOUR
         self._changed(events)
+
+    def _record_reaction(self, seat: int) -> None:
+        """Keep a person's flip time in the statistics, as Match mode does (kind 'mubeyama')."""
+        rts = self.session.reactions[seat]
+        if not rts or rts[-1].no != self.session.current:
+            return
+        from trainer.stats.store import Trial
+        try:
+            if self._store is None:
+                from trainer.ui.stats_store import shared_store
+                self._store = shared_store()
+            self._store.record(Trial(kind="mubeyama", card=rts[-1].no, correct=True,
+                                     reaction_ms=float(rts[-1].ms), answer=seat_name(seat),
+                                     voice=self.settings.get(S.VOICE)))
+        except Exception as exc:  # noqa: BLE001 - statistics must never stop a game
+            self.notice.setText(tr("mubeyama.stats_failed", error=str(exc)))
 
     def _show_reaction(self, seat: int) -> None:
         rts = self.session.reactions[seat]

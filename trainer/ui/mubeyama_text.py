@@ -90,6 +90,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.not_in_play": ("#{no} は使っていない札です。読み進めます", "#{no} is not in play; reading on"),
     "mubeyama.not_read": ("#{no} はまだ読まれていません", "#{no} has not been read"),
     "mubeyama.hidden_not_read": ("伏せ札はまだ読まれていません", "The hidden card has not been read"),
+    "mubeyama.stats_failed": ("統計に記録できませんでした（ゲームは続きます）: {error}",
+                               "Could not save to the statistics (the game goes on): {error}"),
     "mubeyama.not_yours": ("その札は{seat}の番ではありません", "That is not {seat}'s card to move now"),
     "mubeyama.mark_flip": ("返した", "Flipped"),
     "mubeyama.view_as": ("画面に見せる", "Screen shows"),

@@ -22,10 +22,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
+from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
 
-KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
-         "positional", "match")
 WEAKEST_N = 10
 
 

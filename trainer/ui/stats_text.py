@@ -14,6 +14,7 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "kind.kimariji_henka": ("決まり字の変化", "Kimariji henka"),
     "kind.positional": ("位置の暗記", "Positional memory"),
     "kind.match": ("対戦", "Match"),
+    "kind.mubeyama": ("むべ山", "Mubeyama"),
     "stats.refresh": ("更新", "Refresh"),
     "stats.export": ("CSV に書き出す…", "Export CSV…"),
     "stats.exported": ("{n} 件を {path} に書き出しました", "Wrote {n} trials to {path}"),
