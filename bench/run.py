@@ -1,0 +1,64 @@
+"""Run the benchmarks, one after another, each printing its own figures.
+
+    python bench/run.py               # every benchmark (about 20 minutes; builds a 1M-trial db once)
+    python bench/run.py audio         # synthesis, import, render, callback
+    python bench/run.py synth stats   # any of the names below
+
+Names: synth, import, render, callback, simulate, mubeyama, stats, dashboard, floor.
+Groups: audio, games, training, ui. Each runs in its own process with the
+arguments that measure what its issue asks for.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+BENCHES = {
+    "synth": ["bench_synth.py"],
+    "import": ["bench_import.py", "--speech", "0"],
+    "render": ["bench_render.py"],
+    "callback": ["bench_callback.py", "--seconds", "5"],
+    "simulate": ["bench_simulate.py", "--games", "200"],
+    "mubeyama": ["bench_mubeyama.py"],
+    "stats": ["bench_stats.py", "--repeat", "3"],
+    "dashboard": ["bench_dashboard.py", "--repeat", "3"],
+    "floor": ["bench_ui_floor.py"],
+}
+GROUPS = {
+    "audio": ["synth", "import", "render", "callback"],
+    "games": ["simulate", "mubeyama"],
+    "training": ["stats", "dashboard"],
+    "ui": ["floor", "dashboard"],
+}
+
+
+def main(argv: list[str]) -> int:
+    names: list[str] = []
+    for word in argv or list(BENCHES):
+        for name in GROUPS.get(word, [word]):
+            if name not in BENCHES:
+                print(f"bench: unknown benchmark {name!r}; choose from "
+                      f"{', '.join([*BENCHES, *GROUPS])}", file=sys.stderr)
+                return 2
+            if name not in names:
+                names.append(name)
+    failed = []
+    for name in names:
+        script, *args = BENCHES[name]
+        print(f"\n=== {name}: {script} {' '.join(args)}", flush=True)
+        start = time.perf_counter()
+        code = subprocess.call([sys.executable, str(HERE / script), *args])
+        print(f"=== {name}: {time.perf_counter() - start:.1f} s, exit {code}", flush=True)
+        if code:
+            failed.append(name)
+    if failed:
+        print(f"\nbench: failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
