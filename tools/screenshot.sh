@@ -6,12 +6,15 @@
 # Runs the real window (xcb platform) with the synthesised voice and the real
 # player (PulseAudio if it runs, else the silent clock), drives it from inside
 # the process (a scripted player touches each read card 250-550 ms after its
-# kimariji), and grabs the whole screen with ImageMagick's `import`:
+# current kimariji), and grabs the whole screen with ImageMagick's `import`:
 #   reader.png          Reader mode, a few cards into a session, dynamic kimariji on
-#   match.png           the floor during a match against the CPU
-#   match-result.png    the result screen (that match is played with the tone
-#                       voice at a fast pace, so it ends in a few minutes)
-# User data and settings go to a temporary directory.
+#   match.png           the floor during a match against the CPU, just after the
+#                       player took a card whose kimariji had changed
+#   match-result.png    the result screen of that match
+# The match is read with the tone voice at a fast pace (the voice does not show
+# in a picture), so it ends in a few minutes. User data and settings go to a
+# temporary directory; the synthesised voice comes from the usual cache
+# (KARUTA_CACHE_DIR, default ~/.cache/karuta-trainer), made once if missing.
 set -eu
 OUT=${1:-docs/screenshots}
 PY=${PY:-/tmp/venv/bin/python}
@@ -25,6 +28,7 @@ if ! xdpyinfo -display "$DISPLAY_NO" >/dev/null 2>&1; then
 fi
 TMP=$(mktemp -d)
 export DISPLAY="$DISPLAY_NO" QT_QPA_PLATFORM=xcb KARUTA_DATA_DIR="$TMP/data" XDG_CONFIG_HOME="$TMP/config"
+export KARUTA_CACHE_DIR="${KARUTA_CACHE_DIR:-$HOME/.cache/karuta-trainer}"
 export SHOT_OUT="$(cd "$OUT" && pwd)"
 "$PY" - <<'PYEOF'
 import os, random, subprocess, sys, time
@@ -76,35 +80,38 @@ def reader_shot():
     QTimer.singleShot(1500, lambda: (shot("reader.png"), w.command("stop"), match_start()))
 
 def match_start():
+    # The match with the tone voice and short gaps: it looks the same and ends sooner.
+    from audio.fake_voice import ToneVoice
     w.set_mode(1)
     m = w.match
-    m.new_match(5)
-    m.begin_match()
-    def on_kima(index, poem, t):
-        if m.state is None or m.state.side_of(poem) is None:
-            return
-        delay = max(0.0, t - time.perf_counter()) + rng.uniform(0.25, 0.55)
-        QTimer.singleShot(int(delay * 1000), lambda: m.route_touch(poem, time.perf_counter())
-                          if m._race and m._race["poem"] == poem else None)
-    m.driver.kimariji.connect(on_kima)
-    def okuri():
-        if m.state is not None and m.state.phase.value == "okuri" and m.state.owing[0] == 0:
-            m.route_touch(m.state.side(0).cards()[-1], time.perf_counter())
-    t = QTimer(w, interval=300); t.timeout.connect(okuri); t.start(); steps.append(t)
-    at(lambda: len(m.state.read) >= 6 and m.reaction.text() != "" and m.state.reading_now() is None,
-       lambda: (shot("match.png"), fast_match()))
-
-def fast_match():
-    # The rest of the match with the tone voice and short gaps, to reach the result screen.
-    from audio.fake_voice import ToneVoice
-    m = w.match
-    m.driver.stop()
     book._voices["synth"] = ToneVoice(mora_s=0.06, yoin_s=0.2)
     st.set(S.MA, 0.3); st.set(S.PAUSE, 0.3); st.set(S.JOKA, False)
     m.new_match(5)
     m.begin_match()
-    at(lambda: m.phase == "over", lambda: QTimer.singleShot(500, lambda: (shot("match-result.png"), app.quit())),
-       timeout=1200)
+    def on_card(poem):
+        race = m._race
+        if race is None or race["poem"] != poem or m.state.side_of(poem) is None:
+            return
+        delay = max(0.0, race["kimariji"] - time.perf_counter()) + rng.uniform(0.25, 0.55)
+        QTimer.singleShot(int(delay * 1000), lambda: m.route_touch(poem, time.perf_counter())
+                          if m._race and m._race["poem"] == poem else None)
+    m.driver.card_started.connect(on_card)
+    def okuri():
+        if m.state is not None and m.state.phase.value == "okuri" and m.state.owing[0] == 0:
+            m.route_touch(m.state.side(0).cards()[-1], time.perf_counter())
+    t = QTimer(w, interval=700); t.timeout.connect(okuri); t.start(); steps.append(t)
+    def changed_take():   # just judged: the player took a card decided by a shorter kimariji
+        o = m.state.outcomes[-1] if m.state.outcomes else None
+        note = m.kimariji_label.text()
+        return (len(m.state.read) >= 8 and o is not None and o.taker == 0 and m._race is None
+                and ("(" in note or "（" in note))
+    def match_shot():
+        w.driver.pause()
+        QTimer.singleShot(300, lambda: (shot("match.png"), w.driver.resume(), result()))
+    def result():
+        at(lambda: m.phase == "over", lambda: QTimer.singleShot(500, lambda: (shot("match-result.png"), app.quit())),
+           timeout=1200)
+    at(changed_take, match_shot, timeout=1200)
 
 QTimer.singleShot(300, lambda: book.ensure_ready(w, then=reader_start))
 sys.exit(app.exec())
