@@ -149,7 +149,9 @@ def match(qtbot, tmp_path):
     voices = ToneVoices()
     clock = SessionClock(voices.player())
     driver = ReadingDriver(voices)
-    panel = MatchPanel(settings, voices, driver=driver, now=clock)
+    from trainer.stats.store import StatsStore
+    panel = MatchPanel(settings, voices, driver=driver, now=clock,
+                       store=StatsStore.open(tmp_path / "stats.sqlite3"))
     qtbot.addWidget(panel)
     panel.resize(1500, 900)
     panel.show()
@@ -278,6 +280,13 @@ def test_a_match_the_player_wins(qtbot, match):
     assert lines[1] == "  2. あさぼ (was あさぼらけう)（64） → You +300 ms"
     assert lines[2] == "  3. これ（10） → You +250 ms （Opponent (CPU) +400 ms）"
     assert lines[4].endswith("[You: fault on a karafuda] [Opponent (CPU): fault on a karafuda]")
+    # Every read that concerned the player is kept for the statistics; the untouched karafuda is not.
+    trials = panel._store._conn.execute(
+        "SELECT kind, card, correct, reaction_ms, fault, answer FROM trials ORDER BY id").fetchall()
+    karafuda = FaultKind.KARAFUDA.value
+    assert trials == [("match", 64, 1, 300.0, None, "take"), ("match", 10, 1, 250.0, None, "take"),
+                      ("match", 80, 0, 200.0, karafuda, "fault"), ("match", 81, 0, 220.0, karafuda, "fault"),
+                      ("match", 5, 1, 280.0, None, "take"), ("match", 14, 1, 300.0, None, "take")]
 
 
 def test_a_match_the_player_loses(qtbot, match):

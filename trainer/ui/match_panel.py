@@ -60,6 +60,8 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
     "match.kimariji_short": ("{now}（元 {was}）", "{now} (was {was})"),
+    "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
+                           "Could not save to the statistics (the match goes on): {error}"),
 }
 for _id, _text in MATCH_MESSAGES.items():
     MESSAGES.setdefault(_id, _text)
@@ -149,12 +151,13 @@ class MatchPanel(QWidget):
     """Match mode: arrange, memorise, play, result."""
 
     def __init__(self, settings: S.Settings, voices, driver=None, clock=time.monotonic,
-                 now=time.perf_counter, parent=None):
+                 now=time.perf_counter, parent=None, store=None):
         """`clock` times the memorisation period; `now` is the session clock (perf_counter,
         the clock the player maps the sound onto): tests give both fake clocks."""
         super().__init__(parent)
         self.settings = settings
         self.voices = voices
+        self._store = store                  # statistics store; the shared one on first use
         if driver is None:
             from trainer.ui.reading import ReadingDriver
             driver = ReadingDriver(voices, parent=self)
@@ -498,6 +501,30 @@ class MatchPanel(QWidget):
         self.log.scrollToBottom()
         if outcome.poem in self.floor.highlights or outcome.taker is not None:
             self.floor.highlights[outcome.poem] = GOLD
+        self._record(outcome, rt, my_faults, bool(race["human"]))
+
+    def _record(self, outcome, rt, my_faults, touched: bool) -> None:
+        """One trial per read that concerned the player: a card on the floor, or a fault.
+
+        Kept for the statistics (kind 'match'): taken or not, the reaction from
+        the current kimariji, the fault kind. A karafuda nobody touched is no trial.
+        """
+        if outcome.karafuda and not my_faults:
+            return
+        from trainer.stats.store import Trial
+        answer = "take" if outcome.taker == HUMAN else "fault" if my_faults else \
+            "late" if touched else "missed"
+        try:
+            if self._store is None:
+                from trainer.ui.stats_store import shared_store
+                self._store = shared_store()
+            self._store.record(Trial(
+                kind="match", card=outcome.poem, correct=outcome.taker == HUMAN, answer=answer,
+                reaction_ms=None if rt is None else float(rt),
+                fault=my_faults[0].kind.value if my_faults else None,
+                voice=self.settings.get(S.VOICE)))
+        except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
+            self.banner.setText(tr("match.stats_failed", error=str(exc)))
 
     def _log_line(self, outcome, text: str, kimariji: str) -> str:
         p = poems.get(outcome.poem)
