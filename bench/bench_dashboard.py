@@ -12,7 +12,9 @@ then, in a fresh process each time with a fresh offscreen QApplication, times:
   draw       widget.grab() at 1500 x 900: every chart painted once
   total      open + dashboard + construct + draw            target <= 1 s
 Printed apart, not in the total: the Python imports (PySide6, pyqtgraph,
-numpy: paid once when the app starts) and the QApplication creation.
+numpy: paid once per run; the main window imports pyqtgraph 1.5 s after it
+shows, MainWindow._preload_charts, so opening the tab does not pay it) and
+the QApplication creation.
 """
 from __future__ import annotations
 
