@@ -43,7 +43,7 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 4   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 5   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -91,7 +91,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     phonemes = verse.phonemes
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
     hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(planned, hold_list)
+    frames = chant.rendered_frames(verse, planned, hold_list, engine.nstate)
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
     # from the silence); anything else at its first phoneme's start.
@@ -100,7 +100,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             else None
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
-    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked)
+    held = [h.label for h in hold_list if h.extra]
+    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked, held)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -108,17 +109,31 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
     samples, splices = out.samples, []
     for h in sorted(hold_list, key=lambda h: -h.label):  # from the end: earlier positions stay valid
-        stop = out.phoneme_starts[h.label + 1]
-        glide = stop - (h.fall + h.decay) * hts.FRAME
-        samples, inserted = _glide(samples, glide, stop, h.fall * hts.FRAME, h.fall_st)
-        splices.append((stop, inserted))
+        start, stop = out.phoneme_starts[h.label], out.phoneme_starts[h.label + 1]
+        added, ending = 0, 0
         if h.extra:
-            at = out.phoneme_starts[h.label] + h.at * hts.FRAME
-            samples, inserted = _sustain(samples, at, h.extra * hts.FRAME)
-            splices.append((at, inserted))
+            mgc, voiced = out.spectra[h.label]
+            at, lag = _loop_point(samples, start, mgc, voiced)
+            samples, added = _sustain(samples, at, lag, h.extra * hts.FRAME)
+            splices.append((at, added))
+            ending = stop - at  # the voice's own phrase-final ending, after the loop
+        # The fall is made on the lengthened vowel: over h.fall frames, ending where
+        # the voice's own ending begins (which then stays on the lower tone).
+        fall = h.fall * hts.FRAME
+        glide = max(start, stop + added - fall - ending)
+        samples, inserted = _glide(samples, glide, stop + added, fall, h.fall_st)
+        splices.append((stop, inserted))
+    # Breaks were rendered short: the rest of each is silence, inserted (from the end).
+    for label in sorted((i for i, ph in enumerate(phonemes) if ph == "pau"), reverse=True):
+        missing = (planned[label] - frames[label]) * hts.FRAME
+        if missing > 0:
+            at = out.phoneme_starts[label] + hts.FRAME
+            here = at + sum(n for a, n in splices if at >= a)  # after the held end before it
+            samples = np.concatenate([samples[:here], np.zeros(missing, samples.dtype), samples[here:]])
+            splices.append((at, missing))
 
     def moved(x: int) -> int:
-        """A rendering position after the held ends were lengthened."""
+        """A rendering position after the held ends and breaks were lengthened."""
         return x + sum(n for at, n in splices if x >= at)
 
     onsets = [moved(x) for x in onsets]
@@ -159,29 +174,85 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     return Clip(samples, RATE, marks)
 
 
-def _sustain(x: np.ndarray, at: int, length: int) -> tuple[np.ndarray, int]:
-    """Lengthen a steady vowel at sample `at` by about `length` samples.
+def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
+                 style=None, engine=None):
+    """The verse as the engine says it from the chant plan, untouched: every
+    phoneme rendered at its full planned length (held ends and breaks included),
+    the same reciting tone, but no loops, glides, dips, fades, splices or lead-in.
 
-    Repeats the stretch of whole pitch periods just before `at` (its length is
-    the lag, near SUSTAIN_LOOP_S, where the waveform best repeats itself), so
-    the joins fall where the voice itself repeats. Returns (new samples, samples inserted).
+    Returns (audio.synth_hts.Rendering, audio.synth_chant.Verse). The reference
+    against which `audio.synth_onsets.plain_check` tests a clip's marks.
     """
-    window = int(0.012 * RATE)
+    from audio import synth_chant as chant
+    from audio import synth_hts as hts
+
+    style = style or chant.ChantStyle()
+    engine = engine or hts.engine()
+    verse = chant.verse(phrases, phrase_morae)
+    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
+    hold_list = chant.holds(verse, planned, part, style)
+    return engine.render(verse.labels, planned, chant.chant_pitch(planned, hold_list, style)), verse
+
+
+LOOP_FRAMES = 8  # the steady stretch looked for in a held vowel: 40 ms (the loop and its match window)
+LOOP_MARGIN = 3  # frames kept between the loop and the first unvoiced frame of the ending
+LOOP_MATCH_S = 0.012  # the stretch compared with itself one loop earlier
+LOOP_MAX_DROP = 0.5  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
+
+
+def _loop_candidates(mgc: np.ndarray, voiced: np.ndarray) -> list[int]:
+    """Frames (into a held vowel) where it may be repeated: voiced, near the
+    vowel's full energy, and before the voice's own breathy ending."""
+    n = len(mgc)
+    quiet = mgc[:, 0] < mgc[:, 0].max() - LOOP_MAX_DROP
+    good = voiced & ~quiet
+    unvoiced = np.flatnonzero(~voiced[LOOP_FRAMES:]) + LOOP_FRAMES
+    last = min(n - 2, int(unvoiced[0]) - LOOP_MARGIN if len(unvoiced) else n - 2)
+    out = [e for e in range(LOOP_FRAMES + 2, last) if good[e - LOOP_FRAMES:e].all()]
+    return out or [max(LOOP_FRAMES + 2, min(last, n // 2))]
+
+
+def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
+    """(lag near SUSTAIN_LOOP_S, similarity) at which the waveform before `at` best repeats itself."""
+    window = int(LOOP_MATCH_S * RATE)
     lo, hi = int(SUSTAIN_LOOP_S * RATE * 0.8), int(SUSTAIN_LOOP_S * RATE * 1.25)
-    if at - hi - window < 0 or length <= 0:
+    if at - hi - window < 0:
+        return 0, -1.0
+    ref = x[at - window:at].astype(np.float64)
+    # Row i: the `window` samples ending `hi - i` samples before `at` (lag hi - i).
+    segs = np.lib.stride_tricks.sliding_window_view(x[at - hi - window:at - lo].astype(np.float64), window)
+    score = (segs @ ref) / (np.linalg.norm(segs, axis=1) * np.linalg.norm(ref) + 1e-12)
+    i = int(np.argmax(score))
+    return hi - i, float(score[i])
+
+
+def _loop_point(x: np.ndarray, start: int, mgc: np.ndarray, voiced: np.ndarray) -> tuple[int, int]:
+    """(sample, lag): where to repeat a held vowel that starts at sample `start`, and how much of it.
+
+    Of the steady, voiced frames, the one before which the waveform repeats
+    itself best. Looping a stretch that still moves (the glide out of the
+    consonant, as in the ら of やえざくら) would repeat a formant sweep every
+    loop: a buzz at the loop rate that a pitch tracker (and an ear) no longer
+    hears as the voice's tone.
+    """
+    from audio.synth_hts import FRAME
+    best = (start + _loop_candidates(mgc, voiced)[0] * FRAME, 0, -2.0)
+    for frame in _loop_candidates(mgc, voiced):
+        at = start + frame * FRAME
+        lag, score = _best_lag(x, at)
+        if score > best[2]:
+            best = (at, lag, score)
+    return best[0], best[1]
+
+
+def _sustain(x: np.ndarray, at: int, lag: int, length: int) -> tuple[np.ndarray, int]:
+    """Lengthen a steady vowel at sample `at` by about `length` samples, repeating
+    the `lag` samples before `at` (whole pitch periods: the joins fall where the
+    voice itself repeats). Returns (new samples, samples inserted)."""
+    if lag <= 0 or length <= 0:
         return x, 0
-    ref = x[at - window:at]
-    lags = np.arange(lo, hi + 1)
-    # Normalised similarity of the last `window` samples with the same span `lag` earlier.
-    best, best_score = lo, -np.inf
-    for lag in lags:
-        seg = x[at - lag - window:at - lag]
-        score = float(np.dot(ref, seg)) / (np.linalg.norm(ref) * np.linalg.norm(seg) + 1e-12)
-        if score > best_score:
-            best, best_score = int(lag), score
-    loop = x[at - best:at]
-    count = max(1, int(round(length / best)))
-    return np.concatenate([x[:at], np.tile(loop, count), x[at:]]), best * count
+    count = max(1, int(round(length / lag)))
+    return np.concatenate([x[:at], np.tile(x[at - lag:at], count), x[at:]]), lag * count
 
 
 def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[np.ndarray, int]:
@@ -225,7 +296,8 @@ def _onset(out, label: int, share: float | None) -> int:
 def _heard_end(samples: np.ndarray, last_onset: int, end: int) -> int:
     """Last sample (at 10 ms steps) of the final mora within HEARD_DB of the verse's loudest 10 ms."""
     hop = int(0.01 * RATE)
-    levels = np.array([np.mean(samples[i:i + hop] ** 2) for i in range(0, end - hop + 1, hop)])
+    n = end // hop
+    levels = np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1)
     loud = np.flatnonzero(levels > levels.max() * 10 ** (-HEARD_DB / 10))
     last = int(loud[-1]) * hop + hop if len(loud) else end
     return int(min(end, max(last, last_onset + hop)))

@@ -43,7 +43,6 @@ class ChantStyle:
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
     yoin_s: float = 3.05          # shimo-no-ku: from the onset of the 2nd-last mora to the end
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
-    final_decay_s: float = 0.35   # HTS's verse-final vowel dies away over about this: added, then cut
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
     tone_hz: float = 215.0        # the reciting tone
     compress: float = 0.5         # share of the voice's own pitch movement kept (no GV, see synth_hts)
@@ -142,9 +141,7 @@ def mora_lengths(v: Verse, part: str, style: ChantStyle) -> list[int]:
         if part == "shimo" and k == n - 2:
             seconds = style.yoin_first_s
         if part == "shimo" and k == n - 1:
-            seconds = style.yoin_s - style.yoin_first_s + style.final_decay_s
-        if part == "kami" and k == n - 1:
-            seconds += style.final_decay_s
+            seconds = style.yoin_s - style.yoin_first_s
         out.append(_frames(seconds))
     return out
 
@@ -171,24 +168,24 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
 
 
 # A held vowel is rendered short and lengthened afterwards by repeating whole
-# pitch periods of its steady part (see audio.synth._sustain): the vocoder is
-# the costly step, and a held tone is stationary. The rendered vowel keeps
-# SUSTAIN_AT_S of steady sound before the loop point, then GLIDE_GAP_S, then the fall.
-SUSTAIN_AT_S = 0.08
-GLIDE_GAP_S = 0.02
+# pitch periods of its steadiest part (see audio.synth._sustain): the vocoder is
+# the costly step, and a held tone is stationary. The engine renders HELD_RENDER_S
+# of it (the onset glide into the vowel, a steady stretch to loop, and the
+# voice's own phrase-final ending); the loop point is chosen on the rendering
+# (audio.synth._loop_point) and the pitch fall is made on the lengthened
+# waveform (audio.synth._glide), so neither the fall nor the sustain is rendered.
+HELD_RENDER_S = 0.15
 
 
 @dataclass(frozen=True)
 class Hold:
     """A held phrase end: label `label` is rendered with `extra` frames fewer,
-    to be restored by repetition at `at` frames into it; its pitch falls by
-    `fall_st` over its last `fall` frames."""
+    to be restored by repetition of a steady stretch of it; its pitch falls by
+    `fall_st` over its last `fall` frames (after the restoration)."""
     label: int
-    at: int
     extra: int
     fall: int
     fall_st: float
-    decay: int = 0   # frames at the very end left to HTS's dying away (cut off later)
 
 
 def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list[Hold]:
@@ -198,23 +195,27 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list
         if not (k == n - 1 or v.morae[k + 1].phrase != mora.phrase):
             continue
         yoin = part == "shimo" and k == n - 1
-        decay = _frames(style.final_decay_s) if k == n - 1 else 0
-        fall = _frames(style.yoin_fall_s if yoin else style.fall_s)
-        fall_st = style.yoin_fall_st if yoin else style.fall_st
         length = frames[mora.last]
-        at = _frames(SUSTAIN_AT_S)
-        keep = at + _frames(GLIDE_GAP_S) + fall + decay
-        if length - keep < _frames(0.05):  # too short to be worth a loop: fall over the whole vowel
-            out.append(Hold(mora.last, 0, 0, min(fall, length - decay), fall_st, decay))
-        else:
-            out.append(Hold(mora.last, at, length - keep, fall, fall_st, decay))
+        fall = min(length, _frames(style.yoin_fall_s if yoin else style.fall_s))
+        extra = length - _frames(HELD_RENDER_S)
+        if extra < _frames(0.05):  # too short to be worth a loop: render it whole
+            extra = 0
+        out.append(Hold(mora.last, extra, fall, style.yoin_fall_st if yoin else style.fall_st))
     return out
 
 
-def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[int]:
+PAUSE_RENDER_S = 0.03  # the engine renders this much of a break; the rest is inserted as silence
+
+
+def rendered_frames(v: Verse, frames: Sequence[int], hold_list: Sequence[Hold], nstate: int = 5) -> list[int]:
+    """What the engine renders: held ends without their sustain, breaks short
+    (a break is silenced in the clip anyway; audio.synth puts back the rest)."""
     out = list(frames)
     for h in hold_list:
         out[h.label] -= h.extra
+    for i, ph in enumerate(v.phonemes):
+        if ph == "pau":
+            out[i] = min(out[i], max(nstate, _frames(PAUSE_RENDER_S)))
     return out
 
 

@@ -21,7 +21,7 @@ import ctypes
 import hashlib
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -57,6 +57,9 @@ class Rendering:
     samples: np.ndarray        # float32, [-1, 1]
     phoneme_starts: list[int]  # sample offset of every label's start
     c0: np.ndarray             # generated energy coefficient per frame (mgc[0])
+    # For the labels asked for (held ends): per frame, the generated mel-cepstrum
+    # (all coefficients) and whether the frame is voiced. Where to loop a held vowel.
+    spectra: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 def _library_path() -> str:
@@ -165,6 +168,7 @@ class HtsEngine:
         # Global variance would stretch a flattened pitch track back to speech's range.
         lib.HTS_Engine_set_gv_weight(self._e, STREAM_LF0, 0.0)
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
+        self.mgc_order = 35  # mei's spectrum stream: 35 mel-cepstral coefficients (order 34)
         self.lock = threading.Lock()
 
     def natural_durations(self, labels: Sequence[str]) -> list[int]:
@@ -180,10 +184,11 @@ class HtsEngine:
                 lib.HTS_Engine_refresh(e)
 
     def render(self, labels: Sequence[str], frames: Sequence[int], pitch: PitchFn,
-               c0_phonemes: Sequence[int] = ()) -> Rendering:
+               c0_phonemes: Sequence[int] = (), spectrum_phonemes: Sequence[int] = ()) -> Rendering:
         """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
 
-        `c0_phonemes`: labels whose generated energy track is wanted (stop releases).
+        `c0_phonemes`: labels whose generated energy track is wanted (stop releases);
+        `spectrum_phonemes`: labels whose whole mel-cepstrum and voicing are wanted.
         """
         if len(frames) != len(labels) or min(frames) < self.nstate:
             raise ValueError(f"every phoneme needs at least {self.nstate} frames")
@@ -214,10 +219,18 @@ class HtsEngine:
                 for p in c0_phonemes:
                     for t in range(starts[p], starts[p + 1]):
                         c0[t] = lib.HTS_Engine_get_generated_parameter(e, STREAM_MGC, t, 0)
+                spectra = {p: self._spectrum(int(starts[p]), int(starts[p + 1])) for p in spectrum_phonemes}
                 samples = self._speech()
             finally:
                 lib.HTS_Engine_refresh(e)
-        return Rendering(samples, [int(s) * FRAME for s in starts[:-1]], c0)
+        return Rendering(samples, [int(s) * FRAME for s in starts[:-1]], c0, spectra)
+
+    def _spectrum(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Generated mel-cepstra (frames a..b-1) and their voicing (log-F0 generated or not)."""
+        get, e = self._lib.HTS_Engine_get_generated_parameter, self._e
+        mgc = np.array([[get(e, STREAM_MGC, t, i) for i in range(self.mgc_order)] for t in range(a, b)])
+        voiced = np.array([get(e, STREAM_LF0, t, 0) > 0 for t in range(a, b)])
+        return mgc.reshape(b - a, self.mgc_order), voiced
 
     def _states(self, labels: Sequence[str]) -> None:
         if self._lib.HTS_Engine_generate_state_sequence_from_strings(self._e, _lines(labels), len(labels)) != b"\x01":

@@ -19,6 +19,9 @@ phonetician would put it; it checks that the clip's mark is where the sound
 shows the new mora (which catches any error in timing, cropping, splicing or
 lead-in), to the precision of a 2.5 ms analysis hop.
 
+(A second check, `plain_check`, at the end of this module, does not use the
+dips at all.)
+
 Every search is limited to SEARCH_S either side of the mark, so the finder
 reports "no onset here" rather than a far-away event (`Onset.found`).
 """
@@ -138,4 +141,87 @@ def check_clip(clip, phrase_morae: Sequence[Sequence[str]]) -> list[tuple[int, s
     for k, kind in enumerate(onset_kinds(phrase_morae)):
         found = analysis.find(marks[k], kind)
         out.append((k, kind, marks[k], found.sample))
+    return out
+
+
+# --- A second, independent check: the clip against a plain rendering ---------
+#
+# `check_clip` finds the dips the synthesiser itself puts at its marks, so it
+# cannot tell a dip put at the wrong place from a right one. `plain_check` does
+# not look at dips at all. It renders the verse again, untouched
+# (audio.synth.render_plain: every phoneme at its full planned length, no
+# loops, glides, dips, fades, splices or lead-in), takes where each mora
+# begins in THAT rendering (the engine's own phoneme alignment; for a mora out
+# of silence or a stop's closure, the release as `Analysis._rise` finds it in
+# the plain sound), and finds where that moment lies in the clip by matching
+# the spectral shape (band levels minus their mean: blind to loudness, so a
+# dip does not move it) of the clip around it against the plain rendering.
+# The clip's mark must be there. This catches any error in the synthesiser's
+# time arithmetic (held ends lengthened by loops, glides, breaks inserted,
+# lead-in, the stop/onset shares), which the dip finder cannot.
+
+MATCH_BEFORE_S, MATCH_AFTER_S = 0.08, 0.12  # the stretch of clip matched around each moment
+FIRST_SEARCH_S = 0.2   # the first mora is looked for this far either side (lead-in unknown)
+TRACK_SEARCH_S = 0.08  # each next one this far from where the previous offset predicts
+SHAPE_FLOOR_DB = 45.0  # frames this far under the loudest are silence: not compared
+
+
+def _shape(a: Analysis) -> tuple[np.ndarray, np.ndarray]:
+    shape = a.bands_db - a.bands_db.mean(axis=1, keepdims=True)
+    return shape, a.level_db > a.level_db.max() - SHAPE_FLOOR_DB
+
+
+def plain_references(rendering, verse, phrase_morae: Sequence[Sequence[str]], rate: int) -> list[int]:
+    """Where each mora begins in a plain rendering (samples): its first phoneme's
+    start by the engine's alignment; for a rise (out of silence or a stop's
+    closure) the release found in the plain sound inside the mora."""
+    plain = Analysis(rendering.samples, rate)
+    starts = rendering.phoneme_starts + [len(rendering.samples)]
+    out = []
+    for mora, kind in zip(verse.morae, onset_kinds(phrase_morae)):
+        start = starts[mora.first]
+        if kind != "rise":
+            out.append(start)
+            continue
+        lo = plain.frame(start - int(0.03 * rate))
+        hi = plain.frame(starts[mora.last] + int(0.06 * rate))
+        found = plain._rise(max(1, lo), min(len(plain.centre) - 2, hi))
+        out.append(found.sample if found.found else start)
+    return out
+
+
+def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]]) -> list[tuple[int, int, int | None]]:
+    """For every mora: (index, mark, where the plain rendering's onset lies in the clip, or None)."""
+    rate = clip.rate
+    ca, pa = Analysis(clip.samples, rate), Analysis(rendering.samples, rate)
+    cs, cv = _shape(ca)
+    ps, pv = _shape(pa)
+    before, after = int(MATCH_BEFORE_S * rate / HOP), int(MATCH_AFTER_S * rate / HOP)
+    refs = plain_references(rendering, verse, phrase_morae, rate)
+    offset = None  # clip frame minus plain frame, from the last mora matched
+    out = []
+    for k, (mark, ref) in enumerate(zip(clip.mora_marks(), refs)):
+        r = pa.frame(ref)
+        if offset is None:  # the first mora: the clip starts with a lead-in of unknown length
+            centre, search = ca.frame(mark) - r, int(FIRST_SEARCH_S * rate / HOP)
+        else:
+            centre, search = offset, int(TRACK_SEARCH_S * rate / HOP)
+        p_idx = np.arange(r - before, r + after)
+        p_idx = p_idx[(p_idx >= 0) & (p_idx < len(ps))]
+        best, best_cost = None, np.inf
+        for lag in range(centre - search, centre + search + 1):
+            c_idx = p_idx + lag
+            ok = (c_idx >= 0) & (c_idx < len(cs))
+            both = ok.copy()
+            both[ok] &= cv[c_idx[ok]] & pv[p_idx[ok]]
+            if both.sum() < 0.3 * len(p_idx):
+                continue
+            cost = float(np.mean(np.abs(cs[c_idx[both]] - ps[p_idx[both]])))
+            if cost < best_cost:
+                best, best_cost = lag, cost
+        if best is None:
+            out.append((k, mark, None))
+            continue
+        offset = best
+        out.append((k, mark, int(ref + best * HOP)))
     return out
