@@ -1,7 +1,7 @@
 """Interface text of Drills mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.ui.i18n import MESSAGES
+from trainer.ui.i18n import add_messages
 
 # id: (日本語, English)
 DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
@@ -80,5 +80,5 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
     "pos.wrong": ("× 場所違い（{kimariji}）", "✗ wrong place ({kimariji})"),
 }
 
-MESSAGES.update(DRILLS_MESSAGES)
+add_messages(DRILLS_MESSAGES)
 

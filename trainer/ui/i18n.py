@@ -111,6 +111,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+def add_messages(table: dict[str, tuple[str, str]]) -> None:
+    """Merge a mode's own strings into MESSAGES. An id may be defined once: two
+    modules giving one id different texts would make the label depend on which
+    module happened to be imported first."""
+    for key, text in table.items():
+        if MESSAGES.get(key, text) != text:
+            raise ValueError(f"message id {key!r} is defined twice with different texts: "
+                             f"{MESSAGES[key]} and {text}")
+    MESSAGES.update(table)
+
+
 def system_language() -> str:
     """'ja' when the system locale is Japanese, else 'en'."""
     return "ja" if QLocale.system().language() == QLocale.Language.Japanese else "en"

@@ -39,7 +39,7 @@ from trainer.rules.kyogi import (Arrange, KyogiState, Phase, Read, Send, Touch,
                                  Touches)
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
-from trainer.ui.i18n import LANG, MESSAGES, tr
+from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
 from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
@@ -63,8 +63,7 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
                            "Could not save to the statistics (the match goes on): {error}"),
 }
-for _id, _text in MATCH_MESSAGES.items():
-    MESSAGES.setdefault(_id, _text)
+add_messages(MATCH_MESSAGES)
 
 
 def current_kimariji(no: int, read) -> tuple[str, int]:

@@ -5,7 +5,7 @@ works like every other message of the app.
 """
 from __future__ import annotations
 
-from trainer.ui.i18n import MESSAGES
+from trainer.ui.i18n import add_messages
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
@@ -140,4 +140,4 @@ TEXT: dict[str, tuple[str, str]] = {
                             "Yaku set “{what}”: “{text}” is not a poem number"),
 }
 
-MESSAGES.update(TEXT)
+add_messages(TEXT)

@@ -1,7 +1,7 @@
 """Interface text of Statistics mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.ui.i18n import MESSAGES
+from trainer.ui.i18n import add_messages
 
 # id: (日本語, English)
 STATS_MESSAGES: dict[str, tuple[str, str]] = {
@@ -50,10 +50,8 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "col.weakness": ("苦手度", "Weakness"),
     "col.accuracy": ("正解率", "Right"),
     "col.mean": ("平均 ms", "Mean ms"),
-    "fault.otetsuki": ("お手つき", "otetsuki"),
-    "fault.karafuda": ("空札に触れた", "touched on a karafuda"),
     "fault.wrong_card": ("違う札", "wrong card"),
     "fault.wrong_place": ("場所違い", "wrong place"),
 }
 
-MESSAGES.update(STATS_MESSAGES)
+add_messages(STATS_MESSAGES)
