@@ -26,6 +26,7 @@ from trainer.drills import card_sets
 from trainer.drills.common import DrillError
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.stats_store import UsesStatsStore
 
 DRILLS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka", "positional")
 SETS = ("all", "first", "length", "group", "weakest", "due", "pick")
@@ -46,7 +47,7 @@ OPTIONS = {
 }
 
 
-class DrillsPanel(QWidget):
+class DrillsPanel(UsesStatsStore, QWidget):
     def __init__(self, settings: S.Settings | None = None, voices=None, store=None, *,
                  clock=time.perf_counter, driver=None, reading_factory=None,
                  seed: int | None = None, parent=None):
@@ -65,13 +66,6 @@ class DrillsPanel(QWidget):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    # -- the store -----------------------------------------------------------------------------
-    @property
-    def store(self):
-        if self._store is None:
-            from trainer.ui.stats_store import shared_store
-            self._store = shared_store()
-        return self._store
 
     def showEvent(self, event):
         super().showEvent(event)

@@ -40,6 +40,7 @@ from trainer.rules.kyogi import (Arrange, KyogiState, Phase, Read, Send, Touch,
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
@@ -146,7 +147,7 @@ def reaction_text(ms: int | None, fault: bool) -> str:
     return tr("match.reaction", ms=ms)
 
 
-class MatchPanel(QWidget):
+class MatchPanel(UsesStatsStore, QWidget):
     """Match mode: arrange, memorise, play, result."""
 
     def __init__(self, settings: S.Settings, voices, driver=None, clock=time.monotonic,
@@ -514,10 +515,7 @@ class MatchPanel(QWidget):
         answer = "take" if outcome.taker == HUMAN else "fault" if my_faults else \
             "late" if touched else "missed"
         try:
-            if self._store is None:
-                from trainer.ui.stats_store import shared_store
-                self._store = shared_store()
-            self._store.record(Trial(
+            self.store.record(Trial(
                 kind="match", card=outcome.poem, correct=outcome.taker == HUMAN, answer=answer,
                 reaction_ms=None if rt is None else float(rt),
                 fault=my_faults[0].kind.value if my_faults else None,

@@ -38,6 +38,7 @@ from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead, Event, Illeg
 from trainer.ui import mubeyama_text  # noqa: F401  (merges the messages)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.mubeyama_session import GameConfig, TableSession
 from trainer.ui.mubeyama_setup import LayoutPage, SetupPage, seat_name, ui_seats
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget, grid_side_for, wrap_for
@@ -91,7 +92,7 @@ def event_text(e: Event) -> str | None:
         return str(e)
 
 
-class MubeyamaPanel(QWidget):
+class MubeyamaPanel(UsesStatsStore, QWidget):
     """Games → Mubeyama."""
 
     def __init__(self, settings: S.Settings, voices, driver=None, cpu_delay_s: float | None = None,
@@ -483,10 +484,7 @@ class MubeyamaPanel(QWidget):
             return
         from trainer.stats.store import Trial
         try:
-            if self._store is None:
-                from trainer.ui.stats_store import shared_store
-                self._store = shared_store()
-            self._store.record(Trial(kind="mubeyama", card=rts[-1].no, correct=True,
+            self.store.record(Trial(kind="mubeyama", card=rts[-1].no, correct=True,
                                      reaction_ms=float(rts[-1].ms), answer=seat_name(seat),
                                      voice=self.settings.get(S.VOICE)))
         except Exception as exc:  # noqa: BLE001 - statistics must never stop a game

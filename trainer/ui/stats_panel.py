@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.stats_store import UsesStatsStore
 
 WEAKEST_N = 10
 
@@ -36,7 +37,7 @@ def _ms(x: float | None) -> str:
     return "—" if x is None else f"{x:.0f} ms"
 
 
-class StatsPanel(QWidget):
+class StatsPanel(UsesStatsStore, QWidget):
     def __init__(self, settings=None, store=None, parent=None):
         super().__init__(parent)
         self.settings = settings
@@ -49,12 +50,6 @@ class StatsPanel(QWidget):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    @property
-    def store(self):
-        if self._store is None:
-            from trainer.ui.stats_store import shared_store
-            self._store = shared_store()
-        return self._store
 
     # -- layout --------------------------------------------------------------------------------
     def _build(self) -> None:

@@ -18,6 +18,19 @@ def shared_store():
     return _shared
 
 
+class UsesStatsStore:
+    """For a panel that writes or reads statistics: ``self.store`` is the store it
+    was given (``self._store``, tests) or else the run's shared one, opened on first use."""
+
+    _store = None
+
+    @property
+    def store(self):
+        if self._store is None:
+            self._store = shared_store()
+        return self._store
+
+
 def take_recovery_message(store) -> str | None:
     """The store's recovery message the first time it is asked for, then None."""
     if store is None or getattr(store, "_recovery_told", False):
