@@ -66,7 +66,6 @@ class DrillsPanel(UsesStatsStore, QWidget):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-
     def showEvent(self, event):
         super().showEvent(event)
         self.announce_recovery()
