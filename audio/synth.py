@@ -11,10 +11,13 @@
    morae (yoin, about 3 s).
 3. The engine renders with exactly those lengths (HTS phoneme alignment) and
    with every state's pitch target replaced: the voice's own contour compressed
-   toward one reciting tone (no global-variance expansion on pitch). Held ends
-   are rendered short and lengthened by repeating whole pitch periods of their
-   steady part (the vocoder is the slow step), then fall gently (a slow
-   resampling of their last part, `_glide`).
+   toward one reciting tone (no global-variance expansion on pitch). The
+   vocoder is the slow step, so the engine renders only what is heard and not
+   stationary: a held end is rendered HELD_RENDER_S long (synth_chant) and
+   lengthened by repeating whole pitch periods of its steadiest voiced stretch
+   (`_loop_point`; each copy cross-faded in, `_sustain`), and its gentle fall is
+   made on the lengthened waveform (a slow resampling, `_glide`), ending where
+   the voice's own phrase-final ending begins. Nothing is rendered to be cut.
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
    where its first phoneme starts; a mora opening with a stop is heard from its
    release, found on the engine's own energy track (mgc c0) inside the stop.
@@ -26,9 +29,13 @@
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
 
-Rendering one verse takes about 0.3-0.4 s (the vocoder); clips are cached on
-disk (`audio.cache`). `synthesize_all` fills the cache for every poem on a
-worker thread with two engines (ctypes releases the GIL, so both cores work).
+Rendering one verse takes about 0.2-0.25 s of CPU (the vocoder, about 55 ms
+per second of rendered sound); clips are cached on disk (`audio.cache`).
+`synthesize_all` fills the cache for every poem on a worker thread with two
+engines (ctypes releases the GIL, so both cores work): bench/bench_synth.py.
+
+`render_plain` renders a verse's plan untouched (no loops, glides, dips or
+splices): the reference of the independent mark check, audio.synth_onsets.plain_check.
 """
 from __future__ import annotations
 
@@ -91,7 +98,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     phonemes = verse.phonemes
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
     hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(verse, planned, hold_list, engine.nstate)
+    frames = chant.rendered_frames(planned, hold_list)
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
     # from the silence); anything else at its first phoneme's start.
@@ -123,17 +130,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(start, stop + added - fall - ending)
         samples, inserted = _glide(samples, glide, stop + added, fall, h.fall_st)
         splices.append((stop, inserted))
-    # Breaks were rendered short: the rest of each is silence, inserted (from the end).
-    for label in sorted((i for i, ph in enumerate(phonemes) if ph == "pau"), reverse=True):
-        missing = (planned[label] - frames[label]) * hts.FRAME
-        if missing > 0:
-            at = out.phoneme_starts[label] + hts.FRAME
-            here = at + sum(n for a, n in splices if at >= a)  # after the held end before it
-            samples = np.concatenate([samples[:here], np.zeros(missing, samples.dtype), samples[here:]])
-            splices.append((at, missing))
-
     def moved(x: int) -> int:
-        """A rendering position after the held ends and breaks were lengthened."""
+        """A rendering position after the held ends were lengthened."""
         return x + sum(n for at, n in splices if x >= at)
 
     onsets = [moved(x) for x in onsets]
@@ -176,12 +174,13 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
                  style=None, engine=None):
-    """The verse as the engine says it from the chant plan, untouched: every
-    phoneme rendered at its full planned length (held ends and breaks included),
-    the same reciting tone, but no loops, glides, dips, fades, splices or lead-in.
+    """The verse as the engine renders it for `render`, left untouched: the same
+    labels, phoneme lengths (held ends short) and reciting tone, but no loops,
+    glides, dips, fades, silencing, splices or lead-in.
 
-    Returns (audio.synth_hts.Rendering, audio.synth_chant.Verse). The reference
-    against which `audio.synth_onsets.plain_check` tests a clip's marks.
+    Returns (audio.synth_hts.Rendering, audio.synth_chant.Verse, held): held
+    lists (plain sample where a held end stops, samples the plan adds to it).
+    The reference against which `audio.synth_onsets.plain_check` tests a clip's marks.
     """
     from audio import synth_chant as chant
     from audio import synth_hts as hts
@@ -191,25 +190,32 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
     verse = chant.verse(phrases, phrase_morae)
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
     hold_list = chant.holds(verse, planned, part, style)
-    return engine.render(verse.labels, planned, chant.chant_pitch(planned, hold_list, style)), verse
+    frames = chant.rendered_frames(planned, hold_list)
+    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style))
+    # The plan's lengthening of each held end (not what the loops actually insert).
+    held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
+    return out, verse, held
 
 
 LOOP_FRAMES = 8  # the steady stretch looked for in a held vowel: 40 ms (the loop and its match window)
 LOOP_MARGIN = 3  # frames kept between the loop and the first unvoiced frame of the ending
+LOOP_XFADE_S = 0.005  # each loop copy fades in from the voice's continuation over this
 LOOP_MATCH_S = 0.012  # the stretch compared with itself one loop earlier
-LOOP_MAX_DROP = 0.5  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
+LOOP_MAX_DROP = 0.3  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
 
 
 def _loop_candidates(mgc: np.ndarray, voiced: np.ndarray) -> list[int]:
-    """Frames (into a held vowel) where it may be repeated: voiced, near the
-    vowel's full energy, and before the voice's own breathy ending."""
+    """Frames (into a held vowel) where it may be repeated: the end of a stretch
+    of LOOP_FRAMES that is voiced and at the vowel's full, steady energy (within
+    LOOP_MAX_DROP of its loudest), before the voice's own breathy ending. If no
+    stretch qualifies, the loudest voiced one."""
     n = len(mgc)
-    quiet = mgc[:, 0] < mgc[:, 0].max() - LOOP_MAX_DROP
-    good = voiced & ~quiet
+    c0 = np.where(voiced, mgc[:, 0], -np.inf)
     unvoiced = np.flatnonzero(~voiced[LOOP_FRAMES:]) + LOOP_FRAMES
     last = min(n - 2, int(unvoiced[0]) - LOOP_MARGIN if len(unvoiced) else n - 2)
-    out = [e for e in range(LOOP_FRAMES + 2, last) if good[e - LOOP_FRAMES:e].all()]
-    return out or [max(LOOP_FRAMES + 2, min(last, n // 2))]
+    ends = list(range(LOOP_FRAMES + 1, max(LOOP_FRAMES + 2, last + 1)))
+    steady = [e for e in ends if c0[e - LOOP_FRAMES:e].min() >= c0.max() - LOOP_MAX_DROP]
+    return steady or [max(ends, key=lambda e: float(np.sum(c0[e - LOOP_FRAMES:e])))]
 
 
 def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
@@ -219,9 +225,12 @@ def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
     if at - hi - window < 0:
         return 0, -1.0
     ref = x[at - window:at].astype(np.float64)
-    # Row i: the `window` samples ending `hi - i` samples before `at` (lag hi - i).
-    segs = np.lib.stride_tricks.sliding_window_view(x[at - hi - window:at - lo].astype(np.float64), window)
-    score = (segs @ ref) / (np.linalg.norm(segs, axis=1) * np.linalg.norm(ref) + 1e-12)
+    seg = x[at - hi - window:at - lo].astype(np.float64)
+    # Entry i: the `window` samples of seg from i on, which end `hi - i` samples before `at` (lag hi - i).
+    dots = np.correlate(seg, ref, "valid")
+    energy = np.concatenate([[0.0], np.cumsum(seg * seg)])
+    norms = np.sqrt(np.maximum(energy[window:] - energy[:-window], 0.0))
+    score = dots / (norms * np.linalg.norm(ref) + 1e-12)
     i = int(np.argmax(score))
     return hi - i, float(score[i])
 
@@ -247,12 +256,19 @@ def _loop_point(x: np.ndarray, start: int, mgc: np.ndarray, voiced: np.ndarray) 
 
 def _sustain(x: np.ndarray, at: int, lag: int, length: int) -> tuple[np.ndarray, int]:
     """Lengthen a steady vowel at sample `at` by about `length` samples, repeating
-    the `lag` samples before `at` (whole pitch periods: the joins fall where the
-    voice itself repeats). Returns (new samples, samples inserted)."""
+    the `lag` samples before `at` (whole pitch periods). Each copy begins by
+    cross-fading from the voice's own continuation (x[at:]) into the copy over
+    LOOP_XFADE_S: even a well-matched loop leaves a small step at every join,
+    a click train at the loop rate (about 36 Hz) heard as a buzz, and enough to
+    make a pitch tracker call the tone unvoiced. Returns (new samples, samples inserted)."""
     if lag <= 0 or length <= 0:
         return x, 0
     count = max(1, int(round(length / lag)))
-    return np.concatenate([x[:at], np.tile(x[at - lag:at], count), x[at:]]), lag * count
+    body = x[at - lag:at].copy()
+    fade = min(lag // 2, int(LOOP_XFADE_S * RATE), len(x) - at)
+    w = (0.5 - 0.5 * np.cos(np.linspace(0, np.pi, fade))).astype(x.dtype)
+    body[:fade] = w * body[:fade] + (1 - w) * x[at:at + fade]
+    return np.concatenate([x[:at], np.tile(body, count), x[at:]]), lag * count
 
 
 def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[np.ndarray, int]:

@@ -14,6 +14,8 @@ The reading style (`ChantStyle`):
   * every phrase end held (lengthened), a short break between phrases;
   * kami-no-ku: three phrases, about 5-6 s;
   * shimo-no-ku: the last two morae held to about 3 s (yoin, 余韻), fading;
+  * what the engine renders of a held end is short (HELD_RENDER_S); audio.synth
+    lengthens it to the planned length (`Hold`);
   * pitch: the voice's own contour compressed toward one reciting tone, with
     a gentle fall on each held phrase end.
 """
@@ -174,7 +176,7 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
 # voice's own phrase-final ending); the loop point is chosen on the rendering
 # (audio.synth._loop_point) and the pitch fall is made on the lengthened
 # waveform (audio.synth._glide), so neither the fall nor the sustain is rendered.
-HELD_RENDER_S = 0.15
+HELD_RENDER_S = 0.16
 
 
 @dataclass(frozen=True)
@@ -204,18 +206,13 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list
     return out
 
 
-PAUSE_RENDER_S = 0.03  # the engine renders this much of a break; the rest is inserted as silence
-
-
-def rendered_frames(v: Verse, frames: Sequence[int], hold_list: Sequence[Hold], nstate: int = 5) -> list[int]:
-    """What the engine renders: held ends without their sustain, breaks short
-    (a break is silenced in the clip anyway; audio.synth puts back the rest)."""
+def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[int]:
+    """What the engine renders: held ends without their sustain. (Breaks are
+    rendered whole: a break rendered short changes how HTS fades the next
+    phrase in, and so where its first mora is heard, by up to 5 ms.)"""
     out = list(frames)
     for h in hold_list:
         out[h.label] -= h.extra
-    for i, ph in enumerate(v.phonemes):
-        if ph == "pau":
-            out[i] = min(out[i], max(nstate, _frames(PAUSE_RENDER_S)))
     return out
 
 

@@ -6,7 +6,8 @@ Prints: time to the first playable kami-no-ku on a cold cache (engine loading
 included), time for all 100 + joka on an empty cache dir with `synthesize_all`,
 mean per poem, the measured phrase / yoin lengths over all poems, and the
 worst distance between a mora mark and the onset the independent finder
-(audio.synth_onsets) sees in the sound.
+(audio.synth_onsets) sees in the sound; then the plain-rendering check and the
+importer's onset placement (audio.onsets) as further opinions.
 """
 from __future__ import annotations
 
@@ -95,7 +96,51 @@ def main() -> int:
             e = np.abs(errs)
             print(f"  marks vs onsets, {kind:<4}: n={len(e)}  mean |err| {e.mean():.1f} ms  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
         print(f"worst mark error {worst[0]:+.1f} ms at {worst[1]}; onsets not found: {missing}")
+        plain_and_importer(voice)
     return 0
+
+
+def plain_and_importer(voice) -> None:
+    """The two other opinions on the marks: a plain rendering's own alignment
+    (audio.synth_onsets.plain_check) and the importer's onset placement
+    (audio.onsets.place_morae, written for recorded readings)."""
+    import numpy as np
+
+    import poems
+    from audio import onsets, synth
+    from audio.synth_hts import HtsEngine
+    from audio.synth_onsets import plain_verdicts
+    from audio.voice import RATE
+
+    engine = HtsEngine()
+    plain, importer, failed = {}, [], []
+    t0 = time.perf_counter()
+    for no in range(0, 101):
+        poem = poems.JOKA if no == 0 else poems.get(no)
+        for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
+            phrase_morae = [poems.morae(p) for p in phrases]
+            clip = voice.clip(no, part, remember=False)
+            rendering, v, held = synth.render_plain(phrases, phrase_morae, part, engine=engine)
+            for k, kind, err, ok in plain_verdicts(clip, rendering, v, phrase_morae, held):
+                plain.setdefault(kind, []).append(err)
+                if not ok:
+                    failed.append((no, part, k, kind, err))
+            x = clip.samples
+            mask = onsets.voiced_mask(onsets.levels(x))
+            span = onsets.voiced_span(mask)
+            a, b = span[0] * onsets.HOP, min(span[1] * onsets.HOP, len(x))
+            placed = onsets.place_morae(x[a:b], mask[span[0]:span[1]], [len(p) for p in phrase_morae],
+                                        held_last=part == "shimo")
+            importer.extend((a + o - m) / RATE * 1000 for o, m in zip(placed, clip.mora_marks()))
+    print(f"plain-rendering check ({time.perf_counter() - t0:.0f} s incl. the importer's placement):")
+    for kind, errs in plain.items():
+        e = np.abs([x for x in errs if x is not None])
+        print(f"  {kind:<8} n={len(errs)}  not found {sum(x is None for x in errs)}  mean |err| {e.mean():.1f} ms"
+              f"  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
+    print(f"  out of bounds (stop/joined > 20 ms, silence outside its fade-in): {failed or 'none'}")
+    e = np.abs(importer)
+    print(f"importer's onset placement vs marks: n={len(e)}  median {np.median(e):.1f} ms  p95 {np.percentile(e, 95):.1f} ms"
+          f"  max {e.max():.1f} ms  within 20 ms {np.mean(e <= 20) * 100:.0f}%  within 50 ms {np.mean(e <= 50) * 100:.0f}%")
 
 
 if __name__ == "__main__":

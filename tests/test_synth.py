@@ -163,3 +163,32 @@ def test_synthesize_all_cancelled_before_start_renders_nothing(voice):
     cancel.set()
     assert synthesize_all(cancel=cancel, voice=voice, poems_to_do=[7, 8]) == 0
     assert not any(voice.key(no, "kami") in voice.cache for no in (7, 8))
+
+
+# A seeded sample of poems for the plain-rendering mark check (all 101 in test_synth_poems.py).
+PLAIN_SAMPLE = sorted(__import__("random").Random(20261121).sample(list(ALL_NOS), 20))
+
+
+def test_marks_agree_with_a_plain_rendering():
+    """Marks against the engine's own alignment of a plain (unlooped, undipped)
+    rendering of the same plan, found in the clip by spectral shape
+    (audio.synth_onsets.plain_check): joined morae within 20 ms, stops within 25 ms (two
+    definitions of a release: see synth_onsets.STOP_DEFINITION_S),
+    phrase starts inside HTS's fade-in."""
+    from audio.synth_hts import HtsEngine
+    from audio.synth_onsets import plain_verdicts
+    engine = HtsEngine()
+    bad, worst = [], 0.0
+    for no in PLAIN_SAMPLE:
+        poem = _poem(no)
+        for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
+            phrase_morae = [poems.morae(p) for p in phrases]
+            clip = synth.render(phrases, phrase_morae, part, engine=engine)
+            rendering, v, held = synth.render_plain(phrases, phrase_morae, part, engine=engine)
+            for k, kind, err, ok in plain_verdicts(clip, rendering, v, phrase_morae, held):
+                if not ok:
+                    bad.append((no, part, k, kind, err))
+                elif kind != "silence":
+                    worst = max(worst, abs(err))
+    print(f"plain check, poems {PLAIN_SAMPLE}: worst stop/joined error {worst:.1f} ms")
+    assert not bad, bad

@@ -142,3 +142,65 @@ def test_pitch_is_a_steady_reciting_tone(voice, no):
     late = f0[(t > end - 0.2) & (t < end - 0.05) & (f0 > 0)]
     fall = 12 * np.log2(np.median(early) / np.median(late))
     assert 0.4 <= fall <= 4.0, fall
+
+
+def test_every_held_end_is_heard_voiced(voice):
+    """A held phrase end is lengthened by looping a stretch of it: the loop must
+    be of the steady tone (a loop over a moving vowel, or with a step at its
+    joins, is heard, and tracked, as a buzz at the loop rate, not a voice).
+    DIO, not the synthesiser's own voicing, judges every 5 ms of the held sound
+    (from 0.1 s after the mora's onset to 30 ms before its sound ends): the voiced part must be one piece
+    (no gap: at least 97% voiced from its first voiced frame to its last) and
+    at least 60% of the held sound; the rest is the mora's consonant and the
+    voice's own breathy ending into the break (HTS's, looped or not)."""
+    import pyworld
+    bad = []
+    for no in ALL_NOS:
+        for part in ("kami", "shimo"):
+            clip = _clip(voice, no, part)
+            x = clip.samples.astype(np.float64)
+            f0, t = pyworld.dio(x, RATE, frame_period=5.0, f0_floor=80, f0_ceil=500)
+            onsets = clip.mora_marks()
+            phrase_of = [p for p, morae in enumerate(_phrase_morae(_poem(no), part)) for _ in morae]
+            for k in range(len(onsets)):
+                if k + 1 < len(onsets) and phrase_of[k + 1] == phrase_of[k]:
+                    continue  # not a phrase end
+                stop = clip.marks["end"] if k + 1 == len(onsets) else _sound_ends(clip, onsets[k], onsets[k + 1])
+                voiced = f0[(t > onsets[k] / RATE + 0.1) & (t < stop / RATE - 0.03)] > 0
+                run = np.flatnonzero(voiced)
+                piece = voiced[run[0]:run[-1] + 1] if len(run) else voiced[:0]
+                if len(run) < 0.6 * len(voiced) or np.mean(piece) < 0.97:
+                    bad.append((no, part, k, round(len(run) / max(1, len(voiced)), 2)))
+    assert not bad, f"held ends heard unvoiced (poem, part, mora, voiced share): {bad}"
+
+
+def test_every_mark_agrees_with_a_plain_rendering(voice):
+    """The plain-rendering check (audio.synth_onsets.plain_check: the engine's own
+    alignment of an unlooped, undipped rendering, found in the clip by spectral
+    shape) on every verse: joined morae within 20 ms, stops within 25 ms (two
+    definitions of a release: see synth_onsets.STOP_DEFINITION_S), phrase starts
+    inside HTS's fade-in. Two engines, one per core."""
+    from concurrent.futures import ThreadPoolExecutor
+    from audio import synth
+    from audio.synth_hts import HtsEngine
+    from audio.synth_onsets import plain_verdicts
+
+    engines = [HtsEngine(), HtsEngine()]
+
+    def check(job):
+        index, no = job
+        engine, poem, out = engines[index % 2], _poem(no), []
+        for part in ("kami", "shimo"):
+            phrases = poem.kami_sound if part == "kami" else poem.shimo_sound
+            rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine)
+            for k, kind, err, ok in plain_verdicts(_clip(voice, no, part), rendering, v, _phrase_morae(poem, part), held):
+                out.append((no, part, k, kind, err, ok))
+        return out
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        rows = [row for rows in pool.map(check, enumerate(ALL_NOS)) for row in rows]
+    for kind in ("joined", "stop", "silence"):
+        errs = [abs(r[4]) for r in rows if r[3] == kind and r[4] is not None]
+        print(f"plain check, {kind}: n={len(errs)}  worst {max(errs):.1f} ms  p95 {np.percentile(errs, 95):.1f} ms")
+    bad = [r[:5] for r in rows if not r[5]]
+    assert not bad, bad
