@@ -19,29 +19,32 @@ phonetician would put it; it checks that the clip's mark is where the sound
 shows the new mora (which catches any error in timing, cropping, splicing or
 lead-in), to the precision of a 2.5 ms analysis hop.
 
-(A second check, `plain_check`, at the end of this module, does not use the
-dips at all.)
+Every search is limited to SEARCH_S either side of the mark, so the finder
+reports "no onset here" rather than a far-away event (`Onset.found`).
+
+A second check, `plain_check`, at the end of this module, does not use the
+dips at all (see there).
 
 Measured on all 101 poems, both halves (bench/bench_synth.py, 2026-11-21):
   * this finder: rises (stops, phrase starts) n=1340, worst 20.0 ms, p95 10 ms;
     dips n=1826, worst 17.5 ms (circular: the dips are the synthesiser's own).
   * plain_check, joined morae (vowel, glide, nasal, r, fricative after a mora):
-    n=1826, worst 13.7 ms, p95 1.2 ms. Not circular: the reference is the
+    n=1826, worst 13.9 ms, p95 1.2 ms. Not circular: the reference is the
     engine's own phoneme alignment of a rendering without loops or dips.
-  * plain_check, stops inside a phrase: n=835, worst 20.9 ms, p95 10 ms: two
-    definitions of a release (see STOP_DEFINITION_S), not two placements.
-  * plain_check, phrase starts out of silence: n=505, the mark 0-150 ms after
-    the engine's phoneme start (p95 110 ms): where, on HTS's fade-in, a sound
-    starts to be heard is the synthesiser's choice (audio.synth
-    OUT_OF_SILENCE_SHARE, calibrated against THIS finder); the plain check
-    only bounds it (FADE_IN_MAX_S). This is the weakest-checked kind of mark.
+  * plain_check, stops inside a phrase: n=835, worst 13.6 ms, p95 10 ms (the
+    reference: 15 dB over the closure in the plain sound; the mark: 60% up the
+    engine's c0 rise. Two definitions of a release, which differed by up to
+    20.9 ms with held ends rendered 0.16 s long: sensitive to the rendering).
+  * plain_check, phrase starts (out of silence, stops included): n=505, the
+    mark 0-150 ms after the engine's phoneme start (p95 110 ms): where, on
+    HTS's fade-in, a sound starts to be heard is the synthesiser's choice
+    (audio.synth OUT_OF_SILENCE_SHARE / RELEASE_SHARE, calibrated against THIS
+    finder); the plain check only bounds it (FADE_IN_MAX_S). This is the
+    weakest-checked kind of mark.
   * the importer's placement (audio.onsets.place_morae, written for recorded
-    readings, another engineer's): median 9.4 ms from the marks, 73% within
-    20 ms, 87% within 50 ms, a few gross misplacements (up to 1.6 s): a
-    third opinion that agrees on most marks, not a check to 20 ms.
-
-Every search is limited to SEARCH_S either side of the mark, so the finder
-reports "no onset here" rather than a far-away event (`Onset.found`).
+    readings by another engineer): median 9.2 ms from the marks, 73% within
+    20 ms, 87% within 50 ms, a few gross misplacements (up to 1.5 s): a third
+    opinion that agrees on most marks, not a check to 20 ms.
 """
 from __future__ import annotations
 
@@ -280,12 +283,6 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
     return out
 
 
-# Where a stop is "released" is defined twice: the synthesiser's mark at 60% of
-# the engine's energy (c0) rise inside the stop, the plain check's reference at
-# 15 dB over the quietest point of the closure in the plain sound. Measured on
-# all 835 stops inside phrases, the two differ by up to 20.9 ms (one stop; p95
-# 10 ms): this much is allowed on top of the tolerance, and said in the report.
-STOP_DEFINITION_S = 0.005
 FADE_IN_MAX_S = 0.16  # a phrase's first sound out of silence: its mark at most this after HTS's phoneme start
 
 
@@ -293,8 +290,8 @@ def plain_verdicts(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]]
                    held: Sequence[tuple[int, int]] = (), tolerance_s: float = 0.02) -> list[tuple[int, str, float | None, bool]]:
     """`plain_check` judged: (index, kind, mark minus plain onset in ms or None, within bounds).
 
-    "joined" marks must lie within `tolerance_s` of the plain rendering's onset,
-    "stop" marks within `tolerance_s` + STOP_DEFINITION_S; a "silence" mark (a phrase fading in) must lie after the
+    "stop" and "joined" marks must lie within `tolerance_s` of the plain
+    rendering's onset; a "silence" mark (a phrase fading in) must lie after the
     engine's phoneme start, by at most FADE_IN_MAX_S (the check can only bound it)."""
     out = []
     for k, kind, mark, found in plain_check(clip, rendering, verse, phrase_morae, held):
@@ -302,9 +299,6 @@ def plain_verdicts(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]]
             out.append((k, kind, None, False))
             continue
         err = (mark - found) / clip.rate
-        if kind == "silence":
-            ok = 0 <= err <= FADE_IN_MAX_S
-        else:
-            ok = abs(err) <= tolerance_s + (STOP_DEFINITION_S if kind == "stop" else 0.0)
+        ok = 0 <= err <= FADE_IN_MAX_S if kind == "silence" else abs(err) <= tolerance_s
         out.append((k, kind, err * 1000, ok))
     return out

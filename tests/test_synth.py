@@ -172,8 +172,7 @@ PLAIN_SAMPLE = sorted(__import__("random").Random(20261121).sample(list(ALL_NOS)
 def test_marks_agree_with_a_plain_rendering():
     """Marks against the engine's own alignment of a plain (unlooped, undipped)
     rendering of the same plan, found in the clip by spectral shape
-    (audio.synth_onsets.plain_check): joined morae within 20 ms, stops within 25 ms (two
-    definitions of a release: see synth_onsets.STOP_DEFINITION_S),
+    (audio.synth_onsets.plain_check): stops and joined morae within 20 ms,
     phrase starts inside HTS's fade-in."""
     from audio.synth_hts import HtsEngine
     from audio.synth_onsets import plain_verdicts

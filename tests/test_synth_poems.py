@@ -1,12 +1,19 @@
 """Every poem (100 + joka) read by the synthesised voice: marks and rhythm.
 
 All 202 verses are rendered once per test session into a temporary cache
-(about a minute on two cores); every test below reads them from there.
+(about 30 s on two cores); every test below reads them from there. The whole
+file takes about 2 minutes (the plain-rendering check renders every verse
+again, unlooped: about 35 s on two cores).
 
 Tolerances, and why:
   * mora marks within 20 ms of the onset an independent finder sees in the
     sound (audio.synth_onsets: level and dips only, no labels, no engine data);
     20 ms is the precision the brief asks for, well under a mora (230 ms).
+    The dips are the synthesiser's own, so a second check compares every mark
+    with the engine's phoneme alignment of a plain (unlooped, undipped)
+    rendering (audio.synth_onsets.plain_check): also 20 ms, except a phrase's
+    first sound, which fades in out of silence and can only be bounded.
+  * held ends: DIO hears the looped part voiced, in one piece.
   * kami-no-ku 4.5-7 s of voice (the brief's range for a reading).
   * phrase ends: the held end lasts at least 1.8x the phrase's median mora; an
     official reader's lengthening is about 2-3x, speech is about 1x.
@@ -177,8 +184,7 @@ def test_every_held_end_is_heard_voiced(voice):
 def test_every_mark_agrees_with_a_plain_rendering(voice):
     """The plain-rendering check (audio.synth_onsets.plain_check: the engine's own
     alignment of an unlooped, undipped rendering, found in the clip by spectral
-    shape) on every verse: joined morae within 20 ms, stops within 25 ms (two
-    definitions of a release: see synth_onsets.STOP_DEFINITION_S), phrase starts
+    shape) on every verse: stops and joined morae within 20 ms, phrase starts
     inside HTS's fade-in. Two engines, one per core."""
     from concurrent.futures import ThreadPoolExecutor
     from audio import synth
