@@ -356,10 +356,37 @@ def test_a_press_the_gui_thread_was_late_for_is_stamped_by_its_window_system_tim
     from PySide6.QtGui import QGuiApplication
 
     from trainer.ui.territory import press_delay
-    now_ms = time.perf_counter() * 1000
-    assert press_delay(_Press(int(now_ms) - 52)) == 0.0        # offscreen: timestamps are synthetic
+    now_ms = 5_000_000_123                                      # a frozen perf_counter: no real time passes
+    monkeypatch.setattr(time, "perf_counter", lambda: now_ms / 1000)
+    assert press_delay(_Press(now_ms - 52)) == 0.0              # offscreen: timestamps are synthetic
     monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))
-    late = press_delay(_Press((int(time.perf_counter() * 1000) - 52) % 2**32))
-    assert 0.050 <= late <= 0.053                               # 52 ms old, less the timestamp's 1 ms
-    assert press_delay(_Press(int(time.perf_counter() * 1000))) == 0.0       # delivered at once
-    assert press_delay(_Press(int(time.perf_counter() * 1000 + 10**6) % 2**32)) == 0.0  # another epoch
+    late = press_delay(_Press((now_ms - 52) % 2**32))
+    assert late == pytest.approx(0.051)                         # 52 ms old, less the timestamp's 1 ms
+    assert press_delay(_Press(now_ms % 2**32)) == 0.0           # delivered at once
+    assert press_delay(_Press((now_ms + 10**6) % 2**32)) == 0.0  # another epoch
+
+
+def test_wait_lets_the_player_rearrange_between_reads_and_the_engine_follows(qtbot, match):
+    """待った: the reader holds; once the read is settled the player drags a card of their own
+    side; the engine's side is the one on screen; W again releases the reader."""
+    from trainer.rules.territory import Place
+    panel, clock = match
+    human, opp = [64, 3, 5, 7], [10, 12, 14, 16]
+    panel.new_match(3, sides=[Territory.arranged(human), Territory.arranged(opp)],
+                    yomifuda=_rest_of_stack([31]), cpu=ScriptedCPU())
+    panel.begin_match()
+    with qtbot.waitSignal(panel.driver.ready, timeout=20000):
+        pass
+    clock.advance_until(lambda: panel._race is not None)        # あさぼらけあ (a karafuda) is read
+    panel.command("wait")
+    assert panel.driver.state == "held" and not panel.floor.arranging   # the read is not settled yet
+    clock.advance_until(lambda: len(panel.state.outcomes) == 1)
+    assert panel.floor.arranging and "rearrange" in panel.banner.text()
+    target = Place(row=0, end="right", index=0)
+    assert panel.floor.move_card(7, target)
+    assert panel.state.side(HUMAN).rows() == panel.floor.floor.own.rows()
+    assert panel.state.side(HUMAN).locate(7) == target
+    assert panel.state.log[-1].kind == "arrange"
+    panel.command("wait")
+    assert not panel.floor.arranging and panel.driver.state == "playing"
+    panel.state.check_invariants()

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QLi
 
 import poems
 from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU, kimariji_length, kimariji_mora_index
-from trainer.rules.kyogi import (Arrange, KyogiState, Phase, Read, Send, Touch,
+from trainer.rules.kyogi import (Arrange, IllegalAction, KyogiState, Phase, Read, Send, Touch,
                                  Touches)
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
@@ -61,6 +61,9 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
     "match.kimariji_short": ("{now}（元 {was}）", "{now} (was {was})"),
+    "match.waiting": ("待った：読みを止めます（W で再開）", "Wait: the reader holds (W to go on)"),
+    "match.rearrange": ("待った：自陣の札をドラッグして並べ替えられます（W で再開）",
+                        "Wait: drag your own cards to rearrange them (W to go on)"),
     "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
                            "Could not save to the statistics (the match goes on): {error}"),
 }
@@ -173,6 +176,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._race: dict | None = None       # the read being raced for
         self._early: list[Touch] = []        # touches in the ma, before the next kami-no-ku
         self._in_ma = False                  # between a shimo-no-ku's end and the next kami-no-ku
+        self._waiting = False                # 待った: the player asked the reader to hold
         self.rt_log: list[int] = []
         self._build()
         self.memorise = MemorisationTimer(60.0 * settings.get(S.MEMORISE_MIN), clock, self)
@@ -290,7 +294,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.memorise_button.setEnabled(self.phase == ARRANGE)
         self.begin_button.setEnabled(setup)
         self.abandon_button.setEnabled(self.phase == PLAY)
-        self.floor.arranging = setup
+        if self.phase != PLAY:
+            self._waiting = False
+        self.floor.arranging = setup or (self._waiting and self.floor.arranging)
         if self.phase == ARRANGE:
             self.banner.setText(tr("match.arrange_hint"))
         self._show_scores()
@@ -340,6 +346,35 @@ class MatchPanel(UsesStatsStore, QWidget):
     def _on_arranged(self) -> None:
         if self.phase in (ARRANGE, MEMORISE):
             self.own = self.floor.floor.own
+        elif self.phase == PLAY and self.state is not None:
+            try:   # the engine judges: only between reads, only one's own cards
+                self.state.apply(Arrange(HUMAN, self.floor.floor.own.rows()))
+            except IllegalAction as exc:
+                self.banner.setText(str(exc))
+                self._show_floor()
+
+    def toggle_wait(self) -> None:
+        """待った: hold the reader; once the read is settled, the player may rearrange their side.
+
+        As on a real floor, cards are moved only between reads while the reader
+        waits; a press while rearranging moves a card, it is no touch.
+        """
+        if self._waiting:
+            self._waiting = False
+            self.floor.arranging = False
+            self.banner.setText("")
+            if self.state.phase is not Phase.OKURI:   # the okurifuda choice keeps its own hold
+                self.driver.release()
+            return
+        self._waiting = True
+        self.driver.hold()
+        self.banner.setText(tr("match.waiting"))
+        self._allow_rearranging()
+
+    def _allow_rearranging(self) -> None:
+        if self._waiting and self.phase == PLAY and self.state.phase is Phase.AWAIT_READ:
+            self.floor.arranging = True
+            self.banner.setText(tr("match.rearrange"))
 
     def save_current_arrangement(self) -> None:
         name, ok = QInputDialog.getText(self, tr("match.arrange_save"), tr("match.arrange_name"))
@@ -568,7 +603,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.state.apply(Send(HUMAN, card))
         if self.state.phase is not Phase.OKURI:
             self.banner.setText("")
-            self.driver.release()
+            if not self._waiting:        # the player's own wait outlasts the okurifuda
+                self.driver.release()
         self._settle_owing()
         return True
 
@@ -577,6 +613,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._show_scores()
         if self.state.is_over():
             self.finish()
+        else:
+            self._allow_rearranging()
 
     def _on_reading_finished(self) -> None:
         if self.phase == PLAY and not self.state.is_over():
@@ -618,7 +656,7 @@ class MatchPanel(UsesStatsStore, QWidget):
     def available(self, name: str) -> bool:
         if name == "start":
             return self.phase in (ARRANGE, MEMORISE)
-        if name in ("pause", "stop"):
+        if name in ("pause", "stop", "wait"):
             return self.phase == PLAY
         return False
 
@@ -632,6 +670,8 @@ class MatchPanel(UsesStatsStore, QWidget):
                 self.driver.resume()
             else:
                 self.driver.pause()
+        elif name == "wait":
+            self.toggle_wait()
         elif name == "stop":
             self.abandon()
 
