@@ -99,7 +99,8 @@ class Verse:
 
 def verse(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]]) -> Verse:
     """Full-context labels for the phrases, and which labels make every mora."""
-    import pyopenjtalk
+    from audio.synth_hts import openjtalk
+    pyopenjtalk = openjtalk()
 
     features = []
     for index, (text, morae) in enumerate(zip(phrases, phrase_morae)):

@@ -66,8 +66,22 @@ class Rendering:
     spectra: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
+def openjtalk():
+    """The pyopenjtalk module, imported without the notice it prints to stdout.
+
+    pyopenjtalk-plus prints that its optional ONNX model (which reading to give
+    何) is off; we feed kana, never 何, and `karuta ... --json` writes JSON to
+    stdout, which the notice would break.
+    """
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        import pyopenjtalk
+    return pyopenjtalk
+
+
 def _library_path() -> str:
-    import pyopenjtalk
+    pyopenjtalk = openjtalk()
     here = os.path.dirname(pyopenjtalk.__file__)
     for name in sorted(os.listdir(here)):
         if name.startswith("htsengine") and name.endswith((".so", ".pyd", ".dylib")):
@@ -76,14 +90,14 @@ def _library_path() -> str:
 
 
 def voice_path() -> bytes:
-    import pyopenjtalk
+    pyopenjtalk = openjtalk()
     return pyopenjtalk.DEFAULT_HTS_VOICE
 
 
 @lru_cache(maxsize=1)
 def engine_version() -> str:
     """Changes whenever pyopenjtalk or its voice file changes (part of the cache key)."""
-    import pyopenjtalk
+    pyopenjtalk = openjtalk()
     digest = hashlib.sha256()
     digest.update(str(getattr(pyopenjtalk, "__version__", "?")).encode())
     with open(voice_path(), "rb") as voice:

@@ -135,3 +135,14 @@ def test_cli_play_without_a_device_says_so_and_suggests_out(monkeypatch, capsys)
     assert main(["read", "--voice", "test-tones", "--cards", "1", "--seed", "4"]) == 1
     err = capsys.readouterr().err
     assert "no sound output device" in err and "--out session.flac --seed 4" in err
+
+
+def test_cli_json_with_the_synthesised_voice_is_pure_json():
+    """pyopenjtalk prints a notice to stdout when first imported; --json output must stay parseable.
+    A fresh process, so that the import really happens."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "trainer.cli", "read", "--json", "--cards", "1",
+                          "--voice", "synth"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)
