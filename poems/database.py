@@ -139,10 +139,11 @@ def get(no: int) -> Poem:
 
 
 def by_first_sound(sound: str) -> list[Poem]:
-    """Poems whose kami-no-ku starts with `sound` as heard (e.g. 'あさ', 'お' also finds を)."""
-    from poems.kana import morae
+    """Poems whose kami-no-ku starts with `sound`, as heard or as written ('お' also finds を)."""
+    if not sound.strip():
+        return []
     return [p for p in ALL if "".join(p.kami_sound).startswith(sound)
-            or "".join(p.kami_kana).startswith(sound)] if morae(sound) else []
+            or "".join(p.kami_kana).startswith(sound)]
 
 
 def by_kimariji(kana: str) -> Poem | None:
