@@ -7,28 +7,40 @@ as cards are read they can only get shorter (kimariji henka, 決まり字の変�
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable
 
 from poems import database
 
 
-def _decisive_length(key: list[str], others: Iterable[list[str]]) -> int:
-    longest_shared = 0
-    for other in others:
-        n = 0
-        for a, b in zip(key, other):
-            if a != b:
-                break
-            n += 1
-        longest_shared = max(longest_shared, n)
-    return min(longest_shared + 1, len(key))
+@lru_cache(maxsize=1)
+def opening_table() -> tuple[list[list[int]], list[int]]:
+    """For every pair of poems, how many kana their openings share as heard; and
+    each poem's key length. Built once (a game asks at every read)."""
+    keys = [[]] + [p.listening_key() for p in database.ALL]
+    shared = [[0] * 101 for _ in range(101)]
+    for a in range(1, 101):
+        for b in range(a + 1, 101):
+            n = 0
+            for x, y in zip(keys[a], keys[b]):
+                if x != y:
+                    break
+                n += 1
+            shared[a][b] = shared[b][a] = n
+    return shared, [len(k) for k in keys]
+
+
+def shared_opening(a: int, b: int) -> int:
+    """How many historical kana poems `a` and `b` share at the start, as heard."""
+    return opening_table()[0][database.check_no(a)][database.check_no(b)]
 
 
 def lengths(in_play: Iterable[int]) -> dict[int, int]:
     """Kimariji length (in historical kana) of each poem among `in_play`."""
     nos = sorted(set(in_play))
-    keys = {no: database.get(no).listening_key() for no in nos}
-    return {no: _decisive_length(keys[no], (keys[o] for o in nos if o != no)) for no in nos}
+    shared, key_len = opening_table()
+    return {no: min(max((shared[no][o] for o in nos if o != no), default=0) + 1, key_len[no])
+            for no in nos}
 
 
 def dynamic(read: Iterable[int] = (), in_play: Iterable[int] | None = None) -> dict[int, str]:

@@ -53,12 +53,8 @@ def listening_key(no: int) -> tuple[str, ...]:
 
 
 def shared_opening_len(a: int, b: int) -> int:
-    n = 0
-    for x, y in zip(listening_key(a), listening_key(b)):
-        if x != y:
-            break
-        n += 1
-    return n
+    from poems.kimariji import shared_opening
+    return shared_opening(a, b)
 
 
 def confusables_first(rng: random.Random, target: int, pool: Sequence[int], k: int) -> list[int]:

@@ -85,18 +85,10 @@ def _tables() -> tuple[dict[tuple[str, ...], int], list[list[int]], list[int], l
     """Poem by its kami-no-ku morae; pairwise shared opening (historical kana, as heard);
     key lengths; mora counts covering each kana prefix. Built once."""
     import poems
+    from poems.kimariji import opening_table
     by_sound = {tuple(p.kami_morae()): p.no for p in poems.ALL}
     keys = [[]] + [p.listening_key() for p in poems.ALL]
-    lcp = [[0] * 101 for _ in range(101)]
-    for a in range(1, 101):
-        for b in range(a + 1, 101):
-            n = 0
-            for x, y in zip(keys[a], keys[b]):
-                if x != y:
-                    break
-                n += 1
-            lcp[a][b] = lcp[b][a] = n
-    key_len = [len(k) for k in keys]
+    lcp, key_len = opening_table()
     mora_count = [[]] + [[p.kimariji_mora_count(n) for n in range(len(keys[p.no]) + 1)]
                          for p in poems.ALL]
     return by_sound, lcp, key_len, mora_count
