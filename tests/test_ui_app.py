@@ -4,39 +4,13 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QObject, QSettings, Qt, Signal  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG, MESSAGES, tr  # noqa: E402
 from trainer.ui.main_window import MainWindow  # noqa: E402
-
-
-class FakeDriver(QObject):
-    """Stands in for the reading driver: records the reader's commands."""
-    card_started = Signal(int)
-    kimariji = Signal(int, int, float)
-    card_finished = Signal(int)
-    finished = Signal()
-    state_changed = Signal(str)
-    error = Signal(str)
-
-    def __init__(self):
-        super().__init__()
-        self.calls = []
-        self.state = "idle"
-
-    def start(self, order, timing, joka):
-        self.calls.append(("start", list(order), joka))
-
-    def __getattr__(self, name):
-        if name in ("pause", "resume", "hold", "release", "repeat_shimo", "skip", "stop",
-                    "hold_before_next_card"):
-            return lambda: self.calls.append((name,))
-        raise AttributeError(name)
-
-    def mark_time(self, index, name):
-        return None
+from ui_fakes import FakeDriver  # noqa: E402
 
 
 class FakeVoices:

@@ -37,6 +37,7 @@ from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.match_panel import CPU, HUMAN, MatchPanel, current_kimariji, reaction_text  # noqa: E402
 from trainer.ui.reading import ReadingDriver  # noqa: E402
+from ui_fakes import ToneVoices  # noqa: E402
 
 BLOCK = 480                # frames of one fake audio block: 10 ms at 48 kHz
 TONE = ToneVoice()         # shared: its clips are cached
@@ -70,29 +71,6 @@ class SessionClock:
         while not cond():
             assert self.now < end, "the match did not get there in a minute of reading"
             self.advance_to(self.now + BLOCK / self.player.rate)
-
-
-class ToneVoices:
-    """The voice book: tone voice, one manual player."""
-
-    def __init__(self):
-        self._player = Player(backend="manual")
-
-    def voice(self, name=None):
-        return TONE
-
-    def player(self):
-        return self._player
-
-    def has_player(self):
-        return True
-
-    def needs_synthesis(self):
-        return False
-
-    def ensure_ready(self, parent, then=None):
-        if then:
-            then()
 
 
 class ScriptedCPU:
@@ -146,7 +124,7 @@ def match(qtbot, tmp_path):
     settings.set(S.JOKA, False)
     settings.set(S.MA, 0.3)
     settings.set(S.PAUSE, 0.3)
-    voices = ToneVoices()
+    voices = ToneVoices(voice=TONE)
     clock = SessionClock(voices.player())
     driver = ReadingDriver(voices)
     from trainer.stats.store import StatsStore

@@ -8,7 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import time  # noqa: E402
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QObject, QSettings, Qt, Signal  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 import poems  # noqa: E402
 from poems.yaku import MOUNTAINS, MOUNTAINS_DOUBLE, TSUKI_YUKI_HANA  # noqa: E402
@@ -18,37 +18,7 @@ from trainer.ui.i18n import LANG, MESSAGES  # noqa: E402
 from trainer.ui.mubeyama_panel import LAYOUTS, PLAY, RESULT, SETUP, MubeyamaPanel  # noqa: E402
 from trainer.ui.mubeyama_session import CPU, HUMAN, VARIANTS, GameConfig  # noqa: E402
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget  # noqa: E402
-
-
-class FakeDriver(QObject):
-    """Stands in for the reading driver: the test says when a card sounds; commands are recorded."""
-    card_started = Signal(int)
-    kimariji = Signal(int, int, float)
-    card_finished = Signal(int)
-    finished = Signal()
-    state_changed = Signal(str)
-    error = Signal(str)
-
-    def __init__(self):
-        super().__init__()
-        self.calls = []
-        self.state = "idle"
-
-    def start(self, order, timing, joka):
-        self.calls.append(("start", list(order), joka))
-        self.state = "playing"
-
-    def __getattr__(self, name):
-        if name in ("pause", "resume", "hold", "release", "repeat_shimo", "skip", "stop",
-                    "hold_before_next_card"):
-            return lambda: self.calls.append((name,))
-        raise AttributeError(name)
-
-    def count(self, name):
-        return sum(1 for c in self.calls if c[0] == name)
-
-    def mark_time(self, index, name):
-        return getattr(self, "marks", {}).get(name)
+from ui_fakes import FakeDriver, ToneVoices  # noqa: E402
 
 
 class NoSynthesis:
@@ -507,35 +477,14 @@ def test_japanese_interface(panel, driver, qtbot):
 
 # =========================================================================== the real reader
 
-class ToneVoices:
-    """The shared player on the silent clock, reading a tone voice: the real reading path."""
-
-    def __init__(self):
-        from audio.fake_voice import ToneVoice
-        from audio.player import Player
-        self._player = Player(backend="silent").open()
-        self._voice = ToneVoice(mora_s=0.01, yoin_s=0.05)
-
-    def voice(self, name=None):
-        return self._voice
-
-    def player(self):
-        return self._player
-
-    def has_player(self):
-        return True
-
-    def needs_synthesis(self):
-        return False
-
-
 def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path):
     from audio.player import HELD
     from trainer.ui.reading import ReadingDriver
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     for key, value in ((S.MA, 0.3), (S.PAUSE, 0.3), (S.JOKA, False)):
         settings.set(key, value)
-    voices = ToneVoices()
+    from audio.fake_voice import ToneVoice
+    voices = ToneVoices("silent", ToneVoice(mora_s=0.01, yoin_s=0.05))
     p = MubeyamaPanel(settings, voices, cpu_delay_s=0.05)
     qtbot.addWidget(p)
     p.resize(1200, 800)

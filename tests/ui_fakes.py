@@ -1,0 +1,64 @@
+"""Stand-ins the UI tests share: a reading driver that records commands, and a
+voice book that reads the tone voice through a real player."""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+
+class FakeDriver(QObject):
+    """Stands in for trainer.ui.reading.ReadingDriver: the test says when a card
+    sounds (emit the signals); commands are recorded in `calls`."""
+    card_started = Signal(int)
+    kimariji = Signal(int, int, float)
+    card_finished = Signal(int)
+    finished = Signal()
+    state_changed = Signal(str)
+    error = Signal(str)
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+        self.state = "idle"
+        self.marks: dict[str, float] = {}
+
+    def start(self, order, timing, joka):
+        self.calls.append(("start", list(order), joka))
+        self.state = "playing"
+
+    def __getattr__(self, name):
+        if name in ("pause", "resume", "hold", "release", "repeat_shimo", "skip", "stop",
+                    "hold_before_next_card"):
+            return lambda: self.calls.append((name,))
+        raise AttributeError(name)
+
+    def count(self, name):
+        return sum(1 for c in self.calls if c[0] == name)
+
+    def mark_time(self, index, name):
+        return self.marks.get(name)
+
+
+class ToneVoices:
+    """The voice book: the tone voice (exact marks) read by one real player."""
+
+    def __init__(self, backend: str = "manual", voice=None):
+        from audio.fake_voice import ToneVoice
+        from audio.player import Player
+        self._player = Player(backend=backend).open()   # "manual": the test feeds the blocks
+        self._voice = voice or ToneVoice()
+
+    def voice(self, name=None):
+        return self._voice
+
+    def player(self):
+        return self._player
+
+    def has_player(self):
+        return True
+
+    def needs_synthesis(self):
+        return False
+
+    def ensure_ready(self, parent, then=None):
+        if then:
+            then()
