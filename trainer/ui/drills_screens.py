@@ -75,6 +75,31 @@ class DrillScreen(QWidget):
         _big(self.summary, 22)
         self.summary.setStyleSheet("color: #174ea6;")
 
+    def read_aloud_layout(self, reading, field: QWidget, left: QLabel, kami_pt: int,
+                          right: QWidget | None = None) -> None:
+        """What the drills read aloud share: [left | kami-no-ku | right] above the field,
+        status and summary below; the reading's signals go to the on_* handlers the
+        screen defines (card_started, kimariji, card_finished, finished)."""
+        self.reading = reading
+        self.kami = _big(QLabel(), kami_pt)
+        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        top = QHBoxLayout()
+        top.addWidget(left)
+        top.addWidget(self.kami, 1)
+        if right is not None:
+            top.addWidget(right)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(field, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.summary)
+        reading.text.connect(self.kami.setText)
+        for signal in ("card_started", "kimariji", "card_finished", "finished"):
+            handler = getattr(self, f"on_{signal}", None)
+            if handler is not None:
+                getattr(reading, signal).connect(handler)
+        reading.error.connect(self.status.setText)
+
     def begin(self) -> None:
         raise NotImplementedError
 
@@ -206,24 +231,10 @@ class FudaNagashiScreen(DrillScreen):
 class KamiToTorifudaScreen(DrillScreen):
     def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
         super().__init__(model, record, clock, parent)
-        self.reading = reading
         self.field = CardField(clock)
         self.field.touched.connect(self.on_touch)
-        self.kami = _big(QLabel(), 30)
-        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.progress = _big(QLabel(), 18)
-        top = QHBoxLayout()
-        top.addWidget(self.progress)
-        top.addWidget(self.kami, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.field, 1)
-        layout.addWidget(self.status)
-        layout.addWidget(self.summary)
-        reading.text.connect(self.kami.setText)
-        reading.kimariji.connect(self.on_kimariji)
-        reading.card_finished.connect(self.on_card_finished)
-        reading.error.connect(self.status.setText)
+        self.read_aloud_layout(reading, self.field, self.progress, kami_pt=30)
 
     def begin(self) -> None:
         self.next_round()
@@ -297,30 +308,14 @@ class ListeningReflexScreen(DrillScreen):
 
     def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
         super().__init__(model, record, clock, parent)
-        self.reading = reading
         rng = random.Random(len(model.readings))
         half = (len(model.territory) + 1) // 2
         self.floor = TerritoryWidget()
         self.floor.set_floor(Floor(own=Territory.arranged(model.territory[:half], rng),
                                    opp=Territory.arranged(model.territory[half:], rng)))
         self.floor.touched.connect(self.on_touch)
-        self.kami = _big(QLabel(), 26)
-        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.counts = _big(QLabel(), 18)
-        top = QHBoxLayout()
-        top.addWidget(self.counts)
-        top.addWidget(self.kami, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.floor, 1)
-        layout.addWidget(self.status)
-        layout.addWidget(self.summary)
-        reading.text.connect(self.kami.setText)
-        reading.card_started.connect(self.on_card_started)
-        reading.kimariji.connect(self.on_kimariji)
-        reading.card_finished.connect(self.on_card_finished)
-        reading.finished.connect(self.on_finished)
-        reading.error.connect(self.status.setText)
+        self.read_aloud_layout(reading, self.floor, self.counts, kami_pt=26)
 
     def begin(self) -> None:
         self._count()
@@ -500,32 +495,16 @@ class KimarijiHenkaScreen(DrillScreen):
 class PositionalScreen(DrillScreen):
     def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
         super().__init__(model, record, clock, parent)
-        self.reading = reading
         self.field = CardField(clock)
         self.field.slot_touched.connect(self.on_slot)
         self.countdown = _big(QLabel(), 20)
         self.ready_button = QPushButton(tr("pos.ready"))
         self.ready_button.clicked.connect(self.ready)
-        self.kami = _big(QLabel(), 26)
-        self.kami.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        top = QHBoxLayout()
-        top.addWidget(self.countdown)
-        top.addWidget(self.kami, 1)
-        top.addWidget(self.ready_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.field, 1)
-        layout.addWidget(self.status)
-        layout.addWidget(self.summary)
+        self.read_aloud_layout(reading, self.field, self.countdown, kami_pt=26,
+                               right=self.ready_button)
         self._tick = QTimer(self, interval=100)
         self._tick.timeout.connect(self.tick)
         self.recalling = False
-        reading.text.connect(self.kami.setText)
-        reading.card_started.connect(self.on_card_started)
-        reading.kimariji.connect(self.on_kimariji)
-        reading.card_finished.connect(self.on_card_finished)
-        reading.finished.connect(self.on_finished)
-        reading.error.connect(self.status.setText)
 
     def begin(self) -> None:
         self.field.set_grid(self.model.rows, self.model.columns, dict(self.model.layout))
