@@ -7,6 +7,7 @@ as cards are read they can only get shorter (kimariji henka, 決まり字の変�
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
@@ -35,12 +36,59 @@ def shared_opening(a: int, b: int) -> int:
     return opening_table()[0][database.check_no(a)][database.check_no(b)]
 
 
+@lru_cache(maxsize=1)
+def _mora_counts() -> list[list[int]]:
+    """Per poem: how many kami-no-ku morae it takes to hear its first n historical kana."""
+    return [[]] + [[p.kimariji_mora_count(n) for n in range(len(p.listening_key()) + 1)]
+                   for p in database.ALL]
+
+
+def length_among(no: int, unread: Iterable[int]) -> int:
+    """Kimariji length of `no` (in historical kana) while the poems in `unread` may still be read."""
+    shared, key_len = opening_table()
+    longest = max((shared[no][g] for g in unread if g != no), default=0)
+    return min(longest + 1, key_len[no])
+
+
+def mora_index(no: int, n_kana: int) -> int:
+    """Index of the kami-no-ku mora in which the `n_kana`-th historical kana is heard:
+    its onset (the programme's ``kami:mora:K`` mark) is when those kana have sounded."""
+    return _mora_counts()[no][n_kana] - 1
+
+
+@dataclass(frozen=True)
+class Current:
+    """Poem `no`'s kimariji now: the zero point of every reaction time."""
+
+    no: int
+    kana: str
+    """The kimariji in historical kana (あさぼ after あさぼらけあ was read)."""
+    length: int
+    """Its length in historical kana."""
+    mora: int
+    """The kami-no-ku mora whose onset completes it (programme mark ``kami:mora:{mora}``)."""
+
+    @property
+    def changed(self) -> bool:
+        """Shorter than the static kimariji (kimariji henka)."""
+        return self.length < database.get(self.no).kimariji_len
+
+
+def current(no: int, read: Iterable[int] = (), in_play: Iterable[int] | None = None) -> Current:
+    """The kimariji of `no` once the poems in `read` have been read (every yomifuda,
+    karafuda too), among `in_play` (default all 100): what sessions, CPU players and
+    the UI all use to place the kimariji mark."""
+    no = database.check_no(no)
+    pool = set(range(1, 101)) if in_play is None else {database.check_no(n) for n in in_play}
+    unread = pool - {database.check_no(n) for n in read if n != no}
+    n = length_among(no, unread)
+    return Current(no, database.get(no).kana_prefix(n), n, mora_index(no, n))
+
+
 def lengths(in_play: Iterable[int]) -> dict[int, int]:
     """Kimariji length (in historical kana) of each poem among `in_play`."""
     nos = sorted(set(in_play))
-    shared, key_len = opening_table()
-    return {no: min(max((shared[no][o] for o in nos if o != no), default=0) + 1, key_len[no])
-            for no in nos}
+    return {no: length_among(no, nos) for no in nos}
 
 
 def dynamic(read: Iterable[int] = (), in_play: Iterable[int] | None = None) -> dict[int, str]:

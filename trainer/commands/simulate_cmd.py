@@ -1,43 +1,111 @@
-"""`karuta simulate GAME ...`: all-CPU games played headless at full speed."""
+"""`karuta simulate GAME ...` and `karuta games`: all-CPU games played headless, from the registry.
+
+Every game of `trainer.games.registry` gets a `simulate` subcommand with the
+same options (``--variant``, ``--players``, ``--games``, ``--seed``,
+``--json``) plus its own (the variant's ``cli_options``). The registry's
+``simulate`` function plays the games through the very session the app plays.
+
+A game's ``cli_options`` module may also define:
+- ``choose_variant(args, variants) -> Variant | None``: pick the variant from
+  game-specific options (Mubeyama's ``--ruleset``), raising ValueError with one line;
+- ``before_simulate(args) -> int | None``: answer an option on its own
+  (kyōgi's ``--levels``) and return an exit code, or None to go on.
+"""
 from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command"}
 
 
 def register(sub) -> None:
+    from trainer.games import registry
+
+    g = sub.add_parser("games", help="list the games and variants the application plays")
+    g.add_argument("--json", action="store_true",
+                   help="a list of objects: name, variant, title, min_seats, max_seats ...")
+    g.set_defaults(func=cmd_games)
+
     p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results")
     games = p.add_subparsers(dest="game", metavar="GAME", required=True)
-
-    k = games.add_parser("kyogi", help="kyogi karuta, CPU against CPU")
-    k.add_argument("--games", type=int, default=100)
-    k.add_argument("--seed", type=int, default=0)
-    k.add_argument("--cpu-level", default="club,club",
-                   help="two comma-separated levels: beginner, novice, club, strong, "
-                        "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
-    k.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
-    k.add_argument("--json", action="store_true")
-    k.set_defaults(func=_kyogi)
-
-    m = games.add_parser("mubeyama", help="Mubeyama karuta, all CPU seats")
-    m.add_argument("--ruleset", choices=["okayama", "izumoji", "gambling4", "gambling5"],
-                   default="okayama")
-    m.add_argument("--players", type=int, default=None)
-    m.add_argument("--games", type=int, default=100)
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--json", action="store_true")
-    m.set_defaults(func=_mubeyama)
+    for name in registry.names():
+        variants = registry.variants(name)
+        first = variants[0]
+        gp = games.add_parser(name, help=f"{first.title.split(',')[0]}: all-CPU games")
+        gp.add_argument("--variant", choices=[v.variant for v in variants], default=None,
+                        help=f"default: {first.variant}")
+        gp.add_argument("--players", type=int, default=None)
+        gp.add_argument("--games", type=int, default=100)
+        gp.add_argument("--seed", type=int, default=0)
+        gp.add_argument("--json", action="store_true")
+        if first.cli_options:
+            registry.resolve(first.cli_options)(gp)
+        gp.set_defaults(func=cmd_simulate)
 
 
-def _kyogi(args) -> int:
-    if args.levels:
-        from trainer.players.karuta_cpu import LEVELS
-        for lv in LEVELS.values():
-            print(f"{lv.name:9} {lv.label:32} reaction ≈ {lv.mu:.0f} ms ± {lv.sigma:.0f} "
-                  f"(+{lv.tau:.0f} ms tail), knows {lv.knows:.0%} of the cards")
-        print("Sources and caveats: docs/cpu-levels.md")
+def cmd_games(args) -> int:
+    from trainer.games import registry
+    entries = [v.as_dict() for v in registry.games()]
+    if args.json:
+        json.dump(entries, sys.stdout, ensure_ascii=False, indent=1)
+        print()
         return 0
-    from trainer.sim.kyogi_sim import run
-    return run(args)
+    for e in entries:
+        seats = (str(e["min_seats"]) if e["min_seats"] == e["max_seats"]
+                 else f"{e['min_seats']}-{e['max_seats']}")
+        print(f"{e['name']:<10} {e['variant']:<14} {seats:>4} seats  {e['title']}")
+    return 0
 
 
-def _mubeyama(args) -> int:
-    from trainer.sim.mubeyama_sim import run
-    return run(args)
+def _hooks(variant) -> object | None:
+    if not variant.cli_options:
+        return None
+    return importlib.import_module(variant.cli_options.partition(":")[0])
+
+
+def _pick_variant(args: argparse.Namespace):
+    from trainer.cli import UsageError
+    from trainer.games import registry
+    if args.variant is not None:
+        return registry.find(args.game, args.variant)
+    choose = getattr(_hooks(registry.find(args.game)), "choose_variant", None)
+    if choose is not None:
+        try:
+            chosen = choose(args, registry.variants(args.game))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if chosen is not None:
+            return chosen
+    return registry.find(args.game)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from trainer.cli import UsageError
+    from trainer.games import registry
+    before = getattr(_hooks(registry.find(args.game)), "before_simulate", None)
+    if before is not None:
+        code = before(args)
+        if code is not None:
+            return code
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    variant = _pick_variant(args)
+    try:
+        players = variant.check_seats(args.players)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    options = {k: v for k, v in vars(args).items() if k not in COMMON}
+    try:
+        result = registry.resolve(variant.simulate)(
+            variant, games=args.games, seed=args.seed, players=players, options=options, check=True)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json or not variant.report:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print(registry.resolve(variant.report)(result))
+    return 0

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from poems import kimariji as _kimariji
 from trainer.rules.kyogi import Send, Touch, Touches, View, other
 from trainer.rules.territory import COLUMNS, Territory
 
@@ -81,39 +82,21 @@ class Heard:
 # -- what every player knows of the 100 poems ------------------------------------------------
 
 @functools.lru_cache(maxsize=1)
-def _tables() -> tuple[dict[tuple[str, ...], int], list[list[int]], list[int], list[list[int]]]:
-    """Poem by its kami-no-ku morae; pairwise shared opening (historical kana, as heard);
-    key lengths; mora counts covering each kana prefix. Built once."""
+def _by_sound() -> dict[tuple[str, ...], int]:
+    """Poem by its kami-no-ku morae, as heard."""
     import poems
-    from poems.kimariji import opening_table
-    by_sound = {tuple(p.kami_morae()): p.no for p in poems.ALL}
-    keys = [[]] + [p.listening_key() for p in poems.ALL]
-    lcp, key_len = opening_table()
-    mora_count = [[]] + [[p.kimariji_mora_count(n) for n in range(len(keys[p.no]) + 1)]
-                         for p in poems.ALL]
-    return by_sound, lcp, key_len, mora_count
+    return {tuple(p.kami_morae()): p.no for p in poems.ALL}
 
 
-def shared_opening(a: int, b: int) -> int:
-    """How many historical kana poems a and b share at the start, as heard."""
-    return _tables()[1][a][b]
-
-
-def kimariji_length(no: int, unread: Iterable[int]) -> int:
-    """Current kimariji length of `no` among `unread` (same result as poems.kimariji.dynamic)."""
-    _, lcp, key_len, _ = _tables()
-    longest = max((lcp[no][g] for g in unread if g != no), default=0)
-    return min(longest + 1, key_len[no])
-
-
-def kimariji_mora_index(no: int, n_kana: int) -> int:
-    """Index of the mora in which the `n_kana`-th historical kana is heard (its onset = the mark)."""
-    return _tables()[3][no][n_kana] - 1
+# The current-kimariji arithmetic has one home, `poems.kimariji`; these names stay for callers.
+shared_opening = _kimariji.shared_opening
+kimariji_length = _kimariji.length_among
+kimariji_mora_index = _kimariji.mora_index
 
 
 def identify(morae: Sequence[str]) -> int:
     """The poem whose kami-no-ku sounds like this."""
-    return _tables()[0][tuple(morae)]
+    return _by_sound()[tuple(morae)]
 
 
 # -- the player ----------------------------------------------------------------------------------

@@ -17,13 +17,12 @@ player can know the card, so reactions are measured from it.
 """
 from __future__ import annotations
 
-import json
 import statistics
-import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from trainer.players.karuta_cpu import Heard, KarutaCPU, kimariji_length, kimariji_mora_index, level
+from poems.kimariji import current
+from trainer.players.karuta_cpu import Heard, KarutaCPU, level
 from trainer.rules.kyogi import SEATS, FaultKind, KyogiState, Phase, Read, deal
 
 MORA_S = 0.18          # nominal sound of one mora; with the tone voice's 20 ms gap, 200 ms a mora
@@ -100,8 +99,7 @@ def heard_for(timing, index: int, poem_no: int, read: tuple[int, ...]) -> Heard:
     poem = poems.get(poem_no)
     morae = poem.kami_morae()
     onsets = timing.onsets(index, poem)
-    unread = set(range(1, 101)) - set(read)
-    mark = onsets[kimariji_mora_index(poem_no, kimariji_length(poem_no, unread))]
+    mark = onsets[current(poem_no, read).mora]
     return Heard(tuple(morae), tuple(onsets), mark)
 
 
@@ -206,21 +204,32 @@ def _levels(text: str) -> tuple[str, str]:
         raise UsageError(str(exc)) from None
 
 
-def run(args) -> int:
-    from trainer.cli import UsageError
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    levels = _levels(args.cpu_level)
-    result = simulate(args.games, args.seed, levels)
-    if args.json:
-        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
-        print()
-    else:
-        print(_report(result))
+# -- the registry's entry points (`karuta simulate kyogi`) ---------------------------------------
+
+def add_cli_options(parser) -> None:
+    parser.add_argument("--cpu-level", default="club,club",
+                        help="two comma-separated levels: beginner, novice, club, strong, "
+                             "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
+    parser.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
+
+
+def before_simulate(args) -> int | None:
+    if not args.levels:
+        return None
+    from trainer.players.karuta_cpu import LEVELS
+    for lv in LEVELS.values():
+        print(f"{lv.name:9} {lv.label:32} reaction ≈ {lv.mu:.0f} ms ± {lv.sigma:.0f} "
+              f"(+{lv.tau:.0f} ms tail), knows {lv.knows:.0%} of the cards")
+    print("Sources and caveats: docs/cpu-levels.md")
     return 0
 
 
-def _report(r: dict) -> str:
+def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
+                     check: bool = True) -> dict:
+    return simulate(games, seed, _levels(options.get("cpu_level", "club,club")), check)
+
+
+def format_report(r: dict) -> str:
     a, b = r["levels"]
     lines = [
         f"kyogi: {r['games']} games, seed {r['seed']}, seat 0 = {a}, seat 1 = {b} "

@@ -5,8 +5,6 @@ any game of a run can be replayed alone with `play_game`.
 """
 from __future__ import annotations
 
-import json
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -105,18 +103,6 @@ def advance_one_reading(state: MubeyamaState, cpus: dict[int, MubeyamaCpu]) -> b
     return not state.is_over()
 
 
-def check_players(ruleset: str, players: int | None) -> int:
-    """The player count to use, or UsageError with one line."""
-    from trainer.cli import UsageError
-
-    cls = RULESETS[ruleset]
-    if players is None:
-        return DEFAULT_PLAYERS[ruleset]
-    if players not in cls.player_counts:
-        counts = " or ".join(str(n) for n in cls.player_counts)
-        raise UsageError(f"mubeyama --ruleset {ruleset} is played by {counts} players, "
-                         f"not {players}")
-    return players
 
 
 def simulate(ruleset_name: str, players: int, games: int, seed: int,
@@ -128,19 +114,33 @@ def simulate(ruleset_name: str, players: int, games: int, seed: int,
     return totals
 
 
-def run(args) -> int:
-    from trainer.cli import UsageError
+# -- the registry's entry points (`karuta simulate mubeyama`) ------------------------------------
 
-    players = check_players(args.ruleset, args.players)
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
-    totals = simulate(args.ruleset, players, args.games, args.seed)
-    if args.json:
-        json.dump(totals.as_dict(), sys.stdout, ensure_ascii=False, indent=2)
-        print()
-    else:
-        print(format_totals(totals.as_dict()))
-    return 0
+def add_cli_options(parser) -> None:
+    parser.add_argument("--ruleset", choices=list(RULESETS), default=None,
+                        help="pick the variant by ruleset (with --players); default okayama")
+
+
+def choose_variant(args, variants):
+    """`--ruleset R [--players N]` names a variant; a player count R is not played by is refused."""
+    ruleset = args.ruleset or "okayama"
+    players = args.players if args.players is not None else DEFAULT_PLAYERS[ruleset]
+    for v in variants:
+        if v.options["ruleset"] == ruleset and v.min_seats <= players <= v.max_seats:
+            return v
+    counts = " or ".join(str(n) for n in RULESETS[ruleset].player_counts)
+    raise ValueError(f"mubeyama --ruleset {ruleset} is played by {counts} players, not {players}")
+
+
+def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
+                     check: bool = True) -> dict:
+    name = variant.options["ruleset"]
+    kwargs = {"hidden_card": variant.options["hidden_card"]} if name == "gambling4" else {}
+    ruleset = RULESETS[name](**kwargs)
+    totals = SimTotals(name, players, seed)
+    for i in range(games):
+        totals.add(play_game(ruleset, players, f"{seed}:{i}", "reading" if check else "end"))
+    return totals.as_dict()
 
 
 def format_totals(d: dict) -> str:

@@ -34,7 +34,8 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QLi
                                QWidget)
 
 import poems
-from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU, kimariji_length, kimariji_mora_index
+import poems.kimariji
+from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU
 from trainer.rules.kyogi import (Arrange, IllegalAction, KyogiState, Phase, Read, Send, Touch,
                                  Touches)
 from trainer.rules.territory import LayoutError, Territory
@@ -75,9 +76,8 @@ def current_kimariji(no: int, read) -> tuple[str, int]:
     have been read, as historical kana, and the index of the kami-no-ku mora whose onset
     completes it (the programme's ``kami:mora:K`` mark): the same arithmetic as the
     simulator's `heard_for`, through the CPU's shared tables."""
-    unread = set(range(1, 101)) - set(read)
-    n = kimariji_length(no, unread)
-    return poems.get(no).kana_prefix(n), kimariji_mora_index(no, n)
+    now = poems.kimariji.current(no, read)
+    return now.kana, now.mora
 
 
 def kimariji_note(no: int, now: str) -> str:

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import poems
+import poems.kimariji
 from poems.yaku import SEED, YakuSets
-from trainer.players.karuta_cpu import kimariji_length, kimariji_mora_index
 from trainer.players.mubeyama_cpu import MubeyamaCpu
 from trainer.rules.mubeyama import (AwaitFlip, AwaitPass, Event, Flip, Gambling4, Gambling5,
                                     IllegalAction, Izumoji, MubeyamaView, Okayama, Pass, Read,
@@ -152,12 +152,11 @@ class TableSession:
     # -- the reader -----------------------------------------------------------------------------
     def read(self, no: int) -> list[Event]:
         """The kami-no-ku of *no* began to sound."""
-        unread = set(range(1, 101)) - set(self.state.read)
-        n_kana = kimariji_length(no, unread)
+        now = poems.kimariji.current(no, self.state.read)
         events = self.state.apply(Read(no))
         self.current = no
-        self.kimariji = poems.get(no).kana_prefix(n_kana)
-        self.kimariji_mora = kimariji_mora_index(no, n_kana)
+        self.kimariji = now.kana
+        self.kimariji_mora = now.mora
         self.kimariji_time = None
         self.hinted = False
         return events
