@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "trainer.commands.import_cmd",    # import-readings
     "trainer.commands.simulate_cmd",  # simulate kyogi|mubeyama ...
     "trainer.commands.stats_cmd",     # stats export ...
+    "trainer.commands.score_cmd",     # score umebotan FILE
 )
 
 

@@ -95,6 +95,19 @@ _MUBEYAMA = dict(
     table="trainer.ui.mubeyama_panel:MubeyamaPanel",
 )
 
+_YOMI = dict(
+    session="trainer.games.yomi_session:new_session",
+    simulate="trainer.sim.yomi_sim:simulate_variant",
+    report="trainer.sim.yomi_sim:format_report",
+    cli_options="trainer.sim.yomi_sim:add_cli_options",
+)
+_UMEBOTAN = dict(
+    session="trainer.games.umebotan_session:new_session",
+    simulate="trainer.sim.umebotan_sim:simulate_variant",
+    report="trainer.sim.umebotan_sim:format_report",
+    cli_options="trainer.sim.umebotan_sim:add_cli_options",
+)
+
 
 GAMES: tuple[Variant, ...] = (
     Variant("kyogi", "standard", "Kyōgi karuta (competitive, one against one)", 2, 2,
@@ -117,6 +130,16 @@ GAMES: tuple[Variant, ...] = (
             4, 4, options=_frozen(ruleset="gambling4", hidden_card=False), **_MUBEYAMA),
     Variant("mubeyama", "gambling5", "Mubeyama, five-player gambling game", 5, 5,
             options=_frozen(ruleset="gambling5", hidden_card=False), **_MUBEYAMA),
+    Variant("yomi", "standard", "Yomi, 3-4 players, 40 or 30 mekurifuda, loop 1-10", 3, 4,
+            default_seats=4, options=_frozen(ruleset="standard", wild=False), deck="mekurifuda",
+            **_YOMI),
+    Variant("yomi", "wild", "Yomi, 3-4 players, with a wild card (Onifuda, or the 2 of Swords)",
+            3, 4, default_seats=4, options=_frozen(ruleset="standard", wild=True),
+            deck="mekurifuda", **_YOMI),
+    Variant("yomi37", "standard", "Yomi variation, 4 players, 37 mekurifuda, loop 1-12, teyaku",
+            4, 4, options=_frozen(ruleset="yomi37", wild=False), deck="mekurifuda", **_YOMI),
+    Variant("umebotan", "standard", "Ume Botan, 3-4 players, hanafuda fishing, 12 rounds", 3, 4,
+            default_seats=4, options=_frozen(rounds=12), deck="hanafuda", **_UMEBOTAN),
 )
 
 

@@ -1,0 +1,55 @@
+"""`karuta simulate yomi|yomi37`: all-CPU Yomi games through the app's session, invariants checked."""
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.games.turn_session import TurnSession
+from trainer.games.yomi_session import BEST_LEVEL, new_session
+from trainer.players.yomi_cpu import LEVELS
+from trainer.sim.card_sim import format_test_seat, run_games
+
+
+def add_cli_options(parser) -> None:
+    parser.add_argument("--level", choices=LEVELS, default=None,
+                        help=f"CPU level of every seat (default {BEST_LEVEL})")
+    parser.add_argument("--against", choices=LEVELS, default=None,
+                        help="the other seats' level: one seat (rotating) plays --level against them")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per game (default 1)")
+    parser.add_argument("--wild-card", dest="wild_card", choices=("onifuda", "shirofuda"),
+                        default=None, help="4-player wild card of the 'wild' variant")
+    parser.add_argument("--card-points", dest="card_points", choices=("one", "rank"), default=None,
+                        help="yomi37: a discarded card is worth 1 (default) or its number")
+
+
+def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
+                     check: bool = True) -> dict[str, Any]:
+    opts = {k: v for k, v in options.items() if v is not None}
+    discards: list[int] = []
+    points: list[int] = []
+
+    def per_game(session: TurnSession, test_seat: int | None) -> None:
+        for e in session.log:
+            if e.kind == "yomi.won":
+                discards.append(len(session.state.discard))
+                points.append(e.points)  # type: ignore[attr-defined]
+
+    out = run_games(new_session, variant, games=games, seed=seed, players=players, options=opts,
+                    check=check, best=BEST_LEVEL, per_game=per_game)
+    n = max(len(discards), 1)
+    out = {"game": variant.game, "variant": variant.variant, **out,
+           "rounds": len(discards),
+           "discarded_per_round": round(sum(discards) / n, 2),
+           "winner_points_per_round": round(sum(points) / n, 2)}
+    return out
+
+
+def format_report(d: dict) -> str:
+    ev = d["events"]
+    lines = [f"{d['game']} {d['variant']}: {d['games']} all-CPU games, {d['players']} players, "
+             f"seed {d['seed']}",
+             "wins by seat: " + "  ".join(f"{s}: {w}" for s, w in enumerate(d["wins_by_seat"])),
+             f"rounds {d['rounds']}, cards discarded per round {d['discarded_per_round']}, "
+             f"passes {ev.get('yomi.pass', 0)}, blocked sequences {ev.get('yomi.blocked', 0)}, "
+             f"teyaku {ev.get('yomi.teyaku', 0)}, winner's points per round {d['winner_points_per_round']}",
+             *format_test_seat(d), f"invariants: {d['invariants']}"]
+    return "\n".join(lines)
