@@ -127,7 +127,8 @@ def test_lightning_dealt_to_the_field_is_reserved_with_the_top_card_for_player_1
     s.hands[0].append(111)
     s.hands[0].remove(20)
     assert Play(111, LIGHTNING) not in s.legal_actions(0)
-    s.apply(Play(111, 110))
+    assert Play(111) in s.legal_actions(0)      # one match: the Rain Man
+    s.apply(Play(111))
     assert s.reserved is None and s.piles[0] == [111, 110, 113, 100] and s.lightning_user == 0
     assert len(s.draw_pile) == 20 and s.turn == 1          # no card drawn this turn
 
