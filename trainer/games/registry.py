@@ -95,13 +95,13 @@ _MUBEYAMA = dict(
     table="trainer.ui.mubeyama_panel:MubeyamaPanel",
 )
 
-_YOMI = dict(
+_YOMI: dict[str, Any] = dict(
     session="trainer.games.yomi_session:new_session",
     simulate="trainer.sim.yomi_sim:simulate_variant",
     report="trainer.sim.yomi_sim:format_report",
     cli_options="trainer.sim.yomi_sim:add_cli_options",
 )
-_UMEBOTAN = dict(
+_UMEBOTAN: dict[str, Any] = dict(
     session="trainer.games.umebotan_session:new_session",
     simulate="trainer.sim.umebotan_sim:simulate_variant",
     report="trainer.sim.umebotan_sim:format_report",

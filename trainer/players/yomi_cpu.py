@@ -50,11 +50,11 @@ class YomiCpu:
             plain = [a.card for a in leads if a.card != view.wild_card] or [a.card for a in leads]
             return Lead(best_lead(plain))
         discards = [a for a in legal if isinstance(a, Discard)]
-        plain = [a for a in discards if a.card != view.wild_card]
-        if plain:
+        follows = [a for a in discards if a.card != view.wild_card]
+        if follows:
             if view.needed == 0:      # after the wild card: anything, as a lead
-                return Discard(best_lead([a.card for a in plain]))
-            return plain[0]
+                return Discard(best_lead([a.card for a in follows]))
+            return follows[0]
         if discards:                  # only the wild card can follow
             runs = max((run_length(r, ranks, view.loop) for r in ranks), default=0)
             if not numbered or runs >= 2:

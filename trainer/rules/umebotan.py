@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from trainer.games.protocol import READER, GameEvent, GameOutcome, event_kinds

@@ -166,6 +166,7 @@ def score_round(piles: Sequence[Sequence[Hana]], *, round_no: int | None = None,
         raise ValueError(f"Ume Botan is played by 3 or 4 players, not {n}")
     pts = tuple(card_points(p) for p in piles)
     fuke = [is_dandruff(p, n) for p in piles]
+    yaku: tuple[tuple[Yaku, ...], ...]
     if any(fuke):
         yaku = tuple((dandruff(n),) if f else () for f in fuke)
         base = [0] * n

@@ -24,21 +24,18 @@ def add_cli_options(parser) -> None:
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
     opts = {k: v for k, v in options.items() if v is not None}
-    discards: list[int] = []
     points: list[int] = []
 
     def per_game(session: TurnSession, test_seat: int | None) -> None:
-        for e in session.log:
-            if e.kind == "yomi.won":
-                discards.append(len(session.state.discard))
-                points.append(e.points)  # type: ignore[attr-defined]
+        points.extend(e.points for e in session.log if e.kind == "yomi.won")  # type: ignore[attr-defined]
 
     out = run_games(new_session, variant, games=games, seed=seed, players=players, options=opts,
                     check=check, best=BEST_LEVEL, per_game=per_game)
-    n = max(len(discards), 1)
+    n = max(len(points), 1)
+    played = out["events"].get("yomi.lead", 0) + out["events"].get("yomi.discard", 0)
     out = {"game": variant.game, "variant": variant.variant, **out,
-           "rounds": len(discards),
-           "discarded_per_round": round(sum(discards) / n, 2),
+           "rounds": len(points),
+           "discarded_per_round": round(played / n, 2),
            "winner_points_per_round": round(sum(points) / n, 2)}
     return out
 
