@@ -250,7 +250,7 @@ def test_random_games_keep_the_cards_and_hide_the_hands(players, options):
 def test_a_four_player_game_without_a_wild_card_never_blocks():
     """With all 40 cards dealt the next number is always in somebody's hand."""
     for seed in range(100):
-        s = play_out(new_session(registry.find("yomi"), seed, [CPU] * 4))
+        s = play_out(new_session(registry.find("yomi"), seed, [CPU] * 4, {"level": "chain"}))
         assert not any(e.kind == "yomi.blocked" for e in s.log)
 
 
@@ -284,3 +284,21 @@ def test_every_event_kind_has_a_text_in_both_languages():
         values = {f: "x" for f in cls.__dataclass_fields__}
         for text in texts(kind).values():
             assert text.format(**values)
+
+
+def test_the_sample_cpu_decides_from_its_view_and_wins_more_than_chain():
+    v = registry.find("yomi")
+    wins = {"chain": 0, "sample": 0}
+    for level in wins:
+        for g in range(45):
+            s = play_out(new_session(v, g, [CPU] * 3, {"level": level, "against": "random",
+                                                      "test_seat": g % 3}), check=False)
+            wins[level] += g % 3 in s.state.outcome().winners
+    assert wins["sample"] > wins["chain"] > 15      # fair share 15 of 45
+
+
+def test_clone_is_independent():
+    s = dealt(4, 0)
+    c = s.clone()
+    c.apply(c.legal_actions(c.dealer)[0])
+    assert s.phase == "lead" and s.discard == [] and len(s.hands[s.dealer]) == 10

@@ -17,7 +17,7 @@ from trainer.games.turn_session import CPU, TurnSession
 from trainer.players.yomi_cpu import YomiCpu
 from trainer.rules.yomi import YomiOptions, new_game
 
-BEST_LEVEL = "chain"
+BEST_LEVEL = "sample"
 _OPTION_NAMES = {f.name for f in fields(YomiOptions)}
 
 

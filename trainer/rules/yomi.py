@@ -223,6 +223,8 @@ class YomiView:
     """The number to follow with now; 0 after the wild card (anything); None when leading."""
     scores: tuple[int, ...]
     teyaku: tuple[str, ...]
+    passes: int
+    """Passes in a row since the last discard (public: everybody saw them)."""
 
 
 class YomiState:
@@ -312,7 +314,8 @@ class YomiState:
                         phase=self.phase, hand=tuple(sorted(self.hands[seat], key=_order)),
                         hand_counts=tuple(len(h) for h in self.hands),
                         discard=tuple(self.discard), undealt=self.undealt is not None,
-                        needed=self.needed(), scores=tuple(self.scores), teyaku=self.teyaku[seat])
+                        needed=self.needed(), scores=tuple(self.scores), teyaku=self.teyaku[seat],
+                        passes=self.passes)
 
     def redact(self, event: GameEvent, seat: int) -> GameEvent | None:
         """Hands and teyaku are seen by their holder only."""
@@ -323,7 +326,15 @@ class YomiState:
         return event
 
     def clone(self) -> "YomiState":
-        return copy.deepcopy(self)
+        """An independent copy (cards and options are immutable and shared; the RNG is copied)."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.hands = [list(h) for h in self.hands]
+        other.discard = list(self.discard)
+        other.teyaku = list(self.teyaku)
+        other.scores, other.wins = list(self.scores), list(self.wins)
+        return other
 
     def check_invariants(self) -> None:
         cards = [c for h in self.hands for c in h] + self.discard
