@@ -764,14 +764,8 @@ class UnsunState:
         return events
 
     def _score_deal(self) -> list[GameEvent]:
-        """"The team with more tricks earns: trick difference + their yaku points / The team
-        with fewer tricks gets 0 (even if they scored yakus) / If tricks are tied ..., neither
-        team scores"."""
         a, b = self.tricks
-        points = [0, 0]
-        if a != b:
-            top = TEAM_A if a > b else TEAM_B
-            points[top] = abs(a - b) + self.yaku[top]
+        points = deal_points((a, b), (self.yaku[0], self.yaku[1]))
         for t in (TEAM_A, TEAM_B):
             self.totals[t] += points[t]
         self.results.append(DealResult((a, b), (self.yaku[0], self.yaku[1]), (points[0], points[1])))
@@ -864,6 +858,20 @@ class UnsunState:
         assert [sum(r.points[t] for r in self.results) for t in (0, 1)] == self.totals
         assert len(self.results) <= self.rules.deals
         assert self.is_over() == (len(self.results) == self.rules.deals)
+
+
+def deal_points(tricks: tuple[int, int], yaku: tuple[int, int]) -> tuple[int, int]:
+    """Team A's and team B's points for a deal.
+
+    "The team with more tricks earns: trick difference + their yaku points /
+    The team with fewer tricks gets 0 (even if they scored yakus) / If tricks
+    are tied (unlikely at 9), neither team scores"."""
+    a, b = tricks
+    if a == b:
+        return (0, 0)
+    if a > b:
+        return (a - b + yaku[0], 0)
+    return (0, b - a + yaku[1])
 
 
 def new_game(seed: int | str = 0, rules: UnsunRules | None = None) -> UnsunState:
