@@ -123,9 +123,9 @@ class _Table:
             return min((c for c in plain if c.suit == longest), key=self.cheapness)
         return min(cards, key=self.cheapness)
 
-    def partner_suits(self) -> Counter:
+    def partner_suits(self) -> Counter[str]:
         """Plain suits a partner has shown strength in: won a trick led in it, or led it."""
-        me, shown = self.view.seat, Counter()
+        me, shown = self.view.seat, Counter[str]()
         for trick, winner in zip(self.view.history, self.view.winners):
             lead_seat, led = trick[0]
             if self.is_trump(led):

@@ -28,7 +28,7 @@ def simulate_variant(variant: Any, *, games: int, seed: int, players: int, optio
                      check: bool = True) -> dict:
     level_a = options.get("cpu_level") or DEFAULT_LEVEL
     level_b = options.get("against") or level_a
-    wins, events = Counter(), Counter()
+    wins, events = Counter[str](), Counter[str]()
     points, tricks, deals = [0, 0], [0, 0], 0
     for i in range(games):
         state, log = play_game(variant, f"{seed}:{i}", options, check)
