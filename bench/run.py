@@ -4,8 +4,8 @@
     python bench/run.py audio         # synthesis, import, render, callback
     python bench/run.py synth stats   # any of the names below
 
-Names: synth, import, render, callback, simulate, mubeyama, yomi, umebotan, stats, dashboard,
-floor.
+Names: synth, import, render, callback, simulate, mubeyama, unsun, yomi, umebotan, stats,
+dashboard, floor.
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
@@ -25,6 +25,7 @@ BENCHES = {
     "callback": ["bench_callback.py", "--seconds", "5"],
     "simulate": ["bench_simulate.py", "--games", "200"],
     "mubeyama": ["bench_mubeyama.py"],
+    "unsun": ["bench_unsun.py"],
     "yomi": ["bench_yomi.py"],
     "umebotan": ["bench_umebotan.py"],
     "stats": ["bench_stats.py", "--repeat", "3"],
@@ -33,7 +34,7 @@ BENCHES = {
 }
 GROUPS = {
     "audio": ["synth", "import", "render", "callback"],
-    "games": ["simulate", "mubeyama", "yomi", "umebotan"],
+    "games": ["simulate", "mubeyama", "unsun", "yomi", "umebotan"],
     "training": ["stats", "dashboard"],
     "ui": ["floor", "dashboard"],
 }

@@ -158,3 +158,21 @@ def test_turn_timer_lets_a_stand_in_play_and_logs_it():
 def test_play_out_runs_an_all_cpu_table_to_the_end():
     s = play_out(TurnSession(CountGame(), [CPU] * 3, {k: Lowest() for k in range(3)}))
     assert s.is_over() and s.state.outcome().reason == "ten"
+
+
+def test_the_shared_timeout_event_has_a_text_in_both_languages():
+    import os
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from trainer.games.turn_session import TurnTimedOut
+    from trainer.ui import event_text
+    from trainer.ui.i18n import LANG
+    assert event_text.missing(["table.timeout"]) == []
+    was = LANG.code
+    try:
+        LANG.set("en")
+        assert event_text.describe(TurnTimedOut(2, 300.0)) == \
+            "Seat 3's turn time (300 s) ran out; the CPU played for them"
+        LANG.set("ja")
+        assert "3 番席" in event_text.describe(TurnTimedOut(2, 300.0))
+    finally:
+        LANG.set(was)
