@@ -349,3 +349,35 @@ def test_every_event_kind_has_a_text_in_both_languages():
         values = {f: "x" for f in cls.__dataclass_fields__}
         for text in texts(kind).values():
             assert text.format(**values)
+
+
+def test_player_1_plays_first_and_turns_pass_in_the_seating_order():
+    """"In each round, Player 1 is the first to play, and turn to play passes counter-clockwise"
+    (the seating order: "Player 2 sits to the right of Player 1")."""
+    s = state_with(4, 2)
+    seen = []
+    while len(seen) < 5:
+        actor = s.actors()[0]
+        if not seen or seen[-1] != actor:
+            seen.append(actor)
+        s.apply(s.legal_actions(actor)[0])
+    assert seen == [*s.order, s.order[0]]
+
+
+def test_score_piles_are_public_and_the_highest_total_wins():
+    """"each player's score pile should be kept face-up"; "the player with the highest total score
+    at the end of all the rounds is the winner of the game" """
+    s = play_out(new_session(registry.find("umebotan"), 3, [CPU] * 3, {"rounds": 2})).state
+    assert all(s.view(0).piles[p] == tuple(s.piles[p]) for p in range(3))
+    assert s.outcome().winners == tuple(p for p in range(3) if s.totals[p] == max(s.totals))
+
+
+def test_simulate_refuses_an_odd_number_of_rounds(capsys):
+    from trainer.cli import main
+    assert main(["simulate", "umebotan", "--rounds", "5", "--games", "1"]) == 2
+    assert "even" in capsys.readouterr().err
+    assert main(["simulate", "umebotan", "--players", "3", "--rounds", "2", "--games", "3",
+                 "--against", "random", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 3 and out["rounds"] == 6 and out["test_seat"]["level"] == "greedy"

@@ -302,3 +302,32 @@ def test_clone_is_independent():
     c = s.clone()
     c.apply(c.legal_actions(c.dealer)[0])
     assert s.phase == "lead" and s.discard == [] and len(s.hands[s.dealer]) == 10
+
+
+def test_the_first_dealer_is_drawn_with_the_seed_or_chosen():
+    """"There is no attested method for choosing a dealer, so you may use whichever method suits
+    you": a seeded draw, or the option `first_dealer`."""
+    assert {new_game(4, seed).dealer for seed in range(40)} == {0, 1, 2, 3}
+    assert new_game(4, 9).dealer == new_game(4, 9).dealer
+    assert new_game(3, 1, YomiOptions(first_dealer=2)).dealer == 2
+
+
+def test_western_faces_drop_the_spades_with_three_players():
+    """"you may use western playing cards by removing all courts (and all cards of the Spade suit,
+    if playing with only 3 players), and using the Joker as the wild card" """
+    from trainer.rules.decks import WESTERN_SUITS
+    cards, _ = deck_for(3, YomiOptions())
+    assert "spades" not in {WESTERN_SUITS[c.suit] for c in cards}
+    assert WESTERN_SUITS["swords"] == "spades"
+
+
+def test_simulate_yomi_and_yomi37_through_the_registry(capsys):
+    import json
+
+    from trainer.cli import main
+    assert main(["simulate", "yomi", "--variant", "wild", "--players", "3", "--games", "4",
+                 "--level", "chain", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 4 and out["invariants"] == "held" and sum(out["wins_by_seat"]) >= 4
+    assert main(["simulate", "yomi37", "--games", "2", "--players", "3"]) == 2
+    assert "4 players" in capsys.readouterr().err
