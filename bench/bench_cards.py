@@ -20,10 +20,13 @@ def run(game: str, variant: str, players: int, games: int, seed: int, options: d
 
 
 def report(game: str, variant: str, players: int, games: int, seed: int, best: str,
-           extra: dict, check: bool, levels: tuple[str, ...] = ()) -> None:
-    """One line of speed (best level everywhere) and one of margin per level against random."""
-    d, s = run(game, variant, players, games, seed, {**extra, "level": best}, check)
-    print(f"{game}/{variant} {players}p: {games} games in {s:.2f} s = {games / s:,.0f} games/s "
+           extra: dict, check: bool, levels: tuple[str, ...] = (), speed_level: str = "") -> None:
+    """One line of speed (`speed_level`, default `best`, everywhere) and one of margin per level
+    against random."""
+    speed_level = speed_level or best
+    d, s = run(game, variant, players, games, seed, {**extra, "level": speed_level}, check)
+    print(f"{game}/{variant} {players}p, {speed_level} everywhere: {games} games in {s:.2f} s = "
+          f"{games / s:,.0f} games/s "
           f"({d['rounds'] / s:,.0f} rounds/s), invariants {d['invariants']}", flush=True)
     for level in levels or (best,):
         d, s = run(game, variant, players, games, seed,
