@@ -381,3 +381,17 @@ def test_simulate_refuses_an_odd_number_of_rounds(capsys):
     import json
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 3 and out["rounds"] == 6 and out["test_seat"]["level"] == "greedy"
+
+
+def test_every_event_of_a_game_reads_in_both_languages():
+    from trainer.ui.i18n import LANG
+    from trainer.ui.umebotan_text import describe_umebotan
+    s = play_out(new_session(registry.find("umebotan"), 1, [CPU] * 4, {"level": "random", "rounds": 2}))
+    before = LANG.code
+    try:
+        for code in ("ja", "en"):
+            LANG.set(code)
+            lines = [describe_umebotan(e) for e in s.log_for(0)]
+            assert all(line and "{" not in line for line in lines)
+    finally:
+        LANG.set(before)

@@ -331,3 +331,17 @@ def test_simulate_yomi_and_yomi37_through_the_registry(capsys):
     assert out["games"] == 4 and out["invariants"] == "held" and sum(out["wins_by_seat"]) >= 4
     assert main(["simulate", "yomi37", "--games", "2", "--players", "3"]) == 2
     assert "4 players" in capsys.readouterr().err
+
+
+def test_every_event_of_a_game_reads_in_both_languages():
+    from trainer.ui.i18n import LANG
+    from trainer.ui.yomi_text import describe_yomi
+    s = play_out(new_session(registry.find("yomi"), 1, [CPU] * 4, {"level": "random"}))
+    before = LANG.code
+    try:
+        for code in ("ja", "en"):
+            LANG.set(code)
+            lines = [describe_yomi(e) for e in s.log_for(0)]
+            assert all(line and "{" not in line for line in lines)
+    finally:
+        LANG.set(before)

@@ -1,40 +1,115 @@
 """Text of Ume Botan's (梅牡丹ルール) events, Japanese and English, one per event kind of
-`trainer.rules.umebotan`.
+`trainer.rules.umebotan`, with the cards' and yaku's names.
 
-Placeholders are the events' fields; a table may pass readable values over
-them (``describe(event, card="Pine with Crane")``).
+Placeholders are the events' fields; `describe_umebotan(event)` passes readable
+values over them (seat names, card names such as 松に鶴 / "Pine with Crane").
 """
 from __future__ import annotations
 
-from trainer.ui.event_text import add_event_messages
+from typing import Any
+
+from trainer.games.protocol import GameEvent
+from trainer.rules.decks import MONTHS_JA, hana_name, month
+from trainer.ui.event_text import add_event_messages, describe
+from trainer.ui.i18n import LANG
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "umebotan.seats": ("席決め: 引いた札 {draws}、順番 {order}",
-                       "Seating draw: cards {draws}, turn order {order}"),
+                       "Seating draw: {draws}; turn order {order}"),
     "umebotan.redraw": ("同じ月・同じ点の札があったので引き直し（{draws}）",
                         "A full tie in the seating draw ({draws}): everybody draws again"),
-    "umebotan.round": ("第{round_no}回戦: 親は席{player1}、配り手は席{dealer}",
-                       "Round {round_no}: Player 1 is seat {player1}, seat {dealer} deals"),
-    "umebotan.misdeal": ("場に{month}月の札が4枚: 席{dealer}が配り直す",
-                         "Four cards of month {month} on the field: seat {dealer} deals again"),
-    "umebotan.dealt": ("席{seat}に{count}枚配られた", "Seat {seat} is dealt {count} cards"),
-    "umebotan.field": ("場札 {cards}（山札{draw_pile}枚）", "Field: {cards} ({draw_pile} in the draw pile)"),
-    "umebotan.reserved": ("場に雷: 山札の一番上を伏せて重ね、席{seat}が最初の番に取る",
+    "umebotan.round": ("第{round_no}回戦: 親は{player1}、配り手は{dealer}",
+                       "Round {round_no}: Player 1 is {player1}, {dealer} deals"),
+    "umebotan.misdeal": ("場に{month}の札が4枚: {dealer}が配り直す",
+                         "Four {month} cards on the field: {dealer} deals again"),
+    "umebotan.dealt": ("{seat}に{count}枚配られた {cards}", "{seat} is dealt {count} cards {cards}"),
+    "umebotan.field": ("場札: {cards}（山札{draw_pile}枚）", "Field: {cards} ({draw_pile} in the draw pile)"),
+    "umebotan.reserved": ("場に雷: 山札の一番上を伏せて重ね、{seat}が最初の番に取る",
                           "The Lightning is on the field: the top card is laid on it face-down "
-                          "for seat {seat}'s first turn"),
+                          "for {seat}'s first turn"),
     "umebotan.multiplier": ("場: {field_kind}（×{multiplier}）", "Field: {field_kind} (×{multiplier})"),
-    "umebotan.drew": ("席{seat}が山札から{card}をめくる", "Seat {seat} turns over {card} from the draw pile"),
-    "umebotan.laid": ("席{seat}が{card}を場に出す", "Seat {seat} lays {card} on the field"),
-    "umebotan.captured": ("席{seat}が{card}で{taken}を取る", "Seat {seat} captures {taken} with {card}"),
-    "umebotan.lightning_alone": ("席{seat}: 柳以外の場札がないので雷だけを取る",
-                                 "Seat {seat}: no non-Willow card on the field, the Lightning is taken alone"),
-    "umebotan.reserved_taken": ("席{seat}が雷と伏せ札（{card}）を取る",
-                                "Seat {seat} takes the Lightning and the face-down card ({card})"),
-    "umebotan.swept": ("雷を使った席{seat}が残りの場札 {cards} を取る",
-                       "Seat {seat}, who used the Lightning, takes the cards left on the field: {cards}"),
-    "umebotan.scored": ("第{round_no}回戦の点: {scores}（累計 {totals}）",
-                        "Round {round_no} scores: {scores} (totals {totals})"),
-    "umebotan.end": ("終局: 累計 {totals}", "Game over: totals {totals}"),
+    "umebotan.drew": ("{seat}が山札から{card}をめくる", "{seat} turns over {card} from the draw pile"),
+    "umebotan.laid": ("{seat}が{card}を場に出す", "{seat} lays {card} on the field"),
+    "umebotan.captured": ("{seat}が{card}で{taken}を取る", "{seat} captures {taken} with {card}"),
+    "umebotan.lightning_alone": ("{seat}: 柳以外の場札がないので雷だけを取る",
+                                 "{seat}: no non-Willow card on the field, the Lightning is taken alone"),
+    "umebotan.reserved_taken": ("{seat}が雷と伏せ札（{card}）を取る",
+                                "{seat} takes the Lightning and the face-down card ({card})"),
+    "umebotan.swept": ("雷を使った{seat}が残りの場札を取る: {cards}",
+                       "{seat}, who used the Lightning, takes the cards left on the field: {cards}"),
+    "umebotan.scored": ("第{round_no}回戦の点: {scores}（累計 {totals}）{yaku}",
+                        "Round {round_no} scores: {scores} (totals {totals}){yaku}"),
+    "umebotan.end": ("終局: 累計 {totals}、勝ち {winners}", "Game over: totals {totals}; winner {winners}"),
 }
 
 add_event_messages(EVENT_TEXT)
+
+CARD_JA: dict[int, str] = {
+    10: "松に鶴", 11: "松に赤短", 20: "梅に鶯", 21: "梅に赤短", 30: "桜に幕", 31: "桜に赤短",
+    40: "藤に不如帰", 41: "藤に短冊", 50: "菖蒲に八橋", 51: "菖蒲に短冊", 60: "牡丹に蝶",
+    61: "牡丹に青短", 70: "萩に猪", 71: "萩に短冊", 80: "芒に月", 81: "芒に雁", 90: "菊に盃",
+    91: "菊に青短", 100: "紅葉に鹿", 101: "紅葉に青短", 110: "柳に小野道風", 111: "柳に燕",
+    112: "柳に短冊", 113: "柳に雷", 120: "桐に鳳凰",
+}
+FIELD_JA = {"normal": "平場", "pine": "松場", "midterm": "半期場", "final": "締め場"}
+FIELD_EN = {"normal": "normal field", "pine": "pine field", "midterm": "midterm field",
+            "final": "final field"}
+YAKU_JA = {"Five Brights": "五光", "Four Brights": "四光", "Rainy Four Brights": "雨四光",
+           "Three Brights": "三光", "Spring": "松竹梅", "Poetry Ribbons": "裏だんこ",
+           "Blue Ribbons": "青短", "Plain Ribbons": "赤短", "Boar, Deer, Butterflies": "猪鹿蝶",
+           "Flower Viewing": "花見", "Moon Viewing": "月見", "Wisteria Row": "藤島",
+           "Paulownia Row": "桐島", "Cards of the Month": "月役", "Dandruff": "頭垢"}
+
+
+def _ja() -> bool:
+    return LANG.code == "ja"
+
+
+def card_name(card: int) -> str:
+    if _ja():
+        return CARD_JA.get(card) or f"{MONTHS_JA[month(card) - 1]}のカス"
+    return hana_name(card)
+
+
+def seat_name(seat: int) -> str:
+    return f"席{seat}" if _ja() else f"seat {seat}"
+
+
+def yaku_name(name: str) -> str:
+    return YAKU_JA.get(name, name) if _ja() else name
+
+
+def _join(items) -> str:
+    return ("、" if _ja() else ", ").join(items)
+
+
+def _values(event: GameEvent) -> dict[str, Any]:
+    f = event.fields()
+    out: dict[str, Any] = {}
+    for key in ("seat", "dealer", "player1"):
+        if key in f:
+            out[key] = seat_name(f[key])
+    if "card" in f:
+        out["card"] = card_name(f["card"])
+    for key in ("cards", "taken", "draws"):
+        if key in f:
+            out[key] = _join(card_name(c) for c in f[key])
+    if "order" in f:
+        out["order"] = " → ".join(seat_name(s) for s in f["order"])
+    if "month" in f:
+        out["month"] = MONTHS_JA[f["month"] - 1] if _ja() else f"{f['month']}"
+    if "field_kind" in f:
+        out["field_kind"] = (FIELD_JA if _ja() else FIELD_EN)[f["field_kind"]]
+    if "winners" in f:
+        out["winners"] = _join(seat_name(s) for s in f["winners"])
+    if event.kind == "umebotan.scored":
+        made = [f"{seat_name(s)} {_join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
+        out["yaku"] = ((" 役: " if _ja() else "; yaku: ") + "; ".join(made)) if made else ""
+    if event.kind == "umebotan.dealt" and not f["cards"]:
+        out["cards"] = ""
+    return out
+
+
+def describe_umebotan(event: GameEvent) -> str:
+    """One line of the log in the interface language."""
+    return describe(event, **_values(event))

@@ -1,25 +1,83 @@
-"""Text of Yomi's (読み) events, Japanese and English, one per event kind of `trainer.rules.yomi`.
+"""Text of Yomi's (読み) events, Japanese and English, one per event kind of `trainer.rules.yomi`,
+with the cards' names.
 
-Placeholders are the events' fields; a table may pass readable values over
-them (``describe(event, card="Maid of Cups", seat="Seat 2")``).
+Placeholders are the events' fields; `describe_yomi(event)` passes readable
+values over them (seat names, card names such as コップの5 / "5 of Cups").
 """
 from __future__ import annotations
 
-from trainer.ui.event_text import add_event_messages
+from typing import Any
+
+from trainer.games.protocol import GameEvent
+from trainer.rules.decks import MekuriCard
+from trainer.ui.event_text import add_event_messages, describe
+from trainer.ui.i18n import LANG
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
-    "yomi.deal": ("第{round_no}局: 親は席{dealer}、{hand_size}枚ずつ配る",
-                  "Round {round_no}: seat {dealer} deals {hand_size} cards each"),
-    "yomi.hand": ("席{seat}に手札が配られた", "Seat {seat} is dealt a hand"),
-    "yomi.teyaku": ("席{seat}の手役: {name}", "Seat {seat} holds the teyaku {name}"),
-    "yomi.lead": ("席{seat}が{card}を出して始める", "Seat {seat} starts the pile with {card}"),
-    "yomi.discard": ("席{seat}が{card}を出す（残り{left}枚）", "Seat {seat} discards {card} ({left} left)"),
-    "yomi.pass": ("席{seat}は出せない（{needed}がない）", "Seat {seat} passes (no {needed})"),
-    "yomi.blocked": ("誰も続けられない: 席{seat}が好きな札で始め直す",
-                     "Nobody can follow: seat {seat} starts afresh with any card"),
-    "yomi.won": ("席{seat}が上がり（第{round_no}局、{points}点）",
-                 "Seat {seat} is out and wins round {round_no} ({points} points)"),
-    "yomi.end": ("終局: 得点 {scores}", "Game over: scores {scores}"),
+    "yomi.deal": ("第{round_no}局: 親は{dealer}、{hand_size}枚ずつ配る{undealt}",
+                  "Round {round_no}: {dealer} deals {hand_size} cards each{undealt}"),
+    "yomi.hand": ("{seat}に手札が配られた {cards}", "{seat} is dealt a hand {cards}"),
+    "yomi.teyaku": ("{seat}の手役: {name}", "{seat} holds the teyaku {name}"),
+    "yomi.lead": ("{seat}が{card}を出して始める", "{seat} starts the pile with {card}"),
+    "yomi.discard": ("{seat}が{card}を出す（残り{left}枚）", "{seat} discards {card} ({left} left)"),
+    "yomi.pass": ("{seat}は出せない（{needed}がない）", "{seat} passes (no {needed})"),
+    "yomi.blocked": ("誰も続けられない: {seat}が好きな札で始め直す",
+                     "Nobody can follow: {seat} starts afresh with any card"),
+    "yomi.won": ("{seat}が上がり（第{round_no}局、{points}点）{undealt}",
+                 "{seat} is out and wins round {round_no} ({points} points){undealt}"),
+    "yomi.end": ("終局: 得点 {scores}、勝ち {winners}", "Game over: scores {scores}; winner {winners}"),
 }
 
 add_event_messages(EVENT_TEXT)
+
+SUIT_JA = {"clubs": "ハウ", "swords": "イス", "cups": "コップ", "coins": "オウル"}
+RANK_JA = {1: "ピン", 10: "ソウタ", 11: "ウマ", 12: "キリ"}
+TEYAKU = {"sanko": ("三光（団十郎）", "Sanko (Danjūrō)")}
+
+
+def _ja() -> bool:
+    return LANG.code == "ja"
+
+
+def card_name(card: MekuriCard | None) -> str:
+    if card is None:
+        return "伏せ札" if _ja() else "a face-down card"
+    if card.rank == 0:
+        return {"oni": "鬼札", "shiro": "白札"}[card.suit] if _ja() else str(card)
+    if _ja():
+        return f"{SUIT_JA[card.suit]}の{RANK_JA.get(card.rank, str(card.rank))}"
+    return str(card)
+
+
+def seat_name(seat: int) -> str:
+    return f"席{seat}" if _ja() else f"seat {seat}"
+
+
+def _values(event: GameEvent) -> dict[str, Any]:
+    f = event.fields()
+    ja = _ja()
+    out: dict[str, Any] = {}
+    for key in ("seat", "dealer"):
+        if key in f:
+            out[key] = seat_name(f[key])
+    if "card" in f:
+        out["card"] = card_name(f["card"])
+    if "cards" in f:
+        out["cards"] = ("、" if ja else ", ").join(card_name(c) for c in f["cards"])
+    if "needed" in f and f["needed"] == 0:
+        out["needed"] = "続けられる札" if ja else "card to follow the wild card with"
+    if "name" in f:
+        out["name"] = TEYAKU.get(f["name"], (f["name"],) * 2)[0 if ja else 1]
+    if event.kind == "yomi.deal":
+        out["undealt"] = ("、1枚を伏せて置く" if ja else ", one card face-down") if f["undealt"] else ""
+    if event.kind == "yomi.won":
+        out["undealt"] = (f" 伏せ札は{card_name(f['undealt'])}" if ja else
+                          f"; the face-down card was {card_name(f['undealt'])}") if f["undealt"] else ""
+    if "winners" in f:
+        out["winners"] = ("、" if ja else ", ").join(seat_name(s) for s in f["winners"])
+    return out
+
+
+def describe_yomi(event: GameEvent) -> str:
+    """One line of the log in the interface language."""
+    return describe(event, **_values(event))
