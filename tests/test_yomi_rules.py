@@ -345,3 +345,12 @@ def test_every_event_of_a_game_reads_in_both_languages():
             assert all(line and "{" not in line for line in lines)
     finally:
         LANG.set(before)
+
+
+def test_card_faces_western_and_hanafuda():
+    """"you may use western playing cards ... using the Joker as the wild card"; "You may also use
+    hanafuda" (the month standing for the number)."""
+    from trainer.rules.decks import hanafuda_month_of_rank, western_face
+    assert western_face(C("cups", 7)) == "7 of hearts" and western_face(ONIFUDA) == "Joker"
+    assert western_face(C("clubs", 1)) == "Ace of clubs"
+    assert [hanafuda_month_of_rank(r) for r in (1, 10, 12)] == [1, 10, 12]

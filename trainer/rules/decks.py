@@ -51,6 +51,15 @@ def mekurifuda(ranks: range = range(1, 13), suits: tuple[str, ...] = SUITS) -> l
     return [MekuriCard(s, r) for s in suits for r in ranks]
 
 
+def western_face(card: MekuriCard) -> str:
+    """The western card standing for a mekurifuda card in Yomi ("removing all courts ... and
+    using the Joker as the wild card"): "7 of hearts", "Joker"."""
+    if card.rank == 0:
+        return "Joker"
+    rank = {1: "Ace", 10: "10", 11: "Jack", 12: "King"}.get(card.rank, str(card.rank))
+    return f"{rank} of {WESTERN_SUITS[card.suit]}"
+
+
 def hanafuda_month_of_rank(rank: int) -> int:
     """The hanafuda month standing for a mekurifuda number in the standard month sequence
     (Yomi's seed: "You may also use hanafuda, but you must be familiar with the month
