@@ -314,11 +314,16 @@ class DrillsPanel(UsesStatsStore, QWidget):
                                memorisation=Memorisation(store))
 
     def record(self, result) -> None:
-        """One result to the store, committed before this returns; a failure is shown, not raised."""
+        """One result to the store, committed before this returns; a failure is shown, not
+        raised: a full disk or a read-only database must not stop the drill."""
+        import sqlite3
+
         from trainer.stats.store import StatsError
+        if self.recorder is None:
+            return
         try:
             self.recorder.add(result)
-        except (StatsError, OSError) as exc:
+        except (StatsError, OSError, sqlite3.Error) as exc:
             self.message.setText(tr("drill.store_error", err=exc))
 
     def _make_screen(self, model):
