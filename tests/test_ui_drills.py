@@ -268,3 +268,26 @@ def test_a_damaged_database_is_announced_once(qtbot, tmp_path, clock):
         assert second.message.text() == ""
     finally:
         damaged.close()
+
+
+def test_a_trial_that_cannot_be_saved_is_said_and_the_drill_goes_on(qtbot, panel, store, clock):
+    """Issue 11 finding 6: a read-only database mid-drill used to freeze the drill, no message."""
+    choose(panel, "fuda_nagashi", "pick", "1-4")
+    assert panel.start()
+    screen, model = panel.screen, panel.screen.model
+
+    def answer():
+        card = model.current.card
+        clock.advance(1.0)
+        button = next(b for b in screen.pick_buttons if b.property("card") == card)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        return card
+
+    answer()
+    store.query("PRAGMA query_only=ON")                 # SQLite refuses writes from now on
+    for _ in range(3):                                  # every later answer is still taken
+        answer()
+    assert screen.finished and not panel.running
+    assert "Cannot write to the statistics" in panel.message.text()
+    assert "cannot be written" in panel.message.text()
+    assert store.count() == 1
