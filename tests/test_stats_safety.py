@@ -178,8 +178,9 @@ def partly_damaged():
     """5,000 trials, then 4 of the trials table's leaf pages scribbled over."""
     path = default_path()
     _fill(path, 5000)
-    with sqlite3.connect(path) as conn:
-        original = conn.execute("SELECT * FROM trials ORDER BY id").fetchall()
+    conn = sqlite3.connect(path)
+    original = conn.execute("SELECT * FROM trials ORDER BY id").fetchall()
+    conn.close()
     leaves = _trial_pages(path)
     assert len(leaves) > 20
     bad = leaves[5:6] + leaves[len(leaves) // 2: len(leaves) // 2 + 2] + leaves[-3:-2]
@@ -231,6 +232,7 @@ def test_stats_recover_writes_a_new_file_and_never_overwrites(partly_damaged, tm
     out = capsys.readouterr().out
     assert "trials" in out and "was not changed" in out
     assert _fingerprint(path) == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["stats.sqlite3"]   # no side files
     with StatsStore.open(dest, read_only=True) as store:
         n = store.count()
     assert 0.9 * len(original) <= n < len(original)

@@ -116,12 +116,12 @@ def main(argv: list[str] | None = None) -> int:
 def _known_or_unexpected(exc: Exception, args) -> int:
     """Errors any command can meet (the data folder, the poem data) get their own line;
     anything else is a bug: one line naming it and the log holding the traceback."""
-    from poems.database import PoemDataError
     from trainer.paths import DataDirError
     if isinstance(exc, DataDirError):
         print(f"karuta: {exc}", file=sys.stderr)
         return 2
-    if isinstance(exc, PoemDataError):
+    # By name: importing poems again would raise the same error while its data is damaged.
+    if any(c.__name__ == "PoemDataError" for c in type(exc).__mro__):
         print(f"karuta: the poem data shipped with the trainer is damaged: {exc} "
               "(reinstall the trainer)", file=sys.stderr)
         return 1

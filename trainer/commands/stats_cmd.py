@@ -126,9 +126,9 @@ def _check(args) -> int:
         problem = store.verify()
         path = store.path
     if problem:
-        print(f"karuta: the statistics database {path} is damaged: {problem}\n"
-              f"Nothing was changed. `karuta stats recover {path} NEW_FILE` copies every "
-              "readable trial into a new database.", file=sys.stderr)
+        print(f"karuta: the statistics database {path} is damaged: {problem}; nothing was "
+              f"changed. `karuta stats recover {path} NEW_FILE` copies every readable trial "
+              "into a new database.", file=sys.stderr)
         return 1
     print(f"{path}: ok")
     return 0

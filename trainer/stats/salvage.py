@@ -89,6 +89,8 @@ def salvage_into(source: Path, store: "S.StatsStore") -> SalvageReport:
 # --- reading around bad pages ----------------------------------------------------------------
 
 def _open_source(source: Path) -> sqlite3.Connection:
+    if not source.with_name(source.name + "-wal").exists():   # nothing beside it: leave no trace
+        return _schema_readable(S._connect_read_only(source, immutable=True))
     try:
         return _schema_readable(S._connect_read_only(source))
     except sqlite3.Error as exc:

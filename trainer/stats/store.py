@@ -410,7 +410,7 @@ class StatsStore:
             return str(exc)
         if result != "ok":
             _flag_for_check(self.path)
-            return str(result)
+            return _one_line(result)
         return None
 
     # --- writing ---------------------------------------------------------------------
@@ -679,6 +679,11 @@ def _keep_mode(dest: Path, tmp: Path) -> None:
     os.chmod(tmp, mode)
 
 
+def _one_line(text) -> str:
+    """SQLite's check reports span lines ('*** in database main ***\nPage 4: ...')."""
+    return " ".join(str(text).replace("*** in database main ***", "").split())
+
+
 def _code(exc: sqlite3.Error) -> int | None:
     code = getattr(exc, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
@@ -805,9 +810,13 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
 
 
 def _open_read_only_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
-    """mode=ro; in a folder where SQLite cannot make its shared-memory file, immutable."""
+    """Read without leaving a trace. With no -wal beside the file no program has it open
+    (a WAL writer always keeps one), so it is read as immutable: no -wal/-shm side files
+    are made. Otherwise mode=ro reads the WAL too; immutable again if the folder
+    does not let SQLite make its shared-memory file."""
     last: Exception | None = None
-    for immutable in (False, True):
+    wal = path.with_name(path.name + "-wal")
+    for immutable in ((True,) if not wal.exists() else (False, True)):
         conn = None
         try:
             conn = _connect_read_only(path, immutable=immutable)
@@ -873,7 +882,7 @@ def _check_schema(conn: sqlite3.Connection, deep_check: bool, *,
     if deep_check:
         result = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
         if result != "ok":
-            raise DamagedDatabase(f"integrity check failed: {result}")
+            raise DamagedDatabase(f"integrity check failed: {_one_line(result)}")
     return "ok"
 
 
