@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,8 @@ from trainer.cli import main
 from trainer.stats.recorder import SessionRecorder
 from trainer.stats.srs import Memorisation
 from trainer.stats.store import StatsBusy, StatsError, StatsStore, Trial, default_path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _fill(path, n=300, *, at=1_700_000_000.0):
@@ -285,3 +288,52 @@ def test_a_trial_and_its_review_are_kept_together_or_not_at_all(tmp_path, monkey
         rec.add(Result())
         assert store.count() == 1
         assert store.query("SELECT count(*) FROM srs_cards")[0][0] == 1
+
+
+# --- finding 9: a read-only data folder is not damage ------------------------------------------
+
+READ_ONLY_PROBE = textwrap.dedent("""
+    import json, sys
+    from trainer.cli import main
+    from trainer.stats.store import StatsError, StatsStore, Trial
+    store = StatsStore.open()
+    out = {"reason": store.read_only_reason, "count": store.count(),
+           "recovery": store.recovery_message, "aside": str(store.set_aside_path)}
+    try:
+        store.record(Trial("match", 1, True))
+        out["write"] = "written"
+    except StatsError as exc:
+        out["write"] = str(exc)
+    store.close()
+    out["summary"] = main(["stats", "summary"])
+    print(json.dumps(out))
+""")
+
+
+def test_a_read_only_data_folder_keeps_its_healthy_database(tmp_path):
+    import json
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="karuta-ro-", dir="/tmp"))
+    try:
+        _fill(folder / "stats.sqlite3", 300)
+        os.chmod(folder / "stats.sqlite3", 0o444)
+        os.chmod(folder, 0o555)
+        before = {p.name: _fingerprint(p) for p in folder.iterdir()}
+        cmd = [sys.executable, "-c", READ_ONLY_PROBE]
+        if os.geteuid() == 0:     # root ignores permissions: be someone else
+            if not shutil.which("setpriv"):
+                pytest.skip("running as root without setpriv: cannot make a folder read-only")
+            cmd = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *cmd]
+        env = {**os.environ, "KARUTA_DATA_DIR": str(folder), "PYTHONPATH": str(ROOT)}
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert out["count"] == 300 and out["aside"] == "None"
+        assert "read-only" in out["reason"] and "damaged" not in out["recovery"]
+        assert "new results will not be saved" in out["recovery"]
+        assert "results cannot be saved" in out["write"]
+        assert out["summary"] == 0
+        assert {p.name: _fingerprint(p) for p in folder.iterdir()} == before
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)

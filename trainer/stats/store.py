@@ -226,7 +226,8 @@ class StatsStore:
         self._lock = threading.RLock()
         self._depth = 0   # nesting of transaction(): inner ones are savepoints
         self.path = path
-        #: Set when a damaged file was set aside at open: a sentence for the player.
+        #: Set when a damaged file was set aside at open, or the store could only be
+        #: opened read-only: a sentence for the player.
         self.recovery_message = recovery_message
         #: Where the damaged file went, if one was set aside.
         self.set_aside_path: Path | None = None
@@ -272,9 +273,9 @@ class StatsStore:
         try:
             conn = _retry_while_busy(db_path, lambda: _open_checked(db_path, deep_check))
         except _NewerSchema as exc:
-            return cls._open_read_only(db_path, False, str(exc))
+            return cls._open_read_only(db_path, False, str(exc), tell=True)
         except _CannotWrite as exc:
-            return cls._open_read_only(db_path, deep_check, str(exc))
+            return cls._open_read_only(db_path, deep_check, str(exc), tell=True)
         except DamagedDatabase as exc:
             return cls._replace_damaged(db_path, str(exc))
         if deep_check:
@@ -283,12 +284,15 @@ class StatsStore:
 
     @classmethod
     def _open_read_only(cls, db_path: Path, deep_check: bool, reason: str | None, *,
-                        missing_ok: bool = True) -> "StatsStore":
+                        missing_ok: bool = True, tell: bool = False) -> "StatsStore":
+        """tell: the app wanted to write; the player is told once (``recovery_message``)."""
+        told = (f"The statistics database is open read-only: {reason}. Everything saved so "
+                "far is shown; new results will not be saved.") if tell else None
         reason = reason or "opened read-only"
         if not db_path.exists() or db_path.stat().st_size == 0:
             if not db_path.exists() and not missing_ok:
                 raise StatsBadPath(f"there is no statistics database at {db_path}")
-            return cls(_empty_memory_store(), db_path, None, reason)
+            return cls(_empty_memory_store(), db_path, told, reason)
         if not _is_sqlite(db_path):
             raise StatsBadPath(f"{db_path} is not a statistics database "
                                "(the file is not a SQLite database)")
@@ -301,7 +305,7 @@ class StatsStore:
             raise StatsBadPath(f"{db_path} is not a statistics database ({exc})") from None
         except DamagedDatabase as exc:
             raise StatsDamaged(f"the statistics database {db_path} is damaged ({exc})") from None
-        return cls(conn, db_path, None, reason)
+        return cls(conn, db_path, told, reason)
 
     @classmethod
     def _replace_damaged(cls, db_path: Path, reason: str) -> "StatsStore":
@@ -751,8 +755,7 @@ def _classify(exc: sqlite3.Error) -> Exception:
         return DamagedDatabase(f"SQLite reports: {exc}")
     if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM,
                 sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_AUTH):
-        return _CannotWrite(f"it cannot be written here ({exc}), so new results will not be "
-                            "saved")
+        return _CannotWrite(f"it cannot be written here ({exc})")
     return StatsError(f"cannot open the statistics database: {exc}")
 
 
@@ -793,7 +796,7 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
         if problem:
             raise DamagedDatabase(problem)
         if not os.access(path, os.W_OK):
-            raise _CannotWrite("the file is read-only, so new results will not be saved")
+            raise _CannotWrite(f"the file {path} is read-only")
     try:
         conn = _connect(path)
     except sqlite3.Error as exc:
@@ -848,7 +851,7 @@ def _configure_and_check(conn: sqlite3.Connection, deep_check: bool) -> None:
     _check_schema(conn, deep_check)  # before anything writes: the file may not be ours
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if str(mode).lower() != "wal":
-        raise _CannotWrite(f"it cannot use the WAL journal (got {mode})")
+        raise _CannotWrite(f"it cannot be written here (no WAL journal: got {mode})")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
@@ -872,8 +875,7 @@ def _check_schema(conn: sqlite3.Connection, deep_check: bool, *,
         raise DamagedDatabase(f"unknown schema version {version}")
     newer = version > SCHEMA_VERSION
     if newer and not read_only:
-        raise _NewerSchema(f"it was made by a newer version of the trainer (schema {version}); "
-                           "it is shown read-only and new results will not be saved")
+        raise _NewerSchema(f"it was made by a newer version of the trainer (schema {version})")
     for table, columns in _EXPECTED_COLUMNS.items():
         found = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
         # A newer schema may add columns; it must keep the ones we read.
