@@ -139,7 +139,7 @@ def _hold_lock(path, seconds):
 def test_a_locked_database_is_waited_for_not_set_aside(monkeypatch):
     path = default_path()
     _fill(path, 300)
-    monkeypatch.setattr(store_mod, "BUSY_WAIT_S", 8.0)
+    monkeypatch.setattr(store_mod, "BUSY_WAIT_S", 8.0, raising=False)
     proc = _hold_lock(path, 1.5)     # released partway through the wait
     try:
         t0 = time.monotonic()
@@ -157,7 +157,7 @@ def test_a_locked_database_is_waited_for_not_set_aside(monkeypatch):
 def test_a_database_locked_for_too_long_is_in_use_not_damaged(monkeypatch, capsys):
     path = default_path()
     _fill(path, 300)
-    monkeypatch.setattr(store_mod, "BUSY_WAIT_S", 0.8)
+    monkeypatch.setattr(store_mod, "BUSY_WAIT_S", 0.8, raising=False)
     proc = _hold_lock(path, 30)
     try:
         before = _fingerprint(path)
