@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from trainer.cli import main
-from trainer.stats.store import APPLICATION_ID, SCHEMA_VERSION, StatsStore, Trial
+from trainer.stats.store import StatsStore, Trial
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,7 +139,7 @@ CASES = {
 }
 
 
-def _fill(path, n=50, version=None):
+def _fill(path, n=50):
     with StatsStore.open(path) as store:
         store.record_many(Trial("match", 1 + i % 100, i % 3 > 0, reaction_ms=500.0 + i,
                                 at=1_700_000_000.0 + i) for i in range(n))
@@ -252,3 +252,18 @@ def test_an_unexpected_error_is_one_line_with_the_log_path(monkeypatch, capsys):
     log = Path(os.environ["KARUTA_DATA_DIR"]) / "karuta-errors.log"
     assert str(log) in err
     assert "Traceback" in log.read_text() and "a bug" in log.read_text()
+
+
+@pytest.mark.parametrize("out", ["", "/proc/x.flac", "{w}/nodir/x.wav", "{w}/dir", "/dev/null"])
+def test_read_checks_its_target_before_the_long_preparation(world, out, monkeypatch, capsys):
+    """Finding 9: an unwritable --out used to fail only after preparing the whole session,
+    and --out '' played the session instead of rendering it."""
+    import trainer.commands.read_cmd as read_cmd
+
+    def must_not_prepare(*a, **k):
+        raise AssertionError("the session was prepared before the target was checked")
+
+    monkeypatch.setattr(read_cmd, "_build", must_not_prepare)
+    monkeypatch.setattr(read_cmd, "_play", must_not_prepare)
+    assert main(["read", "--out", out.format(w=world)]) == 2
+    assert capsys.readouterr().err.startswith("karuta: read: ")

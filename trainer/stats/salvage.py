@@ -44,30 +44,33 @@ class SalvageReport:
 
 def read_rows(source: Path) -> tuple[dict[str, list[tuple]], SalvageReport]:
     """Every readable row of the tables we keep, from ``source`` opened read-only."""
-    report = SalvageReport()
     try:
         conn = _open_source(source)
     except sqlite3.Error as exc:
         raise S.StatsError(f"{source} cannot be read at all ({exc})") from exc
     try:
-        tables = _tables(conn)
-        rows: dict[str, list[tuple]] = {}
-        for table, key in (("sessions", "id"), ("trials", "id"), ("srs_cards", "card")):
-            if table not in tables:
-                rows[table] = []
-                continue
-            columns = S._EXPECTED_COLUMNS[table]
-            present = _columns(conn, table)
-            if not set(columns) <= present:
-                rows[table] = []
-                continue
-            got, unreadable = _read_table(conn, table, key, columns, _upper(conn, table, key))
-            rows[table] = got
-            report.unreadable += unreadable if table == "trials" else 0
-        report.highest_id = max((r[0] for r in rows["trials"]), default=0)
-        return rows, report
+        return _read_all(conn)
+    except sqlite3.Error as exc:   # the schema itself unreadable past the first page
+        raise S.StatsError(f"{source} cannot be read ({exc})") from exc
     finally:
         conn.close()
+
+
+def _read_all(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple]], SalvageReport]:
+    report = SalvageReport()
+    tables = _tables(conn)
+    rows: dict[str, list[tuple]] = {}
+    for table, key in (("sessions", "id"), ("trials", "id"), ("srs_cards", "card")):
+        columns = S._EXPECTED_COLUMNS[table]
+        if table not in tables or not set(columns) <= _columns(conn, table):
+            rows[table] = []
+            continue
+        rows[table], unreadable = _read_table(conn, table, key, columns,
+                                              _upper(conn, table, key))
+        if table == "trials":
+            report.unreadable = unreadable
+    report.highest_id = max((r[0] for r in rows["trials"]), default=0)
+    return rows, report
 
 
 def salvage_into(source: Path, store: "S.StatsStore") -> SalvageReport:

@@ -328,7 +328,7 @@ class StatsStore:
             report = salvage_into(aside, store)
             saved = (f" {report.trials:,} trials were recovered from it"
                      if report.trials else " Nothing could be recovered from it")
-        except StatsError as exc:
+        except (StatsError, sqlite3.Error) as exc:
             saved = f" Recovering its trials failed ({exc})"
         store.recovery_message = (
             f"The statistics database was damaged ({reason}). It was set aside as "
