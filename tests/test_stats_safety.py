@@ -42,16 +42,13 @@ def _fingerprint(path):
 
 
 def _trial_pages(path):
-    """Page numbers of the trials table's leaves (from SQLite's own dbstat if present,
-    else every page between the root and the first index root)."""
+    """{page number: rows on it} for the trials table's leaves (SQLite's own dbstat)."""
     conn = sqlite3.connect(path)
     try:
-        pages = [r[0] for r in conn.execute(
-            "SELECT pageno FROM dbstat WHERE name='trials' AND pagetype='leaf' ORDER BY pageno")]
-    except sqlite3.OperationalError:
-        pages = []
-    conn.close()
-    return pages
+        return dict(conn.execute("SELECT pageno, ncell FROM dbstat "
+                                 "WHERE name='trials' AND pagetype='leaf' ORDER BY pageno"))
+    finally:
+        conn.close()
 
 
 def _scribble_pages(path, pages, page_size=4096):
@@ -184,11 +181,12 @@ def partly_damaged():
     conn = sqlite3.connect(path)
     original = conn.execute("SELECT * FROM trials ORDER BY id").fetchall()
     conn.close()
-    leaves = _trial_pages(path)
+    cells = _trial_pages(path)
+    leaves = sorted(cells)
     assert len(leaves) > 20
     bad = leaves[5:6] + leaves[len(leaves) // 2: len(leaves) // 2 + 2] + leaves[-3:-2]
     _scribble_pages(path, bad)
-    return path, original, len(bad)
+    return path, original, sum(cells[p] for p in bad)
 
 
 def test_check_reports_damage_with_a_nonzero_exit_and_moves_nothing(partly_damaged, capsys):
@@ -212,7 +210,7 @@ def test_export_of_a_damaged_database_fails_cleanly(partly_damaged, tmp_path, ca
 
 
 def test_the_app_salvages_every_readable_trial_of_its_damaged_database(partly_damaged):
-    path, original, n_bad = partly_damaged
+    path, original, lost = partly_damaged
     with StatsStore.open(path) as store:
         assert store.set_aside_path is not None and store.set_aside_path.exists()
         recovered = store.query("SELECT * FROM trials ORDER BY id")
@@ -221,14 +219,12 @@ def test_the_app_salvages_every_readable_trial_of_its_damaged_database(partly_da
         assert store.query("SELECT sum(n) FROM daily")[0][0] == len(recovered)
     by_id = {r[0]: r for r in original}
     assert all(by_id[r[0]] == r for r in recovered)          # copied exactly
-    per_page = len(original) / len(_trial_pages(store.set_aside_path) or [1]) or 1
-    assert len(recovered) >= len(original) - n_bad * 2 * per_page   # only the bad pages lost
-    assert len(recovered) >= 0.9 * len(original)
+    assert 0 < lost and len(recovered) == len(original) - lost   # only the bad pages' rows lost
     assert f"{len(recovered):,} trials were recovered" in message
 
 
 def test_stats_recover_writes_a_new_file_and_never_overwrites(partly_damaged, tmp_path, capsys):
-    path, original, _ = partly_damaged
+    path, original, lost = partly_damaged
     before = _fingerprint(path)
     dest = tmp_path / "recovered.sqlite3"
     assert main(["stats", "recover", str(path), str(dest)]) == 0
@@ -238,7 +234,7 @@ def test_stats_recover_writes_a_new_file_and_never_overwrites(partly_damaged, tm
     assert sorted(p.name for p in path.parent.iterdir()) == ["stats.sqlite3"]   # no side files
     with StatsStore.open(dest, read_only=True) as store:
         n = store.count()
-    assert 0.9 * len(original) <= n < len(original)
+    assert n == len(original) - lost
     dest_before = _fingerprint(dest)
     assert main(["stats", "recover", str(path), str(dest)]) == 2
     assert "already exists" in capsys.readouterr().err

@@ -131,6 +131,7 @@ def _upper(conn: sqlite3.Connection, table: str, key: str) -> int:
 
 def _read_table(conn, table: str, key: str, columns, upper: int) -> tuple[list[tuple], int]:
     select = f"SELECT {', '.join(columns)} FROM {table} WHERE {key} >= ? AND {key} < ? ORDER BY {key}"
+    one = f"SELECT {', '.join(columns)} FROM {table} WHERE {key} = ?"
     rows: list[tuple] = []
     unreadable = 0
     pending = [(lo, min(lo + CHUNK, upper)) for lo in range(-1, upper, CHUNK)]
@@ -138,7 +139,10 @@ def _read_table(conn, table: str, key: str, columns, upper: int) -> tuple[list[t
     while pending:
         lo, hi = pending.pop()
         try:
-            rows.extend(conn.execute(select, (lo, hi)).fetchall())
+            if hi - lo == 1:   # a point lookup: a range scan would step on into the next
+                rows.extend(conn.execute(one, (lo,)).fetchall())   # page, maybe a bad one
+            else:
+                rows.extend(conn.execute(select, (lo, hi)).fetchall())
         except sqlite3.DatabaseError:
             if hi - lo <= 1:
                 unreadable += 1
