@@ -11,6 +11,7 @@ file that did not exist.
 """
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -50,7 +51,8 @@ def register(sub) -> None:
 def _open(args):
     """The store, read-only. Bad path: UsageError (exit 2); busy or damaged: exit 1."""
     from trainer.cli import Failure, UsageError
-    from trainer.stats.store import StatsBadPath, StatsDamaged, StatsError, StatsStore
+    from trainer.stats.store import (StatsBadPath, StatsDamaged, StatsError, StatsStore,
+                                     default_path)
     if args.db is not None and not args.db.strip():
         raise UsageError("stats: --db needs a file name")
     try:
@@ -60,8 +62,9 @@ def _open(args):
             raise Failure(f"stats: {exc}; nothing was changed") from None
         raise UsageError(f"stats: {exc}") from None
     except StatsDamaged as exc:
-        raise Failure(f"stats: {exc}; nothing was changed. `karuta stats recover` "
-                      "copies every readable trial into a new database.") from None
+        where = shlex.quote(str(args.db or default_path()))
+        raise Failure(f"stats: {exc}; nothing was changed. `karuta stats recover {where} "
+                      "NEW_FILE` copies every readable trial into a new database.") from None
     except StatsError as exc:
         raise Failure(f"stats: {exc}") from None
 
@@ -127,7 +130,7 @@ def _check(args) -> int:
         path = store.path
     if problem:
         print(f"karuta: the statistics database {path} is damaged: {problem}; nothing was "
-              f"changed. `karuta stats recover {path} NEW_FILE` copies every readable trial "
+              f"changed. `karuta stats recover {shlex.quote(str(path))} NEW_FILE` copies every readable trial "
               "into a new database.", file=sys.stderr)
         return 1
     print(f"{path}: ok")

@@ -301,8 +301,9 @@ class StatsStore:
             raise StatsDamaged(f"the statistics database {db_path} is damaged ({problem})")
         try:
             conn = _retry_while_busy(db_path, lambda: _open_read_only_checked(db_path, deep_check))
-        except _NotOurs as exc:
-            raise StatsBadPath(f"{db_path} is not a statistics database ({exc})") from None
+        except _NotOurs:
+            raise StatsBadPath(f"{db_path} is not a karuta statistics database (it is another "
+                               "program's SQLite file)") from None
         except DamagedDatabase as exc:
             raise StatsDamaged(f"the statistics database {db_path} is damaged ({exc})") from None
         return cls(conn, db_path, told, reason)
