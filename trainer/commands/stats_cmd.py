@@ -130,8 +130,8 @@ def _check(args) -> int:
         path = store.path
     if problem:
         print(f"karuta: the statistics database {path} is damaged: {problem}; nothing was "
-              f"changed. `karuta stats recover {shlex.quote(str(path))} NEW_FILE` copies every readable trial "
-              "into a new database.", file=sys.stderr)
+              f"changed. `karuta stats recover {shlex.quote(str(path))} NEW_FILE` copies "
+              "every readable trial into a new database.", file=sys.stderr)
         return 1
     print(f"{path}: ok")
     return 0
