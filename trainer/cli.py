@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"karuta: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - building the parser imports the games' options
+        return _known_or_unexpected(exc, None)
     func = getattr(args, "func", run_gui)
     try:
         return func(args) or 0
