@@ -49,7 +49,9 @@ def test_export_and_check(data_dir, tmp_path, capsys):
 
 
 def test_damaged_store_is_reported(data_dir, capsys):
+    # summary reads only: it reports the file and leaves it exactly as it was.
     (data_dir / "stats.sqlite3").write_bytes(b"garbage" * 100)
-    assert main(["stats", "summary"]) == 0
+    assert main(["stats", "summary"]) == 1
     err = capsys.readouterr().err
-    assert "damaged" in err and "set aside" in err
+    assert "not a SQLite database" in err and "nothing was changed" in err
+    assert (data_dir / "stats.sqlite3").read_bytes() == b"garbage" * 100

@@ -151,14 +151,12 @@ def _damage_newer_version(path):
     conn.close()
 
 
+# Our own database (SQLite header, our application id, in the data folder), damaged.
 @pytest.mark.parametrize("damage, reason", [
-    (_damage_garbage, "not a SQLite database"),
     (_damage_truncate, "truncated"),
     (_damage_truncate_whole_pages, "truncated"),
     (_damage_scribble, ""),
     (_damage_wrong_schema, "wrong columns"),
-    (_damage_foreign_db, "not a karuta statistics database"),
-    (_damage_newer_version, "newer version"),
 ])
 def test_damaged_file_is_set_aside_and_a_fresh_store_started(data_dir, damage, reason):
     path = data_dir / "stats.sqlite3"
@@ -173,19 +171,61 @@ def test_damaged_file_is_set_aside_and_a_fresh_store_started(data_dir, damage, r
     # Never deleted: the damaged bytes are there, under a timestamped name.
     assert store.set_aside_path.read_bytes() == damaged_bytes
     assert store.set_aside_path.name.startswith("stats.damaged-")
-    # The fresh store works.
-    assert store.count() == 0
+    # The fresh store holds what could be salvaged, says how much, and works.
+    salvaged = store.count()
+    assert salvaged <= 200
+    if salvaged:
+        assert f"{salvaged:,} trials were recovered" in store.recovery_message
+    else:
+        assert ("Nothing could be recovered" in store.recovery_message
+                or "Recovering its trials failed" in store.recovery_message)
     store.record(Trial("match", 3, True, reaction_ms=321.0))
     store.close()
     with StatsStore.open(path) as again:
-        assert again.recovery_message is None and again.count() == 1
+        assert again.recovery_message is None and again.count() == salvaged + 1
+
+
+# Not ours to move: a file that is not SQLite at all, someone else's database.
+@pytest.mark.parametrize("damage, reason", [
+    (_damage_garbage, "not a SQLite database"),
+    (_damage_foreign_db, "not a karuta statistics database"),
+])
+def test_a_file_that_is_not_ours_is_never_set_aside(data_dir, damage, reason):
+    path = data_dir / "stats.sqlite3"
+    _store_with_trials(path)
+    damage(path)
+    before = path.read_bytes(), path.stat().st_ino, path.stat().st_mtime_ns
+    with pytest.raises(StatsError, match=reason):
+        StatsStore.open(path)
+    assert (path.read_bytes(), path.stat().st_ino, path.stat().st_mtime_ns) == before
+    assert sorted(p.name for p in data_dir.iterdir()) == ["stats.sqlite3"]
+
+
+def test_a_newer_schema_opens_read_only_and_keeps_its_history(data_dir):
+    path = data_dir / "stats.sqlite3"
+    _store_with_trials(path)
+    _damage_newer_version(path)
+    before = path.read_bytes()
+    with StatsStore.open(path) as store:
+        assert store.set_aside_path is None and "newer version" in store.recovery_message
+        assert "newer version" in store.read_only_reason
+        assert store.count() == 200                    # the history is all there
+        with pytest.raises(StatsError, match="newer version"):
+            store.record(Trial("match", 3, True))
+    assert path.read_bytes() == before
+
+
+def _scribble_aside(path):
+    """A damaged copy of our own database (header intact, b-tree pages scribbled)."""
+    _store_with_trials(path)
+    _damage_scribble(path)
 
 
 def test_two_damaged_files_in_the_same_second_do_not_collide(data_dir):
     path = data_dir / "stats.sqlite3"
     asides = []
     for _ in range(2):
-        path.write_bytes(b"not a database at all" * 10)
+        _scribble_aside(path)
         store = StatsStore.open(path)
         asides.append(store.set_aside_path)
         store.close()

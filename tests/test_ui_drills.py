@@ -12,6 +12,20 @@ from trainer.ui.drills_panel import DRILLS, SETS, DrillsPanel  # noqa: E402
 from trainer.ui.drills_reading import TextReading  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 
+def _damaged_store():
+    """Our own database in the data folder, with two b-tree pages scribbled over."""
+    from trainer.stats.store import Trial, default_path
+    path = default_path()
+    with StatsStore.open(path) as s:
+        s.record_many(Trial("match", 1 + i % 100, True, at=1_700_000_000.0 + i)
+                      for i in range(200))
+        s.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    data[4096 * 2: 4096 * 4] = os.urandom(8192)
+    path.write_bytes(bytes(data))
+    return StatsStore.open(path)
+
+
 
 class FakeClock:
     def __init__(self, t=1000.0):
@@ -242,9 +256,7 @@ def test_stop_keeps_what_was_answered(qtbot, panel, store, clock):
 
 def test_a_damaged_database_is_announced_once(qtbot, tmp_path, clock):
     LANG.set("en")
-    path = tmp_path / "damaged.sqlite3"
-    path.write_bytes(b"not a database at all" * 64)
-    damaged = StatsStore.open(path)
+    damaged = _damaged_store()
     try:
         first = DrillsPanel(None, None, damaged, clock=clock)
         qtbot.addWidget(first)
@@ -256,3 +268,26 @@ def test_a_damaged_database_is_announced_once(qtbot, tmp_path, clock):
         assert second.message.text() == ""
     finally:
         damaged.close()
+
+
+def test_a_trial_that_cannot_be_saved_is_said_and_the_drill_goes_on(qtbot, panel, store, clock):
+    """Issue 11 finding 6: a read-only database mid-drill used to freeze the drill, no message."""
+    choose(panel, "fuda_nagashi", "pick", "1-4")
+    assert panel.start()
+    screen, model = panel.screen, panel.screen.model
+
+    def answer():
+        card = model.current.card
+        clock.advance(1.0)
+        button = next(b for b in screen.pick_buttons if b.property("card") == card)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        return card
+
+    answer()
+    store.query("PRAGMA query_only=ON")                 # SQLite refuses writes from now on
+    for _ in range(3):                                  # every later answer is still taken
+        answer()
+    assert screen.finished and not panel.running
+    assert "Cannot write to the statistics" in panel.message.text()
+    assert "cannot be written" in panel.message.text()
+    assert store.count() == 1

@@ -552,3 +552,23 @@ def test_a_persons_timed_flip_is_kept_in_the_statistics(qtbot, tmp_path, driver)
     click(qtbot, panel, 0, no)
     rows = store._conn.execute("SELECT kind, card, reaction_ms, correct FROM trials").fetchall()
     assert rows == [("mubeyama", no, float(panel.session.reactions[0][-1].ms), 1)]
+
+
+def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_path, driver):
+    """Issue 11 finding 6: a statistics database that refuses writes gives a message; the
+    flip still counts."""
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    store.query("PRAGMA query_only=ON")             # SQLite refuses every write from now on
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0, store=store)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.start_game(config("okayama4", seed=2))
+    no = _person_card(panel, driver)
+    driver.kimariji.emit(panel.session.order.index(no), no, time.perf_counter() - 0.3)
+    click(qtbot, panel, 0, no)
+    assert "cannot be written" in panel.notice.text()
+    assert panel.session.reactions[0][-1].no == no            # the flip was taken all the same
+    assert panel.session.state.pending != AwaitFlip(no, 0)       # and the game moved on
+    assert store.count() == 0

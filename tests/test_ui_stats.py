@@ -16,6 +16,20 @@ from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.stats_demo import simulate  # noqa: E402
 from trainer.ui.stats_panel import StatsPanel  # noqa: E402
 
+def _damaged_store():
+    """Our own database in the data folder, with two b-tree pages scribbled over."""
+    from trainer.stats.store import Trial, default_path
+    path = default_path()
+    with StatsStore.open(path) as s:
+        s.record_many(Trial("match", 1 + i % 100, True, at=1_700_000_000.0 + i)
+                      for i in range(200))
+        s.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    data[4096 * 2: 4096 * 4] = os.urandom(8192)
+    path.write_bytes(bytes(data))
+    return StatsStore.open(path)
+
+
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
@@ -125,9 +139,7 @@ def test_empty_store_says_there_is_nothing_yet(qtbot, tmp_path):
 
 def test_recovery_message_is_shown_once(qtbot, tmp_path):
     LANG.set("en")
-    path = tmp_path / "stats.sqlite3"
-    path.write_bytes(b"this is not a database" * 100)
-    damaged = StatsStore.open(path)
+    damaged = _damaged_store()
     assert damaged.recovery_message
     try:
         first = StatsPanel(store=damaged)

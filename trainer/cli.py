@@ -27,8 +27,21 @@ class UsageError(Exception):
     """A bad argument: one line on stderr, exit status 2."""
 
 
+class Failure(Exception):
+    """A failure while working (not the user's input): one line on stderr, exit status 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line (``karuta: ...``), not usage + message."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog.removeprefix('karuta ')}: {message} "
+                         f"(see `{self.prog} --help`)" if self.prog != "karuta"
+                         else f"{message} (see `karuta --help`)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="karuta",
         description="Reader, judge and trainer for kyogi karuta. "
         "With no subcommand, opens the application window.",
@@ -77,16 +90,74 @@ def run_gui(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"karuta: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - building the parser imports the games' options
+        return _known_or_unexpected(exc, None)
     func = getattr(args, "func", run_gui)
     try:
         return func(args) or 0
     except UsageError as exc:
         print(f"karuta: {exc}", file=sys.stderr)
         return 2
+    except Failure as exc:
+        print(f"karuta: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("karuta: stopped", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the safety net: one line, details in a log
+        return _known_or_unexpected(exc, args)
+
+
+def _known_or_unexpected(exc: Exception, args) -> int:
+    """Errors any command can meet (the data folder, the poem data) get their own line;
+    anything else is a bug: one line naming it and the log holding the traceback."""
+    from trainer.paths import DataDirError
+    if isinstance(exc, DataDirError):
+        print(f"karuta: {exc}", file=sys.stderr)
+        return 2
+    # By name: importing poems again would raise the same error while its data is damaged.
+    if any(c.__name__ == "PoemDataError" for c in type(exc).__mro__):
+        print(f"karuta: the poem data shipped with the trainer is damaged: {exc} "
+              "(reinstall the trainer)", file=sys.stderr)
+        return 1
+    command = getattr(args, "command", None) or "gui"
+    where = _write_crash_log(exc)
+    print(f"karuta: {command} failed unexpectedly ({type(exc).__name__}: {exc}); "
+          f"{where}", file=sys.stderr)
+    return 1
+
+
+def _write_crash_log(exc: Exception) -> str:
+    """Append the traceback to karuta-errors.log in the data folder (or the temp folder)."""
+    import tempfile
+    import time
+    import traceback
+    text = "".join(traceback.format_exception(exc))
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+    folders = []
+    try:
+        from trainer.paths import data_dir
+        folders.append(data_dir())
+    except Exception:  # noqa: BLE001 - the data folder may be what failed
+        pass
+    folders.append(tempfile.gettempdir())
+    for folder in folders:
+        log = os.path.join(folder, "karuta-errors.log")
+        try:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(f"--- {stamp} karuta {' '.join(sys.argv[1:])}\n{text}")
+            return f"the details were written to {log}"
+        except OSError:
+            continue
+    return "the details could not be written to a log file"
 
 
 if __name__ == "__main__":

@@ -39,18 +39,12 @@ def register(sub) -> None:
 def run(args) -> int:
     from trainer.cli import UsageError
     settings, seed = _settings(args, UsageError)
-    if args.out:
-        from pathlib import Path
-
-        from audio.render import file_format
-        try:
-            file_format(Path(args.out))
-        except ValueError as exc:
-            raise UsageError(f"read: {exc}") from None
+    if args.out is not None:
+        _check_out(args.out, UsageError)   # before the long preparation, not after it
     programme = _build(args, settings, seed)
     if programme is None:
         return 1
-    if args.out:
+    if args.out is not None:
         return _render(args, programme, seed)
     if args.json:
         _print_json(programme, seed)
@@ -58,11 +52,53 @@ def run(args) -> int:
     return _play(args, programme, seed)
 
 
+def _check_out(out: str, UsageError) -> None:
+    """The render target: a .wav/.flac name whose folder we can write, never a folder,
+    a device or a read-only file (the render is renamed over it at the end)."""
+    import os
+    import stat
+    import tempfile
+    from pathlib import Path
+
+    from audio.render import file_format
+    if not out.strip():
+        raise UsageError("read: --out needs a file name (e.g. --out session.flac)")
+    path = Path(out)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"read: cannot write {out}: {exc.strerror or exc}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"read: {out} is a folder; give a file name ending in .wav or .flac")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"read: {out} is not a regular file (a device or a pipe?); "
+                         "render to an ordinary file")
+    try:
+        file_format(path)
+    except ValueError as exc:
+        raise UsageError(f"read: {exc}") from None
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"read: cannot write {out}: the folder {folder} does not exist")
+    try:   # a real try, not os.access: root, read-only mounts and /proc all answer truly
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"read: cannot write {out}: the folder {folder} is not writable "
+                         f"({exc.strerror or exc})") from None
+    if st is not None and not os.access(path, os.W_OK):
+        raise UsageError(f"read: {out} is read-only; it was left as it is")
+
+
 def _settings(args, UsageError):
     import random
 
     from audio.programme import ReadingSettings
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    if args.cards is not None and not 1 <= args.cards <= 100:
+        raise UsageError(f"read: --cards must be 1..100, not {args.cards}")
     try:
         settings = ReadingSettings(ma=args.ma, pause=args.pause, speed=args.speed,
                                    read_shimo=not args.kami_only, cards=args.cards,
@@ -115,7 +151,7 @@ def _render(args, programme, seed) -> int:
     from audio.render import ProgressBar, render_to_file
     try:
         path = render_to_file(programme, args.out, progress=ProgressBar("rendering"))
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:   # soundfile's errors are RuntimeErrors
         print(f"karuta read: cannot write {args.out}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -3,14 +3,21 @@
     karuta stats summary [--kind KIND] [--db FILE]   totals, recent days, weakest cards, faults
     karuta stats export --csv FILE [--db FILE]       every trial as CSV
     karuta stats check [--db FILE]                   full integrity check of the database
+    karuta stats recover DAMAGED NEW                 salvage every readable trial into NEW
+
+summary, export and check open the database read-only: they never rename,
+replace or write it, whatever the file is. Only `recover` writes, and only a
+file that did not exist.
 """
 from __future__ import annotations
 
+import shlex
 import sys
+from pathlib import Path
 
 
 def register(sub) -> None:
-    p = sub.add_parser("stats", help="statistics of every trial: summary, CSV export, check")
+    p = sub.add_parser("stats", help="statistics of every trial: summary, CSV export, check, recover")
     cmds = p.add_subparsers(dest="stats_command", metavar="ACTION", required=True)
 
     s = cmds.add_parser("summary", help="totals, the last days, weakest cards and faults")
@@ -26,33 +33,55 @@ def register(sub) -> None:
     e.add_argument("--db", default=None)
     e.set_defaults(func=_export)
 
-    c = cmds.add_parser("check", help="full integrity check (sets a damaged file aside at next open)")
+    c = cmds.add_parser("check", help="full integrity check; exit status 1 if damaged")
     c.add_argument("--db", default=None)
     c.set_defaults(func=_check)
 
+    r = cmds.add_parser(
+        "recover", help="copy every readable trial of a damaged database into a new one",
+        description="Reads DAMAGED (read-only, it is not changed) and writes every trial, "
+        "session and card schedule that can still be read into NEW, a database file that "
+        "must not exist yet. To use it, quit the trainer and put NEW in place of the "
+        "statistics database (see `karuta stats check`).")
+    r.add_argument("source", metavar="DAMAGED", help="the damaged database (e.g. a stats.damaged-... file)")
+    r.add_argument("dest", metavar="NEW", help="the new database to write (must not exist)")
+    r.set_defaults(func=_recover)
+
 
 def _open(args):
-    from trainer.stats.store import StatsError, StatsStore
-    from trainer.cli import UsageError
+    """The store, read-only. Bad path: UsageError (exit 2); busy or damaged: exit 1."""
+    from trainer.cli import Failure, UsageError
+    from trainer.stats.store import (StatsBadPath, StatsDamaged, StatsError, StatsStore,
+                                     default_path)
+    if args.db is not None and not args.db.strip():
+        raise UsageError("stats: --db needs a file name")
     try:
-        store = StatsStore.open(args.db)
+        return StatsStore.open(args.db, read_only=True)
+    except StatsBadPath as exc:
+        if args.db is None:   # the user's own database, not an argument: a failure
+            raise Failure(f"stats: {exc}; nothing was changed") from None
+        raise UsageError(f"stats: {exc}") from None
+    except StatsDamaged as exc:
+        where = shlex.quote(str(args.db or default_path()))
+        raise Failure(f"stats: {exc}; nothing was changed. `karuta stats recover {where} "
+                      "NEW_FILE` copies every readable trial into a new database.") from None
     except StatsError as exc:
-        raise UsageError(str(exc)) from None
-    if store.recovery_message:
-        print(f"karuta: {store.recovery_message}", file=sys.stderr)
-    return store
+        raise Failure(f"stats: {exc}") from None
 
 
 def _summary(args) -> int:
-    from trainer.cli import UsageError
+    from trainer.cli import Failure, UsageError
     from trainer.stats.aggregates import dashboard_data
-    from trainer.stats.store import KINDS
+    from trainer.stats.store import KINDS, StatsError
     if args.kind is not None and args.kind not in KINDS:
         raise UsageError(f"unknown kind {args.kind!r}; choose from {', '.join(KINDS)}")
     if args.days < 0:
         raise UsageError("--days must be 0 or more")
     with _open(args) as store:
-        d = dashboard_data(store, kind=args.kind)
+        try:
+            d = dashboard_data(store, kind=args.kind)
+        except StatsError as exc:
+            raise Failure(f"stats: {exc}") from None
     what = args.kind or "all drills and matches"
     if not d.total_trials:
         print(f"No trials yet ({what}).")
@@ -80,13 +109,17 @@ def _summary(args) -> int:
 
 
 def _export(args) -> int:
-    from trainer.cli import UsageError
-    from trainer.stats.store import StatsError
+    from trainer.cli import Failure, UsageError
+    from trainer.stats.store import StatsBadPath, StatsError
+    if not args.csv.strip():
+        raise UsageError("stats export: --csv needs a file name")
     with _open(args) as store:
         try:
             n = store.export_csv(args.csv)
+        except StatsBadPath as exc:
+            raise UsageError(f"stats export: {exc}") from None
         except StatsError as exc:
-            raise UsageError(str(exc)) from None
+            raise Failure(f"stats export: {exc}; {args.csv} was not changed") from None
     print(f"wrote {n:,} trials to {args.csv}")
     return 0
 
@@ -94,10 +127,29 @@ def _export(args) -> int:
 def _check(args) -> int:
     with _open(args) as store:
         problem = store.verify()
+        path = store.path
     if problem:
-        print(f"karuta: the statistics database is damaged: {problem}\n"
-              "It will be set aside (renamed, not deleted) when the trainer next opens it.",
-              file=sys.stderr)
+        print(f"karuta: the statistics database {path} is damaged: {problem}; nothing was "
+              f"changed. `karuta stats recover {shlex.quote(str(path))} NEW_FILE` copies "
+              "every readable trial into a new database.", file=sys.stderr)
         return 1
-    print(f"{store.path}: ok")
+    print(f"{path}: ok")
+    return 0
+
+
+def _recover(args) -> int:
+    from trainer.cli import Failure, UsageError
+    from trainer.stats.salvage import recover_to_new_file
+    from trainer.stats.store import StatsBadPath, StatsError
+    source, dest = Path(args.source), Path(args.dest)
+    if not args.source.strip() or not args.dest.strip():
+        raise UsageError("stats recover: give the damaged database and a new file name")
+    try:
+        report = recover_to_new_file(source, dest)
+    except StatsBadPath as exc:
+        raise UsageError(f"stats recover: {exc}") from None
+    except StatsError as exc:
+        raise Failure(f"stats recover: {exc}") from None
+    print(f"{dest}: {report.summary()} from {source} (which was not changed).")
+    print("To use it, quit the trainer and put it in place of the statistics database.")
     return 0

@@ -2,7 +2,8 @@
 
 The UI makes one ``SessionRecorder`` per drill run and hands it every
 ``TrialResult`` the drill returns. Each is committed before ``add`` returns,
-so a crash loses at most the trial in flight. Results of the memorisation
+so a crash loses at most the trial in flight; a trial and its FSRS review
+are one transaction. Results of the memorisation
 drills (``SRS_KINDS``) are also FSRS reviews of their card (see
 ``trainer.stats.srs`` for the rating).
 """
@@ -36,8 +37,13 @@ class SessionRecorder:
         FSRS review if this drill feeds the memorisation schedule."""
         if result.kind != self.kind:
             raise ValueError(f"a {result.kind} result does not belong to a {self.kind} session")
-        self.trial_ids.append(self.store.record(result.to_trial(self.session, self.voice)))
-        if self.memorisation is None or not 1 <= result.card <= 100:
-            return None
-        return self.memorisation.review(result.card, result.kind, result.correct,
-                                        result.reaction_ms)
+        # The trial and its review in one transaction: both are kept, or neither
+        # (a review without its trial would skew the schedule, and the reverse).
+        with self.store.transaction():
+            trial_id = self.store.record(result.to_trial(self.session, self.voice))
+            review = None
+            if self.memorisation is not None and 1 <= result.card <= 100:
+                review = self.memorisation.review(result.card, result.kind, result.correct,
+                                                  result.reaction_ms)
+        self.trial_ids.append(trial_id)
+        return review

@@ -16,9 +16,20 @@ version, every table and its columns, and ``PRAGMA quick_check`` (reads every
 page). quick_check costs about 0.5 s for a million trials, so above
 ``DEEP_CHECK_MAX_BYTES`` it runs only when a previous session met a SQLite
 corruption error (a marker file next to the database) or when asked
-(``verify()``, ``karuta stats check``). A damaged file is renamed aside with a
-timestamp -- never deleted -- and a fresh store is started;
-``store.recovery_message`` then holds a sentence the UI shows to the player.
+(``verify()``, ``karuta stats check``).
+
+Only the app's own database may ever be set aside: a regular file in the app's
+data folder that starts with the SQLite header and carries our application id,
+and only when it is really damaged. It is renamed with a timestamp (never
+deleted), a fresh store is started, every readable row is salvaged into it
+(``trainer.stats.salvage``), and ``store.recovery_message`` holds a sentence
+the UI shows to the player. Any other file -- one the user named, a foreign
+database, a file that is not SQLite at all -- is never renamed, replaced or
+written: opening it fails with a ``StatsError`` saying why.
+
+Not damage: a file locked by another program (open waits up to ``BUSY_WAIT_S``,
+then says it is in use), a file from a newer version of the trainer, or a
+read-only data folder: both open read-only, with ``store.read_only_reason``.
 
 Summaries: ``daily`` (per day and kind) and ``card_totals`` (per card and
 kind) keep counts and sums, updated in the same transaction as the trial, so
@@ -29,7 +40,9 @@ from __future__ import annotations
 import csv
 import os
 import sqlite3
+import stat
 import struct
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -43,6 +56,13 @@ SCHEMA_VERSION = 1
 DB_NAME = "stats.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 DEEP_CHECK_MAX_BYTES = 32 * 1024 * 1024  # ~250,000 trials: quick_check under ~0.15 s
+BUSY_WAIT_S = 10.0       # how long open waits for another program to release the file
+BUSY_TIMEOUT_S = 5.0     # SQLite's own wait on a lock, for each statement once open
+
+# SQLite result codes (primary, the low byte of the extended code) that mean
+# the file's content is bad; every other error is about access, not damage.
+_DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+_BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 # Kinds of trial written by the drills and the match engine.
 KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
@@ -127,8 +147,40 @@ class StatsError(Exception):
     """The store cannot do what was asked; the message is fit for the player."""
 
 
+class StatsBadPath(StatsError):
+    """The path given is not something a database can be (a folder, a device, '')."""
+
+
+class StatsBusy(StatsError):
+    """Another program holds the database locked for longer than we wait."""
+
+
+class StatsDamaged(StatsError):
+    """The database is damaged and was left as it is (read-only open, or not ours to move)."""
+
+
+class StatsReadOnly(StatsError):
+    """A write to a store opened read-only (newer schema, read-only folder, ``read_only=True``)."""
+
+
 class DamagedDatabase(Exception):
     """Raised internally by the open-time check; carries the reason."""
+
+
+class _NotOurs(DamagedDatabase):
+    """Internal: a SQLite file, but someone else's."""
+
+
+class _Busy(Exception):
+    """Internal: the file is locked right now."""
+
+
+class _CannotWrite(Exception):
+    """Internal: the file is fine but cannot be written here (read-only file or folder)."""
+
+
+class _NewerSchema(Exception):
+    """Internal: the file is ours, from a newer version of the trainer."""
 
 
 @dataclass(frozen=True)
@@ -168,46 +220,120 @@ class StatsStore:
     while the GUI thread reads.
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, recovery_message: str | None):
+    def __init__(self, conn: sqlite3.Connection, path: Path, recovery_message: str | None,
+                 read_only_reason: str | None = None):
         self._conn = conn
         self._lock = threading.RLock()
+        self._depth = 0   # nesting of transaction(): inner ones are savepoints
         self.path = path
-        #: Set when a damaged file was set aside at open: a sentence for the player.
+        #: Set when a damaged file was set aside at open, or the store could only be
+        #: opened read-only: a sentence for the player.
         self.recovery_message = recovery_message
         #: Where the damaged file went, if one was set aside.
         self.set_aside_path: Path | None = None
+        #: Why this store refuses writes (None = writable): a sentence for the player.
+        self.read_only_reason = read_only_reason
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
 
     # --- opening ---------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | os.PathLike | None = None, *,
-             deep_check: bool | None = None) -> "StatsStore":
-        """Open (or create) the store; a damaged file is set aside and a fresh one started.
+             deep_check: bool | None = None, read_only: bool = False) -> "StatsStore":
+        """Open (or create) the store.
 
         deep_check runs ``PRAGMA quick_check`` (reads every page: catches a
         truncated or scribbled file that still has a valid header). None = when
         the file is small or was flagged by an earlier corruption error.
+
+        read_only: never create, write, rename or flag anything (``karuta stats
+        summary|check|export``); a damaged file raises ``StatsDamaged``. A
+        missing file is an empty store when it is the default one.
+
+        Writable (the app): our own damaged database in the data folder is set
+        aside and its readable rows salvaged into a fresh one; a locked file is
+        waited for (``StatsBusy`` after ``BUSY_WAIT_S``); a newer schema or a
+        read-only folder opens read-only with ``read_only_reason`` set.
         """
         db_path = Path(path) if path is not None else default_path()
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        marker = _marker(db_path)
+        _check_db_path(db_path)
         if deep_check is None:
-            deep_check = marker.exists() or (
+            deep_check = _marker(db_path).exists() or (
                 db_path.exists() and db_path.stat().st_size <= DEEP_CHECK_MAX_BYTES)
+        if read_only:
+            return cls._open_read_only(db_path, deep_check, None, missing_ok=path is None)
         try:
-            conn = _open_checked(db_path, deep_check)
-            if deep_check:
-                marker.unlink(missing_ok=True)
-            return cls(conn, db_path, None)
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StatsError(f"cannot create the folder {db_path.parent}: "
+                             f"{exc.strerror or exc}") from exc
+        try:
+            conn = _retry_while_busy(db_path, lambda: _open_checked(db_path, deep_check))
+        except _NewerSchema as exc:
+            return cls._open_read_only(db_path, False, str(exc), tell=True)
+        except _CannotWrite as exc:
+            return cls._open_read_only(db_path, deep_check, str(exc), tell=True)
         except DamagedDatabase as exc:
-            reason = str(exc)
+            return cls._replace_damaged(db_path, str(exc))
+        if deep_check:
+            _marker(db_path).unlink(missing_ok=True)
+        return cls(conn, db_path, None)
+
+    @classmethod
+    def _open_read_only(cls, db_path: Path, deep_check: bool, reason: str | None, *,
+                        missing_ok: bool = True, tell: bool = False) -> "StatsStore":
+        """tell: the app wanted to write; the player is told once (``recovery_message``)."""
+        told = (f"The statistics database is open read-only: {reason}. Everything saved so "
+                "far is shown; new results will not be saved.") if tell else None
+        reason = reason or "opened read-only"
+        if not db_path.exists() or db_path.stat().st_size == 0:
+            if not db_path.exists() and not missing_ok:
+                raise StatsBadPath(f"there is no statistics database at {db_path}")
+            return cls(_empty_memory_store(), db_path, told, reason)
+        if not _is_sqlite(db_path):
+            raise StatsBadPath(f"{db_path} is not a statistics database "
+                               "(the file is not a SQLite database)")
+        problem = _header_problem(db_path)
+        if problem:
+            raise StatsDamaged(f"the statistics database {db_path} is damaged ({problem})")
+        try:
+            conn = _retry_while_busy(db_path, lambda: _open_read_only_checked(db_path, deep_check))
+        except _NotOurs:
+            raise StatsBadPath(f"{db_path} is not a karuta statistics database (it is another "
+                               "program's SQLite file)") from None
+        except DamagedDatabase as exc:
+            raise StatsDamaged(f"the statistics database {db_path} is damaged ({exc})") from None
+        return cls(conn, db_path, told, reason)
+
+    @classmethod
+    def _replace_damaged(cls, db_path: Path, reason: str) -> "StatsStore":
+        """Set our own damaged file aside, start afresh and salvage what can be read."""
+        if not _may_set_aside(db_path):
+            if _is_sqlite(db_path):
+                advice = (f"if it holds trials, `karuta stats recover {db_path} NEW_FILE` "
+                          "salvages them into a new database")
+            else:
+                advice = "move it away and the trainer starts a new database"
+            raise StatsDamaged(f"{db_path} cannot be used as the statistics database "
+                               f"({reason}); it was left as it is: {advice}")
         aside = _set_aside(db_path)
-        marker.unlink(missing_ok=True)
+        _marker(db_path).unlink(missing_ok=True)
         conn = _open_checked(db_path, deep_check=False)
-        message = (f"The statistics database was damaged ({reason}). It was set aside as "
-                   f"{aside.name} (nothing was deleted) and a new one was started.")
-        store = cls(conn, db_path, message)
+        store = cls(conn, db_path, None)
         store.set_aside_path = aside
+        from trainer.stats.salvage import salvage_into
+        try:
+            report = salvage_into(aside, store)
+            saved = (f" {report.trials:,} trials were recovered from it"
+                     if report.trials else " Nothing could be recovered from it")
+        except (StatsError, sqlite3.Error) as exc:
+            saved = f" Recovering its trials failed ({exc})"
+        store.recovery_message = (
+            f"The statistics database was damaged ({reason}). It was set aside as "
+            f"{aside.name} (nothing was deleted) and a new one was started.{saved}.")
         return store
 
     def close(self) -> None:
@@ -222,16 +348,33 @@ class StatsStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error), under the store's lock."""
+        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error), under the store's lock.
+
+        Nested calls (on the same thread) are savepoints of the outer
+        transaction, so a caller can make several writes -- a trial and its
+        FSRS review -- one atomic unit.
+        """
+        if self.read_only_reason is not None:
+            raise StatsReadOnly(f"results cannot be saved: {self.read_only_reason}")
         with self._lock, self._damage_noted():
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            begin, commit, rollback = (
+                ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK") if self._depth == 0 else
+                ("SAVEPOINT nested", "RELEASE nested", "ROLLBACK TO nested"))
+            conn.execute(begin)
+            self._depth += 1
             try:
                 yield conn
             except BaseException:
-                conn.execute("ROLLBACK")
+                self._depth -= 1
+                _rollback(conn, rollback, nested=self._depth > 0)
                 raise
-            conn.execute("COMMIT")
+            self._depth -= 1
+            try:
+                conn.execute(commit)
+            except BaseException:
+                _rollback(conn, rollback, nested=self._depth > 0)
+                raise
 
     def query(self, sql: str, params: Iterable = ()) -> list[tuple]:
         """Read-only helper for the aggregates."""
@@ -240,31 +383,39 @@ class StatsStore:
 
     @contextmanager
     def _damage_noted(self) -> Iterator[None]:
-        """Turn a corruption error into a StatsError and flag the file for a full
-        check at the next open (which sets it aside if it is really damaged)."""
+        """Turn SQLite's errors into a StatsError with a sentence for the player.
+
+        A corruption error also flags the file for a full check at the next
+        open (which sets it aside if it is really damaged). Busy, full disk and
+        read-only errors are not damage: the store stays usable and the caller
+        (a drill, a match) shows the message and goes on.
+        """
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError,
-                                sqlite3.OperationalError)):
+            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
                 raise
-            _marker(self.path).touch()
-            raise StatsError(f"the statistics database looks damaged ({exc}); it will be "
-                             "checked and, if need be, set aside when the trainer restarts") from exc
+            code = _code(exc)
+            if code in _DAMAGE_CODES:
+                _flag_for_check(self.path)
+                raise StatsError(f"the statistics database looks damaged ({exc}); it will be "
+                                 "checked and, if need be, set aside when the trainer "
+                                 "restarts") from exc
+            raise _access_error(exc, self.path) from exc
 
     def verify(self) -> str | None:
         """Full integrity check (``PRAGMA quick_check``). None = fine, else the problem.
 
         Slow on a big store (about 0.5 s per million trials): run it off the GUI thread.
-        A problem flags the file so the next open sets it aside.
+        A problem flags our own file so the next open sets it aside.
         """
         try:
             result = self.query("PRAGMA quick_check(1)")[0][0]
         except StatsError as exc:
             return str(exc)
         if result != "ok":
-            _marker(self.path).touch()
-            return str(result)
+            _flag_for_check(self.path)
+            return _one_line(result)
         return None
 
     # --- writing ---------------------------------------------------------------------
@@ -320,27 +471,39 @@ class StatsStore:
     def export_csv(self, dest: str | os.PathLike) -> int:
         """Write every trial to a CSV file (UTF-8, header row). Returns the row count.
 
-        Written to a temporary file first and renamed, so a failed export never
-        leaves half a file where the player expects a whole one.
+        Only a new file or an existing regular file is a target (never a
+        device, a folder or the database itself). Written to a temporary file
+        in the same folder first and renamed over the target, so a failed
+        export never leaves half a file, nor a stray temporary one.
         """
         dest = Path(dest)
-        tmp = dest.with_name(dest.name + ".part")
+        _check_export_target(dest, self.path)
+        try:
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part",
+                                            dir=dest.parent)
+        except OSError as exc:
+            raise StatsBadPath(f"cannot write {dest}: {exc.strerror or exc}") from exc
+        tmp = Path(tmp_name)
         n = 0
         try:
-            with open(tmp, "w", newline="", encoding="utf-8") as f:
+            with open(fd, "w", newline="", encoding="utf-8") as f:
                 out = csv.writer(f)
                 out.writerow(CSV_COLUMNS)
-                with self._lock:
+                with self._lock, self._damage_noted():
                     cur = self._conn.execute(
                         "SELECT id, at, kind, session, card, answer, correct, reaction_ms, "
                         "fault, voice FROM trials ORDER BY id")
                     for row in cur:
                         out.writerow(_csv_row(row))
                         n += 1
+                f.flush()
+                os.fsync(f.fileno())
+            _keep_mode(dest, tmp)
             os.replace(tmp, dest)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise StatsError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+        finally:
+            tmp.unlink(missing_ok=True)
         return n
 
 
@@ -432,19 +595,191 @@ def _marker(path: Path) -> Path:
     return path.with_name(path.name + ".needs-check")
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                           timeout=5.0)
-    return conn
+def _flag_for_check(path: Path) -> None:
+    """Ask for a full check at the next open -- only for our own database, and only if we can."""
+    if _in_data_dir(path):
+        try:
+            _marker(path).touch()
+        except OSError:
+            pass
+
+
+def _in_data_dir(path: Path) -> bool:
+    from trainer.paths import DataDirError, data_dir
+    try:
+        return path.parent.resolve() == data_dir().resolve()
+    except (OSError, DataDirError):
+        return False
+
+
+def _may_set_aside(path: Path) -> bool:
+    """Only the app's own database: a regular file (not a link) in the data folder that
+    starts with the SQLite header and carries our application id."""
+    try:
+        st = path.lstat()
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return (stat.S_ISREG(st.st_mode) and _in_data_dir(path) and header[:16] == SQLITE_MAGIC
+            and len(header) == 100 and struct.unpack(">I", header[68:72])[0] == APPLICATION_ID)
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _check_db_path(path: Path) -> None:
+    """A database path must be a regular file or not exist yet."""
+    if str(path) in ("", "."):
+        raise StatsBadPath("the database file name is empty")
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StatsBadPath(f"cannot use {path}: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise StatsBadPath(f"{path} is a folder, not a database file")
+    if not stat.S_ISREG(st.st_mode):
+        raise StatsBadPath(f"{path} is not a regular file (a device or a pipe?)")
+
+
+def _check_export_target(dest: Path, db_path: Path) -> None:
+    if str(dest) in ("", "."):
+        raise StatsBadPath("the CSV file name is empty")
+    try:
+        st = dest.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise StatsBadPath(f"cannot write {dest}: {exc.strerror or exc}") from exc
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise StatsBadPath(f"{dest} is a folder; give a file name for the CSV")
+        if not stat.S_ISREG(st.st_mode):
+            raise StatsBadPath(f"{dest} is not a regular file (a device or a pipe?); "
+                               "export writes only to ordinary files")
+        for own in (db_path, db_path.with_name(db_path.name + "-wal"),
+                    db_path.with_name(db_path.name + "-shm")):
+            if own.exists() and os.path.samefile(dest, own):
+                raise StatsBadPath(f"{dest} is the statistics database itself; "
+                                   "choose another file for the CSV")
+    if not dest.parent.is_dir():
+        raise StatsBadPath(f"cannot write {dest}: the folder {dest.parent} does not exist")
+
+
+def _keep_mode(dest: Path, tmp: Path) -> None:
+    """The new file gets the permissions of the one it replaces (mkstemp makes it 0600)."""
+    try:
+        mode = stat.S_IMODE(dest.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    os.chmod(tmp, mode)
+
+
+def _umask() -> int:
+    """The process umask, read without setting it (os.umask would race other threads)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
+
+
+def _one_line(text) -> str:
+    """SQLite's check reports span lines ('*** in database main ***\nPage 4: ...')."""
+    return " ".join(str(text).replace("*** in database main ***", "").split())
+
+
+def _code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _access_error(exc: sqlite3.Error, path: Path) -> StatsError:
+    """A StatsError for an error that is about access, not damage."""
+    code = _code(exc)
+    if code in _BUSY_CODES:
+        return StatsBusy(f"the statistics database {path} is in use by another program; "
+                         "this result could not be saved")
+    if code == sqlite3.SQLITE_FULL:
+        return StatsError(f"the disk is full: the statistics database {path} cannot grow; "
+                          "this result could not be saved")
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN):
+        return StatsReadOnly(f"the statistics database {path} cannot be written ({exc}); "
+                             "this result could not be saved")
+    return StatsError(f"the statistics database {path} could not be used ({exc})")
+
+
+def _rollback(conn: sqlite3.Connection, statement: str, *, nested: bool) -> None:
+    """Undo what the failed transaction did, if SQLite has not already (a full disk may)."""
+    if not conn.in_transaction:
+        return
+    try:
+        conn.execute(statement)
+        if nested:
+            conn.execute("RELEASE nested")
+    except sqlite3.Error:
+        pass
+
+
+def _connect(path: Path, timeout: float = 0.5) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                           timeout=timeout)
+
+
+def _connect_read_only(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
+    from urllib.parse import quote
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro" + ("&immutable=1" if immutable else "")
+    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                           timeout=0.5)
+
+
+def _retry_while_busy(path: Path, attempt):
+    """Run ``attempt`` until the file is not locked by another program (``BUSY_WAIT_S``)."""
+    deadline = time.monotonic() + BUSY_WAIT_S
+    while True:
+        try:
+            return attempt()
+        except _Busy:
+            if time.monotonic() >= deadline:
+                raise StatsBusy(f"the statistics database {path} is in use by another program "
+                                f"(still locked after {BUSY_WAIT_S:g} s); try again when it "
+                                "is closed") from None
+            time.sleep(0.1)
+
+
+def _classify(exc: sqlite3.Error) -> Exception:
+    """What an error met while opening and checking means: damage, busy or no access."""
+    code = _code(exc)
+    if code in _BUSY_CODES:
+        return _Busy()
+    if code in _DAMAGE_CODES:
+        return DamagedDatabase(f"SQLite reports: {exc}")
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM,
+                sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_AUTH):
+        return _CannotWrite(f"it cannot be written here ({exc})")
+    return StatsError(f"cannot open the statistics database: {exc}")
 
 
 def _header_problem(path: Path) -> str | None:
     """Cheap checks on the raw file, before SQLite sees it. None = looks fine."""
-    size = path.stat().st_size
-    if size == 0:
-        return None  # an empty file is an empty database: nothing to lose
-    with open(path, "rb") as f:
-        header = f.read(100)
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            return None  # an empty file is an empty database: nothing to lose
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as exc:
+        raise StatsError(f"cannot read {path}: {exc.strerror or exc}") from exc
     if len(header) < 100:
         return "the file is truncated"
     if header[:16] != SQLITE_MAGIC:
@@ -471,18 +806,55 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
         problem = _header_problem(path)
         if problem:
             raise DamagedDatabase(problem)
+        if not os.access(path, os.W_OK):
+            raise _CannotWrite(f"the file {path} is read-only")
     try:
         conn = _connect(path)
     except sqlite3.Error as exc:
-        raise StatsError(f"cannot open the statistics database {path}: {exc}") from exc
+        raise _classify(exc) from exc
     try:
         _configure_and_check(conn, deep_check)
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.Error as exc:
         conn.close()
-        raise DamagedDatabase(f"SQLite reports: {exc}") from exc
-    except DamagedDatabase:
+        raise _classify(exc) from exc
+    except BaseException:
         conn.close()
         raise
+    return conn
+
+
+def _open_read_only_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
+    """Read without leaving a trace. With no -wal beside the file no program has it open
+    (a WAL writer always keeps one), so it is read as immutable: no -wal/-shm side files
+    are made. Otherwise mode=ro reads the WAL too; immutable again if the folder
+    does not let SQLite make its shared-memory file."""
+    last: Exception | None = None
+    wal = path.with_name(path.name + "-wal")
+    for immutable in ((True,) if not wal.exists() else (False, True)):
+        conn = None
+        try:
+            conn = _connect_read_only(path, immutable=immutable)
+            if _check_schema(conn, deep_check, read_only=True) == "empty":
+                conn.close()
+                return _empty_memory_store()
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            return conn
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            last = _classify(exc)
+            if not isinstance(last, _CannotWrite):
+                raise last from exc
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
+    raise StatsError(f"cannot read the statistics database {path}: {last}")
+
+
+def _empty_memory_store() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    _create_schema(conn)
     return conn
 
 
@@ -490,35 +862,41 @@ def _configure_and_check(conn: sqlite3.Connection, deep_check: bool) -> None:
     _check_schema(conn, deep_check)  # before anything writes: the file may not be ours
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if str(mode).lower() != "wal":
-        raise DamagedDatabase(f"cannot use the WAL journal (got {mode})")
+        raise _CannotWrite(f"it cannot be written here (no WAL journal: got {mode})")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
         _create_schema(conn)
+    conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
 
 
-def _check_schema(conn: sqlite3.Connection, deep_check: bool) -> None:
-    """Raise DamagedDatabase unless the file is empty or one of our stores."""
+def _check_schema(conn: sqlite3.Connection, deep_check: bool, *,
+                  read_only: bool = False) -> str:
+    """'empty' (a new database), 'ok' (one of our stores) or an exception:
+    DamagedDatabase, or _NewerSchema (read_only=False only)."""
     tables = {r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type='table'")}
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if not tables and app_id == 0 and version == 0:
-        return  # a new, empty database
+        return "empty"
     if app_id != APPLICATION_ID:
-        raise DamagedDatabase("the file is not a karuta statistics database")
-    if version > SCHEMA_VERSION:
-        raise DamagedDatabase(f"schema version {version} comes from a newer version of the trainer")
+        raise _NotOurs("the file is not a karuta statistics database")
     if version < 1:
         raise DamagedDatabase(f"unknown schema version {version}")
+    newer = version > SCHEMA_VERSION
+    if newer and not read_only:
+        raise _NewerSchema(f"it was made by a newer version of the trainer (schema {version})")
     for table, columns in _EXPECTED_COLUMNS.items():
         found = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
-        if found != columns:
+        # A newer schema may add columns; it must keep the ones we read.
+        if found != columns and not (newer and set(columns) <= set(found)):
             raise DamagedDatabase(f"table {table!r} has the wrong columns")
     if deep_check:
         result = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
         if result != "ok":
-            raise DamagedDatabase(f"integrity check failed: {result}")
+            raise DamagedDatabase(f"integrity check failed: {_one_line(result)}")
+    return "ok"
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:

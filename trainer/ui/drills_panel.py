@@ -284,21 +284,27 @@ class DrillsPanel(UsesStatsStore, QWidget):
         if self.read_aloud and self.voices.needs_synthesis():
             self.voices.ensure_ready(self.window(), then=self.start)
             return False
+        import sqlite3
+
+        from trainer.stats.store import StatsError
         self.message.setText("")
         try:
             cards = self.card_set()
             seed = self.seed if self.seed is not None else random.SystemRandom().randrange(2**31)
             model = self.make_model(cards, seed)
-            recorder = self._recorder(model.kind, seed)
         except DrillError as exc:
             self.message.setText(tr("drill.error", err=exc))
             return False
-        except Exception as exc:   # a store that cannot be opened or written
-            from trainer.stats.store import StatsError
-            if not isinstance(exc, (StatsError, OSError)):
-                raise
+        except (StatsError, OSError, sqlite3.Error) as exc:   # weakest/due need the store
             self.message.setText(tr("drill.store_error", err=exc))
             return False
+        try:
+            recorder = self._recorder(model.kind, seed)
+        except (StatsError, OSError, sqlite3.Error) as exc:
+            # A store that cannot be written (read-only folder, newer version, full
+            # disk): the drill runs all the same, and says its results are not kept.
+            recorder = None
+            self.message.setText(tr("drill.store_error", err=exc))
         self._remember()
         self.recorder = recorder
         self._show(self._make_screen(model))
@@ -314,11 +320,16 @@ class DrillsPanel(UsesStatsStore, QWidget):
                                memorisation=Memorisation(store))
 
     def record(self, result) -> None:
-        """One result to the store, committed before this returns; a failure is shown, not raised."""
+        """One result to the store, committed before this returns; a failure is shown, not
+        raised: a full disk or a read-only database must not stop the drill."""
+        import sqlite3
+
         from trainer.stats.store import StatsError
+        if self.recorder is None:
+            return
         try:
             self.recorder.add(result)
-        except (StatsError, OSError) as exc:
+        except (StatsError, OSError, sqlite3.Error) as exc:
             self.message.setText(tr("drill.store_error", err=exc))
 
     def _make_screen(self, model):

@@ -433,13 +433,14 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         p = s.state.pending
         may_act = s.config.scorekeeper or s.is_human(seat)
+        flipped = False
         try:
             if isinstance(p, AwaitFlip) and seat == p.seat and may_act:
                 timed = not s.config.scorekeeper
                 events = s.flip_at(seat, None if no == UNKNOWN else no, stamp if timed else None,
                                    self._kimariji_mark() if timed and s.kimariji_time is None else None)
                 self._show_reaction(seat)
-                self._record_reaction(seat)
+                flipped = True
                 self.table.hint = None
                 self.table.highlights[(seat, no)] = FLIP_COLOUR
             elif isinstance(p, AwaitPass) and seat == p.giver and may_act and no != UNKNOWN:
@@ -454,6 +455,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             self.notice.setText(self._illegal_text(exc, seat, no))
             return
         self.notice.setText("")
+        if flipped:
+            self._record_reaction(seat)   # after the clear: a failed save stays on screen
         self._changed(events)
 
     def _illegal_text(self, exc: IllegalAction, seat: int, no: int) -> str:

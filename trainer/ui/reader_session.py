@@ -11,6 +11,7 @@ import json
 import os
 import random
 import re
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -69,16 +70,26 @@ class ReaderSession:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "ReaderSession":
-        timing = ReadingTiming(**data.get("timing", {}))
-        order = [int(c) for c in data["order"]]
+    def from_json(cls, data) -> "ReaderSession":
+        """ValueError (saying what is wrong) unless ``data`` is a session as ``to_json`` writes it."""
+        if not isinstance(data, dict):
+            raise ValueError(f"it holds {type(data).__name__}, not a session")
+        timing = _timing_from_json(data.get("timing", {}))
+        raw_order = data.get("order")
+        if not isinstance(raw_order, list) or not all(_is_int(c) for c in raw_order):
+            raise ValueError("the saved order is not a list of poem numbers")
+        order = [int(c) for c in raw_order]
         if len(set(order)) != len(order) or any(not 1 <= c <= 100 for c in order):
             raise ValueError("the saved order is not a set of poem numbers")
-        read = int(data["read"])
-        if not 0 <= read <= len(order):
+        read, seed = data.get("read"), data.get("seed")
+        if not _is_int(read) or not 0 <= read <= len(order):
             raise ValueError("the saved position lies outside the order")
-        return cls(seed=int(data["seed"]), order=order, read=read,
-                   joka_done=bool(data.get("joka_done", False)), timing=timing)
+        if not _is_int(seed):
+            raise ValueError("the saved seed is not a whole number")
+        joka_done = data.get("joka_done", False)
+        if not isinstance(joka_done, bool):
+            raise ValueError("joka_done is not true or false")
+        return cls(seed=seed, order=order, read=read, joka_done=joka_done, timing=timing)
 
     def save(self, path: Path | None = None) -> Path:
         path = path or session_path()
@@ -88,20 +99,68 @@ class ReaderSession:
         return path
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(data: dict, name: str, default: float, lo: float, hi: float) -> float:
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise ValueError(f"timing {name} = {value!r} is not a number from {lo} to {hi}")
+    return float(value)
+
+
+def _timing_from_json(data) -> ReadingTiming:
+    """Only finite numbers in a sane range, a name, a flag: anything else is a damaged file."""
+    if not isinstance(data, dict):
+        raise ValueError("the saved timing is not a set of values")
+    unknown = set(data) - {"ma", "pause", "speed", "voice", "joka"}
+    if unknown:
+        raise ValueError(f"unknown timing values {sorted(unknown)}")
+    d = ReadingTiming()
+    voice, joka = data.get("voice", d.voice), data.get("joka", d.joka)
+    if not isinstance(voice, str) or not voice:
+        raise ValueError("the saved voice is not a name")
+    if not isinstance(joka, bool):
+        raise ValueError("the saved joka flag is not true or false")
+    return ReadingTiming(ma=_number(data, "ma", d.ma, 0.0, 60.0),
+                         pause=_number(data, "pause", d.pause, 0.0, 60.0),
+                         speed=_number(data, "speed", d.speed, 0.25, 4.0),
+                         voice=voice, joka=joka)
+
+
 def session_path() -> Path:
     from trainer.paths import data_dir
     return data_dir() / SESSION_FILE
 
 
 def load_session(path: Path | None = None) -> ReaderSession | None:
-    """The saved session, or None if there is none or it is unreadable (it is then left alone)."""
+    """The saved session, or None if there is none or it is unreadable.
+
+    An unreadable file is left alone (never deleted: the next save replaces
+    it) and the reason goes to stderr: start-up never depends on it.
+    """
+    session, problem = read_session(path)
+    if problem:
+        print(f"karuta: {problem}", file=sys.stderr)
+    return session
+
+
+def read_session(path: Path | None = None) -> tuple[ReaderSession | None, str | None]:
+    """(session, None), (None, None) when there is none, or (None, why it was ignored)."""
     path = path or session_path()
     try:
-        return ReaderSession.from_json(json.loads(path.read_text(encoding="utf-8")))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return None, None
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"the saved reading session {path} cannot be read ({exc}); a new one starts"
+    try:
+        return ReaderSession.from_json(json.loads(text)), None
+    except (ValueError, RecursionError) as exc:   # RecursionError: absurdly deep nesting
+        reason = "it is nested too deeply" if isinstance(exc, RecursionError) else exc
+        return None, (f"the saved reading session {path} was ignored ({reason}); "
+                      "it was left as it is and a new one starts")
 
 
 def clear_session(path: Path | None = None) -> None:

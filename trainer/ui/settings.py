@@ -1,11 +1,18 @@
 """Settings remembered between runs: typed accessors over QSettings.
 
-Every key has a default and a type, so a missing, old or hand-edited value
-never breaks the app: it falls back to the default.  Tests pass their own
-QSettings (an ini file in a temporary directory).
+Every key has a default and a type (and, for some, the values allowed), so a
+missing, old or hand-edited value never breaks the app: it falls back to the
+default, and the first time it is met a line on stderr says so.  Tests pass
+their own QSettings (an ini file in a temporary directory).
+
+The file lives in the platform's settings location, or under
+``KARUTA_DATA_DIR`` when that is set (everything the app keeps moves with it).
 """
 from __future__ import annotations
 
+import math
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +27,10 @@ class Key:
     default: Any
     lo: float | None = None
     hi: float | None = None
+    choices: tuple | None = None   # the only values allowed, if given
 
 
-LANGUAGE = Key("ui/language", "")            # '' = follow the system locale
+LANGUAGE = Key("ui/language", "", choices=("", "ja", "en"))  # '' = follow the system locale
 SHOW_KIMARIJI = Key("ui/show_kimariji", False)
 SHOW_POEM = Key("reader/show_poem", True)
 DAKUTEN = Key("ui/torifuda_dakuten", False)  # real torifuda are printed without them
@@ -37,7 +45,13 @@ GEOMETRY = Key("window/geometry", b"")
 MODE = Key("window/mode", 0)
 
 
+SETTINGS_FILE = "settings.ini"
+
+
 def default_qsettings() -> QSettings:
+    if os.environ.get("KARUTA_DATA_DIR"):
+        from trainer.paths import data_dir
+        return QSettings(str(data_dir() / SETTINGS_FILE), QSettings.Format.IniFormat)
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
 
 
@@ -46,6 +60,9 @@ class Settings:
 
     def __init__(self, store: QSettings | None = None):
         self.store = store if store is not None else default_qsettings()
+        self._told: set[str] = set()
+        #: Sentences about values that were ignored (also printed once to stderr).
+        self.ignored: list[str] = []
 
     def get(self, key: Key):
         raw = self.store.value(key.name, None)
@@ -53,11 +70,26 @@ class Settings:
             return key.default
         try:
             value = _coerce(raw, key.default)
-        except (TypeError, ValueError):
-            return key.default
+        except (TypeError, ValueError, OverflowError):
+            return self._ignore(key, raw)
+        if isinstance(value, float) and not math.isfinite(value):
+            return self._ignore(key, raw)
         if key.lo is not None and not key.lo <= value <= key.hi:
-            return key.default
+            return self._ignore(key, raw)
+        if key.choices is not None and value not in key.choices:
+            return self._ignore(key, raw)
         return value
+
+    def _ignore(self, key: Key, raw):
+        """A damaged or foreign value: the default, said once."""
+        if key.name not in self._told:
+            self._told.add(key.name)
+            shown = repr(raw) if len(repr(raw)) <= 60 else repr(raw)[:57] + "..."
+            message = (f"the setting {key.name} = {shown} is not valid here; "
+                       f"using {key.default!r} instead")
+            self.ignored.append(message)
+            print(f"karuta: {message}", file=sys.stderr)
+        return key.default
 
     def set(self, key: Key, value) -> None:
         if isinstance(key.default, bytes):

@@ -1,0 +1,220 @@
+"""Salvage: every readable row of a damaged statistics database, into a sound one.
+
+A few bad pages must not cost a player years of trials. SQLite reads a table
+through its b-tree; a corrupt page makes every query that crosses it fail, so
+instead of one full scan the rows are read by key range: a range that fails
+is split until the failing part is as small as one key, and only rows that
+SQLite cannot read are left behind. Pure Python over the ``sqlite3`` module,
+no ``sqlite3 .recover`` needed.
+
+Rows are copied with ``INSERT OR IGNORE``, so a row whose bytes survived but
+whose values break the schema's checks is dropped, not copied. A trial whose
+session row was lost keeps its result with no session. The per-day and
+per-card summaries are rebuilt from the trials that were saved.
+
+The source is opened read-only and never written.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainer.stats import store as S
+
+CHUNK = 4096        # keys per query while nothing fails
+SPLIT = 16          # a failing range is cut into this many parts
+
+
+@dataclass
+class SalvageReport:
+    trials: int = 0           # trials copied
+    sessions: int = 0
+    cards: int = 0            # spaced-repetition card states copied
+    unreadable: int = 0       # keys whose rows (if any) could not be read
+    highest_id: int = 0       # the largest trial id seen: ids are dense, so ~ the trials there were
+
+    def summary(self) -> str:
+        lost = ""
+        if self.unreadable:
+            lost = f"; {self.unreadable:,} row ids could not be read"
+        return (f"{self.trials:,} trials, {self.sessions:,} sessions and {self.cards} card "
+                f"schedules recovered{lost}")
+
+
+def read_rows(source: Path) -> tuple[dict[str, list[tuple]], SalvageReport]:
+    """Every readable row of the tables we keep, from ``source`` opened read-only."""
+    try:
+        conn = _open_source(source)
+    except sqlite3.Error as exc:
+        raise S.StatsError(f"{source} cannot be read at all ({exc})") from exc
+    try:
+        return _read_all(conn)
+    except sqlite3.Error as exc:   # the schema itself unreadable past the first page
+        raise S.StatsError(f"{source} cannot be read ({exc})") from exc
+    finally:
+        conn.close()
+
+
+def _read_all(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple]], SalvageReport]:
+    report = SalvageReport()
+    tables = _tables(conn)
+    rows: dict[str, list[tuple]] = {}
+    for table, key in (("sessions", "id"), ("trials", "id"), ("srs_cards", "card")):
+        columns = S._EXPECTED_COLUMNS[table]
+        if table not in tables or not set(columns) <= _columns(conn, table):
+            rows[table] = []
+            continue
+        rows[table], unreadable = _read_table(conn, table, key, columns,
+                                              _upper(conn, table, key))
+        if table == "trials":
+            report.unreadable = unreadable
+    report.highest_id = max((r[0] for r in rows["trials"]), default=0)
+    return rows, report
+
+
+def salvage_into(source: Path, store: "S.StatsStore") -> SalvageReport:
+    """Copy what can be read from ``source`` into ``store`` (one transaction)."""
+    rows, report = read_rows(source)
+    sessions = rows["sessions"]
+    known = {r[0] for r in sessions}
+    trials = [r if r[4] is None or r[4] in known else r[:4] + (None,) + r[5:]
+              for r in rows["trials"]]
+    with store.transaction() as conn:
+        report.sessions = _insert(conn, "sessions", S._EXPECTED_COLUMNS["sessions"], sessions)
+        report.trials = _insert(conn, "trials", S._EXPECTED_COLUMNS["trials"], trials)
+        report.cards = _insert(conn, "srs_cards", S._EXPECTED_COLUMNS["srs_cards"],
+                               rows["srs_cards"])
+        S._rebuild_summaries(conn)
+    return report
+
+
+# --- reading around bad pages ----------------------------------------------------------------
+
+def _open_source(source: Path) -> sqlite3.Connection:
+    if not source.with_name(source.name + "-wal").exists():   # nothing beside it: leave no trace
+        return _schema_readable(S._connect_read_only(source, immutable=True))
+    try:
+        return _schema_readable(S._connect_read_only(source))
+    except sqlite3.Error as exc:
+        if S._code(exc) not in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY):
+            raise
+    return _schema_readable(S._connect_read_only(source, immutable=True))  # a read-only folder
+
+
+def _schema_readable(conn: sqlite3.Connection) -> sqlite3.Connection:
+    # writable_schema: a bad entry (an index whose root page was lost) must not
+    # stop SQLite from reading the tables that are still whole. Read-only all the same.
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return conn
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _upper(conn: sqlite3.Connection, table: str, key: str) -> int:
+    """One past the largest key, or a bound from the file size if that page is unreadable."""
+    try:
+        top = conn.execute(f"SELECT max({key}) FROM {table}").fetchone()[0]
+        return (top or 0) + 1
+    except sqlite3.DatabaseError:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        return pages * size // 16 + 1      # no trial row takes fewer than 16 bytes
+
+
+def _read_table(conn, table: str, key: str, columns, upper: int) -> tuple[list[tuple], int]:
+    select = f"SELECT {', '.join(columns)} FROM {table} WHERE {key} >= ? AND {key} < ? ORDER BY {key}"
+    one = f"SELECT {', '.join(columns)} FROM {table} WHERE {key} = ?"
+    rows: list[tuple] = []
+    unreadable = 0
+    pending = [(lo, min(lo + CHUNK, upper)) for lo in range(-1, upper, CHUNK)]
+    pending.reverse()
+    while pending:
+        lo, hi = pending.pop()
+        try:
+            if hi - lo == 1:   # a point lookup: a range scan would step on into the next
+                rows.extend(conn.execute(one, (lo,)).fetchall())   # page, maybe a bad one
+            else:
+                rows.extend(conn.execute(select, (lo, hi)).fetchall())
+        except sqlite3.DatabaseError:
+            if hi - lo <= 1:
+                unreadable += 1
+                continue
+            step = max(1, -(-(hi - lo) // SPLIT))
+            parts = [(a, min(a + step, hi)) for a in range(lo, hi, step)]
+            pending.extend(reversed(parts))
+    try:   # keys below the scan's start (never made by the store, but kept if there)
+        rows[:0] = conn.execute(
+            f"SELECT {', '.join(columns)} FROM {table} WHERE {key} < -1 ORDER BY {key}").fetchall()
+    except sqlite3.DatabaseError:
+        pass
+    return rows, unreadable
+
+
+def _insert(conn: sqlite3.Connection, table: str, columns, rows: list[tuple]) -> int:
+    before = conn.total_changes
+    conn.executemany(f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) "
+                     f"VALUES ({', '.join('?' * len(columns))})", rows)
+    return conn.total_changes - before
+
+
+def recover_to_new_file(source: Path, dest: Path) -> SalvageReport:
+    """``karuta stats recover``: salvage ``source`` into the new database ``dest``.
+
+    The source is only read. The destination must not exist: it is built as a
+    temporary file in its folder and linked into place, which fails rather
+    than overwrite a file that appeared meanwhile.
+    """
+    import os
+    import stat
+    import tempfile
+    try:
+        st = source.stat()
+    except OSError as exc:
+        raise S.StatsBadPath(f"cannot read {source}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise S.StatsBadPath(f"{source} is not a regular file")
+    try:
+        with open(source, "rb") as f:
+            magic = f.read(16)
+    except OSError as exc:
+        raise S.StatsBadPath(f"cannot read {source}: {exc.strerror or exc}") from None
+    if magic != S.SQLITE_MAGIC:
+        raise S.StatsBadPath(f"{source} is not a SQLite database (its header is not "
+                             "SQLite's); there is nothing to recover from it")
+    if os.path.lexists(dest):
+        raise S.StatsBadPath(f"{dest} already exists; recover never overwrites a file, "
+                             "give a new file name")
+    if not dest.parent.is_dir():
+        raise S.StatsBadPath(f"the folder {dest.parent} does not exist")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    except OSError as exc:
+        raise S.StatsBadPath(f"cannot write in {dest.parent}: {exc.strerror or exc}") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        store = S.StatsStore.open(tmp, deep_check=False)
+        try:
+            report = salvage_into(source, store)
+            store.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            store.close()
+        os.chmod(tmp, 0o644)
+        try:
+            os.link(tmp, dest)          # fails if dest appeared: never overwrites
+        except FileExistsError:
+            raise S.StatsBadPath(f"{dest} already exists; recover never overwrites a file") from None
+        except OSError as exc:
+            raise S.StatsError(f"cannot write {dest}: {exc.strerror or exc}") from None
+        return report
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+            leftover.unlink(missing_ok=True)
