@@ -317,7 +317,7 @@ def test_hidden_card_is_never_drawn_face_up_for_another_seat(panel, driver, qtbo
     play_to_the_end(panel, driver, qtbot, each_step=check)
     assert checked["frames"] > 3 * 60 and checked["own"] > 2 * 50
     # a person showed a hidden card by clicking its face-down back on the everyone-view
-    assert any(e.kind == "reveal" and e.seat in (0, 1) for e in s.state.log)
+    assert any(e.kind == "mubeyama.reveal" and e.seat in (0, 1) for e in s.state.log)
     assert panel.view_as.count() == 3                          # everyone, and the two people only
 
 
