@@ -24,7 +24,6 @@ game at the table is a `mubeyama_session.TableSession`; the drawing is
 """
 from __future__ import annotations
 
-import re
 import time
 
 from PySide6.QtCore import Qt, QTimer
@@ -35,61 +34,19 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QLis
 
 import poems
 from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead, Event, IllegalAction, LayoutError
-from trainer.ui import mubeyama_text  # noqa: F401  (merges the messages)
+from trainer.ui.mubeyama_text import (error_text, event_line, kami_words, ledger_line, seat_name,
+                                      win_words)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.mubeyama_session import GameConfig, TableSession
-from trainer.ui.mubeyama_setup import LayoutPage, SetupPage, seat_name, ui_seats
-from trainer.ui.mubeyama_table import UNKNOWN, TableWidget, grid_side_for, wrap_for
+from trainer.games.mubeyama_session import GameConfig, TableSession
+from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
+from trainer.ui.mubeyama_table import UNKNOWN, TableWidget
 from trainer.ui.reader_session import ReadingTiming
 
 FLIP_COLOUR = QColor("#1f5fbf")
 WRONG_COLOUR = QColor("#c0392b")
 SETUP, LAYOUTS, PLAY, RESULT = range(4)
-
-_JA_NOTES = (  # the engine's English notes, for the Japanese log
-    ("hidden card read", "伏せ札が読まれた"), ("tsuki/yuki/hana card", "月・雪・花の札"),
-    ("mubeyama card", "むべ山の札"), ("every torifuda face-down", "札を全部伏せた"),
-    ("finished every row; most Mon", "が全段を仕上げた。文の最も多い人"),
-    ("every card read", "全部読み終えた"), ("a face-down ", "一列伏せた: "),
-    (" Mon from each", " 文ずつ"), ("completed ", ""), ("diagonal", "斜め"),
-    ("hidden card", "伏せ札"), ("yaku set ", "役 第"), ("torifuda", "枚"),
-    ("owes ", "渡す分 "), ("has ", "表 "), ("face-up; rest forgiven", "枚。残りは免除"),
-)
-
-
-def note_text(note: str) -> str:
-    """An engine note ('completed row 3: 50 Mon from each') in the interface language."""
-    note = ui_seats(note)
-    if LANG.code != "ja":
-        return note
-    note = re.sub(r"completed row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))) + "を仕上げた", note)
-    note = re.sub(r"row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))), note)
-    note = re.sub(r"column (\d+)", r"\1列目", note)
-    for en, ja in _JA_NOTES:
-        note = note.replace(en, ja)
-    return note
-
-
-def kami_words(no: int) -> str:
-    """The opening phrase as players name a card: 吹くからに."""
-    return poems.get(no).kami[0]
-
-
-def event_text(e: Event) -> str | None:
-    if e.kind == "deal" and e.private_to is None:
-        return None
-    values = dict(no=e.no, seat=seat_name(e.seat) if e.seat is not None else "",
-                  to=seat_name(e.to) if e.to is not None else "", note=note_text(e.note),
-                  kami=kami_words(e.no) if e.no else "")
-    if e.kind == "pay":
-        values["each"] = e.note.split(": ")[-1].split(" ")[0]
-        values["note"] = note_text(e.note.split(": ")[0]) + (f" #{e.no}" if e.no else "")
-    try:
-        return tr(f"mubeyama.ev.{e.kind}", **values)
-    except KeyError:
-        return str(e)
 
 
 class MubeyamaPanel(UsesStatsStore, QWidget):
@@ -264,7 +221,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         try:
             layouts = self.layouts.layouts()
         except LayoutError as exc:
-            self.layouts.error.setText(ui_seats(str(exc)))
+            self.layouts.error.setText(error_text(exc))
             return
         self.start_game(self.setup.config(layouts=layouts))
 
@@ -289,10 +246,6 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         t = self.table
         t.highlights.clear()
         t.hint = None
-        t.wrap = wrap_for(config.ruleset_name, config.players)
-        t.grid_side = grid_side_for(config.ruleset_name, config.players)
-        t.row_marks = config.gambling
-        t.has_peak = config.hidden_card
         self.mark_button.setVisible(config.scorekeeper)
         self.ledger_title.setVisible(config.gambling)
         self.ledger.setVisible(config.gambling)
@@ -445,27 +398,16 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             elif isinstance(p, AwaitPass) and seat == p.giver and may_act and no != UNKNOWN:
                 events = s.pass_card(seat, no)
             elif not may_act:
-                raise IllegalAction(tr("mubeyama.not_yours", seat=seat_name(seat)))
+                raise IllegalAction("not this seat's card", "not_yours", seat=seat)
             elif no != UNKNOWN and no not in s.state.read:
-                raise IllegalAction(tr("mubeyama.not_read", no=no))
+                raise IllegalAction(f"#{no} has not been read", "not_read", no=no)
             else:
-                raise IllegalAction(tr("mubeyama.not_yours", seat=seat_name(seat)))
+                raise IllegalAction("not this seat's card", "not_yours", seat=seat)
         except IllegalAction as exc:
-            self.notice.setText(self._illegal_text(exc, seat, no))
+            self.notice.setText(error_text(exc))
             return
         self.notice.setText("")
         self._changed(events)
-
-    def _illegal_text(self, exc: IllegalAction, seat: int, no: int) -> str:
-        """The session's English reasons, in the interface language."""
-        text = str(exc)
-        if "has not been read" in text and no:
-            return tr("mubeyama.not_read", no=no)
-        if "hidden card was not read" in text:
-            return tr("mubeyama.hidden_not_read")
-        if "waiting to be flipped" in text or "nothing to pass" in text:
-            return tr("mubeyama.not_yours", seat=seat_name(seat))
-        return ui_seats(text)
 
     def mark_flip(self) -> None:
         """Scorekeeper: the card being waited for was flipped (no click on it needed)."""
@@ -626,14 +568,12 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _show_ledger(self, view) -> None:
         for pay in view.ledger[self.ledger.count():]:
-            reason = note_text(pay.reason) + (f" #{pay.no}" if pay.no else "")
-            self.ledger.addItem(tr("mubeyama.ledger.line", payer=seat_name(pay.payer),
-                                   payee=seat_name(pay.payee), amount=pay.amount, reason=reason))
+            self.ledger.addItem(ledger_line(pay))
         self.ledger.scrollToBottom()
 
     def _show_log(self, view) -> None:
         for e in view.log[self._logged:]:
-            text = event_text(e)
+            text = event_line(e, view.log)
             if text:
                 self.log.addItem(text)
         self._logged = len(view.log)
@@ -753,7 +693,7 @@ class ResultPage(QWidget):
         view = s.view(None)
         winners = "・".join(seat_name(w) for w in view.winners)
         self.verdict.setText(tr("mubeyama.winner", seats=winners))
-        self.why.setText(tr("mubeyama.why", why=note_text(s.win_reason()), n=len(view.read)))
+        self.why.setText(tr("mubeyama.why", why=win_words(s.win_reason(), view.log), n=len(view.read)))
         self.scores.setRowCount(s.players)
         for seat in range(s.players):
             mean = s.mean_reaction(seat)
@@ -772,8 +712,6 @@ class ResultPage(QWidget):
         for k in range(panel.ledger.count()):
             self.ledger.addItem(panel.ledger.item(k).text())
         t = self.final
-        t.wrap, t.grid_side, t.row_marks, t.has_peak = (panel.table.wrap, panel.table.grid_side,
-                                                       panel.table.row_marks, panel.table.has_peak)
         t.titles = list(panel.table.titles)
         t.lines = [panel._seat_line(k, view) for k in range(s.players)]
         t.set_view(view)

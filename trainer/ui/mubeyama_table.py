@@ -28,7 +28,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 import poems
-from trainer.rules.mubeyama import Event, MubeyamaView, SlotView, grid_lines
+from trainer.rules.mubeyama import Event, MubeyamaView, Passed, SlotView
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
 
 FELT = QColor("#e9e1cc")
@@ -107,10 +107,13 @@ class TableWidget(QWidget):
         """Show *view*; pass events among *events* fly from giver to receiver."""
         before = dict(self._rects)
         self.view = view
+        layout = view.layout
+        self.wrap, self.grid_side = layout.wrap, layout.grid_side
+        self.row_marks, self.has_peak = layout.pays_rows, layout.has_peak
         self._layout()
         flights = []
         for e in events:
-            if e.kind == "pass" and (e.seat, e.no) in before and (e.to, e.no) in self._rects:
+            if isinstance(e, Passed) and (e.seat, e.no) in before and (e.to, e.no) in self._rects:
                 flights.append((e.no, before[(e.seat, e.no)], self._rects[(e.to, e.no)]))
                 self.highlights[(e.to, e.no)] = PASS_COLOUR
         if flights:
@@ -394,26 +397,10 @@ class TableWidget(QWidget):
         p.restore()
 
     def _finished_lines(self) -> set[tuple[int, int]]:
-        """Okayama: the slots of every all-face-down line (the bingo that won)."""
-        if not self.grid_side or self.view is None:
+        """Okayama: the slots of the face-down line that won (the engine names it in the view)."""
+        if self.view is None:
             return set()
-        out = set()
-        for seat, table in enumerate(self.view.tables):
-            slots = [s for row in table.rows for s in row]
-            if len(slots) != self.grid_side ** 2:
-                continue
-            for line in grid_lines(self.grid_side):
-                if not any(slots[i].face_up for i in line):
-                    out.update((seat, slots[i].no) for i in line)
-        return out
+        return {(seat, no) for seat, cards in self.view.lines for no in cards}
 
 
-def grid_side_for(ruleset: str, players: int) -> int | None:
-    return (5 if players == 4 else 4) if ruleset == "okayama" else None
-
-
-def wrap_for(ruleset: str, players: int) -> int | None:
-    return (5 if players == 5 else 4) if ruleset == "izumoji" else None
-
-
-__all__ = ["TableWidget", "seat_boxes", "wrapped_rows", "grid_side_for", "wrap_for", "UNKNOWN"]
+__all__ = ["TableWidget", "seat_boxes", "wrapped_rows", "UNKNOWN"]

@@ -17,19 +17,21 @@ from .core import (ALL_CARDS, READER, Action, AwaitFlip, AwaitPass, AwaitRead, E
                    GameOver, IllegalAction, Layout, LayoutError, MubeyamaError, MubeyamaState,
                    MubeyamaView, Pass, Payment, Pending, Read, Rules, SeatView, SlotView, Table,
                    deal_order, describe_pending, reading_order, waiting_for)
-from .events import (EVENT_TYPES, CardNo, CardRead, Dealt, Flipped, HiddenDealt, LineCompleted,
+from .events import (ALL_FACE_DOWN, ALL_READ, ALL_ROWS, EVENT_TYPES, LINE, PAY_HIDDEN, PAY_MUBEYAMA,
+                     PAY_ROW, PAY_TSUKI_YUKI_HANA, CardNo, CardRead, Dealt, Flipped, HiddenDealt, LineCompleted,
                      MubeyamaEvent, NotInPlay, Paid, Passed, Revealed, RowCompleted, ShortOfCards,
                      Won)
-from .rulesets import (DEFAULT_PLAYERS, RULESETS, VARIANTS, Gambling, Gambling4, Gambling5, Izumoji,
-                       Okayama, Ruleset, Stakes, VariantSpec, grid_lines, line_name, make_ruleset,
-                       new_game)
+from .rulesets import (DEFAULT_PLAYERS, RULESETS, VARIANTS, Gambling, Gambling4, Gambling5,
+                       Izumoji, Okayama, Ruleset, Stakes, VariantSpec, grid_lines, line_name,
+                       make_ruleset, new_game)
 
 __all__ = [
     "ALL_CARDS", "READER", "Action", "AwaitFlip", "AwaitPass", "AwaitRead", "CardNo", "Event",
     "Flip", "GameOver", "IllegalAction", "Layout", "LayoutError", "MubeyamaError", "MubeyamaState",
     "MubeyamaView", "Pass", "Payment", "Pending", "Read", "Rules", "SeatView", "SlotView", "Table",
     "deal_order", "describe_pending", "reading_order", "waiting_for",
-    "EVENT_TYPES", "CardRead", "Dealt", "Flipped", "HiddenDealt", "LineCompleted", "MubeyamaEvent",
+    "ALL_FACE_DOWN", "ALL_READ", "ALL_ROWS", "LINE", "PAY_HIDDEN", "PAY_MUBEYAMA", "PAY_ROW",
+    "PAY_TSUKI_YUKI_HANA", "EVENT_TYPES", "CardRead", "Dealt", "Flipped", "HiddenDealt", "LineCompleted", "MubeyamaEvent",
     "NotInPlay", "Paid", "Passed", "Revealed", "RowCompleted", "ShortOfCards", "Won",
     "DEFAULT_PLAYERS", "RULESETS", "VARIANTS", "Gambling", "Gambling4", "Gambling5", "Izumoji",
     "Okayama", "Ruleset", "Stakes", "VariantSpec", "grid_lines", "line_name", "make_ruleset",

@@ -269,7 +269,8 @@ class Rules(Protocol):
     The state knows rulesets only through this, so `core` never imports `rulesets`.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def on_flip(self, state: "MubeyamaState", seat: int, no: CardNo) -> None: ...
 

@@ -75,7 +75,7 @@ class Ruleset:
         self.check_players(players)
         deck = deal_order(seed)
         n = self.cards_per_seat(players)
-        return [deck[s * n:(s + 1) * n] for s in range(players)]
+        return [list(deck[s * n:(s + 1) * n]) for s in range(players)]
 
     def tables_from(self, players: int, layouts: Sequence[Sequence[CardNo]]) -> tuple[list[Table], list[CardNo]]:
         """Validate entered layouts (slot order, row by row, peak first) and build tables."""
