@@ -29,7 +29,7 @@ import time
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+                               QMessageBox, QProgressBar, QPushButton, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import poems
@@ -43,6 +43,7 @@ from trainer.games.mubeyama_session import GameConfig, TableSession
 from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget
 from trainer.ui.reader_session import ReadingTiming
+from trainer.ui.table_shell import TableShell
 
 FLIP_COLOUR = QColor("#1f5fbf")
 WRONG_COLOUR = QColor("#c0392b")
@@ -142,33 +143,26 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.reactions = QLabel(wordWrap=True)
         self.ledger_title = QLabel()
         self.ledger = QListWidget()
-        self.log_title = QLabel()
-        self.log = QListWidget()
-        for w in (self.ledger, self.log):
-            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.ledger.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         side = QWidget()
-        side.setMinimumWidth(420)
         sv = QVBoxLayout(side)
-        sv.setContentsMargins(4, 0, 0, 0)
+        sv.setContentsMargins(0, 0, 0, 0)
         for w in (self.yomifuda, self.phase, self.progress, self.reaction, self.reactions_title,
                   self.reactions, self.ledger_title):
             sv.addWidget(w)
         sv.addWidget(self.ledger, 1)
-        sv.addWidget(self.log_title)
-        sv.addWidget(self.log, 2)
 
-        split = QSplitter()
-        split.addWidget(self.table)
-        split.addWidget(side)
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
+        # The shared card table: seats, log; Mubeyama is one deal, so no score sheet.
+        self.shell = TableShell(self.table, side=side)
+        self.log = self.shell.log
+        self.log_title = self.shell.log_title
         play = QWidget()
         pv = QVBoxLayout(play)
         pv.setContentsMargins(4, 4, 4, 4)
         pv.addLayout(bar)
         pv.addWidget(self.banner)
         pv.addWidget(self.notice)
-        pv.addWidget(split, 1)
+        pv.addWidget(self.shell, 1)
         return play
 
     def settings_changed(self) -> None:
@@ -249,6 +243,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.mark_button.setVisible(config.scorekeeper)
         self.ledger_title.setVisible(config.gambling)
         self.ledger.setVisible(config.gambling)
+        self.shell.set_side_stretch(1 if config.gambling else 0)   # the ledger grows with the log
         self._fill_view_as()
         self.game_title.setText(self._game_title())
         self.pages.setCurrentIndex(PLAY)
@@ -572,12 +567,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.ledger.scrollToBottom()
 
     def _show_log(self, view) -> None:
-        for e in view.log[self._logged:]:
-            text = event_line(e, view.log)
-            if text:
-                self.log.addItem(text)
+        self.log.add_lines([event_line(e, view.log) for e in view.log[self._logged:]])
         self._logged = len(view.log)
-        self.log.scrollToBottom()
 
     # -- the end ----------------------------------------------------------------------------------------
     def finish(self) -> None:
