@@ -283,7 +283,4 @@ def new_session(variant: Any, seed: int | str, seats: tuple[str, ...],
                            clock=clock)
 
 
-TableSession = MubeyamaSession   # the name the panel and older tests know
-
-__all__ = ["HUMAN", "CPU", "GameConfig", "Reaction", "MubeyamaSession", "TableSession",
-           "new_session", "play_out"]
+__all__ = ["HUMAN", "CPU", "GameConfig", "Reaction", "MubeyamaSession", "new_session", "play_out"]

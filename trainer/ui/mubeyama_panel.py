@@ -2,8 +2,9 @@
 
 Pages: setup (ruleset, seats, payments, yaku lists, seed), the scorekeeper's
 layouts, the table, the result. The rules are `trainer.rules.mubeyama`; the
-game at the table is a `mubeyama_session.TableSession`; the drawing is
-`mubeyama_table.TableWidget`. What this panel adds is the reader and the clock:
+game at the table is a `trainer.games.mubeyama_session.MubeyamaSession` (pure;
+the simulator plays the same object); the drawing is `mubeyama_table.TableWidget`
+inside the shared `table_shell.TableShell`. What this panel adds is the reader and the clock:
 
 - the yomifuda are read by the shared `ReadingDriver` (the same programme and
   player as Reader mode). When a kami-no-ku starts to sound the card is read
@@ -24,7 +25,6 @@ game at the table is a `mubeyama_session.TableSession`; the drawing is
 """
 from __future__ import annotations
 
-import time
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
@@ -39,7 +39,8 @@ from trainer.ui.mubeyama_text import (error_text, event_line, kami_words, ledger
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.games.mubeyama_session import GameConfig, TableSession
+from audio.clock import SYSTEM
+from trainer.games.mubeyama_session import GameConfig, MubeyamaSession
 from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget
 from trainer.ui.reader_session import ReadingTiming
@@ -63,7 +64,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             from trainer.ui.reading import ReadingDriver
             driver = ReadingDriver(voices, parent=self)
         self.driver = driver
-        self.session: TableSession | None = None
+        self.clock = SYSTEM            # the player's marks and Qt's presses are on this scale
+        self.session: MubeyamaSession | None = None
         self.config: GameConfig | None = None
         self._cpu_delay_override = cpu_delay_s
         self.viewer: int | None = None
@@ -226,7 +228,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         self.driver.stop()
         self.config = config
-        self.session = TableSession(config)
+        self.session = MubeyamaSession(config, clock=self.clock)
         self._token += 1
         self._holding = False
         self._hint_due = False
@@ -313,7 +315,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         if s is None or poem != s.current or s.state.is_over():
             return
         if s.kimariji_time is None:       # no kimariji event reached us: act from here
-            s.kimariji_sounded(poem, time.perf_counter())
+            s.kimariji_sounded(poem)      # now, on the session's clock
             self._schedule()
 
     def _on_error(self, message: str) -> None:
@@ -529,7 +531,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         index = s.order.index(s.current)
         start, shimo, end = (self._mark(index, n) for n in ("kami_start", "shimo_start", "shimo_end"))
-        now = time.perf_counter()
+        now = self.clock.now()
         if self.driver.state == "paused":
             text = tr("mubeyama.phase.paused")
         elif end is not None and now >= end and not isinstance(s.state.pending, AwaitRead):
