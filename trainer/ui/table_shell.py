@@ -81,7 +81,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (QHeaderView, QLabel, QListWidget, QSizePolicy, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -363,24 +363,28 @@ class TableView(QWidget):
         p.drawRoundedRect(box, 8, 8)
         title = self.titles[seat] if seat < len(self.titles) else f"{seat + 1}"
         line = self.lines[seat] if seat < len(self.lines) else ""
-        f = QFont()
-        f.setPixelSize(16)
-        f.setBold(True)
-        p.setFont(f)
         p.setPen(QColor("#222"))
-        p.drawText(QRectF(box.left() + 10, box.top() + 2, box.width() - 20, 20),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
-        f.setBold(False)
-        f.setPixelSize(13)
-        p.setFont(f)
+        _fitted_text(p, QRectF(box.left() + 10, box.top() + 2, box.width() - 20, 20), title, 16, bold=True)
         p.setPen(QColor("#444"))
-        p.drawText(QRectF(box.left() + 10, box.top() + 20, box.width() - 20, 18),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
+        _fitted_text(p, QRectF(box.left() + 10, box.top() + 20, box.width() - 20, 18), line, 13)
         if active and self.timer_fraction is not None:
             left = max(0.0, min(1.0, self.timer_fraction))
             bar = QRectF(box.left() + 10, box.top() + HEADER_H - 4, (box.width() - 20) * left, 3)
             p.fillRect(bar, TIMER_LATE if left < 0.25 else TIMER_COLOUR)
         p.restore()
+
+
+def _fitted_text(p: QPainter, rect: QRectF, text: str, size: int, bold: bool = False) -> None:
+    """One line of header text: smaller type when the box is narrow, elided if still too long."""
+    f = QFont()
+    f.setBold(bold)
+    for px in range(size, 9, -1):
+        f.setPixelSize(px)
+        if QFontMetricsF(f).horizontalAdvance(text) <= rect.width():
+            break
+    p.setFont(f)
+    text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    p.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
 
 # --------------------------------------------------------------------------- around the table
@@ -441,6 +445,7 @@ class LogPanel(QListWidget):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
     def add_lines(self, lines: Sequence[str | None]) -> None:
         for line in lines:
@@ -505,7 +510,8 @@ class TableShell(QWidget):
         self.log_title = QLabel()
         self.log = LogPanel()
         self.side = side
-        column = QWidget()
+        self.side_width = side_width
+        column = self._column_widget = QWidget()
         column.setMinimumWidth(side_width)
         v = self._column = QVBoxLayout(column)
         v.setContentsMargins(4, 0, 0, 0)
@@ -524,6 +530,11 @@ class TableShell(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(split)
+
+    def resizeEvent(self, event) -> None:
+        # On a small screen the table needs the room more than the side column does.
+        self._column_widget.setMinimumWidth(max(280, min(self.side_width, int(self.width() * 0.3))))
+        super().resizeEvent(event)
 
     def set_side_stretch(self, stretch: int) -> None:
         """How much of the column's height the game's widget takes (0: its natural
