@@ -40,7 +40,7 @@ def _okayama_line(players, slots):
     """Seat 1 holds PLAIN cards; flip exactly *slots* of its grid (the last one wins)."""
     g = game(Okayama(), players, {1: PLAIN[:Okayama.side(players) ** 2]})
     cards = g.tables[1].cards()
-    for k, slot in enumerate(slots):
+    for slot in slots:
         assert not g.is_over(), f"won too early, before slot {slot}"
         read_and_flip(g, cards[slot])
     return g

@@ -116,8 +116,7 @@ class MubeyamaSession:
         self.order: list[int] = list(self.state.reader_order)
         self.reactions: dict[int, list[Reaction]] = {s: [] for s in range(config.players)}
         self.current: int | None = None          # the yomifuda being read
-        self.kimariji: str = ""                  # its kimariji now (historical kana)
-        self.kimariji_mora = 0                   # the kami-no-ku mora that completes it
+        self._kimariji: poems.kimariji.Current | None = None   # worked out when first asked
         self.kimariji_time: float | None = None  # clock time when its kimariji sounded
         self.hinted = False
 
@@ -137,8 +136,30 @@ class MubeyamaSession:
 
     def next_yomifuda(self) -> int | None:
         """The next card of the reader's order not read yet (None: all read)."""
-        read = set(self.state.read)
-        return next((no for no in self.order if no not in read), None)
+        read = self.state.read
+        if read == self.order[:len(read)]:          # the usual case: read in order
+            return self.order[len(read)] if len(read) < len(self.order) else None
+        done = set(read)
+        return next((no for no in self.order if no not in done), None)
+
+    @property
+    def kimariji(self) -> str:
+        """The current card's kimariji now, among the cards not yet read (historical kana)."""
+        now = self._current_kimariji()
+        return now.kana if now else ""
+
+    @property
+    def kimariji_mora(self) -> int:
+        """The kami-no-ku mora whose onset completes the current kimariji."""
+        now = self._current_kimariji()
+        return now.mora if now else 0
+
+    def _current_kimariji(self) -> poems.kimariji.Current | None:
+        # Lazy: the simulator never asks, and this is the costliest step of a reading.
+        if self._kimariji is None and self.current is not None:
+            before = self.state.read[:self.state.read.index(self.current)]
+            self._kimariji = poems.kimariji.current(self.current, before)
+        return self._kimariji
 
     def waiting_on_cpu(self) -> bool:
         return self.state.to_act() in self.cpus
@@ -149,11 +170,9 @@ class MubeyamaSession:
     # -- the reader -----------------------------------------------------------------------------
     def read(self, no: int) -> list[Event]:
         """The kami-no-ku of *no* began to sound."""
-        now = poems.kimariji.current(no, self.state.read)
         events = self.state.apply(Read(no))
         self.current = no
-        self.kimariji = now.kana
-        self.kimariji_mora = now.mora
+        self._kimariji = None
         self.kimariji_time = None
         self.hinted = False
         return events

@@ -507,7 +507,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         poem = poems.get(no)
         flipped = not (isinstance(s.state.pending, AwaitFlip) and s.state.pending.no == no)
-        head = f"<b>#{no}</b>　{poem.poet}　<span style='color:#777'>{tr('mubeyama.read_n', n=len(s.state.read))}</span>"
+        count = tr('mubeyama.read_n', n=len(s.state.read))
+        head = f"<b>#{no}</b>　{poem.poet}　<span style='color:#777'>{count}</span>"
         if flipped or (self.settings.get(S.SHOW_POEM) and s.kimariji_time is not None):
             body = (f"<div style='font-size:19px'>{' '.join(poem.kami)}</div>"
                     f"<div style='font-size:19px; margin-left:1.5em'>{' '.join(poem.shimo)}</div>"

@@ -32,7 +32,8 @@ TEXT: dict[str, tuple[str, str]] = {
                                "The first to turn a whole row, column or diagonal face-down wins. No yaku."),
     "mubeyama.about.izumoji": ("札を全部伏せた人の勝ち。役札で表向きの札を渡し合う。",
                                "The first with every card face-down wins. Yaku cards pass face-up cards."),
-    "mubeyama.about.gambling": ("段を仕上げる・役札を返すと他の全員から文をもらう。誰かが全段を仕上げたら終わり、文の多い人の勝ち。",
+    "mubeyama.about.gambling": ("段を仕上げる・役札を返すと他の全員から文をもらう。"
+                                "誰かが全段を仕上げたら終わり、文の多い人の勝ち。",
                                 "Completing a row or flipping a yaku card is paid by every other player. "
                                 "The game ends when someone has finished every row; most Mon wins."),
     "mubeyama.mode": ("進め方", "Play"),
@@ -112,7 +113,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.rt_mean": ("平均 {ms} ms（{n}回）", "mean {ms} ms ({n})"),
     "mubeyama.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "mubeyama.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
-    "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）", "Reaction times (from the kimariji; * after the hint)"),
+    "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）",
+                           "Reaction times (from the kimariji; * after the hint)"),
     "mubeyama.ledger": ("支払い", "Ledger"),
     "mubeyama.ledger.line": ("{payer} → {payee}　{amount} 文　{reason}", "{payer} → {payee}  {amount} Mon  {reason}"),
     "mubeyama.log": ("記録", "Log"),
