@@ -3,6 +3,8 @@ sheet, the log, and a small game written the way the module docstring shows."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from typing import ClassVar
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -11,8 +13,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt  # noqa: E402
 from PySide6.QtGui import QColor  # noqa: E402
 
 from audio.clock import FakeClock  # noqa: E402
+from trainer.games.protocol import GameEvent  # noqa: E402
 from trainer.ui.table_shell import (BACK, BOX_ACTIVE, ROWS, LogPanel, ScoreSheet, TableShell,  # noqa: E402
-                                    TableView, TurnTimer, paint_card_back, seat_boxes)
+                                    TableView, TurnTable, TurnTimer, paint_card_back, seat_boxes)
 
 AREA = QRectF(0, 0, 1000, 700)
 
@@ -152,3 +155,109 @@ def test_log_panel_adds_lines_and_skips_events_without_one(qtbot):
     qtbot.addWidget(log)
     log.add_lines(["read #12", None, "Seat 2 flipped #12"])
     assert [log.item(k).text() for k in range(log.count())] == ["read #12", "Seat 2 flipped #12"]
+
+
+# =========================================================================== a turn game wired up
+
+@dataclass(frozen=True)
+class Took(GameEvent):
+    kind: ClassVar[str] = "toy.took"
+    seat: int
+    n: int
+
+
+class TakeAway:
+    """A toy turn game with the `TurnSession` interface (that class lives on main's game
+    layer): a pile of cards, each turn a seat takes 1 or 2, who takes the last wins."""
+
+    class _State:
+        def __init__(self, players, pile):
+            self.players, self.pile, self.turn = players, pile, 0
+
+        def actors(self):
+            return () if self.pile == 0 else (self.turn,)
+
+    def __init__(self, seats, pile, clock, turn_seconds=None):
+        self.seats, self.clock, self.turn_seconds = seats, clock, turn_seconds
+        self.state = self._State(len(seats), pile)
+        self.log, self._started = [], clock.now()
+
+    def is_over(self):
+        return self.state.pile == 0
+
+    def waiting_for(self):
+        return tuple(s for s in self.state.actors() if self.seats[s] == "human")
+
+    def legal(self, seat):
+        return [n for n in (1, 2) if n <= self.state.pile] if seat in self.state.actors() else []
+
+    def log_for(self, seat):
+        return list(self.log)
+
+    def turn_left(self):
+        if self.turn_seconds is None or not self.waiting_for():
+            return None
+        return max(0.0, self.turn_seconds - (self.clock.now() - self._started))
+
+    def act(self, seat, n):
+        if seat not in self.waiting_for() or n not in self.legal(seat):
+            raise ValueError(f"seat {seat} may not take {n} now")
+        return self._apply(seat, n)
+
+    def step(self):
+        actors = self.state.actors()
+        if not actors or self.seats[actors[0]] == "human":
+            return []
+        return self._apply(actors[0], 1)
+
+    def tick(self):
+        left = self.turn_left()
+        return [] if left is None or left > 0 else self._apply(self.waiting_for()[0], 1)
+
+    def _apply(self, seat, n):
+        self.state.pile -= n
+        self.state.turn = (seat + 1) % self.state.players
+        self._started = self.clock.now()
+        self.log.append(Took(seat, n))
+        return [self.log[-1]]
+
+
+class PileTable(TableView):
+    """Two buttons in the hand strip: take 1, take 2."""
+
+    def __init__(self):
+        super().__init__(hand_height=80)
+        self.buttons: list[tuple[QRectF, int]] = []
+
+    def place(self, seats, centre, hand):
+        self.buttons = [(QRectF(hand.left() + 10 + k * 90, hand.top() + 10, 80, 60), k + 1) for k in range(2)]
+
+    def item_at(self, pos):
+        return next(((self.me, n) for r, n in self.buttons if r.contains(pos)), None)
+
+
+def test_turn_table_plays_cpus_takes_clicks_logs_and_times_out(qtbot):
+    clock = FakeClock()
+    session = TakeAway(("human", "cpu", "cpu"), pile=7, clock=clock, turn_seconds=30)
+    table = PileTable()
+    shell = TableShell(table, clock=clock)
+    qtbot.addWidget(shell)
+    shell.resize(900, 600)
+    shell.show()
+    table.set_seats(["You", "CPU 1", "CPU 2"], me=0)
+    words = lambda e: f"seat {e.seat + 1} took {e.n}"                        # noqa: E731
+    game = TurnTable(shell, session, me=0, action_for=lambda seat, n, legal: n if n in legal else None,
+                     words=words, cpu_delay_s=0)
+    refused, done = [], []
+    game.refused.connect(refused.append)
+    game.finished.connect(lambda: done.append(True))
+    game.start()
+    assert table.active_seat == 0 and table.timer_fraction == 1.0           # the person's turn, timed
+    qtbot.mouseClick(table, Qt.MouseButton.LeftButton, pos=table.buttons[1][0].center().toPoint())
+    qtbot.waitUntil(lambda: session.state.turn == 0, timeout=2000)          # both CPUs took 1
+    assert [shell.log.item(k).text() for k in range(shell.log.count())] == \
+        ["seat 1 took 2", "seat 2 took 1", "seat 3 took 1"]
+    clock.advance(30)
+    game._tick()                                                              # the timer ran out: take 1
+    qtbot.waitUntil(lambda: bool(done), timeout=2000)
+    assert session.is_over() and shell.log.item(3).text() == "seat 1 took 1" and not refused

@@ -19,6 +19,14 @@ is the same shell around a game's own drawing:
   (`audio.clock`), `tick()` reports expiry once through `expired(seat)`.
 - `paint_card_back`, `paint_outline`, `paint_seal`: hidden cards are drawn
   face-down by the shell's back, the same in every game.
+- `TurnTable`: plays a `trainer.games.turn_session.TurnSession` at the shell
+  (CPU seats paced, clicks turned into actions, the log, the active seat and
+  the session's turn timer shown): a turn game writes no glue of its own.
+
+So a new card game writes its `TableView` subclass (the drawing, ~100-150
+lines), an ``action_for(seat, item, legal)`` function, its event texts (one
+line per kind per language, `event_text.add_event_messages`), and a few lines
+creating the shell and the `TurnTable`.
 
 A game writes (the hooks of `TableView`; all optional but `paint_seat`):
 
@@ -65,14 +73,16 @@ pile in the centre, the person's cards in the hand strip)::
     table = MyTable()
     shell = TableShell(table)                       # + side=your_widget, clock=...
     table.set_seats(["You", "CPU 1", "CPU 2", "CPU 3"], me=0)
-    table.active_seat = 1                           # whose turn: highlighted
-    table.clicked.connect(lambda seat, no, at: session.act(seat, Play(no)))
-    shell.log.add_lines(["Seat 2 played #17"])      # describe(event) for each new event
-    shell.scores.set_columns(["Seat 1", "Seat 2", "Seat 3", "Seat 4"])
-    shell.scores.add_row("Deal 1", [12, -4, 0, -8])
-    shell.timer.seconds = 20                        # off by default
-    shell.timer.start(1); shell.timer.expired.connect(lambda seat: session.time_out(seat))
-    table.refresh()                                 # after the view changed
+    game = TurnTable(shell, session, me=0,          # session: a TurnSession (CPUs, log, timer)
+                     action_for=lambda seat, no, legal: next((a for a in legal if a.no == no), None))
+    game.changed.connect(lambda: setattr(table, "view", session.view(0)))
+    game.start()                                    # CPUs play, clicks act, the log fills
+    shell.scores.set_columns(["Seat 1", "Seat 2", "Seat 3", "Seat 4"]); shell.show_scores(True)
+    shell.scores.add_row("Deal 1", [12, -4, 0, -8]) # rows per deal, a total row kept below
+
+Without a `TurnSession` (Mubeyama's reading game) the game drives the shell
+itself: ``table.active_seat = seat``, ``shell.log.add_lines([...])``,
+``table.refresh()``, and ``shell.timer`` (a `TurnTimer`) if it wants one.
 """
 from __future__ import annotations
 
@@ -551,5 +561,102 @@ class TableShell(QWidget):
         self.table.update()
 
 
-__all__ = ["RING", "ROWS", "HEADER_H", "TableView", "TableShell", "TurnTimer", "LogPanel",
+# --------------------------------------------------------------------------- a turn game, wired up
+
+class TurnTable(QObject):
+    """Plays a turn-based session at a `TableShell`: the glue every turn game would repeat.
+
+    *session* is a `trainer.games.turn_session.TurnSession` (or anything with
+    its methods: ``waiting_for()``, ``legal(seat)``, ``act(seat, action)``,
+    ``step()``, ``log_for(seat)``, ``is_over()``, ``tick()``, ``turn_left()``,
+    ``turn_seconds``, ``state.actors()``). *me* is the person's seat (its log is
+    shown). What the game still says:
+
+    - *action_for(seat, item, legal)*: the action a click on *item* (from the
+      table's ``item_at``) means, one of *legal*, or None (the click does nothing);
+    - *words(event)*: an event's log line (default `event_text.describe`;
+      None leaves it out).
+
+    CPU seats and the reader act one step every *cpu_delay_s* (0: at once);
+    the table's active seat, its timer bar and the log follow the session;
+    ``changed`` fires after every change (redraw from ``session.view(me)``),
+    ``refused(message)`` when the engine refuses a person's action,
+    ``finished`` once the game is over.
+    """
+
+    changed = Signal()
+    refused = Signal(str)
+    finished = Signal()
+
+    def __init__(self, shell: "TableShell", session: Any, me: int | None,
+                 action_for: Any, words: Any = None, cpu_delay_s: float = 0.6,
+                 parent: QObject | None = None):
+        super().__init__(parent or shell)
+        if words is None:
+            from trainer.ui.event_text import describe
+            words = describe
+        self.shell, self.session, self.me = shell, session, me
+        self.action_for, self.words, self.cpu_delay_s = action_for, words, cpu_delay_s
+        self._logged = 0
+        self._cpu = QTimer(self, singleShot=True)
+        self._cpu.timeout.connect(self._step)
+        self._clock = QTimer(self, interval=100)
+        self._clock.timeout.connect(self._tick)
+        shell.table.clicked.connect(self._clicked)
+
+    def start(self) -> None:
+        self._changed()
+
+    def stop(self) -> None:
+        self._cpu.stop()
+        self._clock.stop()
+
+    def _clicked(self, seat: int, item: Any, at: float) -> None:
+        if self.session.is_over():
+            return
+        action = self.action_for(seat, item, self.session.legal(seat))
+        if action is None:
+            return
+        try:
+            self.session.act(seat, action)
+        except ValueError as exc:       # NotYourTurn, the engine's IllegalAction
+            self.refused.emit(str(exc))
+            return
+        self._changed()
+
+    def _step(self) -> None:
+        if self.session.step():
+            self._changed()
+
+    def _tick(self) -> None:
+        if self.session.tick():
+            self._changed()
+            return
+        self._show_timer()
+
+    def _show_timer(self) -> None:
+        left, total = self.session.turn_left(), self.session.turn_seconds
+        self.shell.table.timer_fraction = None if left is None or not total else left / total
+        self.shell.table.update()
+
+    def _changed(self) -> None:
+        log = self.session.log_for(self.me if self.me is not None else 0)
+        self.shell.log.add_lines([self.words(e) for e in log[self._logged:]])
+        self._logged = len(log)
+        actors = [a for a in self.session.state.actors() if a >= 0]
+        self.shell.table.active_seat = actors[0] if actors else None
+        self._show_timer()
+        self.changed.emit()
+        self.shell.table.refresh()
+        if self.session.is_over():
+            self.stop()
+            self.finished.emit()
+        elif self.session.waiting_for():
+            self._clock.start()          # a person's turn: only the timer may move things
+        else:
+            self._clock.stop()
+            self._cpu.start(round(self.cpu_delay_s * 1000))
+
+
+__all__ = ["RING", "ROWS", "HEADER_H", "TableView", "TableShell", "TurnTable", "TurnTimer", "LogPanel",
            "ScoreSheet", "seat_boxes", "centre_of", "paint_card_back", "paint_outline", "paint_seal"]
