@@ -384,13 +384,14 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         p = s.state.pending
         may_act = s.config.scorekeeper or s.is_human(seat)
+        flipped = False
         try:
             if isinstance(p, AwaitFlip) and seat == p.seat and may_act:
                 timed = not s.config.scorekeeper
                 events = s.flip_at(seat, None if no == UNKNOWN else no, stamp if timed else None,
                                    self._kimariji_mark() if timed and s.kimariji_time is None else None)
                 self._show_reaction(seat)
-                self._record_reaction(seat)
+                flipped = True
                 self.table.hint = None
                 self.table.highlights[(seat, no)] = FLIP_COLOUR
             elif isinstance(p, AwaitPass) and seat == p.giver and may_act and no != UNKNOWN:
@@ -405,6 +406,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             self.notice.setText(error_text(exc))
             return
         self.notice.setText("")
+        if flipped:
+            self._record_reaction(seat)   # after the clear: a failed save stays on screen
         self._changed(events)
 
     def mark_flip(self) -> None:
