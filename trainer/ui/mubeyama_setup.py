@@ -29,7 +29,7 @@ VARIANT_KEY = S.Key("mubeyama/variant", "okayama4")
 SEATS_KEY = S.Key("mubeyama/seats", "human,cpu,cpu,cpu,cpu,cpu")
 HINT_KEY = S.Key("mubeyama/hint_delay", 5.0, 0.0, 60.0)
 CPU_DELAY_KEY = S.Key("mubeyama/cpu_delay", 0.8, 0.0, 10.0)
-MAX_SEATS = 6
+MAX_SEATS = max(v.players for v in VARIANTS.values())   # the setup form has a row per seat
 YAKU_FIELDS = ("set1_extra", "mountains", "mountains_double", "sadness", "tsuki_yuki_hana")
 
 
