@@ -43,7 +43,7 @@ def test_reading_all_cards_in_random_seeded_order():
 def test_reader_waits_for_the_flip_before_reading_on():
     g = game(Izumoji(), 5, {2: [PLAIN[0]]})
     events = g.apply(Read(PLAIN[0]))
-    assert [e.kind for e in events] == ["read"]
+    assert [e.kind for e in events] == ["mubeyama.read"]
     assert g.pending == AwaitFlip(PLAIN[0], 2) and g.to_act() == 2
     assert g.legal_actions(READER) == [] and g.legal_actions(2) == [Flip(2, PLAIN[0])]
     with pytest.raises(IllegalAction, match="waiting for seat 2 to flip"):
@@ -58,7 +58,7 @@ def test_reading_an_unused_card_needs_no_flip():
     g = game(Izumoji(), 6, unused=(22, 5, 4, 12))
     assert set(g.unused) == {22, 5, 4, 12}
     events = g.apply(Read(22))
-    assert [e.kind for e in events] == ["read", "not-in-play"]
+    assert [e.kind for e in events] == ["mubeyama.read", "mubeyama.not_in_play"]
     assert isinstance(g.pending, AwaitRead) and g.passes == 0
 
 
@@ -116,7 +116,7 @@ def _check_hidden_views(games, seed0):
                 hidden = _cards_hidden_from(g, viewer)
                 logged, paid = seen[viewer]
                 named = {s.no for t in v.tables for row in t.rows for s in row}
-                named |= set(v.read) | {e.no for e in v.log[logged:]}
+                named |= set(v.read) | {no for e in v.log[logged:] for no in e.cards()}
                 named |= {p.no for p in v.ledger[paid:]}
                 named.add(getattr(v.pending, "no", None))
                 assert not hidden & named, (i, viewer, hidden)
@@ -171,7 +171,7 @@ def test_gambling4_views_do_not_change_when_other_seats_hidden_cards_are_swapped
 def test_reading_order_ahead_hidden_from_every_view():
     names = {f.name for f in dataclasses.fields(MubeyamaView)}
     assert names == {"ruleset", "players", "seat", "tables", "read", "unread", "pending",
-                     "ledger", "log", "winners"}
+                     "ledger", "log", "winners", "layout", "lines"}
     layouts = [list(range(1 + 25 * s, 26 + 25 * s)) for s in range(4)]
     a = new_game(Gambling4(), 4, seed=1, layouts=layouts)
     b = new_game(Gambling4(), 4, seed=2, layouts=layouts)
@@ -264,25 +264,25 @@ class Referee:
                 self.balances[payee] += amount
 
     def check(self, g):
-        events = [e for e in g.log if e.kind in ("read", "not-in-play", "flip", "reveal",
-                                                 "pass", "short", "win")]
+        events = [e for e in g.log if e.kind.removeprefix("mubeyama.") in (
+            "read", "not_in_play", "flip", "reveal", "pass", "short", "win")]
         it = iter(events)
         over = False
         for ev in it:
             assert not over, f"events after the win: {ev}"
-            assert ev.kind == "read"
+            assert ev.kind == "mubeyama.read"
             no = ev.no
             owner = self.where[no]
             ev = next(it)
             if owner is None:
-                assert ev.kind == "not-in-play" and ev.no == no
+                assert ev.kind == "mubeyama.not_in_play" and ev.no == no
                 continue
             assert (ev.seat, ev.no) == (owner, no)
             if no == self.hidden[owner]:
-                assert ev.kind == "reveal"
+                assert ev.kind == "mubeyama.reveal"
                 self.pay(owner, self.rules.stakes.hidden_card, "hidden card read", no)
             else:
-                assert ev.kind == "flip" and no in self.up[owner]
+                assert ev.kind == "mubeyama.flip" and no in self.up[owner]
                 self.up[owner].discard(no)
                 if isinstance(self.rules, Izumoji):
                     self.check_passes(it, owner, no)
@@ -292,12 +292,12 @@ class Referee:
             if winners:
                 for w in winners:
                     ev = next(it)
-                    assert (ev.kind, ev.seat) == ("win", w)
+                    assert (ev.kind, ev.seat) == ("mubeyama.win", w)
                 over = True
         assert over and g.is_over()
         assert [(p.payer, p.payee, p.amount, p.reason, p.no) for p in g.ledger] == self.ledger
         assert g.balances == self.balances
-        assert [(e.seat, e.note) for e in g.log if e.kind == "row"] == self.rows_logged
+        assert [(e.seat, e.row) for e in g.log if e.kind == "mubeyama.row"] == self.rows_logged
         assert [t.face_up for t in g.tables] == self.up
 
     def check_passes(self, it, flipper, no):
@@ -311,10 +311,10 @@ class Referee:
             give = min(owed, len(self.up[giver]))
             if give < owed:
                 ev = next(it)
-                assert (ev.kind, ev.seat, ev.to) == ("short", giver, to)
+                assert (ev.kind, ev.seat, ev.to) == ("mubeyama.short", giver, to)
             for _ in range(give):
                 ev = next(it)
-                assert (ev.kind, ev.seat, ev.to) == ("pass", giver, to)
+                assert (ev.kind, ev.seat, ev.to) == ("mubeyama.pass", giver, to)
                 assert ev.no in self.up[giver], "only face-up torifuda may be passed"
                 self.up[giver].discard(ev.no)
                 self.up[to].add(ev.no)
@@ -335,7 +335,7 @@ class Referee:
         for k, r in enumerate(range(first, len(rows))):
             if no in rows[r] and not set(rows[r]) & self.up[seat]:
                 number = k + (2 if isinstance(self.rules, Gambling4) else 1)
-                self.rows_logged.append((seat, f"row {number}"))
+                self.rows_logged.append((seat, number))
                 self.pay(seat, st.rows[k], f"completed row {number}", no)
 
     def expected_winners(self, flipper):

@@ -40,7 +40,7 @@ def _okayama_line(players, slots):
     """Seat 1 holds PLAIN cards; flip exactly *slots* of its grid (the last one wins)."""
     g = game(Okayama(), players, {1: PLAIN[:Okayama.side(players) ** 2]})
     cards = g.tables[1].cards()
-    for k, slot in enumerate(slots):
+    for slot in slots:
         assert not g.is_over(), f"won too early, before slot {slot}"
         read_and_flip(g, cards[slot])
     return g
@@ -48,22 +48,22 @@ def _okayama_line(players, slots):
 
 def test_okayama_row_line_wins():
     g = _okayama_line(4, [10, 11, 12, 13, 14])  # third row
-    assert g.winners() == (1,) and g.log[-2].kind == "line" and g.log[-2].note == "row 3"
+    assert g.winners() == (1,) and g.log[-2].kind == "mubeyama.line" and (g.log[-2].line, g.log[-2].index) == ("row", 3)
 
 
 def test_okayama_column_line_wins():
     g = _okayama_line(4, [2, 7, 12, 17, 22])
-    assert g.winners() == (1,) and g.log[-2].note == "column 3"
+    assert g.winners() == (1,) and (g.log[-2].line, g.log[-2].index) == ("column", 3)
 
 
 def test_okayama_diagonal_line_wins():
     g = _okayama_line(4, [0, 6, 12, 18, 24])
-    assert g.winners() == (1,) and g.log[-2].note == "diagonal"
+    assert g.winners() == (1,) and g.log[-2].line == "diagonal"
 
 
 def test_okayama_anti_diagonal_line_wins():
     g = _okayama_line(6, [3, 6, 9, 12])
-    assert g.winners() == (1,) and g.log[-2].note == "diagonal"
+    assert g.winners() == (1,) and g.log[-2].line == "diagonal"
 
 
 def test_okayama_4x4_row_and_column_lines_win():
@@ -261,7 +261,7 @@ def test_izumoji_giver_short_of_face_up_cards_gives_what_it_has_rest_forgiven():
     _expect_pass(g, 0, 1, 1, 22, 2)       # owes 2, has 1
     assert g.pending.owed == 2
     _do_pass(g, 0, PLAIN[18], 1)
-    shorts = [e for e in g.log if e.kind == "short"]
+    shorts = [e for e in g.log if e.kind == "mubeyama.short"]
     assert [(e.seat, e.to) for e in shorts] == [(0, 1), (0, 2), (0, 3), (0, 4)]
     assert g.shortfalls == 4
     assert g.winners() == (0,)            # passing the last face-up torifuda away wins
@@ -390,7 +390,7 @@ def test_gambling4_completing_rows_2_to_5_pays_its_stake_from_each(row, stake):
     read_and_flip(g, rows[row][-1])
     assert g.balances == [3 * stake, -stake, -stake, -stake]
     assert {p.reason for p in g.ledger} == {f"completed row {row + 1}"}
-    assert [e.note for e in g.log if e.kind == "row"] == [f"row {row + 1}"]
+    assert [e.row for e in g.log if e.kind == "mubeyama.row"] == [row + 1]
 
 
 def test_gambling4_without_hidden_card_rows_are_still_numbered_2_to_5():

@@ -16,7 +16,8 @@ from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG, MESSAGES  # noqa: E402
 from trainer.ui.mubeyama_panel import LAYOUTS, PLAY, RESULT, SETUP, MubeyamaPanel  # noqa: E402
-from trainer.ui.mubeyama_session import CPU, HUMAN, VARIANTS, GameConfig  # noqa: E402
+from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig  # noqa: E402
+from trainer.rules.mubeyama import VARIANTS, reading_order  # noqa: E402
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget  # noqa: E402
 from ui_fakes import FakeDriver, ToneVoices  # noqa: E402
 
@@ -50,7 +51,7 @@ def panel(qtbot, tmp_path, driver):
 
 
 def config(variant, seed=3, humans=(0,), **kw):
-    players = VARIANTS[variant][1]
+    players = VARIANTS[variant].players
     seats = tuple(HUMAN if s in humans else CPU for s in range(players))
     return GameConfig(variant=variant, seats=seats, seed=seed, hint_delay_s=kw.pop("hint", 600), **kw)
 
@@ -260,7 +261,7 @@ def test_cpu_seats_wait_for_the_kimariji_then_flip_after_their_delay(qtbot, tmp_
 
 
 def test_a_person_passes_by_clicking_face_up_cards_and_the_pass_is_shown(panel, driver, qtbot):
-    seed = next(k for k in range(500) if poems.shuffled(k)[0] in MOUNTAINS | MOUNTAINS_DOUBLE)
+    seed = next(k for k in range(500) if reading_order(k)[0] in MOUNTAINS | MOUNTAINS_DOUBLE)
     panel.start_game(config("izumoji5", seed=seed, humans=(0, 1, 2, 3, 4)))
     s = panel.session
     no = sound(panel, driver)
@@ -317,7 +318,7 @@ def test_hidden_card_is_never_drawn_face_up_for_another_seat(panel, driver, qtbo
     play_to_the_end(panel, driver, qtbot, each_step=check)
     assert checked["frames"] > 3 * 60 and checked["own"] > 2 * 50
     # a person showed a hidden card by clicking its face-down back on the everyone-view
-    assert any(e.kind == "reveal" and e.seat in (0, 1) for e in s.state.log)
+    assert any(e.kind == "mubeyama.reveal" and e.seat in (0, 1) for e in s.state.log)
     assert panel.view_as.count() == 3                          # everyone, and the two people only
 
 
@@ -342,7 +343,7 @@ def _start_scorekeeper(panel, qtbot, variant, seed):
 
 
 def test_scorekeeper_marks_a_flip_and_the_pass_it_orders(panel, driver, qtbot):
-    seed = next(k for k in range(500) if poems.shuffled(k)[0] in MOUNTAINS)
+    seed = next(k for k in range(500) if reading_order(k)[0] in MOUNTAINS)
     s = _start_scorekeeper(panel, qtbot, "izumoji5", seed)
     assert s.config.scorekeeper and not s.cpus
     assert s.config.layouts == tuple(tuple(c) for c in s.ruleset.deal(5, seed))
@@ -367,7 +368,7 @@ def test_scorekeeper_marks_a_flip_and_the_pass_it_orders(panel, driver, qtbot):
 
 
 def test_scorekeeper_payment_goes_to_the_ledger(panel, driver, qtbot):
-    seed = next(k for k in range(500) if poems.shuffled(k)[0] in TSUKI_YUKI_HANA)
+    seed = next(k for k in range(500) if reading_order(k)[0] in TSUKI_YUKI_HANA)
     s = _start_scorekeeper(panel, qtbot, "gambling4", seed)
     no = s.next_yomifuda()
     driver.card_started.emit(no)
@@ -527,11 +528,11 @@ def test_stopping_a_game_in_progress_asks_first(panel, driver, qtbot, monkeypatc
 
 
 def test_clicking_the_hidden_back_when_another_card_was_read_flips_nothing(panel, driver, qtbot):
-    panel.start_game(config("gambling4", seed=6))
+    panel.start_game(config("gambling4", seed=7))
     s = panel.session
     no = _person_card(panel, driver)
     driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
-    assert no != s.state.tables[0].hidden                      # seed 6: a face-up card of seat 1
+    assert no != s.state.tables[0].hidden                      # seed 7: a face-up card of seat 1
     click(qtbot, panel, 0, UNKNOWN)
     assert panel.notice.text() == "The hidden card has not been read"
     assert s.state.pending == AwaitFlip(no, 0) and not s.state.tables[0].revealed
@@ -572,3 +573,58 @@ def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_pat
     assert panel.session.reactions[0][-1].no == no            # the flip was taken all the same
     assert panel.session.state.pending != AwaitFlip(no, 0)       # and the game moved on
     assert store.count() == 0
+
+
+# =========================================================================== the game layer
+
+@pytest.mark.parametrize("variant", ["okayama6", "izumoji5", "gambling4"])
+def test_same_seed_same_deal_and_reading_order_in_the_app_and_the_simulator(panel, driver, qtbot, variant):
+    from trainer.rules.mubeyama import VARIANTS as SPECS
+    from trainer.sim.mubeyama_sim import session_for
+    from trainer.games.mubeyama_session import play_out
+    panel.start_game(config(variant, seed=29))
+    app = panel.session
+    sim = session_for(SPECS[variant], 29)
+    assert [t.rows for t in app.state.tables] == [t.rows for t in sim.state.tables]
+    assert app.order == sim.order
+    assert [c for c in driver.calls if c[0] == "start"][0][1] == sim.order   # what the reader reads
+    play_to_the_end(panel, driver, qtbot)
+    play_out(sim)
+    n = min(len(app.state.read), len(sim.state.read))
+    assert app.state.read[:n] == sim.state.read[:n] == sim.order[:n]
+
+
+def test_every_mubeyama_event_kind_has_a_text_in_both_languages():
+    from trainer.games.protocol import GameEvent
+    from trainer.rules.mubeyama import EVENT_TYPES, LINE, ALL_ROWS, ALL_FACE_DOWN, ALL_READ
+    from trainer.rules.mubeyama import events as ev
+    from trainer.ui.event_text import missing, texts
+    from trainer.ui.mubeyama_text import event_line, event_values
+    from trainer.ui.event_text import describe
+    assert missing(EVENT_TYPES) == []
+    samples: list[GameEvent] = [
+        ev.Dealt(0, 25), ev.HiddenDealt(1, 24), ev.CardRead(22), ev.NotInPlay(5), ev.Flipped(2, 22),
+        ev.Revealed(1, 24), ev.Passed(0, 17, 1, 2), ev.ShortOfCards(3, 22, 0, 2, 1),
+        ev.Paid(2, 22, 300, 900, "mubeyama"), ev.Paid(1, 7, 50, 150, "row", row=3),
+        ev.Paid(1, 24, 200, 600, "hidden_card"), ev.Paid(1, 31, 20, 60, "tsuki_yuki_hana"),
+        ev.RowCompleted(1, 7, 3), ev.LineCompleted(0, "column", 2, (2, 7, 12, 17, 22)),
+        ev.LineCompleted(0, "diagonal", 1, (1, 2, 3, 4)),
+        ev.Won(0, LINE), ev.Won(1, ALL_ROWS, by=2), ev.Won(3, ALL_FACE_DOWN), ev.Won(0, ALL_READ)]
+    assert {type(e).kind for e in samples} == set(EVENT_TYPES)
+    log = tuple(samples)
+    for code in ("en", "ja"):
+        LANG.set(code)
+        for e in samples:
+            line = describe(e, **event_values(e, log))
+            assert line and "{" not in line and "None" not in line, (code, e, line)
+            assert all(str(v) for v in event_values(e, log).values()), (code, e)
+            if code == "en":
+                assert "Seat " in line or e.kind in ("mubeyama.read", "mubeyama.not_in_play"), line
+            else:
+                assert "Seat" not in line and "Mon" not in line, line
+    LANG.set("en")
+    assert event_line(ev.Dealt(0, 25)) is None        # the public deal is not a log line
+    assert "Seat 3 finished every row" in event_line(ev.Won(1, ALL_ROWS, by=2))
+    assert "a face-down diagonal" in event_line(ev.Won(0, LINE), log)   # the last line logged
+    assert "column 2" in event_line(ev.Won(0, LINE), log[:-5])
+    assert all(len(texts(kind)) == 2 and all(texts(kind).values()) for kind in EVENT_TYPES)

@@ -87,6 +87,12 @@ def resolve(ref: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), attr)
 
 
+def _mubeyama_variants():
+    """Mubeyama's variants come from its rules (`trainer.rules.mubeyama.VARIANTS`, pure)."""
+    from trainer.rules.mubeyama import VARIANTS
+    return VARIANTS.values()
+
+
 _MUBEYAMA = dict(
     session="trainer.games.mubeyama_session:new_session",
     simulate="trainer.sim.mubeyama_sim:simulate_variant",
@@ -116,20 +122,9 @@ GAMES: tuple[Variant, ...] = (
             report="trainer.sim.kyogi_sim:format_report",
             cli_options="trainer.sim.kyogi_sim:add_cli_options",
             table="trainer.ui.match_panel:MatchPanel"),
-    Variant("mubeyama", "okayama4", "Mubeyama, Okayama (bingo lines), 4 players", 4, 4,
-            options=_frozen(ruleset="okayama", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "okayama6", "Mubeyama, Okayama (bingo lines), 6 players", 6, 6,
-            options=_frozen(ruleset="okayama", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "izumoji5", "Mubeyama, Izumoji (passes), 5 players", 5, 5,
-            options=_frozen(ruleset="izumoji", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "izumoji6", "Mubeyama, Izumoji (passes), 6 players", 6, 6,
-            options=_frozen(ruleset="izumoji", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "gambling4", "Mubeyama, four-player gambling game (hidden card)", 4, 4,
-            options=_frozen(ruleset="gambling4", hidden_card=True), **_MUBEYAMA),
-    Variant("mubeyama", "gambling4open", "Mubeyama, four-player gambling game (no hidden card)",
-            4, 4, options=_frozen(ruleset="gambling4", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "gambling5", "Mubeyama, five-player gambling game", 5, 5,
-            options=_frozen(ruleset="gambling5", hidden_card=False), **_MUBEYAMA),
+    *(Variant("mubeyama", v.id, v.title, v.players, v.players,
+              options=_frozen(ruleset=v.ruleset, hidden_card=v.hidden_card), **_MUBEYAMA)
+      for v in _mubeyama_variants()),
     Variant("unsun", "standard", "Unsun karuta, Hachi-nin Meri (8 players, two teams)", 8, 8,
             session="trainer.games.unsun_session:new_session",
             simulate="trainer.sim.unsun_sim:simulate_variant",

@@ -1,17 +1,21 @@
 """`karuta simulate mubeyama`: all-CPU Mubeyama games, headless, with invariants checked.
 
-Game *i* of a run with ``--seed S`` is dealt and read from seed ``"S:i"``, so
-any game of a run can be replayed alone with `play_game`.
+Every game is a `trainer.games.mubeyama_session.MubeyamaSession` (the object
+the app's table plays) with every seat a CPU, on a `FakeClock`: the same seed
+deals and reads the same cards here and in the app. Game *i* of a run with
+``--seed S`` is dealt and read from seed ``"S:i"``, so any game of a run can be
+replayed alone with `play_game`.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
+from audio.clock import FakeClock
 from poems.yaku import SEED
-from trainer.players.mubeyama_cpu import MubeyamaCpu, advance
-from trainer.rules.mubeyama import (DEFAULT_PLAYERS, READER, RULESETS, AwaitFlip, Flip,
-                                    MubeyamaState, Ruleset, new_game)
+from trainer.games.mubeyama_session import CPU, GameConfig, MubeyamaSession, play_out
+from trainer.rules.mubeyama import (DEFAULT_PLAYERS, RULESETS, VARIANTS, MubeyamaState, Ruleset,
+                                    VariantSpec)
 
 
 @dataclass
@@ -71,38 +75,32 @@ class SimTotals:
         }
 
 
+def session_for(spec: VariantSpec, seed: int | str, ruleset: Ruleset | None = None) -> MubeyamaSession:
+    """An all-CPU table of *spec* dealt and read from *seed*, on a fake clock."""
+    config = GameConfig(variant=spec.id, seats=(CPU,) * spec.players, seed=seed,
+                        yaku=getattr(ruleset, "yaku", SEED))  # Okayama has no yaku
+    return MubeyamaSession(config, clock=FakeClock(), ruleset=ruleset)
+
+
+def variant_of(ruleset: Ruleset, players: int) -> VariantSpec:
+    """The variant a ruleset object and player count play (the hidden card as the ruleset says)."""
+    hidden = ruleset.has_hidden(players)
+    for spec in VARIANTS.values():
+        if spec.ruleset == ruleset.name and spec.players == players and spec.hidden_card == hidden:
+            return spec
+    ruleset.check_players(players)   # raises the one-line LayoutError
+    raise ValueError(f"no Mubeyama variant plays {ruleset.name} with {players} players")
+
+
 def play_game(ruleset: Ruleset, players: int, seed: int | str, check: str = "reading") -> MubeyamaState:
-    """One all-CPU game to the end.
+    """One all-CPU game to the end, through the app's session.
 
     *check*: "action" runs the invariants after every action, "reading" after
     every reading's resolution and at the end, "end" only at the end.
     """
-    yaku = getattr(ruleset, "yaku", SEED)  # Okayama has no yaku; its CPUs never pass
-    cpus = {s: MubeyamaCpu(s, yaku, seed) for s in range(players)}
-    state = new_game(ruleset, players, seed)
-    if check == "reading":
-        while advance_one_reading(state, cpus):
-            state.check_invariants()
-    else:
-        advance(state, cpus, check=check == "action")
-    state.check_invariants()
-    return state
-
-
-def advance_one_reading(state: MubeyamaState, cpus: dict[int, MubeyamaCpu]) -> bool:
-    """Play one reading and all it causes; False once the game is over."""
-    if state.is_over():
-        return False
-    state.apply(state.next_read())
-    while state.to_act() not in (READER, None):
-        seat, p = state.to_act(), state.pending
-        if isinstance(p, AwaitFlip):
-            state.apply(Flip(seat, p.no))
-        else:
-            state.apply(cpus[seat].choose(state.view(seat), state.legal_actions(seat)))
-    return not state.is_over()
-
-
+    session = session_for(variant_of(ruleset, players), seed, ruleset)
+    play_out(session, check)
+    return session.state
 
 
 def simulate(ruleset_name: str, players: int, games: int, seed: int,
@@ -126,7 +124,8 @@ def choose_variant(args, variants):
     ruleset = args.ruleset or "okayama"
     players = args.players if args.players is not None else DEFAULT_PLAYERS[ruleset]
     for v in variants:
-        if v.options["ruleset"] == ruleset and v.min_seats <= players <= v.max_seats:
+        spec = VARIANTS[v.variant]
+        if spec.ruleset == ruleset and spec.players == players:
             return v
     counts = " or ".join(str(n) for n in RULESETS[ruleset].player_counts)
     raise ValueError(f"mubeyama --ruleset {ruleset} is played by {counts} players, not {players}")
@@ -134,12 +133,13 @@ def choose_variant(args, variants):
 
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict:
-    name = variant.options["ruleset"]
-    kwargs = {"hidden_card": variant.options["hidden_card"]} if name == "gambling4" else {}
-    ruleset = RULESETS[name](**kwargs)
-    totals = SimTotals(name, players, seed)
+    """The registry's entry: *games* all-CPU sessions of *variant*, summed up as JSON-ready data."""
+    spec = VARIANTS[variant.variant]
+    totals = SimTotals(spec.ruleset, spec.players, seed)
     for i in range(games):
-        totals.add(play_game(ruleset, players, f"{seed}:{i}", "reading" if check else "end"))
+        session = session_for(spec, f"{seed}:{i}")
+        play_out(session, "reading" if check else "end")
+        totals.add(session.state)
     return totals.as_dict()
 
 

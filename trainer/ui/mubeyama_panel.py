@@ -2,8 +2,9 @@
 
 Pages: setup (ruleset, seats, payments, yaku lists, seed), the scorekeeper's
 layouts, the table, the result. The rules are `trainer.rules.mubeyama`; the
-game at the table is a `mubeyama_session.TableSession`; the drawing is
-`mubeyama_table.TableWidget`. What this panel adds is the reader and the clock:
+game at the table is a `trainer.games.mubeyama_session.MubeyamaSession` (pure;
+the simulator plays the same object); the drawing is `mubeyama_table.TableWidget`
+inside the shared `table_shell.TableShell`. What this panel adds is the reader and the clock:
 
 - the yomifuda are read by the shared `ReadingDriver` (the same programme and
   player as Reader mode). When a kami-no-ku starts to sound the card is read
@@ -24,72 +25,30 @@ game at the table is a `mubeyama_session.TableSession`; the drawing is
 """
 from __future__ import annotations
 
-import re
-import time
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QMessageBox, QProgressBar, QPushButton, QSplitter, QStackedWidget,
+                               QMessageBox, QProgressBar, QPushButton, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import poems
 from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead, Event, IllegalAction, LayoutError
-from trainer.ui import mubeyama_text  # noqa: F401  (merges the messages)
+from trainer.ui.mubeyama_text import (error_text, event_line, kami_words, ledger_line, seat_name,
+                                      win_words)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.mubeyama_session import GameConfig, TableSession
-from trainer.ui.mubeyama_setup import LayoutPage, SetupPage, seat_name, ui_seats
-from trainer.ui.mubeyama_table import UNKNOWN, TableWidget, grid_side_for, wrap_for
+from audio.clock import SYSTEM
+from trainer.games.mubeyama_session import GameConfig, MubeyamaSession
+from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
+from trainer.ui.mubeyama_table import UNKNOWN, TableWidget
 from trainer.ui.reader_session import ReadingTiming
+from trainer.ui.table_shell import TableShell
 
 FLIP_COLOUR = QColor("#1f5fbf")
 WRONG_COLOUR = QColor("#c0392b")
 SETUP, LAYOUTS, PLAY, RESULT = range(4)
-
-_JA_NOTES = (  # the engine's English notes, for the Japanese log
-    ("hidden card read", "伏せ札が読まれた"), ("tsuki/yuki/hana card", "月・雪・花の札"),
-    ("mubeyama card", "むべ山の札"), ("every torifuda face-down", "札を全部伏せた"),
-    ("finished every row; most Mon", "が全段を仕上げた。文の最も多い人"),
-    ("every card read", "全部読み終えた"), ("a face-down ", "一列伏せた: "),
-    (" Mon from each", " 文ずつ"), ("completed ", ""), ("diagonal", "斜め"),
-    ("hidden card", "伏せ札"), ("yaku set ", "役 第"), ("torifuda", "枚"),
-    ("owes ", "渡す分 "), ("has ", "表 "), ("face-up; rest forgiven", "枚。残りは免除"),
-)
-
-
-def note_text(note: str) -> str:
-    """An engine note ('completed row 3: 50 Mon from each') in the interface language."""
-    note = ui_seats(note)
-    if LANG.code != "ja":
-        return note
-    note = re.sub(r"completed row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))) + "を仕上げた", note)
-    note = re.sub(r"row (\d+)", lambda m: tr("mubeyama.row", n=int(m.group(1))), note)
-    note = re.sub(r"column (\d+)", r"\1列目", note)
-    for en, ja in _JA_NOTES:
-        note = note.replace(en, ja)
-    return note
-
-
-def kami_words(no: int) -> str:
-    """The opening phrase as players name a card: 吹くからに."""
-    return poems.get(no).kami[0]
-
-
-def event_text(e: Event) -> str | None:
-    if e.kind == "deal" and e.private_to is None:
-        return None
-    values = dict(no=e.no, seat=seat_name(e.seat) if e.seat is not None else "",
-                  to=seat_name(e.to) if e.to is not None else "", note=note_text(e.note),
-                  kami=kami_words(e.no) if e.no else "")
-    if e.kind == "pay":
-        values["each"] = e.note.split(": ")[-1].split(" ")[0]
-        values["note"] = note_text(e.note.split(": ")[0]) + (f" #{e.no}" if e.no else "")
-    try:
-        return tr(f"mubeyama.ev.{e.kind}", **values)
-    except KeyError:
-        return str(e)
 
 
 class MubeyamaPanel(UsesStatsStore, QWidget):
@@ -105,7 +64,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             from trainer.ui.reading import ReadingDriver
             driver = ReadingDriver(voices, parent=self)
         self.driver = driver
-        self.session: TableSession | None = None
+        self.clock = SYSTEM            # the player's marks and Qt's presses are on this scale
+        self.session: MubeyamaSession | None = None
         self.config: GameConfig | None = None
         self._cpu_delay_override = cpu_delay_s
         self.viewer: int | None = None
@@ -184,34 +144,28 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.reactions_title = QLabel()
         self.reactions = QLabel(wordWrap=True)
         self.ledger_title = QLabel()
-        self.ledger = QListWidget()
-        self.log_title = QLabel()
-        self.log = QListWidget()
-        for w in (self.ledger, self.log):
-            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.ledger = QListWidget(wordWrap=True)
+        self.ledger.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.ledger.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         side = QWidget()
-        side.setMinimumWidth(420)
         sv = QVBoxLayout(side)
-        sv.setContentsMargins(4, 0, 0, 0)
+        sv.setContentsMargins(0, 0, 0, 0)
         for w in (self.yomifuda, self.phase, self.progress, self.reaction, self.reactions_title,
                   self.reactions, self.ledger_title):
             sv.addWidget(w)
         sv.addWidget(self.ledger, 1)
-        sv.addWidget(self.log_title)
-        sv.addWidget(self.log, 2)
 
-        split = QSplitter()
-        split.addWidget(self.table)
-        split.addWidget(side)
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
+        # The shared card table: seats, log; Mubeyama is one deal, so no score sheet.
+        self.shell = TableShell(self.table, side=side)
+        self.log = self.shell.log
+        self.log_title = self.shell.log_title
         play = QWidget()
         pv = QVBoxLayout(play)
         pv.setContentsMargins(4, 4, 4, 4)
         pv.addLayout(bar)
         pv.addWidget(self.banner)
         pv.addWidget(self.notice)
-        pv.addWidget(split, 1)
+        pv.addWidget(self.shell, 1)
         return play
 
     def settings_changed(self) -> None:
@@ -264,7 +218,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         try:
             layouts = self.layouts.layouts()
         except LayoutError as exc:
-            self.layouts.error.setText(ui_seats(str(exc)))
+            self.layouts.error.setText(error_text(exc))
             return
         self.start_game(self.setup.config(layouts=layouts))
 
@@ -275,7 +229,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         self.driver.stop()
         self.config = config
-        self.session = TableSession(config)
+        self.session = MubeyamaSession(config, clock=self.clock)
         self._token += 1
         self._holding = False
         self._hint_due = False
@@ -289,13 +243,10 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         t = self.table
         t.highlights.clear()
         t.hint = None
-        t.wrap = wrap_for(config.ruleset_name, config.players)
-        t.grid_side = grid_side_for(config.ruleset_name, config.players)
-        t.row_marks = config.gambling
-        t.has_peak = config.hidden_card
         self.mark_button.setVisible(config.scorekeeper)
         self.ledger_title.setVisible(config.gambling)
         self.ledger.setVisible(config.gambling)
+        self.shell.set_side_stretch(1 if config.gambling else 0)   # the ledger grows with the log
         self._fill_view_as()
         self.game_title.setText(self._game_title())
         self.pages.setCurrentIndex(PLAY)
@@ -365,7 +316,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         if s is None or poem != s.current or s.state.is_over():
             return
         if s.kimariji_time is None:       # no kimariji event reached us: act from here
-            s.kimariji_sounded(poem, time.perf_counter())
+            s.kimariji_sounded(poem)      # now, on the session's clock
             self._schedule()
 
     def _on_error(self, message: str) -> None:
@@ -446,29 +397,18 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             elif isinstance(p, AwaitPass) and seat == p.giver and may_act and no != UNKNOWN:
                 events = s.pass_card(seat, no)
             elif not may_act:
-                raise IllegalAction(tr("mubeyama.not_yours", seat=seat_name(seat)))
+                raise IllegalAction("not this seat's card", "not_yours", seat=seat)
             elif no != UNKNOWN and no not in s.state.read:
-                raise IllegalAction(tr("mubeyama.not_read", no=no))
+                raise IllegalAction(f"#{no} has not been read", "not_read", no=no)
             else:
-                raise IllegalAction(tr("mubeyama.not_yours", seat=seat_name(seat)))
+                raise IllegalAction("not this seat's card", "not_yours", seat=seat)
         except IllegalAction as exc:
-            self.notice.setText(self._illegal_text(exc, seat, no))
+            self.notice.setText(error_text(exc))
             return
         self.notice.setText("")
         if flipped:
             self._record_reaction(seat)   # after the clear: a failed save stays on screen
         self._changed(events)
-
-    def _illegal_text(self, exc: IllegalAction, seat: int, no: int) -> str:
-        """The session's English reasons, in the interface language."""
-        text = str(exc)
-        if "has not been read" in text and no:
-            return tr("mubeyama.not_read", no=no)
-        if "hidden card was not read" in text:
-            return tr("mubeyama.hidden_not_read")
-        if "waiting to be flipped" in text or "nothing to pass" in text:
-            return tr("mubeyama.not_yours", seat=seat_name(seat))
-        return ui_seats(text)
 
     def mark_flip(self) -> None:
         """Scorekeeper: the card being waited for was flipped (no click on it needed)."""
@@ -570,7 +510,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         poem = poems.get(no)
         flipped = not (isinstance(s.state.pending, AwaitFlip) and s.state.pending.no == no)
-        head = f"<b>#{no}</b>　{poem.poet}　<span style='color:#777'>{tr('mubeyama.read_n', n=len(s.state.read))}</span>"
+        count = tr('mubeyama.read_n', n=len(s.state.read))
+        head = f"<b>#{no}</b>　{poem.poet}　<span style='color:#777'>{count}</span>"
         if flipped or (self.settings.get(S.SHOW_POEM) and s.kimariji_time is not None):
             body = (f"<div style='font-size:19px'>{' '.join(poem.kami)}</div>"
                     f"<div style='font-size:19px; margin-left:1.5em'>{' '.join(poem.shimo)}</div>"
@@ -595,7 +536,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             return
         index = s.order.index(s.current)
         start, shimo, end = (self._mark(index, n) for n in ("kami_start", "shimo_start", "shimo_end"))
-        now = time.perf_counter()
+        now = self.clock.now()
         if self.driver.state == "paused":
             text = tr("mubeyama.phase.paused")
         elif end is not None and now >= end and not isinstance(s.state.pending, AwaitRead):
@@ -629,18 +570,12 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _show_ledger(self, view) -> None:
         for pay in view.ledger[self.ledger.count():]:
-            reason = note_text(pay.reason) + (f" #{pay.no}" if pay.no else "")
-            self.ledger.addItem(tr("mubeyama.ledger.line", payer=seat_name(pay.payer),
-                                   payee=seat_name(pay.payee), amount=pay.amount, reason=reason))
+            self.ledger.addItem(ledger_line(pay))
         self.ledger.scrollToBottom()
 
     def _show_log(self, view) -> None:
-        for e in view.log[self._logged:]:
-            text = event_text(e)
-            if text:
-                self.log.addItem(text)
+        self.log.add_lines([event_line(e, view.log) for e in view.log[self._logged:]])
         self._logged = len(view.log)
-        self.log.scrollToBottom()
 
     # -- the end ----------------------------------------------------------------------------------------
     def finish(self) -> None:
@@ -756,7 +691,7 @@ class ResultPage(QWidget):
         view = s.view(None)
         winners = "・".join(seat_name(w) for w in view.winners)
         self.verdict.setText(tr("mubeyama.winner", seats=winners))
-        self.why.setText(tr("mubeyama.why", why=note_text(s.win_reason()), n=len(view.read)))
+        self.why.setText(tr("mubeyama.why", why=win_words(s.win_reason(), view.log), n=len(view.read)))
         self.scores.setRowCount(s.players)
         for seat in range(s.players):
             mean = s.mean_reaction(seat)
@@ -775,8 +710,6 @@ class ResultPage(QWidget):
         for k in range(panel.ledger.count()):
             self.ledger.addItem(panel.ledger.item(k).text())
         t = self.final
-        t.wrap, t.grid_side, t.row_marks, t.has_peak = (panel.table.wrap, panel.table.grid_side,
-                                                       panel.table.row_marks, panel.table.has_peak)
         t.titles = list(panel.table.titles)
         t.lines = [panel._seat_line(k, view) for k in range(s.players)]
         t.set_view(view)

@@ -19,28 +19,18 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 import poems
 from poems.yaku import KEYWORD_KANJI, SEED, YakuSets
 from trainer.rules.mubeyama import LayoutError, Stakes, new_game
-from trainer.ui import mubeyama_text  # noqa: F401  (merges the messages)
+from trainer.ui.mubeyama_text import error_text, seat_name
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
-from trainer.ui.mubeyama_session import CPU, HUMAN, VARIANTS, GameConfig
+from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig
+from trainer.rules.mubeyama import VARIANTS, VariantSpec
 
 VARIANT_KEY = S.Key("mubeyama/variant", "okayama4")
 SEATS_KEY = S.Key("mubeyama/seats", "human,cpu,cpu,cpu,cpu,cpu")
 HINT_KEY = S.Key("mubeyama/hint_delay", 5.0, 0.0, 60.0)
 CPU_DELAY_KEY = S.Key("mubeyama/cpu_delay", 0.8, 0.0, 10.0)
-MAX_SEATS = 6
+MAX_SEATS = max(v.players for v in VARIANTS.values())   # the setup form has a row per seat
 YAKU_FIELDS = ("set1_extra", "mountains", "mountains_double", "sadness", "tsuki_yuki_hana")
-
-
-def seat_name(seat: int) -> str:
-    return tr("mubeyama.seat", n=seat + 1)
-
-
-def ui_seats(text: str) -> str:
-    """The engine's messages count seats from 0 ('seat 2'); people count from 1 (席3 / Seat 3)."""
-    text = re.sub(r"seats (\d+) and (\d+)",
-                  lambda m: f"{seat_name(int(m.group(1)))} / {seat_name(int(m.group(2)))}", text)
-    return re.sub(r"seat (\d+)", lambda m: seat_name(int(m.group(1))), text)
 
 
 def parse_numbers(text: str, what: str) -> list[int]:
@@ -245,8 +235,11 @@ class SetupPage(QWidget):
     def variant_id(self) -> str:
         return self.variant.currentData()
 
+    def spec(self) -> VariantSpec:
+        return VARIANTS[self.variant_id()]
+
     def players(self) -> int:
-        return VARIANTS[self.variant_id()][1]
+        return self.spec().players
 
     def stakes(self) -> Stakes:
         try:
@@ -269,9 +262,8 @@ class SetupPage(QWidget):
         """The chosen game; ValueError (one line, in the interface language) if something is wrong."""
         variant = self.variant_id()
         seats = tuple(self.seat_kinds[s].currentData() for s in range(self.players()))
-        gambling = VARIANTS[variant][0].startswith("gambling")
         return GameConfig(variant=variant, seats=seats,
-                          stakes=self.stakes() if gambling else Stakes(), yaku=self.yaku(),
+                          stakes=self.stakes() if self.spec().gambling else Stakes(), yaku=self.yaku(),
                           seed=self.seed.value(), scorekeeper=self.scorekeeper.isChecked(),
                           layouts=layouts, hint_delay_s=self.hint_delay.value())
 
@@ -300,14 +292,21 @@ class SetupPage(QWidget):
 
     # -- showing what applies ---------------------------------------------------------------------------
     def _variant_changed(self, *_) -> None:
-        name, players, hidden = VARIANTS[self.variant_id()]
+        spec = self.spec()
         for s in range(MAX_SEATS):
-            self.seat_labels[s].setVisible(s < players)
-            self.seat_kinds[s].setVisible(s < players)
-        gambling = name.startswith("gambling")
-        self.stakes_box.setVisible(gambling)
-        self.stake_hidden.setEnabled(hidden)
+            self.seat_labels[s].setVisible(s < spec.players)
+            self.seat_kinds[s].setVisible(s < spec.players)
+        self.stakes_box.setVisible(spec.gambling)
+        self.stake_hidden.setEnabled(spec.hidden_card)
         self.retranslate()
+
+    @staticmethod
+    def _paid_rows(spec: VariantSpec) -> list[int]:
+        """The book's numbers of the four rows that pay (from the ruleset's layout)."""
+        if not spec.gambling:
+            return [1, 2, 3, 4]
+        layout = spec.make_ruleset().layout(spec.players)
+        return list(layout.row_numbers[1:] if layout.has_peak else layout.row_numbers)
 
     def _mode_changed(self, *_) -> None:
         hot = self.hotseat.isChecked()
@@ -322,8 +321,8 @@ class SetupPage(QWidget):
         self.variant_label.setText(tr("mubeyama.variant"))
         for k in range(self.variant.count()):
             self.variant.setItemText(k, tr(f"mubeyama.variant.{self.variant.itemData(k)}"))
-        name = VARIANTS[self.variant_id()][0]
-        self.about.setText(tr(f"mubeyama.about.{'gambling' if name.startswith('gambling') else name}"))
+        spec = self.spec()
+        self.about.setText(tr(f"mubeyama.about.{'gambling' if spec.gambling else spec.ruleset}"))
         self.mode_label.setText(tr("mubeyama.mode"))
         self.hotseat.setText(tr("mubeyama.mode.hotseat"))
         self.scorekeeper.setText(tr("mubeyama.mode.scorekeeper"))
@@ -337,9 +336,8 @@ class SetupPage(QWidget):
         self.hint_label.setText(tr("mubeyama.hint_delay"))
         self.cpu_label.setText(tr("mubeyama.cpu_delay"))
         self.stakes_box.setTitle(tr("mubeyama.stakes"))
-        first_row = 2 if name == "gambling4" else 1
         labels = [tr("mubeyama.stake.hidden")]
-        labels += [tr("mubeyama.stake.row", label=tr("mubeyama.row", n=first_row + k)) for k in range(4)]
+        labels += [tr("mubeyama.stake.row", label=tr("mubeyama.row", n=n)) for n in self._paid_rows(spec)]
         labels += [tr("mubeyama.stake.tyh"), tr("mubeyama.stake.mubeyama")]
         for label, text in zip(self.stake_labels, labels):
             label.setText(text)
@@ -432,7 +430,7 @@ class LayoutPage(QWidget):
         try:
             self.layouts()
         except LayoutError as exc:
-            self.error.setText(ui_seats(str(exc)))
+            self.error.setText(error_text(exc))
             return
         self.error.setText("")
         self.start_requested.emit()

@@ -16,33 +16,26 @@ face-down ones are card backs with the poem number small in a corner (it was
 read aloud, everyone heard it). A passed card flies from giver to receiver
 and stays outlined until the next reading.
 
-``slot_clicked(seat, no, perf_counter)`` reports a press (*no* 0 for a
-face-down hidden card whose number this view does not know). It judges nothing.
+It is a `trainer.ui.table_shell.TableView` (seat boxes, headers, the active
+seat, card backs, clicks stamped on the clock come from the shell) that draws
+only the layouts. ``slot_clicked(seat, no, time)`` reports a press (*no* 0 for
+a face-down hidden card whose number this view does not know). It judges nothing.
 """
 from __future__ import annotations
 
-import time
-
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 
 import poems
-from trainer.rules.mubeyama import Event, MubeyamaView, SlotView, grid_lines
+from trainer.rules.mubeyama import Event, MubeyamaView, Passed, SlotView
+from trainer.ui.table_shell import ROWS, TableView, paint_card_back, paint_outline, paint_seal
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
 
-FELT = QColor("#e9e1cc")
-BOX = QColor("#f7f3e8")
-BOX_ACTIVE = QColor("#fff4c2")
-BACK = QColor("#6b2a1a")
-BACK_EDGE = QColor("#3d160c")
-BACK_PATTERN = QColor(255, 220, 160, 60)
 HIDDEN = QColor("#6a3d9a")
 PASS_COLOUR = QColor("#e67e22")
 HINT_COLOUR = QColor("#f1c40f")
 LINE_COLOUR = QColor("#d4a017")
 DONE_COLOUR = QColor("#2e8b57")
-HEADER_H = 40.0
 FLY_MS = 650
 
 UNKNOWN = 0   # slot number reported for a face-down card this view cannot name
@@ -56,35 +49,18 @@ def wrapped_rows(rows, wrap: int | None):
     return [row[i:i + wrap] for i in range(0, len(row), wrap)] or [[]]
 
 
-def seat_boxes(n: int, area: QRectF) -> list[QRectF]:
-    """Seat boxes in reading order: two rows, seat 1 top left (5 seats: 3 over 2)."""
-    top = (n + 1) // 2
-    bottom = n - top
-    gap = 8.0
-    h = (area.height() - gap) / 2
-    w = (area.width() - gap * (top - 1)) / top
-    boxes = []
-    for k in range(top):
-        boxes.append(QRectF(area.left() + k * (w + gap), area.top(), w, h))
-    offset = (area.width() - (bottom * w + (bottom - 1) * gap)) / 2
-    for k in range(bottom):
-        boxes.append(QRectF(area.left() + offset + k * (w + gap), area.top() + h + gap, w, h))
-    return boxes
+class TableWidget(TableView):
+    """Mubeyama's drawing inside the shared table: every seat's layout in its box."""
 
-
-class TableWidget(QWidget):
-    slot_clicked = Signal(int, int, float)   # seat, poem (0: unknown hidden card), perf_counter
+    slot_clicked = Signal(int, int, float)   # seat, poem (0: unknown hidden card), clock time
 
     def __init__(self, parent=None):
-        super().__init__(parent)
+        super().__init__(arrangement=ROWS, parent=parent)
         self.view: MubeyamaView | None = None
         self.wrap: int | None = None
         self.row_marks = False           # gambling: tick finished rows
-        self.grid_side: int | None = None  # Okayama: show face-down lines
+        self.grid_side: int | None = None  # Okayama
         self.has_peak = False            # the 4-player gambling game's hidden card
-        self.titles: list[str] = []
-        self.lines: list[str] = []       # a second header line per seat (counts, Mon, RT)
-        self.active_seat: int | None = None
         self.highlights: dict[tuple[int, int], QColor] = {}
         self.hint: tuple[int, int] | None = None
         self.dakuten = False
@@ -92,25 +68,27 @@ class TableWidget(QWidget):
         self._rects: dict[tuple[int, int], QRectF] = {}
         self._faces: dict[tuple, QPixmap] = {}
         self._hits: list[tuple[QRectF, int, int]] = []
+        self._layouts: list[list[list[SlotView]]] = []
         self._flying: list[tuple[int, QRectF, QRectF]] = []
         self._fly_t = 1.0
         self._anim = QVariantAnimation(self, startValue=0.0, endValue=1.0, duration=FLY_MS)
         self._anim.valueChanged.connect(self._fly_step)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.clicked.connect(lambda seat, no, at: self.slot_clicked.emit(seat, no, at))
         self.setMinimumSize(640, 420)
-
-    def sizeHint(self) -> QSize:
-        return QSize(1150, 860)
 
     # -- what to draw ---------------------------------------------------------------------------
     def set_view(self, view: MubeyamaView, events: list[Event] = ()) -> None:
         """Show *view*; pass events among *events* fly from giver to receiver."""
         before = dict(self._rects)
         self.view = view
-        self._layout()
+        layout = view.layout
+        self.wrap, self.grid_side = layout.wrap, layout.grid_side
+        self.row_marks, self.has_peak = layout.pays_rows, layout.has_peak
+        self.seat_count = view.players
+        self._relayout()
         flights = []
         for e in events:
-            if e.kind == "pass" and (e.seat, e.no) in before and (e.to, e.no) in self._rects:
+            if isinstance(e, Passed) and (e.seat, e.no) in before and (e.to, e.no) in self._rects:
                 flights.append((e.no, before[(e.seat, e.no)], self._rects[(e.to, e.no)]))
                 self.highlights[(e.to, e.no)] = PASS_COLOUR
         if flights:
@@ -129,31 +107,21 @@ class TableWidget(QWidget):
     def flying(self) -> bool:
         return bool(self._flying)
 
-    def resizeEvent(self, event) -> None:
-        self._layout()
-        super().resizeEvent(event)
-
-    # -- geometry -------------------------------------------------------------------------------
-    def seat_rects(self) -> list[QRectF]:
-        n = self.view.players if self.view else 4
-        return seat_boxes(n, QRectF(self.rect()).adjusted(6, 6, -6, -6))
-
-    def _layout(self) -> None:
+    # -- geometry (the shell's `place` hook) ------------------------------------------------------
+    def place(self, seats: list[QRectF], centre: QRectF, hand: QRectF) -> None:
         """Place every slot: one card size for all seats, rows centred in each box."""
         self._rects.clear()
         self._hits = []
         if self.view is None:
             return
-        boxes = self.seat_rects()
-        layouts = [wrapped_rows(t.rows, self._wrap_for(box, t.rows)) for box, t in zip(boxes, self.view.tables)]
-        card_w = min(self._card_width(box, rows) for box, rows in zip(boxes, layouts))
+        layouts = [wrapped_rows(t.rows, self._wrap_for(box, t.rows)) for box, t in zip(seats, self.view.tables)]
+        card_w = min(self._card_width(box, rows) for box, rows in zip(seats, layouts))
         card_h = card_w / ASPECT
         gap = card_w * 0.1
-        for seat, (box, rows) in enumerate(zip(boxes, layouts)):
-            area = box.adjusted(8, HEADER_H, -8, -6)
+        for seat, (area, rows) in enumerate(zip(seats, layouts)):
             total_h = len(rows) * card_h + (len(rows) - 1) * gap
             y = area.top() + max(0.0, (area.height() - total_h) / 2)
-            for r, row in enumerate(rows):
+            for row in rows:
                 row_w = len(row) * card_w + max(0, len(row) - 1) * gap
                 x = area.left() + (area.width() - row_w) / 2
                 for slot in row:
@@ -164,7 +132,6 @@ class TableWidget(QWidget):
                     x += card_w + gap
                 y += card_h + gap
         self._layouts = layouts
-        self._card = (card_w, card_h, gap)
 
     def _wrap_for(self, box: QRectF, rows) -> int | None:
         """Cards per row of a free layout: at least `wrap`, more when passes have made it
@@ -179,8 +146,8 @@ class TableWidget(QWidget):
     @staticmethod
     def _card_width(box: QRectF, rows) -> float:
         cols = max((len(r) for r in rows), default=1) or 1
-        area_w = box.width() - 16 - 26      # room for a row's check mark
-        area_h = box.height() - HEADER_H - 6
+        area_w = box.width() - 26      # room for a row's check mark
+        area_h = box.height()
         by_w = area_w / (cols * 1.1)
         by_h = area_h / (len(rows) * 1.1) * ASPECT
         return max(12.0, min(by_w, by_h, 120.0))
@@ -198,64 +165,34 @@ class TableWidget(QWidget):
                 return seat, no
         return None
 
-    # -- input ---------------------------------------------------------------------------------
-    def mousePressEvent(self, event) -> None:
-        stamp = time.perf_counter()   # at delivery: test events carry synthetic timestamps
-        hit = self.slot_at(event.position())
-        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
-            self.slot_clicked.emit(hit[0], hit[1], stamp)
+    item_at = slot_at   # the shell's hit-test hook
 
-    # -- painting ------------------------------------------------------------------------------
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), FELT)
-        if self.view is None:
-            p.end()
+    # -- painting (the shell's hooks) ---------------------------------------------------------------
+    def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
+        if self.view is None or seat >= len(self._layouts):
             return
         moving = {no for no, _, _ in self._flying}
         lines = self._finished_lines()
-        for seat, box in enumerate(self.seat_rects()):
-            self._paint_box(p, seat, box)
-            table = self.view.tables[seat]
-            for r, row in enumerate(self._layouts[seat]):
-                for slot in row:
-                    key = slot.no if slot.no is not None else UNKNOWN
-                    rect = self._rects.get((seat, key))
-                    if rect is None or (slot.no in moving and slot.face_up):
-                        continue
-                    self._paint_slot(p, seat, slot, rect, (seat, key) in lines)
-                if self.row_marks and r < len(table.rows_done) and table.rows_done[r] and \
-                        not (self.has_peak and r == 0):
-                    self._paint_check(p, seat, row)
-        for no, a, b in self._flying:
-            t = self._fly_t
-            ease = 1 - (1 - t) ** 3
-            rect = QRectF(a.x() + (b.x() - a.x()) * ease, a.y() + (b.y() - a.y()) * ease,
-                          a.width() + (b.width() - a.width()) * ease, a.height() + (b.height() - a.height()) * ease)
-            self._paint_face(p, no, rect.adjusted(-3, -3, 3, 3), highlight=PASS_COLOUR)
-        p.end()
+        table = self.view.tables[seat]
+        for r, row in enumerate(self._layouts[seat]):
+            for slot in row:
+                key = slot.no if slot.no is not None else UNKNOWN
+                at = self._rects.get((seat, key))
+                if at is None or (slot.no in moving and slot.face_up):
+                    continue
+                self._paint_slot(p, seat, slot, at, (seat, key) in lines)
+            if self.row_marks and r < len(table.rows_done) and table.rows_done[r] and \
+                    not (self.has_peak and r == 0):
+                self._paint_check(p, seat, row)
 
-    def _paint_box(self, p: QPainter, seat: int, box: QRectF) -> None:
-        active = seat == self.active_seat
-        p.setPen(QPen(QColor("#b08d57") if active else QColor("#cfc4a8"), 3 if active else 1))
-        p.setBrush(BOX_ACTIVE if active else BOX)
-        p.drawRoundedRect(box, 8, 8)
-        title = self.titles[seat] if seat < len(self.titles) else f"{seat + 1}"
-        line = self.lines[seat] if seat < len(self.lines) else ""
-        f = QFont()
-        f.setPixelSize(16)
-        f.setBold(True)
-        p.setFont(f)
-        p.setPen(QColor("#222"))
-        p.drawText(QRectF(box.left() + 10, box.top() + 2, box.width() - 20, 20),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
-        f.setBold(False)
-        f.setPixelSize(13)
-        p.setFont(f)
-        p.setPen(QColor("#444"))
-        p.drawText(QRectF(box.left() + 10, box.top() + 20, box.width() - 20, 18),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, line)
+    def paint_over(self, p: QPainter) -> None:
+        """Passed cards in flight from giver to receiver."""
+        for no, a, b in self._flying:
+            ease = 1 - (1 - self._fly_t) ** 3
+            rect = QRectF(a.x() + (b.x() - a.x()) * ease, a.y() + (b.y() - a.y()) * ease,
+                          a.width() + (b.width() - a.width()) * ease,
+                          a.height() + (b.height() - a.height()) * ease)
+            self._paint_face(p, no, rect.adjusted(-3, -3, 3, 3), highlight=PASS_COLOUR)
 
     def _paint_slot(self, p: QPainter, seat: int, slot: SlotView, rect: QRectF, on_line: bool) -> None:
         key = slot.no if slot.no is not None else UNKNOWN
@@ -269,14 +206,14 @@ class TableWidget(QWidget):
         elif slot.hidden and slot.no is not None:
             # The owner's own view of its hidden card: the face, marked as still hidden.
             self._paint_face(p, slot.no, rect, highlight=highlight or HIDDEN, dimmed=True)
-            self._paint_tag(p, rect, HIDDEN)
+            paint_seal(p, rect, "伏", HIDDEN)
         elif slot.hidden:
-            self._paint_back(p, rect, None, highlight)
-            self._paint_tag(p, rect, HIDDEN)
+            paint_card_back(p, rect, None, highlight)
+            paint_seal(p, rect, "伏", HIDDEN)
         elif slot.no is not None and not slot.face_up and self._revealed(seat, slot):
             self._paint_face(p, slot.no, rect, highlight=highlight or HIDDEN)
         else:
-            self._paint_back(p, rect, slot.no, highlight)
+            paint_card_back(p, rect, slot.no, highlight)   # read aloud: everyone knows its number
 
     def _revealed(self, seat: int, slot: SlotView) -> bool:
         """A hidden card whose poem was read and which its owner has shown: the peak, named."""
@@ -285,12 +222,7 @@ class TableWidget(QWidget):
     def _paint_face(self, p: QPainter, no: int, rect: QRectF, highlight=None, dimmed=False) -> None:
         p.drawPixmap(rect.topLeft(), self._face_pixmap(no, rect.width(), rect.height(), dimmed))
         if highlight is not None:
-            p.save()
-            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            radius = rect.width() * 0.05
-            p.drawRoundedRect(rect, radius, radius)
-            p.restore()
+            paint_outline(p, rect, highlight)
 
     def _face_pixmap(self, no: int, w: float, h: float, dimmed: bool) -> QPixmap:
         """One card's face, drawn once per size: a table repaints 100 cards per animation frame."""
@@ -312,70 +244,6 @@ class TableWidget(QWidget):
             self._faces[key] = pix
         return pix
 
-    def _paint_back(self, p: QPainter, rect: QRectF, no: int | None, highlight) -> None:
-        """A torifuda lying face-down: the plain back, the number small (it was read aloud)."""
-        p.drawPixmap(rect.topLeft(), self._back_pixmap(rect.width(), rect.height()))
-        p.save()
-        if no is not None:
-            f = QFont()
-            f.setPixelSize(max(8, int(rect.width() * 0.22)))
-            p.setFont(f)
-            p.setPen(QColor(255, 235, 200, 200))
-            p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, str(no))
-        if highlight is not None:
-            radius = rect.width() * 0.06
-            p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRoundedRect(rect, radius, radius)
-        p.restore()
-
-    def _back_pixmap(self, w: float, h: float) -> QPixmap:
-        ratio = self.devicePixelRatioF()
-        key = ("back", round(w * ratio), round(h * ratio))
-        pix = self._faces.get(key)
-        if pix is not None:
-            return pix
-        pix = QPixmap(key[1], key[2])
-        pix.setDevicePixelRatio(ratio)
-        pix.fill(Qt.GlobalColor.transparent)
-        p = QPainter(pix)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(0.5, 0.5, w - 1, h - 1)
-        radius = w * 0.06
-        p.setPen(QPen(BACK_EDGE, 1.2))
-        p.setBrush(BACK)
-        p.drawRoundedRect(rect, radius, radius)
-        m = w * 0.12
-        inner = rect.adjusted(m, m, -m, -m)
-        p.setPen(QPen(BACK_PATTERN, 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(inner)
-        step = max(6.0, inner.width() / 4)
-        p.setClipRect(inner)
-        k = -inner.height()
-        while k < inner.width():
-            p.drawLine(QPointF(inner.left() + k, inner.top()), QPointF(inner.left() + k + inner.height(), inner.bottom()))
-            k += step
-        p.end()
-        self._faces[key] = pix
-        return pix
-
-    def _paint_tag(self, p: QPainter, rect: QRectF, colour: QColor) -> None:
-        """The small seal marking the hidden card (伏)."""
-        p.save()
-        s = max(10.0, rect.width() * 0.34)
-        tag = QRectF(rect.left() + 2, rect.top() + 2, s, s)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(colour)
-        p.drawEllipse(tag)
-        f = QFont()
-        f.setPixelSize(int(s * 0.7))
-        f.setBold(True)
-        p.setFont(f)
-        p.setPen(QColor("white"))
-        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, "伏")
-        p.restore()
-
     def _paint_check(self, p: QPainter, seat: int, row) -> None:
         first = next((s for s in row), None)
         if first is None:
@@ -394,26 +262,10 @@ class TableWidget(QWidget):
         p.restore()
 
     def _finished_lines(self) -> set[tuple[int, int]]:
-        """Okayama: the slots of every all-face-down line (the bingo that won)."""
-        if not self.grid_side or self.view is None:
+        """Okayama: the slots of the face-down line that won (the engine names it in the view)."""
+        if self.view is None:
             return set()
-        out = set()
-        for seat, table in enumerate(self.view.tables):
-            slots = [s for row in table.rows for s in row]
-            if len(slots) != self.grid_side ** 2:
-                continue
-            for line in grid_lines(self.grid_side):
-                if not any(slots[i].face_up for i in line):
-                    out.update((seat, slots[i].no) for i in line)
-        return out
+        return {(seat, no) for seat, cards in self.view.lines for no in cards}
 
 
-def grid_side_for(ruleset: str, players: int) -> int | None:
-    return (5 if players == 4 else 4) if ruleset == "okayama" else None
-
-
-def wrap_for(ruleset: str, players: int) -> int | None:
-    return (5 if players == 5 else 4) if ruleset == "izumoji" else None
-
-
-__all__ = ["TableWidget", "seat_boxes", "wrapped_rows", "grid_side_for", "wrap_for", "UNKNOWN"]
+__all__ = ["TableWidget", "wrapped_rows", "UNKNOWN"]

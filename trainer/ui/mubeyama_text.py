@@ -5,7 +5,13 @@ works like every other message of the app.
 """
 from __future__ import annotations
 
-from trainer.ui.i18n import add_messages
+from typing import Any
+
+import poems
+from trainer.rules.mubeyama import (EVENT_TYPES, LINE, CardRead, Dealt, LineCompleted, MubeyamaError,
+                                    MubeyamaEvent, Paid, Payment, Won)
+from trainer.ui.event_text import add_event_messages, describe
+from trainer.ui.i18n import add_messages, tr
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
@@ -26,7 +32,8 @@ TEXT: dict[str, tuple[str, str]] = {
                                "The first to turn a whole row, column or diagonal face-down wins. No yaku."),
     "mubeyama.about.izumoji": ("札を全部伏せた人の勝ち。役札で表向きの札を渡し合う。",
                                "The first with every card face-down wins. Yaku cards pass face-up cards."),
-    "mubeyama.about.gambling": ("段を仕上げる・役札を返すと他の全員から文をもらう。誰かが全段を仕上げたら終わり、文の多い人の勝ち。",
+    "mubeyama.about.gambling": ("段を仕上げる・役札を返すと他の全員から文をもらう。"
+                                "誰かが全段を仕上げたら終わり、文の多い人の勝ち。",
                                 "Completing a row or flipping a yaku card is paid by every other player. "
                                 "The game ends when someone has finished every row; most Mon wins."),
     "mubeyama.mode": ("進め方", "Play"),
@@ -106,23 +113,31 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.rt_mean": ("平均 {ms} ms（{n}回）", "mean {ms} ms ({n})"),
     "mubeyama.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "mubeyama.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
-    "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）", "Reaction times (from the kimariji; * after the hint)"),
+    "mubeyama.reactions": ("反応時間（決まり字から。* はヒントの後）",
+                           "Reaction times (from the kimariji; * after the hint)"),
     "mubeyama.ledger": ("支払い", "Ledger"),
     "mubeyama.ledger.line": ("{payer} → {payee}　{amount} 文　{reason}", "{payer} → {payee}  {amount} Mon  {reason}"),
     "mubeyama.log": ("記録", "Log"),
     "mubeyama.hidden": ("伏", "hid"),
-    # -- log lines -------------------------------------------------------------------------------------
-    "mubeyama.ev.read": ("読み #{no}「{kami}」", "read #{no} “{kami}”"),
-    "mubeyama.ev.not-in-play": ("#{no} は場にない", "#{no} is not in play"),
-    "mubeyama.ev.flip": ("{seat}が #{no} を返した", "{seat} flipped #{no}"),
-    "mubeyama.ev.reveal": ("{seat}が伏せ札 #{no} を見せた", "{seat} showed the hidden card #{no}"),
-    "mubeyama.ev.pass": ("{seat}→{to} #{no} を渡した", "{seat} → {to}: passed #{no}"),
-    "mubeyama.ev.short": ("{seat}は表の札が足りない（{note}）", "{seat} is short of face-up cards ({note})"),
-    "mubeyama.ev.pay": ("{seat}が他の全員から {each} 文ずつ: {note}", "{seat} is paid {each} Mon by each: {note}"),
-    "mubeyama.ev.row": ("{seat}が{note}を仕上げた", "{seat} completed {note}"),
-    "mubeyama.ev.line": ("{seat}: 一列伏せた（{note}）", "{seat}: a face-down line ({note})"),
-    "mubeyama.ev.win": ("{seat}の勝ち（{note}）", "{seat} wins ({note})"),
-    "mubeyama.ev.deal": ("{seat}に配った（{note}）", "dealt to {seat} ({note})"),
+    # -- words the event texts and errors use ------------------------------------------------------
+    "mubeyama.column": ("{n}列目", "column {n}"),
+    "mubeyama.diagonal": ("斜め", "diagonal"),
+    "mubeyama.pay.hidden_card": ("伏せ札が読まれた", "hidden card read"),
+    "mubeyama.pay.tsuki_yuki_hana": ("月・雪・花の札", "tsuki/yuki/hana card"),
+    "mubeyama.pay.mubeyama": ("むべ山の札", "mubeyama card"),
+    "mubeyama.pay.row": ("{row}を仕上げた", "completed {row}"),
+    "mubeyama.won.line": ("一列伏せた: {where}", "a face-down {where}"),
+    "mubeyama.won.all_face_down": ("札を全部伏せた", "every torifuda face-down"),
+    "mubeyama.won.all_rows": ("{by}が全段を仕上げた。文の最も多い人", "{by} finished every row; most Mon"),
+    "mubeyama.won.all_read": ("全部読み終えた", "every card read"),
+    "mubeyama.layout.players": ("{ruleset}は{counts}人で遊びます（{players}人ではなく）",
+                                "{ruleset} is played by {counts} players, not {players}"),
+    "mubeyama.layout.layouts": ("{players}人には{players}人分の並びが要ります（{got}人分）",
+                                "{players} players need {players} layouts, got {got}"),
+    "mubeyama.layout.count": ("{seat}: {need}枚要ります（{got}枚）", "{seat} needs {need} torifuda, got {got}"),
+    "mubeyama.layout.not_a_card": ("{seat}: {value} は札番号（1〜100）ではありません",
+                                   "{seat}: {value} is not a poem number 1..100"),
+    "mubeyama.layout.twice": ("#{no} が二度並んでいます（{a}・{b}）", "#{no} is laid out twice ({a} / {b})"),
     # -- the win screen ---------------------------------------------------------------------------------
     "mubeyama.result": ("勝負あり", "Game over"),
     "mubeyama.winner": ("{seats}の勝ち", "{seats} won"),
@@ -140,4 +155,117 @@ TEXT: dict[str, tuple[str, str]] = {
                             "Yaku set “{what}”: “{text}” is not a poem number"),
 }
 
+# One text per Mubeyama event kind (`trainer.rules.mubeyama.events`), by kind: (日本語, English).
+# Placeholders are the event's fields; `event_values` adds seat names ({seat}, {to}, {by}),
+# the card's opening words ({kami}) and the worded reason ({where}, {reason}, {why}).
+EVENT_TEXT: dict[str, tuple[str, str]] = {
+    "mubeyama.deal": ("{seat}に{count}枚配った", "dealt {count} torifuda to {seat}"),
+    "mubeyama.deal_hidden": ("{seat}に伏せ札 #{no} を配った", "dealt {seat} the hidden card #{no}"),
+    "mubeyama.read": ("読み #{no}「{kami}」", "read #{no} “{kami}”"),
+    "mubeyama.not_in_play": ("#{no} は場にない", "#{no} is not in play"),
+    "mubeyama.flip": ("{seat}が #{no} を返した", "{seat} flipped #{no}"),
+    "mubeyama.reveal": ("{seat}が伏せ札 #{no} を見せた", "{seat} showed the hidden card #{no}"),
+    "mubeyama.pass": ("{seat}→{to} #{no} を渡した（役 第{yaku_set}群）",
+                      "{seat} → {to}: passed #{no} (yaku set {yaku_set})"),
+    "mubeyama.short": ("{seat}は表の札が足りない（{to}へ渡す分 {owed}、表 {has}枚。残りは免除）",
+                       "{seat} is short of face-up cards (owes {to} {owed}, has {has} face-up; rest forgiven)"),
+    "mubeyama.pay": ("{seat}が他の全員から {each} 文ずつ: {reason}", "{seat} is paid {each} Mon by each: {reason}"),
+    "mubeyama.row": ("{seat}が{where}を仕上げた", "{seat} completed {where}"),
+    "mubeyama.line": ("{seat}: 一列伏せた（{where}）", "{seat}: a face-down line ({where})"),
+    "mubeyama.win": ("{seat}の勝ち（{why}）", "{seat} wins ({why})"),
+}
+assert EVENT_TEXT.keys() == EVENT_TYPES.keys(), "one text per Mubeyama event kind"
+
+
+def seat_name(seat: int) -> str:
+    """Seats count from 1 on the screen (席3 / Seat 3)."""
+    return tr("mubeyama.seat", n=seat + 1)
+
+
+def kami_words(no: int) -> str:
+    """The opening phrase as players name a card: 吹くからに."""
+    return poems.get(no).kami[0]
+
+
+def line_words(line: str, index: int) -> str:
+    """Okayama's line: 3段目 / row 3, 2列目 / column 2, 斜め / diagonal."""
+    if line == "diagonal":
+        return tr("mubeyama.diagonal")
+    return tr("mubeyama.row" if line == "row" else "mubeyama.column", n=index)
+
+
+def pay_words(why: str, no: int | None, row: int | None) -> str:
+    """Why Mon was paid, with the card: 「3段目を仕上げた #12」."""
+    text = tr(f"mubeyama.pay.{why}", row=tr("mubeyama.row", n=row) if row else "")
+    return f"{text} #{no}" if no else text
+
+
+def win_words(won: Won | None, log: tuple[MubeyamaEvent, ...] = ()) -> str:
+    """Why the game ended (the line that won is taken from the *log*)."""
+    if won is None:
+        return ""
+    where = ""
+    if won.reason == LINE:
+        line = next((e for e in reversed(log) if isinstance(e, LineCompleted)), None)
+        where = line_words(line.line, line.index) if line else ""
+    by = seat_name(won.by) if won.by is not None else ""
+    return tr(f"mubeyama.won.{won.reason}", where=where, by=by)
+
+
+def event_values(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> dict[str, Any]:
+    """The words an event's text needs beyond its raw fields."""
+    values: dict[str, Any] = {}
+    for name in ("seat", "to", "by"):
+        seat = getattr(e, name, None)
+        if isinstance(seat, int):
+            values[name] = seat_name(seat)
+    if isinstance(e, CardRead):
+        values["kami"] = kami_words(e.no)
+    elif isinstance(e, LineCompleted):
+        values["where"] = line_words(e.line, e.index)
+    elif isinstance(e, Paid):
+        values["reason"] = pay_words(e.why, e.no, e.row)
+    elif e.kind == "mubeyama.row":
+        values["where"] = tr("mubeyama.row", n=e.fields()["row"])
+    elif isinstance(e, Won):
+        values["why"] = win_words(e, log)
+    return values
+
+
+def event_line(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> str | None:
+    """One log line in the interface language (None: not shown, a public deal)."""
+    if isinstance(e, Dealt):
+        return None
+    return describe(e, **event_values(e, log))
+
+
+def ledger_line(pay: Payment) -> str:
+    return tr("mubeyama.ledger.line", payer=seat_name(pay.payer), payee=seat_name(pay.payee),
+              amount=pay.amount, reason=pay_words(pay.why, pay.no, pay.row))
+
+
+def error_text(exc: MubeyamaError) -> str:
+    """An engine or session error in the interface language, from its facts (never its English)."""
+    facts = dict(exc.facts)
+    if exc.problem in ("not_yours", "not_now"):
+        seat = facts.get("seat")
+        return tr("mubeyama.not_yours", seat=seat_name(seat) if isinstance(seat, int) else "")
+    if exc.problem == "not_read":
+        return tr("mubeyama.not_read", no=facts["no"])
+    if exc.problem == "hidden_not_read":
+        return tr("mubeyama.hidden_not_read")
+    key = f"mubeyama.layout.{exc.problem}"
+    if exc.problem == "players":
+        facts["counts"] = "・".join(map(str, facts["counts"]))
+    if "seat" in facts:
+        facts["seat"] = seat_name(facts["seat"])
+    if exc.problem == "twice":
+        facts["a"], facts["b"] = (seat_name(s) for s in facts["seats"])
+    try:
+        return tr(key, **facts)
+    except KeyError:
+        return str(exc)   # an error raised with text already in the interface language
+
+
 add_messages(TEXT)
+add_event_messages(EVENT_TEXT)

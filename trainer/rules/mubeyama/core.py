@@ -29,13 +29,14 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Protocol, Sequence
 
-if TYPE_CHECKING:
-    from .rulesets import Ruleset
+from trainer.games.protocol import GameOutcome
 
-CardNo = int
-"""A poem / torifuda number, 1..100."""
+from . import events as ev
+from .events import (ALL_READ, WAIT_FLIP, WAIT_OVER, WAIT_PASS, WAIT_READ, CardNo, MubeyamaEvent,
+                     PAY_HIDDEN, PAY_MUBEYAMA, PAY_ROW, PAY_TSUKI_YUKI_HANA)
+
 ALL_CARDS: tuple[CardNo, ...] = tuple(range(1, 101))
 _ALL_SET = frozenset(ALL_CARDS)
 READER = -1
@@ -43,15 +44,43 @@ READER = -1
 
 
 class MubeyamaError(ValueError):
-    """Base of the engine's errors; all carry one readable line."""
+    """Base of the engine's errors: one English line (for the command line and logs)
+    plus the same facts as data, so a screen words them in its own language:
+    *problem* names what went wrong, *facts* hold its values (seats count from 0)."""
+
+    def __init__(self, message: str, problem: str = "", **facts: object):
+        super().__init__(message)
+        self.problem = problem
+        self.facts = facts
 
 
 class IllegalAction(MubeyamaError):
-    """A well-formed action that the rules do not allow now (wrong seat, card, moment)."""
+    """A well-formed action that the rules do not allow now (wrong seat, card, moment).
+
+    *pending* (in `facts`) is what the game waits for instead."""
 
 
 class LayoutError(MubeyamaError):
-    """A deal or an entered layout that does not fit the ruleset."""
+    """A deal or an entered layout that does not fit the ruleset.
+
+    problems: ``players`` (ruleset, players, counts), ``layouts`` (players, got),
+    ``count`` (seat, need, got), ``not_a_card`` (seat, value), ``twice`` (no, seats).
+    """
+
+
+def reading_order(seed: int | str) -> tuple[CardNo, ...]:
+    """The reader's shuffled yomifuda for *seed*: the one order the app reads aloud
+    and the simulator plays (the state keeps it; no view shows it)."""
+    order = list(ALL_CARDS)
+    random.Random(f"mubeyama-reading:{seed}").shuffle(order)
+    return tuple(order)
+
+
+def deal_order(seed: int | str) -> tuple[CardNo, ...]:
+    """The shuffled torifuda for *seed*, dealt in seat order by the rulesets."""
+    deck = list(ALL_CARDS)
+    random.Random(f"mubeyama-deal:{seed}").shuffle(deck)
+    return tuple(deck)
 
 
 # --------------------------------------------------------------------------- actions
@@ -62,8 +91,6 @@ class Read:
     no: CardNo
     seat: int = READER
 
-    def __str__(self) -> str:
-        return f"read #{self.no}"
 
 
 @dataclass(frozen=True)
@@ -72,8 +99,6 @@ class Flip:
     seat: int
     no: CardNo
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} flips #{self.no}"
 
 
 @dataclass(frozen=True)
@@ -83,8 +108,6 @@ class Pass:
     no: CardNo
     to: int
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} passes #{self.no} to seat {self.to}"
 
 
 Action = Read | Flip | Pass
@@ -136,46 +159,31 @@ Pending = AwaitRead | AwaitFlip | AwaitPass | GameOver
 
 # --------------------------------------------------------------------------- records
 
-@dataclass(frozen=True)
-class Event:
-    """One line of the game's log.
+Event = MubeyamaEvent
+"""One line of the game's log (see `events`)."""
 
-    kinds: deal, read, not-in-play, flip, reveal, pass, short, pay, row, line,
-    win. *private_to* marks an event only that seat may see (a hidden card).
-    """
-    kind: str
-    seat: int | None = None
-    no: CardNo | None = None
-    to: int | None = None
-    amount: int = 0
-    note: str = ""
-    private_to: int | None = None
-
-    def __str__(self) -> str:
-        parts = [self.kind]
-        if self.seat is not None:
-            parts.append(f"seat {self.seat}")
-        if self.no is not None:
-            parts.append(f"#{self.no}")
-        if self.to is not None:
-            parts.append(f"-> seat {self.to}")
-        if self.amount:
-            parts.append(f"{self.amount} Mon")
-        if self.note:
-            parts.append(f"({self.note})")
-        return " ".join(parts)
+_PAY_REASONS = {PAY_HIDDEN: "hidden card read", PAY_TSUKI_YUKI_HANA: "tsuki/yuki/hana card",
+                PAY_MUBEYAMA: "mubeyama card"}
 
 
 @dataclass(frozen=True)
 class Payment:
-    """One line of the gambling ledger: *payer* paid *payee* for *reason*."""
+    """One line of the gambling ledger: *payer* paid *payee* *amount* Mon for *why*
+    (`events.PAY_*`), on card *no*; *row* is the completed row's number (``why == "row"``)."""
     payer: int
     payee: int
     amount: int
-    reason: str
+    why: str
     no: CardNo | None = None
+    row: int | None = None
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, for the command line's report (screens use `why`)."""
+        return f"completed row {self.row}" if self.why == PAY_ROW else _PAY_REASONS[self.why]
 
     def __str__(self) -> str:
+        """The ledger line in English (the command line, logs; screens use the fields)."""
         card = f" #{self.no}" if self.no is not None else ""
         return f"seat {self.payer} pays seat {self.payee} {self.amount} Mon: {self.reason}{card}"
 
@@ -238,8 +246,50 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class Layout:
+    """How a ruleset lays out one seat's torifuda, for drawing (the facts live in the ruleset).
+
+    *shape*: ``"grid"`` (Okayama, *grid_side* × *grid_side*), ``"free"`` (Izumoji:
+    arranged by the player, one row drawn wrapped at *wrap* cards), ``"pyramid"``
+    (gambling: *row_sizes*, the hidden peak first when *has_peak*). *row_numbers*
+    are the rows as the book numbers them (the gambling payments' rows).
+    """
+    shape: str
+    row_sizes: tuple[int, ...]
+    grid_side: int | None = None
+    wrap: int | None = None
+    has_peak: bool = False
+    row_numbers: tuple[int, ...] = ()
+    pays_rows: bool = False
+
+
+class Rules(Protocol):
+    """What the state asks of a ruleset (`rulesets.Ruleset` implements it).
+
+    The state knows rulesets only through this, so `core` never imports `rulesets`.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def on_flip(self, state: "MubeyamaState", seat: int, no: CardNo) -> None: ...
+
+    def on_reveal(self, state: "MubeyamaState", seat: int, no: CardNo) -> None: ...
+
+    def after_resolution(self, state: "MubeyamaState") -> None: ...
+
+    def scores(self, state: "MubeyamaState") -> list[int]: ...
+
+    def layout(self, players: int) -> Layout: ...
+
+
+@dataclass(frozen=True)
 class MubeyamaView:
-    """What one seat (or, with seat None, an onlooker) may see. No reading order."""
+    """What one seat (or, with seat None, an onlooker) may see. No reading order.
+
+    *lines*: Okayama's face-down lines that won, as (seat, cards): the table
+    outlines them. *layout*: how to draw each seat's torifuda.
+    """
     ruleset: str
     players: int
     seat: int | None
@@ -250,12 +300,14 @@ class MubeyamaView:
     ledger: tuple[Payment, ...]
     log: tuple[Event, ...]
     winners: tuple[int, ...]
+    layout: Layout = Layout("free", ())
+    lines: tuple[tuple[int, tuple[CardNo, ...]], ...] = ()
 
     def cards_shown(self) -> set[CardNo]:
         """Every card number this view names (for hidden-information checks)."""
         shown = {s.no for t in self.tables for row in t.rows for s in row if s.no is not None}
         shown.update(self.read)
-        shown.update(e.no for e in self.log if e.no is not None)
+        shown.update(no for e in self.log for no in e.cards())
         shown.update(p.no for p in self.ledger if p.no is not None)
         if isinstance(self.pending, (AwaitFlip, AwaitPass)):
             shown.add(self.pending.no if isinstance(self.pending, AwaitFlip) else self.pending.cause)
@@ -267,7 +319,7 @@ class MubeyamaView:
 class MubeyamaState:
     """One game. Build it with `rulesets.new_game(...)`; drive it with `apply`."""
 
-    def __init__(self, ruleset: "Ruleset", players: int, tables: list[Table],
+    def __init__(self, ruleset: Rules, players: int, tables: list[Table],
                  unused: Sequence[CardNo], seed: int | str):
         self.ruleset = ruleset
         self.players = players
@@ -277,9 +329,7 @@ class MubeyamaState:
         for seat, table in enumerate(tables):
             for no in table.cards():
                 self.where[no] = seat
-        order = list(ALL_CARDS)
-        random.Random(f"mubeyama-reading:{seed}").shuffle(order)
-        self._order = order          # the reader's private shuffled yomifuda
+        self._order = list(reading_order(seed))   # the reader's private shuffled yomifuda
         self._cursor = 0
         self.read: list[CardNo] = []
         self._unread: set[CardNo] = set(ALL_CARDS)
@@ -293,10 +343,12 @@ class MubeyamaState:
         self._seat_views: dict[tuple[int, bool], tuple[int, int, SeatView]] = {}
         self._audited: tuple[int, list[int]] = (0, [0] * players)
         self._logs_seen: dict[int | None, tuple[int, list[Event]]] = {}
+        self.lines: list[tuple[int, tuple[CardNo, ...]]] = []
+        self.win_event: ev.Won | None = None
         for seat, table in enumerate(tables):
-            self.record(Event("deal", seat, note=f"{len(table.cards())} torifuda"))
+            self.record(ev.Dealt(seat, len(table.cards())))
             if table.hidden is not None:
-                self.record(Event("deal", seat, table.hidden, note="hidden card", private_to=seat))
+                self.record(ev.HiddenDealt(seat, table.hidden))
 
     def clone(self) -> "MubeyamaState":
         """An independent copy (look-ahead, take-backs in a UI)."""
@@ -318,6 +370,24 @@ class MubeyamaState:
         """The seat the game waits for (`READER` for a reading), None when over."""
         return self.pending.seat
 
+    def actors(self) -> tuple[int, ...]:
+        """Who may act now (the protocol's form of `to_act`): one seat, `READER`, or nobody."""
+        seat = self.pending.seat
+        return () if seat is None else (seat,)
+
+    def outcome(self) -> GameOutcome | None:
+        """Scores (Mon, or 1 per winner), winners and why, once the game is over."""
+        if not self.is_over():
+            return None
+        reason = self.win_event.reason if self.win_event is not None else ""
+        return GameOutcome(tuple(self.scores()), self.winners(), reason)
+
+    @property
+    def reader_order(self) -> tuple[CardNo, ...]:
+        """The reader's seeded order (`reading_order(seed)`). Not part of any view: the
+        app's reader needs it to lay out the programme; seats never see it."""
+        return tuple(self._order)
+
     def right_of(self, seat: int) -> int:
         return (seat + 1) % self.players
 
@@ -331,7 +401,8 @@ class MubeyamaState:
     def next_read(self) -> Read:
         """The reader's next yomifuda, from the seeded order no view reveals."""
         if not isinstance(self.pending, AwaitRead):
-            raise IllegalAction("the reader is waiting; no card may be read now")
+            raise IllegalAction("the reader is waiting; no card may be read now", "reader_waits",
+                                pending=self.pending)
         while self._order[self._cursor] not in self._unread:
             self._cursor += 1
         return Read(self._order[self._cursor])
@@ -365,9 +436,10 @@ class MubeyamaState:
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; return the events it caused (for targeted redraws)."""
         if not isinstance(action, (Read, Flip, Pass)):
-            raise MubeyamaError(f"not a Mubeyama action: {action!r}")
+            raise MubeyamaError(f"not a Mubeyama action: {action!r}", "not_an_action")
         if not self.is_legal(action):
-            raise IllegalAction(f"not allowed now ({self._describe_pending()}): {action}")
+            raise IllegalAction(f"not allowed now ({describe_pending(self.pending)}): {action!r}",
+                                "not_now", pending=self.pending, action=action)
         start = len(self.log)
         if isinstance(action, Read):
             self._read(action.no)
@@ -380,11 +452,11 @@ class MubeyamaState:
     def _read(self, no: CardNo) -> None:
         self._unread.discard(no)
         self.read.append(no)
-        self.record(Event("read", no=no))
+        self.record(ev.CardRead(no))
         owner = self.where.get(no)
         if owner is None:
             # An unused torifuda (6-player deals): nobody flips, the reader reads on.
-            self.record(Event("not-in-play", no=no))
+            self.record(ev.NotInPlay(no))
             self._after_resolution()
         else:
             self.pending = AwaitFlip(no, owner)
@@ -394,12 +466,12 @@ class MubeyamaState:
         if no == table.hidden:
             table.revealed = True
             table.version += 1
-            self.record(Event("reveal", seat, no, note="hidden card"))
+            self.record(ev.Revealed(seat, no))
             self.ruleset.on_reveal(self, seat, no)
         else:
             table.face_up.discard(no)
             table.version += 1
-            self.record(Event("flip", seat, no))
+            self.record(ev.Flipped(seat, no))
             self.ruleset.on_flip(self, seat, no)
         self._continue()
 
@@ -414,7 +486,7 @@ class MubeyamaState:
         to.version += 1
         self.where[action.no] = action.to
         self.passes += 1
-        self.record(Event("pass", action.seat, action.no, action.to, note=f"yaku set {p.yaku_set}"))
+        self.record(ev.Passed(action.seat, action.no, action.to, p.yaku_set))
         if p.count > 1:
             self.pending = AwaitPass(p.giver, p.to, p.count - 1, p.cause, p.yaku_set, p.owed)
         else:
@@ -427,22 +499,29 @@ class MubeyamaState:
         if owed > 0:
             self._dues.append(PassDue(giver, to, owed, cause, yaku_set))
 
-    def pay_from_all(self, payee: int, amount: int, reason: str, no: CardNo | None = None) -> None:
-        """Every other seat pays *payee* *amount* Mon."""
+    def pay_from_all(self, payee: int, amount: int, why: str, no: CardNo | None = None,
+                     row: int | None = None) -> None:
+        """Every other seat pays *payee* *amount* Mon for *why* (`events.PAY_*`)."""
         if amount <= 0:
             return
         for payer in self.others(payee):
-            self.ledger.append(Payment(payer, payee, amount, reason, no))
+            self.ledger.append(Payment(payer, payee, amount, why, no, row))
             self.balances[payer] -= amount
             self.balances[payee] += amount
-        self.record(Event("pay", payee, no, amount=amount * (self.players - 1),
-                        note=f"{reason}: {amount} Mon from each"))
+        self.record(ev.Paid(payee, no, amount, amount * (self.players - 1), why, row))
 
-    def end(self, winners: Iterable[int], why: str) -> None:
+    def won_by_line(self, seat: int, line: str, index: int, cards: tuple[CardNo, ...]) -> None:
+        """Okayama: *seat*'s line is all face-down; the view names it so the table draws it."""
+        self.lines.append((seat, cards))
+        self.record(ev.LineCompleted(seat, line, index, cards))
+
+    def end(self, winners: Iterable[int], reason: str, by: int | None = None) -> None:
+        """The game is over: *winners* win for *reason* (`events.LINE` ...)."""
         self._dues.clear()
         winners = tuple(sorted(winners))
         for w in winners:
-            self.record(Event("win", w, note=why))
+            self.win_event = ev.Won(w, reason, by)
+            self.record(self.win_event)
         self.pending = GameOver(winners)
 
     def record(self, event: Event) -> None:
@@ -459,8 +538,7 @@ class MubeyamaState:
             count = min(due.owed, have)
             if count < due.owed:
                 self.shortfalls += 1
-                self.record(Event("short", due.giver, due.cause, due.to,
-                                note=f"owes {due.owed}, has {have} face-up; rest forgiven"))
+                self.record(ev.ShortOfCards(due.giver, due.cause, due.to, due.owed, have))
             if count:
                 self.pending = AwaitPass(due.giver, due.to, count, due.cause, due.yaku_set, due.owed)
                 return
@@ -474,19 +552,9 @@ class MubeyamaState:
             # Cannot happen with the seed's rulesets (someone finishes first); a guard
             # for overridden ones: the best scores win.
             best = max(self.scores())
-            self.end([s for s, v in enumerate(self.scores()) if v == best], "every card read")
+            self.end([s for s, v in enumerate(self.scores()) if v == best], ALL_READ)
             return
         self.pending = AwaitRead()
-
-    def _describe_pending(self) -> str:
-        p = self.pending
-        if isinstance(p, AwaitRead):
-            return "waiting for the reader"
-        if isinstance(p, AwaitFlip):
-            return f"waiting for seat {p.seat} to flip #{p.no}"
-        if isinstance(p, AwaitPass):
-            return f"waiting for seat {p.giver} to pass {p.count} face-up torifuda to seat {p.to}"
-        return "the game is over"
 
     # ----------------------------------------------------------------- views
 
@@ -496,12 +564,12 @@ class MubeyamaState:
         log = self._visible_log(seat)
         return MubeyamaView(self.ruleset.name, self.players, seat, tables, tuple(self.read),
                             len(self._unread), self.pending, tuple(self.ledger), log,
-                            self.winners())
+                            self.winners(), self.ruleset.layout(self.players), tuple(self.lines))
 
     def _visible_log(self, viewer: int | None) -> tuple[Event, ...]:
         """The log without other seats' private events, kept up to date incrementally."""
         seen, events = self._logs_seen.get(viewer, (0, []))
-        events.extend(e for e in self.log[seen:] if e.private_to is None or e.private_to == viewer)
+        events.extend(e for e in self.log[seen:] if e.private_to in (None, viewer))
         self._logs_seen[viewer] = (len(self.log), events)
         return tuple(events)
 
@@ -561,3 +629,23 @@ class MubeyamaState:
 
     def _flip_pending(self, no: CardNo) -> bool:
         return isinstance(self.pending, AwaitFlip) and self.pending.no == no
+
+
+def waiting_for(pending: Pending) -> str:
+    """What the game waits for, as an id (`events.WAIT_*`); the pending value holds the rest."""
+    if isinstance(pending, AwaitRead):
+        return WAIT_READ
+    if isinstance(pending, AwaitFlip):
+        return WAIT_FLIP
+    if isinstance(pending, AwaitPass):
+        return WAIT_PASS
+    return WAIT_OVER
+
+
+def describe_pending(p: Pending) -> str:
+    """The pending decision in one English line (error messages; screens word `p` themselves)."""
+    if isinstance(p, AwaitFlip):
+        return f"waiting for seat {p.seat} to flip #{p.no}"
+    if isinstance(p, AwaitPass):
+        return f"waiting for seat {p.giver} to pass {p.count} face-up torifuda to seat {p.to}"
+    return "waiting for the reader" if isinstance(p, AwaitRead) else "the game is over"

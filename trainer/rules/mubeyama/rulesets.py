@@ -14,13 +14,14 @@ docs/mubeyama.md.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from poems.yaku import MUBEYAMA_CARD, SEED, YakuSets
 
-from .core import ALL_CARDS, CardNo, Event, LayoutError, MubeyamaState, Table
+from .core import ALL_CARDS, Layout, LayoutError, MubeyamaState, Table, deal_order
+from .events import (ALL_FACE_DOWN, ALL_ROWS, LINE, PAY_HIDDEN, PAY_MUBEYAMA, PAY_ROW,
+                     PAY_TSUKI_YUKI_HANA, CardNo, RowCompleted)
 
 
 class Ruleset:
@@ -35,7 +36,8 @@ class Ruleset:
     def check_players(self, players: int) -> None:
         if players not in self.player_counts:
             counts = " or ".join(str(n) for n in self.player_counts)
-            raise LayoutError(f"{self.name} is played by {counts} players, not {players}")
+            raise LayoutError(f"{self.name} is played by {counts} players, not {players}", "players",
+                              ruleset=self.name, players=players, counts=self.player_counts)
 
     def cards_per_seat(self, players: int) -> int:
         raise NotImplementedError
@@ -46,6 +48,10 @@ class Ruleset:
 
     def has_hidden(self, players: int) -> bool:
         return False
+
+    def layout(self, players: int) -> Layout:
+        """How one seat's torifuda lie, for the table (the default: one free row)."""
+        return Layout("free", self.row_sizes(players))
 
     # ----------------------------------------------------------------- hooks
 
@@ -67,28 +73,31 @@ class Ruleset:
     def deal(self, players: int, seed: int | str) -> list[list[CardNo]]:
         """A seeded shuffle dealt in seat order; leftovers stay unused."""
         self.check_players(players)
-        deck = list(ALL_CARDS)
-        random.Random(f"mubeyama-deal:{seed}").shuffle(deck)
+        deck = deal_order(seed)
         n = self.cards_per_seat(players)
-        return [deck[s * n:(s + 1) * n] for s in range(players)]
+        return [list(deck[s * n:(s + 1) * n]) for s in range(players)]
 
     def tables_from(self, players: int, layouts: Sequence[Sequence[CardNo]]) -> tuple[list[Table], list[CardNo]]:
         """Validate entered layouts (slot order, row by row, peak first) and build tables."""
         self.check_players(players)
         if len(layouts) != players:
-            raise LayoutError(f"{players} players need {players} layouts, got {len(layouts)}")
+            raise LayoutError(f"{players} players need {players} layouts, got {len(layouts)}",
+                              "layouts", players=players, got=len(layouts))
         n, sizes = self.cards_per_seat(players), self.row_sizes(players)
         seen: dict[int, int] = {}
         tables = []
         for seat, cards in enumerate(layouts):
             cards = list(cards)
             if len(cards) != n:
-                raise LayoutError(f"seat {seat} needs {n} torifuda, got {len(cards)}")
+                raise LayoutError(f"seat {seat} needs {n} torifuda, got {len(cards)}", "count",
+                                  seat=seat, need=n, got=len(cards))
             for no in cards:
                 if not isinstance(no, int) or not 1 <= no <= 100:
-                    raise LayoutError(f"seat {seat}: {no!r} is not a poem number 1..100")
+                    raise LayoutError(f"seat {seat}: {no!r} is not a poem number 1..100",
+                                      "not_a_card", seat=seat, value=no)
                 if no in seen:
-                    raise LayoutError(f"#{no} is laid out twice (seats {seen[no]} and {seat})")
+                    raise LayoutError(f"#{no} is laid out twice (seats {seen[no]} and {seat})",
+                                      "twice", no=no, seats=(seen[no], seat))
                 seen[no] = seat
             rows, at = [], 0
             for size in sizes:
@@ -143,24 +152,28 @@ class Okayama(Ruleset):
     def row_sizes(self, players: int) -> tuple[int, ...]:
         return (self.side(players),) * self.side(players)
 
+    def layout(self, players: int) -> Layout:
+        return Layout("grid", self.row_sizes(players), grid_side=self.side(players))
+
     def on_flip(self, state: MubeyamaState, seat: int, no: CardNo) -> None:
         table = state.tables[seat]
         slots = table.cards()
         side = self.side(state.players)
         for line in grid_lines(side):
             if not any(slots[i] in table.face_up for i in line):
-                kind = _line_kind(line, side)
-                state.record(Event("line", seat, note=kind))
-                state.end([seat], f"a face-down {kind}")
+                kind, index = line_name(line, side)
+                state.won_by_line(seat, kind, index, tuple(slots[i] for i in line))
+                state.end([seat], LINE)
                 return
 
 
-def _line_kind(line: tuple[int, ...], side: int) -> str:
+def line_name(line: tuple[int, ...], side: int) -> tuple[str, int]:
+    """("row" | "column" | "diagonal", its number from 1) of a `grid_lines` line."""
     if line[1] - line[0] == 1:
-        return f"row {line[0] // side + 1}"
+        return "row", line[0] // side + 1
     if line[1] - line[0] == side:
-        return f"column {line[0] + 1}"
-    return "diagonal"
+        return "column", line[0] + 1
+    return "diagonal", 1 if line[0] == 0 else 2
 
 
 # =========================================================================== Izumoji
@@ -184,6 +197,10 @@ class Izumoji(Ruleset):
     def cards_per_seat(self, players: int) -> int:
         return 20 if players == 5 else 16
 
+    def layout(self, players: int) -> Layout:
+        # "Arranged by the player": drawn in rows of 5 (20 cards) or 4 (16).
+        return Layout("free", self.row_sizes(players), wrap=self.cards_per_seat(players) // 4)
+
     def on_flip(self, state: MubeyamaState, seat: int, no: CardNo) -> None:
         state.order_pass(seat, state.right_of(seat), self.yaku.pass_right(no), no, 1)
         for other in state.others(seat):
@@ -194,7 +211,7 @@ class Izumoji(Ruleset):
     def after_resolution(self, state: MubeyamaState) -> None:
         done = [s for s, t in enumerate(state.tables) if not t.face_up]
         if done:
-            state.end(done, "every torifuda face-down")
+            state.end(done, ALL_FACE_DOWN)
 
 
 # =========================================================================== gambling
@@ -251,11 +268,17 @@ class Gambling(Ruleset):
         """Indices (into the slot rows) of the rows that pay when completed."""
         return range(1 if self.has_hidden(players) else 0, len(self.row_sizes(players)))
 
-    def row_label(self, players: int, r: int) -> str:
+    def row_number(self, players: int, r: int) -> int:
+        """The book's number of slot row *r* (the payments and the log name rows by it)."""
         raise NotImplementedError
 
+    def layout(self, players: int) -> Layout:
+        sizes = self.row_sizes(players)
+        return Layout("pyramid", sizes, has_peak=self.has_hidden(players), pays_rows=True,
+                      row_numbers=tuple(self.row_number(players, r) for r in range(len(sizes))))
+
     def on_reveal(self, state: MubeyamaState, seat: int, no: CardNo) -> None:
-        state.pay_from_all(seat, self.stakes.hidden_card, "hidden card read", no)
+        state.pay_from_all(seat, self.stakes.hidden_card, PAY_HIDDEN, no)
         if self.hidden_card_pays_yaku:
             self._card_payments(state, seat, no)
 
@@ -264,19 +287,18 @@ class Gambling(Ruleset):
         table = state.tables[seat]
         for k, r in enumerate(self.face_up_rows(state.players)):
             if no in table.rows[r] and table.row_done(r):
-                label = self.row_label(state.players, r)
-                state.record(Event("row", seat, no, note=label))
-                state.pay_from_all(seat, self.stakes.rows[k], f"completed {label}", no)
+                number = self.row_number(state.players, r)
+                state.record(RowCompleted(seat, no, number))
+                state.pay_from_all(seat, self.stakes.rows[k], PAY_ROW, no, number)
         if all(table.row_done(r) for r in range(len(table.rows))):
             best = max(state.balances)
-            state.end([s for s, m in enumerate(state.balances) if m == best],
-                      f"seat {seat} finished every row; most Mon")
+            state.end([s for s, m in enumerate(state.balances) if m == best], ALL_ROWS, by=seat)
 
     def _card_payments(self, state: MubeyamaState, seat: int, no: CardNo) -> None:
         if no in self.yaku.tsuki_yuki_hana:
-            state.pay_from_all(seat, self.stakes.tsuki_yuki_hana, "tsuki/yuki/hana card", no)
+            state.pay_from_all(seat, self.stakes.tsuki_yuki_hana, PAY_TSUKI_YUKI_HANA, no)
         if no == MUBEYAMA_CARD:
-            state.pay_from_all(seat, self.stakes.mubeyama, "mubeyama card", no)
+            state.pay_from_all(seat, self.stakes.mubeyama, PAY_MUBEYAMA, no)
 
     def scores(self, state: MubeyamaState) -> list[int]:
         return list(state.balances)
@@ -296,9 +318,9 @@ class Gambling4(Gambling):
     def has_hidden(self, players: int) -> bool:
         return self.hidden_card
 
-    def row_label(self, players: int, r: int) -> str:
+    def row_number(self, players: int, r: int) -> int:
         # The book numbers the peak as row 1 either way, so the face-up rows are 2-5.
-        return f"row {r + 1 if self.hidden_card else r + 2}"
+        return r + 1 if self.hidden_card else r + 2
 
 
 @dataclass(frozen=True)
@@ -317,10 +339,59 @@ class Gambling5(Gambling):
     def row_sizes(self, players: int) -> tuple[int, ...]:
         return (3, 4, 6, 7)
 
-    def row_label(self, players: int, r: int) -> str:
-        return f"row {r + 1}"
+    def row_number(self, players: int, r: int) -> int:
+        return r + 1
 
 
 RULESETS: dict[str, type[Ruleset]] = {
     cls.name: cls for cls in (Okayama, Izumoji, Gambling4, Gambling5)}
-DEFAULT_PLAYERS = {"okayama": 4, "izumoji": 5, "gambling4": 4, "gambling5": 5}
+DEFAULT_PLAYERS = {name: cls.player_counts[0] for name, cls in RULESETS.items()}
+
+
+# =========================================================================== variants
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """One playable table: a ruleset, a player count and the hidden card's choice.
+
+    The one list of Mubeyama variants (`VARIANTS`): the registry, the session,
+    the setup page and the simulator all read it.
+    """
+    id: str
+    ruleset: str
+    players: int
+    hidden_card: bool
+    title: str
+
+    def make_ruleset(self, yaku: YakuSets = SEED, stakes: Stakes | None = None) -> Ruleset:
+        """The ruleset object for this variant (*stakes*: the gambling payments)."""
+        return make_ruleset(self.ruleset, hidden_card=self.hidden_card, yaku=yaku, stakes=stakes)
+
+    @property
+    def gambling(self) -> bool:
+        return issubclass(RULESETS[self.ruleset], Gambling)
+
+
+def make_ruleset(name: str, hidden_card: bool = False, yaku: YakuSets = SEED,
+                 stakes: Stakes | None = None) -> Ruleset:
+    """A ruleset by name with the choices that apply to it (others are ignored)."""
+    cls = RULESETS[name]
+    if cls is Okayama:
+        return Okayama()
+    if cls is Izumoji:
+        return Izumoji(yaku=yaku)
+    if cls is Gambling4:
+        return Gambling4(stakes=stakes or Stakes(), yaku=yaku, hidden_card=hidden_card)
+    return Gambling5(stakes=stakes or Stakes(), yaku=yaku)
+
+
+VARIANTS: dict[str, VariantSpec] = {v.id: v for v in (
+    VariantSpec("okayama4", "okayama", 4, False, "Mubeyama, Okayama (bingo lines), 4 players"),
+    VariantSpec("okayama6", "okayama", 6, False, "Mubeyama, Okayama (bingo lines), 6 players"),
+    VariantSpec("izumoji5", "izumoji", 5, False, "Mubeyama, Izumoji (passes), 5 players"),
+    VariantSpec("izumoji6", "izumoji", 6, False, "Mubeyama, Izumoji (passes), 6 players"),
+    VariantSpec("gambling4", "gambling4", 4, True, "Mubeyama, four-player gambling game (hidden card)"),
+    VariantSpec("gambling4open", "gambling4", 4, False,
+                "Mubeyama, four-player gambling game (no hidden card)"),
+    VariantSpec("gambling5", "gambling5", 5, False, "Mubeyama, five-player gambling game"),
+)}

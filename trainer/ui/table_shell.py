@@ -1,0 +1,662 @@
+"""The shared table for card games: seats around a table, a hand, a log, a score sheet, a turn timer.
+
+Every card game's screen (Mubeyama now; Yomi, Ume Botan, Unsun karuta next)
+is the same shell around a game's own drawing:
+
+- `TableView`, a QWidget drawing the felt and the seats around it (2 to 8;
+  the person's seat `me` at the bottom, the others in the order of play
+  going round to its right), each seat a box with a name and a second line
+  (counts, score), the seat whose turn it is highlighted, an optional
+  per-turn timer bar in that box, the person's hand in a strip along the
+  bottom, and a centre. A game subclasses it and draws only its own things
+  through four hooks (below). Clicks come out as one signal.
+- `TableShell`, the whole screen: the table on the left; on the right an
+  optional game widget (a game's own panel), the score sheet and the log.
+- `ScoreSheet`: rows per round / deal, columns per seat or team, a total row.
+- `LogPanel`: one line per event (the game words them with
+  `trainer.ui.event_text.describe`, never by hand).
+- `TurnTimer`: off unless given seconds; counts down on the injected clock
+  (`audio.clock`), `tick()` reports expiry once through `expired(seat)`.
+- `paint_card_back`, `paint_outline`, `paint_seal`: hidden cards are drawn
+  face-down by the shell's back, the same in every game.
+- `TurnTable`: plays a `trainer.games.turn_session.TurnSession` at the shell
+  (CPU seats paced, clicks turned into actions, the log, the active seat and
+  the session's turn timer shown): a turn game writes no glue of its own.
+
+So a new card game writes its `TableView` subclass (the drawing, ~100-150
+lines), an ``action_for(seat, item, legal)`` function, its event texts (one
+line per kind per language, `event_text.add_event_messages`), and a few lines
+creating the shell and the `TurnTable`.
+
+A game writes (the hooks of `TableView`; all optional but `paint_seat`):
+
+``place(seats, centre, hand)``
+    Lay things out: *seats* are the boxes' content rects (below the header), in
+    seat order; *centre* the middle of the table (empty for ``rows``); *hand*
+    the person's strip (empty when `hand_height` is 0). Called on every resize
+    and `refresh()`; keep the rects you hit-test.
+``paint_seat(p, seat, rect)``, ``paint_centre(p, rect)``, ``paint_hand(p, rect)``
+    Draw that part; ``paint_over(p)`` last (animations above everything).
+``item_at(pos) -> (seat, item) | None``
+    What a press at *pos* hits; the shell then emits
+    ``clicked(seat, item, clock time of the press)``.
+
+Minimal example (a game showing each seat's hand size as backs, the discard
+pile in the centre, the person's cards in the hand strip)::
+
+    class MyTable(TableView):
+        def __init__(self):
+            super().__init__(arrangement="ring", hand_height=120)
+            self.view = None                      # the engine's view for the person
+            self._hand: list[tuple[QRectF, int]] = []
+
+        def place(self, seats, centre, hand):
+            n = len(self.view.hand) if self.view else 0
+            w = min(70.0, hand.width() / max(n, 1))
+            self._hand = [(QRectF(hand.left() + k * w, hand.top() + 6, w - 6, hand.height() - 12), no)
+                          for k, no in enumerate(self.view.hand if self.view else ())]
+
+        def paint_seat(self, p, seat, rect):
+            for k in range(self.view.counts[seat]):   # other seats' cards are hidden: backs
+                paint_card_back(p, QRectF(rect.left() + k * 12, rect.top(), 40, 60))
+
+        def paint_centre(self, p, rect):
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(self.view.discard))
+
+        def paint_hand(self, p, rect):
+            for r, no in self._hand:
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, str(no))
+
+        def item_at(self, pos):
+            return next(((self.me, no) for r, no in self._hand if r.contains(pos)), None)
+
+    table = MyTable()
+    shell = TableShell(table)                       # + side=your_widget, clock=...
+    table.set_seats(["You", "CPU 1", "CPU 2", "CPU 3"], me=0)
+    game = TurnTable(shell, session, me=0,          # session: a TurnSession (CPUs, log, timer)
+                     action_for=lambda seat, no, legal: next((a for a in legal if a.no == no), None))
+    game.changed.connect(lambda: setattr(table, "view", session.view(0)))
+    game.start()                                    # CPUs play, clicks act, the log fills
+    shell.scores.set_columns(["Seat 1", "Seat 2", "Seat 3", "Seat 4"]); shell.show_scores(True)
+    shell.scores.add_row("Deal 1", [12, -4, 0, -8]) # rows per deal, a total row kept below
+
+Without a `TurnSession` (Mubeyama's reading game) the game drives the shell
+itself: ``table.active_seat = seat``, ``shell.log.add_lines([...])``,
+``table.refresh()``, and ``shell.timer`` (a `TurnTimer`) if it wants one.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import (QHeaderView, QLabel, QListWidget, QSizePolicy, QSplitter,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from audio.clock import SYSTEM, Clock
+
+FELT = QColor("#e9e1cc")
+BOX = QColor("#f7f3e8")
+BOX_ACTIVE = QColor("#fff4c2")
+BOX_EDGE = QColor("#cfc4a8")
+BOX_EDGE_ACTIVE = QColor("#b08d57")
+BACK = QColor("#6b2a1a")
+BACK_EDGE = QColor("#3d160c")
+BACK_PATTERN = QColor(255, 220, 160, 60)
+TIMER_COLOUR = QColor("#1f5fbf")
+TIMER_LATE = QColor("#c0392b")
+HEADER_H = 40.0
+MIN_SEATS, MAX_SEATS = 2, 8
+
+RING, ROWS = "ring", "rows"
+
+
+# --------------------------------------------------------------------------- where seats sit
+
+def seat_boxes(n: int, area: QRectF, me: int | None = None, arrangement: str = RING) -> list[QRectF]:
+    """The seat boxes in seat order.
+
+    ``ring``: round an oval, seat *me* (default 0) at the bottom centre and the
+    order of play going to its right (seat ``me + 1`` on the right, as the
+    Japanese order of play has it), up and round. ``rows``: two rows in reading
+    order, seat 1 top left (5 seats: 3 over 2) — for games whose every seat has
+    a large layout (Mubeyama).
+    """
+    if not MIN_SEATS <= n <= MAX_SEATS:
+        raise ValueError(f"a table seats {MIN_SEATS} to {MAX_SEATS}, not {n}")
+    if arrangement == ROWS:
+        return _rows(n, area)
+    w = area.width() * (0.30 if n <= 4 else 0.24)
+    h = area.height() * (0.26 if n <= 4 else 0.22)
+    rx, ry = (area.width() - w) / 2, (area.height() - h) / 2
+    cx, cy = area.center().x(), area.center().y()
+    bottom = me or 0
+    boxes: list[QRectF] = [QRectF()] * n
+    for k in range(n):
+        angle = math.pi / 2 - 2 * math.pi * k / n     # y grows downwards: pi/2 is the bottom
+        x, y = cx + rx * math.cos(angle), cy + ry * math.sin(angle)
+        boxes[(bottom + k) % n] = QRectF(x - w / 2, y - h / 2, w, h)
+    return boxes
+
+
+def _rows(n: int, area: QRectF) -> list[QRectF]:
+    top = (n + 1) // 2
+    bottom = n - top
+    gap = 8.0
+    h = (area.height() - gap) / 2
+    w = (area.width() - gap * (top - 1)) / top
+    boxes = [QRectF(area.left() + k * (w + gap), area.top(), w, h) for k in range(top)]
+    offset = (area.width() - (bottom * w + (bottom - 1) * gap)) / 2
+    boxes += [QRectF(area.left() + offset + k * (w + gap), area.top() + h + gap, w, h)
+              for k in range(bottom)]
+    return boxes
+
+
+def centre_of(area: QRectF, boxes: Sequence[QRectF], arrangement: str) -> QRectF:
+    """The free middle of a ring (nothing for rows)."""
+    if arrangement == ROWS or not boxes:
+        return QRectF()
+    w, h = boxes[0].width(), boxes[0].height()
+    return area.adjusted(w * 0.75, h * 0.9, -w * 0.75, -h * 0.9)
+
+
+# --------------------------------------------------------------------------- shared drawing
+
+_BACKS: dict[tuple[int, int], QPixmap] = {}
+
+
+def paint_card_back(p: QPainter, rect: QRectF, number: int | None = None,
+                    highlight: QColor | None = None) -> None:
+    """A card lying face-down: the plain back; *number* small in a corner when everyone
+    knows it (a torifuda read aloud), never for a hidden card."""
+    p.drawPixmap(rect.topLeft(), _back_pixmap(rect.width(), rect.height(), p.device()))
+    p.save()
+    if number is not None:
+        f = QFont()
+        f.setPixelSize(max(8, int(rect.width() * 0.22)))
+        p.setFont(f)
+        p.setPen(QColor(255, 235, 200, 200))
+        p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                   str(number))
+    p.restore()
+    if highlight is not None:
+        paint_outline(p, rect, highlight)
+
+
+def paint_outline(p: QPainter, rect: QRectF, colour: QColor) -> None:
+    """A coloured frame round a card (hint, last move, winning line)."""
+    p.save()
+    p.setPen(QPen(colour, max(2.0, rect.width() * 0.06)))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    radius = rect.width() * 0.06
+    p.drawRoundedRect(rect, radius, radius)
+    p.restore()
+
+
+def paint_seal(p: QPainter, rect: QRectF, text: str, colour: QColor) -> None:
+    """A small round seal in a card's top-left corner (伏: a hidden card)."""
+    p.save()
+    s = max(10.0, rect.width() * 0.34)
+    tag = QRectF(rect.left() + 2, rect.top() + 2, s, s)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(colour)
+    p.drawEllipse(tag)
+    f = QFont()
+    f.setPixelSize(int(s * 0.7))
+    f.setBold(True)
+    p.setFont(f)
+    p.setPen(QColor("white"))
+    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
+    p.restore()
+
+
+def _back_pixmap(w: float, h: float, device: Any) -> QPixmap:
+    ratio = device.devicePixelRatioF() if hasattr(device, "devicePixelRatioF") else 1.0
+    key = (round(w * ratio), round(h * ratio))
+    pix = _BACKS.get(key)
+    if pix is not None:
+        return pix
+    if len(_BACKS) > 200:
+        _BACKS.clear()
+    pix = QPixmap(max(1, key[0]), max(1, key[1]))
+    pix.setDevicePixelRatio(ratio)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    rect = QRectF(0.5, 0.5, w - 1, h - 1)
+    radius = w * 0.06
+    p.setPen(QPen(BACK_EDGE, 1.2))
+    p.setBrush(BACK)
+    p.drawRoundedRect(rect, radius, radius)
+    m = w * 0.12
+    inner = rect.adjusted(m, m, -m, -m)
+    p.setPen(QPen(BACK_PATTERN, 1))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(inner)
+    step = max(6.0, inner.width() / 4)
+    p.setClipRect(inner)
+    k = -inner.height()
+    while k < inner.width():
+        p.drawLine(QPointF(inner.left() + k, inner.top()),
+                   QPointF(inner.left() + k + inner.height(), inner.bottom()))
+        k += step
+    p.end()
+    _BACKS[key] = pix
+    return pix
+
+
+# --------------------------------------------------------------------------- the table
+
+@dataclass
+class _Geometry:
+    seats: list[QRectF]
+    contents: list[QRectF]
+    centre: QRectF
+    hand: QRectF
+
+
+class TableView(QWidget):
+    """The felt with the seats round it; subclass and draw your game through the hooks."""
+
+    clicked = Signal(int, object, float)   # seat, what was hit (the game's item), clock time
+
+    def __init__(self, arrangement: str = RING, hand_height: float = 0.0, clock: Clock = SYSTEM,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.arrangement = arrangement
+        self.hand_height = hand_height
+        self.clock = clock
+        self.titles: list[str] = []     # per seat: the name (席1 CPU)
+        self.lines: list[str] = []      # per seat: a second line (cards, score, reaction time)
+        self.me: int | None = None      # the person's seat, drawn at the bottom of a ring
+        self.active_seat: int | None = None
+        self.timer_fraction: float | None = None   # of the turn left, drawn in the active box
+        self.seat_count = 4
+        self._geometry = _Geometry([], [], QRectF(), QRectF())
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    # -- the hooks a game overrides --------------------------------------------------------------
+    def place(self, seats: list[QRectF], centre: QRectF, hand: QRectF) -> None:
+        """Lay out the game's things in these rects (boxes' contents, centre, hand)."""
+
+    def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
+        """Draw *seat*'s own cards inside *rect* (below its header)."""
+
+    def paint_centre(self, p: QPainter, rect: QRectF) -> None:
+        """Draw the middle of the table (a ring only)."""
+
+    def paint_hand(self, p: QPainter, rect: QRectF) -> None:
+        """Draw the person's hand in the strip along the bottom."""
+
+    def paint_over(self, p: QPainter) -> None:
+        """Draw above everything (cards in flight)."""
+
+    def item_at(self, pos: QPointF) -> tuple[int, Any] | None:
+        """(seat, item) under *pos*, or None."""
+        return None
+
+    # -- what the shell offers --------------------------------------------------------------------
+    def set_seats(self, titles: Sequence[str], lines: Sequence[str] = (), me: int | None = None) -> None:
+        """Name the seats (2-8): their titles, second lines, and the person's seat."""
+        if not MIN_SEATS <= len(titles) <= MAX_SEATS:
+            raise ValueError(f"a table seats {MIN_SEATS} to {MAX_SEATS}, not {len(titles)}")
+        self.titles, self.lines, self.me = list(titles), list(lines), me
+        self.seat_count = len(titles)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Lay out again (the game's state changed) and repaint."""
+        self._relayout()
+        self.update()
+
+    def seat_rects(self) -> list[QRectF]:
+        return list(self._geometry.seats)
+
+    def centre_rect(self) -> QRectF:
+        return QRectF(self._geometry.centre)
+
+    def hand_rect(self) -> QRectF:
+        return QRectF(self._geometry.hand)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1150, 860)
+
+    # -- Qt -----------------------------------------------------------------------------------------
+    def _relayout(self) -> None:
+        area = QRectF(self.rect()).adjusted(6, 6, -6, -6)
+        hand = QRectF()
+        if self.hand_height > 0:
+            hand = QRectF(area.left(), area.bottom() - self.hand_height, area.width(), self.hand_height)
+            area.setBottom(hand.top() - 6)
+        boxes = seat_boxes(self.seat_count, area, self.me, self.arrangement)
+        contents = [b.adjusted(8, HEADER_H, -8, -6) for b in boxes]
+        self._geometry = _Geometry(boxes, contents, centre_of(area, boxes, self.arrangement), hand)
+        self.place(contents, self._geometry.centre, hand)
+
+    def resizeEvent(self, event) -> None:
+        self._relayout()
+        super().resizeEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        stamp = self.clock.now()   # at delivery: test events carry synthetic timestamps
+        hit = self.item_at(event.position())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(hit[0], hit[1], stamp)
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), FELT)
+        g = self._geometry
+        if g.centre.isValid() and not g.centre.isEmpty():
+            self.paint_centre(p, g.centre)
+        for seat, box in enumerate(g.seats):
+            self._paint_box(p, seat, box)
+            self.paint_seat(p, seat, g.contents[seat])
+        if not g.hand.isEmpty():
+            p.save()
+            p.setPen(QPen(BOX_EDGE, 1))
+            p.setBrush(BOX)
+            p.drawRoundedRect(g.hand, 8, 8)
+            p.restore()
+            self.paint_hand(p, g.hand)
+        self.paint_over(p)
+        p.end()
+
+    def _paint_box(self, p: QPainter, seat: int, box: QRectF) -> None:
+        active = seat == self.active_seat
+        p.save()
+        p.setPen(QPen(BOX_EDGE_ACTIVE if active else BOX_EDGE, 3 if active else 1))
+        p.setBrush(BOX_ACTIVE if active else BOX)
+        p.drawRoundedRect(box, 8, 8)
+        title = self.titles[seat] if seat < len(self.titles) else f"{seat + 1}"
+        line = self.lines[seat] if seat < len(self.lines) else ""
+        p.setPen(QColor("#222"))
+        _fitted_text(p, QRectF(box.left() + 10, box.top() + 2, box.width() - 20, 20), title, 16, bold=True)
+        p.setPen(QColor("#444"))
+        _fitted_text(p, QRectF(box.left() + 10, box.top() + 20, box.width() - 20, 18), line, 13)
+        if active and self.timer_fraction is not None:
+            left = max(0.0, min(1.0, self.timer_fraction))
+            bar = QRectF(box.left() + 10, box.top() + HEADER_H - 4, (box.width() - 20) * left, 3)
+            p.fillRect(bar, TIMER_LATE if left < 0.25 else TIMER_COLOUR)
+        p.restore()
+
+
+def _fitted_text(p: QPainter, rect: QRectF, text: str, size: int, bold: bool = False) -> None:
+    """One line of header text: smaller type when the box is narrow, elided if still too long."""
+    f = QFont()
+    f.setBold(bold)
+    for px in range(size, 9, -1):
+        f.setPixelSize(px)
+        if QFontMetricsF(f).horizontalAdvance(text) <= rect.width():
+            break
+    p.setFont(f)
+    text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    p.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+
+# --------------------------------------------------------------------------- around the table
+
+class TurnTimer(QObject):
+    """A per-turn countdown on the injected clock; off (no seconds) by default.
+
+    `start(seat)` begins a turn, `stop()` ends it; `tick()` (every 100 ms from
+    Qt, or by hand in tests with a `FakeClock`) emits `expired(seat)` once when
+    the time is up, and `changed(fraction)` so the table can draw the bar.
+    """
+
+    expired = Signal(int)
+    changed = Signal(object)   # fraction of the turn left, or None when no turn is timed
+
+    def __init__(self, clock: Clock = SYSTEM, seconds: float | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self.clock = clock
+        self.seconds = seconds
+        self.seat: int | None = None
+        self._ends: float | None = None
+        self._poll = QTimer(self, interval=100)
+        self._poll.timeout.connect(self.tick)
+
+    def start(self, seat: int) -> None:
+        if not self.seconds:
+            return
+        self.seat = seat
+        self._ends = self.clock.now() + self.seconds
+        self._poll.start()
+        self.changed.emit(1.0)
+
+    def stop(self) -> None:
+        self.seat, self._ends = None, None
+        self._poll.stop()
+        self.changed.emit(None)
+
+    def left(self) -> float | None:
+        """Seconds left in the turn (None: no timed turn)."""
+        return None if self._ends is None else max(0.0, self._ends - self.clock.now())
+
+    def tick(self) -> None:
+        left = self.left()
+        if left is None or not self.seconds:
+            return
+        self.changed.emit(left / self.seconds)
+        if left <= 0:
+            seat = self.seat
+            self.stop()
+            if seat is not None:
+                self.expired.emit(seat)
+
+
+class LogPanel(QListWidget):
+    """The game's log, one line per event, newest at the bottom."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setWordWrap(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def add_lines(self, lines: Sequence[str | None]) -> None:
+        for line in lines:
+            if line:
+                self.addItem(line)
+        self.scrollToBottom()
+
+
+class ScoreSheet(QTableWidget):
+    """Rows per round or deal, columns per seat or team, a total row at the bottom."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(0, 0, parent)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self._rows: list[tuple[str, list[int]]] = []
+
+    def set_columns(self, names: Sequence[str]) -> None:
+        self._rows = []
+        self.setColumnCount(len(names))
+        self.setHorizontalHeaderLabels(list(names))
+        self._fill()
+
+    def add_row(self, label: str, values: Sequence[int]) -> None:
+        if len(values) != self.columnCount():
+            raise ValueError(f"{self.columnCount()} columns, got {len(values)} values")
+        self._rows.append((label, list(values)))
+        self._fill()
+
+    def totals(self) -> list[int]:
+        return [sum(v[c] for _, v in self._rows) for c in range(self.columnCount())]
+
+    def _fill(self) -> None:
+        rows = self._rows + ([("Σ", self.totals())] if self._rows else [])
+        self.setRowCount(len(rows))
+        self.setVerticalHeaderLabels([label for label, _ in rows])
+        for r, (_, values) in enumerate(rows):
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(f"{v:+d}" if r == len(self._rows) else str(v))
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.setItem(r, c, item)
+
+
+class TableShell(QWidget):
+    """The table on the left; the game's own widget, the score sheet and the log on the right.
+
+    The score sheet is hidden until `show_scores(True)` (a one-deal game needs
+    none); the game's widget takes its natural height unless `set_side_stretch`
+    gives it more; titles are set by the game in its language (`log_title`,
+    `scores_title`).
+    """
+
+    def __init__(self, table: TableView, side: QWidget | None = None, clock: Clock = SYSTEM,
+                 side_width: int = 420, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.table = table
+        self.timer = TurnTimer(clock, parent=self)
+        self.timer.changed.connect(self._timer_changed)
+        self.scores_title = QLabel()
+        self.scores = ScoreSheet()
+        self.log_title = QLabel()
+        self.log = LogPanel()
+        self.side = side
+        self.side_width = side_width
+        column = self._column_widget = QWidget()
+        column.setMinimumWidth(side_width)
+        v = self._column = QVBoxLayout(column)
+        v.setContentsMargins(4, 0, 0, 0)
+        if side is not None:
+            v.addWidget(side, 0)
+        v.addWidget(self.scores_title)
+        v.addWidget(self.scores, 1)
+        v.addWidget(self.log_title)
+        v.addWidget(self.log, 2)
+        self.show_scores(False)
+        split = QSplitter()
+        split.addWidget(table)
+        split.addWidget(column)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(split)
+
+    def resizeEvent(self, event) -> None:
+        # On a small screen the table needs the room more than the side column does.
+        self._column_widget.setMinimumWidth(max(280, min(self.side_width, int(self.width() * 0.3))))
+        super().resizeEvent(event)
+
+    def set_side_stretch(self, stretch: int) -> None:
+        """How much of the column's height the game's widget takes (0: its natural
+        height; the log takes 2 parts, a shown score sheet 1)."""
+        if self.side is not None:
+            self._column.setStretchFactor(self.side, stretch)
+
+    def show_scores(self, on: bool) -> None:
+        self.scores_title.setVisible(on)
+        self.scores.setVisible(on)
+
+    def _timer_changed(self, fraction: float | None) -> None:
+        self.table.timer_fraction = fraction
+        self.table.update()
+
+
+# --------------------------------------------------------------------------- a turn game, wired up
+
+class TurnTable(QObject):
+    """Plays a turn-based session at a `TableShell`: the glue every turn game would repeat.
+
+    *session* is a `trainer.games.turn_session.TurnSession` (or anything with
+    its methods: ``waiting_for()``, ``legal(seat)``, ``act(seat, action)``,
+    ``step()``, ``log_for(seat)``, ``is_over()``, ``tick()``, ``turn_left()``,
+    ``turn_seconds``, ``state.actors()``). *me* is the person's seat (its log is
+    shown). What the game still says:
+
+    - *action_for(seat, item, legal)*: the action a click on *item* (from the
+      table's ``item_at``) means, one of *legal*, or None (the click does nothing);
+    - *words(event)*: an event's log line (default `event_text.describe`;
+      None leaves it out).
+
+    CPU seats and the reader act one step every *cpu_delay_s* (0: at once);
+    the table's active seat, its timer bar and the log follow the session;
+    ``changed`` fires after every change (redraw from ``session.view(me)``),
+    ``refused(message)`` when the engine refuses a person's action,
+    ``finished`` once the game is over.
+    """
+
+    changed = Signal()
+    refused = Signal(str)
+    finished = Signal()
+
+    def __init__(self, shell: "TableShell", session: Any, me: int | None,
+                 action_for: Any, words: Any = None, cpu_delay_s: float = 0.6,
+                 parent: QObject | None = None):
+        super().__init__(parent or shell)
+        if words is None:
+            from trainer.ui.event_text import describe
+            words = describe
+        self.shell, self.session, self.me = shell, session, me
+        self.action_for, self.words, self.cpu_delay_s = action_for, words, cpu_delay_s
+        self._logged = 0
+        self._cpu = QTimer(self, singleShot=True)
+        self._cpu.timeout.connect(self._step)
+        self._clock = QTimer(self, interval=100)
+        self._clock.timeout.connect(self._tick)
+        shell.table.clicked.connect(self._clicked)
+
+    def start(self) -> None:
+        self._changed()
+
+    def stop(self) -> None:
+        self._cpu.stop()
+        self._clock.stop()
+
+    def _clicked(self, seat: int, item: Any, at: float) -> None:
+        if self.session.is_over():
+            return
+        action = self.action_for(seat, item, self.session.legal(seat))
+        if action is None:
+            return
+        try:
+            self.session.act(seat, action)
+        except ValueError as exc:       # NotYourTurn, the engine's IllegalAction
+            self.refused.emit(str(exc))
+            return
+        self._changed()
+
+    def _step(self) -> None:
+        if self.session.step():
+            self._changed()
+
+    def _tick(self) -> None:
+        if self.session.tick():
+            self._changed()
+            return
+        self._show_timer()
+
+    def _show_timer(self) -> None:
+        left, total = self.session.turn_left(), self.session.turn_seconds
+        self.shell.table.timer_fraction = None if left is None or not total else left / total
+        self.shell.table.update()
+
+    def _changed(self) -> None:
+        log = self.session.log_for(self.me if self.me is not None else 0)
+        self.shell.log.add_lines([self.words(e) for e in log[self._logged:]])
+        self._logged = len(log)
+        actors = [a for a in self.session.state.actors() if a >= 0]
+        self.shell.table.active_seat = actors[0] if actors else None
+        self._show_timer()
+        self.changed.emit()
+        self.shell.table.refresh()
+        if self.session.is_over():
+            self.stop()
+            self.finished.emit()
+        elif self.session.waiting_for():
+            self._clock.start()          # a person's turn: only the timer may move things
+        else:
+            self._clock.stop()
+            self._cpu.start(round(self.cpu_delay_s * 1000))
+
+
+__all__ = ["RING", "ROWS", "HEADER_H", "TableView", "TableShell", "TurnTable", "TurnTimer", "LogPanel",
+           "ScoreSheet", "seat_boxes", "centre_of", "paint_card_back", "paint_outline", "paint_seal"]
