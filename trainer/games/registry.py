@@ -93,7 +93,7 @@ def _mubeyama_variants():
     return VARIANTS.values()
 
 
-_MUBEYAMA = dict(
+_MUBEYAMA: dict[str, Any] = dict(
     session="trainer.games.mubeyama_session:new_session",
     simulate="trainer.sim.mubeyama_sim:simulate_variant",
     report="trainer.sim.mubeyama_sim:format_totals",
