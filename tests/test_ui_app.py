@@ -100,27 +100,42 @@ def test_language_is_restored_from_settings(qtbot, ini):
 
 
 def test_every_mode_is_there(window):
-    """Reader, Match, Drills, every registered game with a table, Statistics: none may go missing."""
-    from trainer.ui.main_window import game_modes
-    ids = [m for m, _ in window.modes]
-    games = [msg for msg, _, _ in game_modes()]
-    assert ids[:3] == ["mode.reader", "mode.kyogi", "mode.drills"] and ids[-1] == "mode.stats"
-    assert sorted(ids[3:-1]) == sorted(g for g in games if g != "mode.kyogi")
-    assert "mode.mubeyama" in ids
+    """Reader, Match, Drills, Games (every registered game's table but kyōgi's), Statistics."""
+    from trainer.ui.modes import game_tables
+    assert [m for m, _ in window.modes] == ["mode.reader", "mode.kyogi", "mode.drills", "mode.games",
+                                            "mode.stats"]
     names = [window.tabs.tabText(k) for k in range(window.tabs.count())]
-    assert names[:3] == ["Reader", "Match", "Drills"] and names[-1] == "Statistics"
+    assert names == ["Reader", "Match", "Drills", "Games", "Statistics"]
     assert len(names) == len(window.modes) == window.stack.count()
     for msg, panel in window.modes:             # every mode speaks the commands protocol
         assert callable(panel.available) and callable(panel.command), msg
         assert msg in MESSAGES, msg
+    tables = [g for g, _, _ in game_tables() if g != "kyogi"]
+    assert "mubeyama" in tables
+    assert [g for g, _ in window.games.games] == tables
+    for game, panel in window.games.games:
+        assert callable(panel.available) and callable(panel.command), game
+    assert window.games.tabs.tabText(0) == "Mubeyama"
 
 
 def test_a_mode_that_fails_to_build_stops_the_window_loudly(qtbot, ini, monkeypatch):
     """A tab that silently disappears hides a broken build; the window refuses to open instead."""
     import trainer.ui.main_window as mw
-    monkeypatch.setattr(mw, "TRAINING_MODES", (("mode.drills", "trainer.ui.no_such_panel", "X",
-                                                  lambda cls, s, v: cls()),))
+    monkeypatch.setattr(mw, "MODES", (("mode.drills", "trainer.ui.no_such_panel", "X",
+                                       lambda cls, s, v: cls()),))
     with pytest.raises(mw.ModeBuildError, match="drills mode .*no_such_panel.* could not be built"):
+        mw.MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
+                      voices=FakeVoices())
+
+
+def test_a_game_table_that_fails_to_build_stops_the_window_loudly(qtbot, ini, monkeypatch):
+    import trainer.ui.modes as modes
+    monkeypatch.setattr(modes, "game_tables", lambda: [("kyogi", "trainer.ui.match_panel", "MatchPanel"),
+                                                       ("mubeyama", "trainer.ui.gone", "Table")])
+    import trainer.ui.games_panel as gp
+    monkeypatch.setattr(gp, "game_tables", modes.game_tables)
+    import trainer.ui.main_window as mw
+    with pytest.raises(mw.ModeBuildError, match="mubeyama mode .*trainer.ui.gone"):
         mw.MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
                       voices=FakeVoices())
 

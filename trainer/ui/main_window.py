@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QTabBar,
 
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.modes import MATCH_GAME, ModeBuildError, build_mode, game_tables  # noqa: F401
 
 # command name → (message id, shortcuts)
 ACTIONS = {
@@ -25,31 +26,23 @@ ACTIONS = {
 }
 
 
-class ModeBuildError(RuntimeError):
-    """A mode could not be built: the window refuses to open without it (a tab that silently
-    vanished would hide a broken build from everyone, tests included)."""
+def _with_settings_and_voices(cls, settings, voices):
+    return cls(settings, voices)
 
 
-# Modes that are not games: (message id, module, class, how to build it). The games'
-# tabs come from the game registry (`trainer.games.registry`), between Drills and Statistics.
-TRAINING_MODES = (
-    ("mode.drills", "trainer.ui.drills_panel", "DrillsPanel", lambda cls, s, v: cls(s, v)),
-)
-LAST_MODES = (
+# Modes besides the reader and Match: (message id, module, class, how to build it). Match
+# mode is kyōgi's table from the game registry; the Games mode holds every other game's table.
+MODES = (
+    ("mode.drills", "trainer.ui.drills_panel", "DrillsPanel", _with_settings_and_voices),
+    ("mode.games", "trainer.ui.games_panel", "GamesPanel", _with_settings_and_voices),
     ("mode.stats", "trainer.ui.stats_panel", "StatsPanel", lambda cls, s, v: cls(s)),
 )
 
 
-def game_modes() -> list[tuple[str, str, str]]:
-    """(message id, module, class) of each registered game's table view, once per view.
-    A game's table takes ``(settings, voices)``; its tab is message ``mode.<game>``."""
-    from trainer.games import registry
-    seen: dict[str, tuple[str, str, str]] = {}
-    for v in registry.games():
-        if v.table and v.table not in seen:
-            module, _, cls = v.table.partition(":")
-            seen[v.table] = (f"mode.{v.game}", module, cls)
-    return list(seen.values())
+def all_modes() -> list[tuple[str, str, str, object]]:
+    """Every mode after the reader, in tab order: Match (kyōgi's table), then MODES."""
+    match = next((g, m, c) for g, m, c in game_tables() if g == MATCH_GAME)
+    return [("mode.kyogi", match[1], match[2], _with_settings_and_voices), *MODES]
 
 
 class MainWindow(QMainWindow):
@@ -79,16 +72,11 @@ class MainWindow(QMainWindow):
         from trainer.ui.reader_panel import ReaderPanel
         self.reader = ReaderPanel(self.settings, self.driver)
         self.modes: list[tuple[str, QWidget]] = [("mode.reader", self.reader)]
-        games = game_modes()
-        kyogi = [g for g in games if g[0] == "mode.kyogi"]
-        others = [(msg, module, cls, lambda c, s, v: c(s, v)) for msg, module, cls in games
-                  if msg != "mode.kyogi"]
-        modes = [(msg, module, cls, lambda c, s, v: c(s, v)) for msg, module, cls in kyogi]
-        for msg, module, cls, build in (*modes, *TRAINING_MODES, *others, *LAST_MODES):
-            panel = self._build_mode(msg, module, cls, build)
-            if msg == "mode.kyogi":
-                self.match = panel
+        for msg, module, cls, build in all_modes():
+            panel = build_mode(msg, module, cls, build, self.settings, self.voices)
             self.modes.append((msg, panel))
+        self.match = self.mode("mode.kyogi")
+        self.games = self.mode("mode.games")
         self.tabs = QTabBar()
         self.tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
@@ -103,14 +91,8 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
-    def _build_mode(self, msg: str, module: str, cls: str, build) -> QWidget:
-        import importlib
-        try:
-            panel_class = getattr(importlib.import_module(module), cls)
-            return build(panel_class, self.settings, self.voices)
-        except Exception as exc:
-            raise ModeBuildError(f"the {msg.removeprefix('mode.')} mode ({module}.{cls}) could not be "
-                                 f"built: {type(exc).__name__}: {exc}") from exc
+    def mode(self, msg: str) -> QWidget:
+        return next(panel for m, panel in self.modes if m == msg)
 
     def set_mode(self, index: int) -> None:
         index = max(0, min(int(index), len(self.modes) - 1))
