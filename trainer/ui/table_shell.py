@@ -109,6 +109,7 @@ TIMER_COLOUR = QColor("#1f5fbf")
 TIMER_LATE = QColor("#c0392b")
 HEADER_H = 40.0
 MIN_SEATS, MAX_SEATS = 2, 8
+SIDE_MIN_WIDTH = 280
 
 RING, ROWS = "ring", "rows"
 
@@ -522,7 +523,9 @@ class TableShell(QWidget):
         self.side = side
         self.side_width = side_width
         column = self._column_widget = QWidget()
-        column.setMinimumWidth(side_width)
+        # The floor only: a wide minimum here would stop the window shrinking to a small
+        # screen at all; resizeEvent widens the column when there is room.
+        column.setMinimumWidth(SIDE_MIN_WIDTH)
         v = self._column = QVBoxLayout(column)
         v.setContentsMargins(4, 0, 0, 0)
         if side is not None:
@@ -543,7 +546,7 @@ class TableShell(QWidget):
 
     def resizeEvent(self, event) -> None:
         # On a small screen the table needs the room more than the side column does.
-        self._column_widget.setMinimumWidth(max(280, min(self.side_width, int(self.width() * 0.3))))
+        self._column_widget.setMinimumWidth(max(SIDE_MIN_WIDTH, min(self.side_width, int(self.width() * 0.3))))
         super().resizeEvent(event)
 
     def set_side_stretch(self, stretch: int) -> None:
