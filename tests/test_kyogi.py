@@ -10,7 +10,7 @@ import random
 import pytest
 
 from trainer.rules.kyogi import (
-    CARDS_PER_SIDE, Arrange, FaultKind, IllegalAction, KyogiState, Move, Phase, Read, Rules,
+    CARDS_PER_SIDE, Arrange, FaultKind, IllegalAction, Judged, KyogiState, Move, Phase, Read, Rules,
     Send, Touch, Touches, deal,
 )
 from trainer.rules.territory import COLUMNS, LayoutError, Place, Territory, floor_cell
@@ -30,7 +30,10 @@ def race(state: KyogiState, t0=(), t1=(), start=START, mark=MARK):
     """Read the next card and report both seats' touches as (card, ms) pairs."""
     state.apply(Read(start, mark))
     state.apply(Touches(0, tuple(Touch(c, t) for c, t in t0)))
-    return state.apply(Touches(1, tuple(Touch(c, t) for c, t in t1)))
+    events = state.apply(Touches(1, tuple(Touch(c, t) for c, t in t1)))
+    judged = [e for e in events if isinstance(e, Judged)]
+    assert len(judged) == 1 and judged[0].outcome is state.outcomes[-1]
+    return judged[0].outcome
 
 
 def fault_kinds(outcome):

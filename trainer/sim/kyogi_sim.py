@@ -1,9 +1,13 @@
 """`karuta simulate kyogi`: CPU against CPU at full speed, with the reading's timing, no sound.
 
-Each game: deal with a seed, both CPUs arrange their 25, the reader's stack is
-read with a timeline (where each kami-no-ku starts and when each mora
-sounds), the CPUs touch, the engine judges, cards move; the engine's
-invariants are checked after every step. The aggregate goes to stdout.
+Each game is the very session the Match panel plays (`trainer.games.kyogi_session`),
+with both seats CPU, on a `FakeClock`: the session deals with the seed, both
+CPUs arrange their 25, and the simulator plays the part of the reading driver,
+feeding the same inputs at the same moments: the clock is set to each
+kami-no-ku's start and `kami_started` gets the read's marks (kami_start, every
+mora's onset, kami_end) from the timeline below; the clock then moves to the
+race's close and `tick()` judges it; the card finishing starts the ma. The
+engine's invariants are checked after every step. The aggregate goes to stdout.
 
 Timing. With `audio.programme` importable, every game's timeline is laid out
 by `Programme.build` with the tone voice (`audio.fake_voice.ToneVoice`) at a
@@ -21,9 +25,12 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
+import poems
+from audio.clock import FakeClock
 from poems.kimariji import current
+from trainer.games.kyogi_session import CPU, OVER, KyogiSession, mark_names
 from trainer.players.karuta_cpu import Heard, KarutaCPU, level
-from trainer.rules.kyogi import SEATS, FaultKind, KyogiState, Phase, Read, deal
+from trainer.rules.kyogi import SEATS, FaultKind, KyogiState
 
 MORA_S = 0.18          # nominal sound of one mora; with the tone voice's 20 ms gap, 200 ms a mora
 MORA_MS, GAP_MS, PHRASE_GAP_MS, YOIN_MS, PAUSE_MS, MA_MS = 200, 20, 150, 900, 1000, 1000
@@ -48,13 +55,20 @@ class ProgrammeTiming:
         return [p.mark_sample(index, f"kami:mora:{k}") * 1000 // p.rate
                 for k in range(len(poem.kami_morae()))]
 
+    def marks(self, index: int, poem) -> dict[str, float]:
+        """The read's marks (seconds from the programme's start) as the reading driver
+        reports them, and ``card_end``: the shimo-no-ku's end, when the ma begins."""
+        p = self._programme
+        out = {name: p.mark_sample(index, name) / p.rate for name in mark_names(poem.no)}
+        out["card_end"] = p.mark_sample(index, "shimo_end") / p.rate
+        return out
+
 
 class NominalTiming:
     """The same layout by arithmetic: joka (kami, pause, shimo, pause, shimo), then per card
     ma, kami-no-ku, pause, shimo-no-ku held (yoin)."""
 
     def start(self, order: list[int]) -> None:
-        import poems
         joka = poems.JOKA
         t = _part_ms(joka.kami_phrase_morae()) + PAUSE_MS
         t += 2 * (_part_ms(_shimo_phrases(joka)) + YOIN_MS) + PAUSE_MS
@@ -73,6 +87,15 @@ class NominalTiming:
             for _ in phrase:
                 out.append(t)
                 t += MORA_MS
+        return out
+
+    def marks(self, index: int, poem) -> dict[str, float]:
+        onsets = self.onsets(index, poem)
+        start = self._starts[index]
+        kami_end = start + _part_ms(poem.kami_phrase_morae())
+        out = {"kami_start": start / 1000, "kami_end": kami_end / 1000}
+        out.update({f"kami:mora:{k}": t / 1000 for k, t in enumerate(onsets)})
+        out["card_end"] = (kami_end + PAUSE_MS + _part_ms(_shimo_phrases(poem)) + YOIN_MS) / 1000
         return out
 
 
@@ -109,30 +132,42 @@ def heard_for(timing, index: int, poem_no: int, read: tuple[int, ...]) -> Heard:
 class GameResult:
     state: KyogiState
     cpus: tuple[KarutaCPU, KarutaCPU]
+    session: KyogiSession
+
+
+def new_game(seed: int, levels: tuple[str, str], clock=None) -> KyogiSession:
+    """The session of one CPU-vs-CPU game (the same deal, layouts and reading order the
+    Match panel gives a person against the `levels[1]` CPU with this seed)."""
+    return KyogiSession(seed, seats=(CPU, CPU), clock=clock or FakeClock(0.0), cpu_level=levels)
 
 
 def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> GameResult:
-    """One CPU-vs-CPU game, invariants checked after every step when `check`."""
+    """One CPU-vs-CPU game through the session, invariants checked after every step when `check`."""
     timing = timing or make_timing()
-    cpus = (KarutaCPU(levels[0], 0, seed), KarutaCPU(levels[1], 1, seed))
-    cards = deal(seed)
-    state = KyogiState.new(seed, sides=[cpus[s].arrange(cards[s]) for s in SEATS])
-    timing.start(state.reader_order())  # the reader's programme follows the reader's stack
-    index = 0
-    while not state.is_over():
-        if state.phase is Phase.AWAIT_READ:
-            poem = state.reader_next()
-            heard = heard_for(timing, index, poem, state.read)  # type: ignore[arg-type]
-            state.apply(Read(heard.mora_ms[0], heard.kimariji_ms))
-            index += 1
-            for s in SEATS:
-                state.apply(cpus[s].touches(state.view(s), heard))
-        elif state.phase is Phase.OKURI:
-            giver = state.owing[0]  # type: ignore[index]
-            state.apply(cpus[giver].choose_send(state.view(giver)))
+    clock = FakeClock(0.0)
+    session = new_game(seed, levels, clock)
+    timing.start(session.order)      # the reader's programme follows the reader's stack
+    session.begin()                  # the programme's zero is the match's
+    for index, poem_no in enumerate(session.order):
+        if session.phase == OVER:
+            break
+        marks = timing.marks(index, poems.get(poem_no))
+        clock.set(max(clock.now(), marks["kami_start"]))
+        session.kami_started(poem_no, marks)
         if check:
-            state.check_invariants()
-    return GameResult(state, cpus)
+            session.state.check_invariants()
+        race = session.race
+        assert race is not None, "the session did not open a race for a kami-no-ku"
+        clock.set(max(clock.now(), race.close))
+        session.tick()
+        assert session.race is None, "the race did not close at its time"
+        if check:
+            session.state.check_invariants()
+        clock.set(max(clock.now(), marks["card_end"]))
+        session.card_finished(poem_no)
+    assert session.phase == OVER, "the reading ended with the match undecided"
+    cpus = (session.cpus[0], session.cpus[1])
+    return GameResult(session.state, cpus, session)  # type: ignore[arg-type]
 
 
 # -- many games -----------------------------------------------------------------------------------
