@@ -3,10 +3,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import time  # noqa: E402
-
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
+
+from audio.clock import FakeClock  # noqa: E402
 
 from trainer.rules.kyogi import Phase  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
@@ -16,43 +16,35 @@ from trainer.ui.match_panel import HUMAN, MatchPanel, MemorisationTimer, reactio
 from test_ui_app import FakeDriver, FakeVoices  # noqa: E402
 
 
-class FakeClock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def panel(qtbot, tmp_path):
     LANG.set("en")
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    p = MatchPanel(settings, FakeVoices(), driver=FakeDriver(), clock=FakeClock())
+    p = MatchPanel(settings, FakeVoices(), driver=FakeDriver(), clock=FakeClock(1000.0))
     qtbot.addWidget(p)
     p.new_match(11)
     return p
 
 
 def test_memorisation_timer_gives_the_swing_notice_then_ends(qtbot):
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     timer = MemorisationTimer(15 * 60, clock)
     ticks, swings, done = [], [], []
     timer.ticked.connect(ticks.append)
-    timer.swings_allowed.connect(lambda: swings.append(clock.now))
-    timer.done.connect(lambda: done.append(clock.now))
+    timer.swings_allowed.connect(lambda: swings.append(clock.now()))
+    timer.done.connect(lambda: done.append(clock.now()))
     timer.start()
     assert ticks[-1] == pytest.approx(900)
-    clock.now += 779
+    clock.advance(779)
     timer.tick()
     assert not swings                       # 2:01 left: no swings yet
-    clock.now += 2
+    clock.advance(2)
     timer.tick()
     assert len(swings) == 1                 # the last 2 minutes
-    clock.now += 60
+    clock.advance(60)
     timer.tick()
     assert len(swings) == 1 and not done
-    clock.now += 60
+    clock.advance(60)
     timer.tick()
     assert done and not timer.running
     timer.stop()
@@ -63,10 +55,10 @@ def test_memorisation_length_comes_from_the_settings(panel):
     panel.start_memorisation()
     assert panel.memorise.left() == pytest.approx(300)
     assert "05:00" in panel.banner.text()
-    panel.memorise.clock.now += 181
+    panel.memorise.clock.advance(181)
     panel.memorise.tick()
     assert "swing" in panel.banner.text()
-    panel.memorise.clock.now += 200
+    panel.memorise.clock.advance(200)
     panel.memorise.tick()
     assert panel.phase == "play"            # memorisation over: the match begins
     assert panel.driver.calls[-1][0] == "start"
@@ -85,7 +77,7 @@ def test_reaction_texts():
 
 def _read(panel, poem):
     panel.driver.card_started.emit(poem)
-    assert panel._race is not None and panel._race["poem"] == poem
+    assert panel.session.race is not None and panel.session.race.poem == poem
 
 
 def test_reading_starts_from_the_engines_order_and_the_player_arrangement_counts(panel):
@@ -105,13 +97,13 @@ def test_a_take_from_the_opponents_side_asks_for_the_okurifuda(panel):
         _read(panel, p)
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         panel.driver.card_finished.emit(p)
         if panel.phase == "over":
             pytest.skip("the match ended first")
     before = len(panel.state.side(HUMAN))
     _read(panel, poem)
-    panel.route_touch(poem, time.perf_counter())
+    panel.route_touch(poem, panel.clock.now())
     panel.judge()
     outcome = panel.state.outcomes[-1]
     assert outcome.taker == HUMAN and outcome.take_from_opponent
@@ -120,7 +112,7 @@ def test_a_take_from_the_opponents_side_asks_for_the_okurifuda(panel):
     assert "okurifuda" in panel.banner.text()
     assert panel.driver.calls[-1] == ("hold_before_next_card",)
     sent = panel.state.side(HUMAN).cards()[0]
-    panel.route_touch(sent, time.perf_counter())
+    panel.route_touch(sent, panel.clock.now())
     assert panel.state.side_of(sent) == 1
     assert len(panel.state.side(HUMAN)) == before - 1
     assert panel.driver.calls[-1] == ("release",)
@@ -133,11 +125,11 @@ def test_touching_during_a_karafuda_is_a_fault(panel):
         _read(panel, poem)
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         poem = panel.order[len(panel.state.read)]
     faults_before = sum(1 for o in panel.state.outcomes for f in o.faults if f.seat == HUMAN)
     _read(panel, poem)
-    panel.route_touch(panel.state.side(1).cards()[0], time.perf_counter())
+    panel.route_touch(panel.state.side(1).cards()[0], panel.clock.now())
     panel.judge()
     outcome = panel.state.outcomes[-1]
     assert outcome.karafuda
@@ -153,10 +145,10 @@ def test_a_whole_match_ends_on_the_result_screen(panel):
             break
         _read(panel, poem)
         if panel.state.side_of(poem) is not None:
-            panel.route_touch(poem, time.perf_counter())
+            panel.route_touch(poem, panel.clock.now())
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         panel.driver.card_finished.emit(poem)
         panel.state.check_invariants()
     assert panel.phase == "over"
