@@ -157,3 +157,59 @@ def test_a_whole_match_ends_on_the_result_screen(panel):
     assert panel.result.verdict.text().startswith("You won")
     assert panel.result.log.count() == len(panel.state.read)
     assert ("stop",) in panel.driver.calls
+
+
+def test_the_same_seed_deals_arranges_and_reads_alike_in_the_panel_and_the_simulator(panel):
+    """One deal and reading order per seed: the app against the CPU and `karuta simulate kyogi`."""
+    from trainer.sim.kyogi_sim import new_game
+    for seed in (11, 12345):
+        panel.level.setCurrentIndex(panel.level.findData("strong"))
+        panel.new_match(seed)
+        sim = new_game(seed, ("strong", "strong"))
+        assert sorted(panel.state.side(HUMAN).cards()) == sorted(sim.state.side(HUMAN).cards())
+        assert panel.state.side(1).rows() == sim.state.side(1).rows()      # the CPU's own layout
+        assert panel.order == sim.order == sim.state.reader_order()
+        panel.begin_match()
+        assert panel.driver.calls[-1][1] == sim.order                      # what the reader reads
+        assert panel.state.side(1).rows() == sim.state.side(1).rows()
+
+
+def test_a_cpu_level_chosen_after_the_deal_plays_the_match_about_to_start(panel):
+    panel.level.setCurrentIndex(panel.level.findData("beginner"))
+    assert panel.cpu.level.name == "beginner"
+    panel.level.setCurrentIndex(panel.level.findData("meijin"))
+    assert panel.cpu.level.name == "meijin" and panel.settings.get(S.CPU_LEVEL) == "meijin"
+    from trainer.sim.kyogi_sim import new_game
+    assert panel.state.side(1).rows() == new_game(11, ("meijin", "meijin")).state.side(1).rows()
+
+
+def _sample(event_cls):
+    """An instance of an event class with plausible values for its fields."""
+    import dataclasses
+
+    from trainer.games.kyogi_session import ReadRecord
+    from trainer.rules.kyogi import Fault, FaultKind, Outcome
+    outcome = Outcome(poem=5, karafuda=False, owner=1, taker=0, take_ms=2300, simultaneous=False,
+                      unclaimed=False, reaction_ms=(300, None),
+                      faults=(Fault(1, FaultKind.WRONG_SIDE, (0,), 1),), cancelled=True, giver=None,
+                      cards_owed=0)
+    by_type = {"int": 3, "str": "otetsuki", "bool": True, "int | None": 120, "Outcome": outcome,
+               "'Outcome'": outcome, "ReadRecord": ReadRecord(5, True, "take", 300.0, None)}
+    return event_cls(**{f.name: by_type[str(f.type)] for f in dataclasses.fields(event_cls)})
+
+
+def test_every_kyogi_event_kind_has_a_text_in_both_languages():
+    from trainer.games.kyogi_session import EVENT_TYPES
+    from trainer.ui import kyogi_text  # noqa: F401  (registers the texts)
+    from trainer.ui.event_text import describe, missing, texts
+    assert missing(EVENT_TYPES) == []
+    for kind, cls in EVENT_TYPES.items():
+        event = _sample(cls)
+        rendered = {}
+        for lang in ("ja", "en"):
+            LANG.set(lang)
+            rendered[lang] = describe(event)
+            assert rendered[lang] and "{" not in rendered[lang], (kind, lang, rendered[lang])
+        assert rendered["ja"] != rendered["en"] or kind == "kyogi.reaction", kind
+        assert set(texts(kind)) == {"ja", "en"}
+    LANG.set("en")

@@ -35,9 +35,11 @@ below); the panel draws them, the simulator counts them.
 """
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Mapping, Sequence
+from typing import ClassVar
 
 import poems
 import poems.kimariji
@@ -45,8 +47,19 @@ from audio.clock import SYSTEM, Clock
 from trainer.games.protocol import GameEvent, event_kinds
 from trainer.players.karuta_cpu import Heard, KarutaCPU
 from trainer.rules import kyogi
-from trainer.rules.kyogi import (Arrange, IllegalAction, Judged, KyogiState, Outcome, Phase, Read,
-                                 Rules, Send, Touch, Touches)
+from trainer.rules.kyogi import (
+    Arrange,
+    IllegalAction,
+    Judged,
+    KyogiState,
+    Outcome,
+    Phase,
+    Read,
+    Rules,
+    Send,
+    Touch,
+    Touches,
+)
 from trainer.rules.territory import Territory
 
 HUMAN, CPU = "human", "cpu"
@@ -178,10 +191,17 @@ def _mark(marks: Mapping[str, float | None], name: str, default: float) -> float
     return default if t is None else t
 
 
-def mark_names(poem: int) -> list[str]:
+@functools.cache
+def kami_morae(poem: int) -> tuple[str, ...]:
+    """The kami-no-ku's morae as heard (cached: worked out once per poem)."""
+    return tuple(poems.get(poem).kami_morae())
+
+
+@functools.cache
+def mark_names(poem: int) -> tuple[str, ...]:
     """The programme marks a read's inputs need (`kami_started`)."""
-    n = len(poems.get(poem).kami_morae())
-    return ["kami_start", *(f"kami:mora:{k}" for k in range(n)), "kami_end"]
+    n = len(kami_morae(poem))
+    return ("kami_start", *(f"kami:mora:{k}" for k in range(n)), "kami_end")
 
 
 class KyogiSession:
@@ -190,7 +210,7 @@ class KyogiSession:
     def __init__(self, seed: int, *, seats: Sequence[str] = (HUMAN, CPU), clock: Clock = SYSTEM,
                  cpu_level: str | Sequence[str] = "club", cpus: Mapping[int, object] | None = None,
                  sides: Sequence[Territory] | None = None, yomifuda: Sequence[int] | None = None,
-                 rules: Rules = Rules()):
+                 rules: Rules | None = None):
         """`sides` sets up the floor as given (any number of cards each: an endgame, a short
         test match); `yomifuda` the reading order (all 100); `cpus` opponents in place of
         the level's KarutaCPU (anything with ``arrange``/``touches``/``choose_send``)."""
@@ -199,7 +219,7 @@ class KyogiSession:
         self.seed = seed
         self.seats = tuple(seats)
         self.clock = clock
-        self.rules = rules
+        self.rules = rules or Rules()
         self._given = (sides, yomifuda, dict(cpus or {}))
         levels = (cpu_level, cpu_level) if isinstance(cpu_level, str) else tuple(cpu_level)
         self.levels: tuple[str, str] = (levels[0], levels[1])
@@ -309,7 +329,7 @@ class KyogiSession:
         return events
 
     def _heard(self, poem: int, marks: Mapping[str, float | None], kima: float) -> Heard:
-        morae = tuple(poems.get(poem).kami_morae())
+        morae = kami_morae(poem)
         times = tuple(self.ms(_mark(marks, f"kami:mora:{k}", kima)) for k in range(len(morae)))
         return Heard(morae, times, self.ms(kima))
 

@@ -396,10 +396,10 @@ class KyogiState:
         if sides is None:
             if cards is None:
                 cards = deal(seed)
-            cards = [list(c) for c in cards]
-            if len(cards) != 2 or any(len(c) != CARDS_PER_SIDE for c in cards):
+            hands = [list(c) for c in cards]
+            if len(hands) != 2 or any(len(c) != CARDS_PER_SIDE for c in hands):
                 raise ValueError(f"each seat takes {CARDS_PER_SIDE} torifuda")
-            sides = [Territory.arranged(c) for c in cards]
+            sides = [Territory.arranged(c) for c in hands]
         elif any(len(s) == 0 for s in sides):
             raise ValueError("each side starts with at least one torifuda")
         if yomifuda is None:
@@ -524,11 +524,12 @@ class KyogiState:
                 return []
             t = self._current[1].kimariji_ms  # type: ignore[index]
             floor = self._sides[0].cards() + self._sides[1].cards()
-            return [Touches(seat)] + [Touches(seat, (Touch(c, t),)) for c in floor]
+            return [Touches(seat), *(Touches(seat, (Touch(c, t),)) for c in floor)]
         out: list[Action] = []
         side = self._sides[seat]
         for card in side.cards():
             here = side.locate(card)
+            assert here is not None
             for row in range(ROWS):
                 for end in ENDS:
                     place = Place(row, end, len(side.group(row, end)))
@@ -603,7 +604,8 @@ class KyogiState:
         happened. When it completes a read's touches, a `Judged` event carries the
         `Outcome` (also ``outcomes[-1]``)."""
         self._check(action)
-        self._out = out = []
+        out: list[GameEvent] = []
+        self._out = out
         if isinstance(action, Read):
             self._current = (self._stack[self._next], action)
             self._next += 1
@@ -652,7 +654,7 @@ class KyogiState:
         for f in faults:
             owed[(other(f.seat), f.seat)] += f.penalty
         if taker is not None and owner != taker:
-            owed[(taker, owner)] += 1           # okurifuda
+            owed[(taker, owner)] += 1  # type: ignore[index]  # okurifuda
         net = owed[(0, 1)] - owed[(1, 0)]
         cancelled = owed[(0, 1)] > 0 and owed[(1, 0)] > 0
         giver = None if net == 0 else (0 if net > 0 else 1)
@@ -693,7 +695,7 @@ class KyogiState:
         self.outcomes.append(outcome)
         self._out.append(Judged(poem, outcome))
         if count:
-            self._owing = (giver, other(giver), count)  # type: ignore[arg-type]
+            self._owing = (giver, other(giver), count)  # type: ignore[arg-type,assignment]
             self.phase = Phase.OKURI
             self._out.append(CardsOwed(giver, other(giver), count))  # type: ignore[arg-type]
         else:
@@ -790,11 +792,11 @@ class KyogiState:
         for e in self.log[seen:]:
             if e.kind == "take":
                 counts[e.get("side")] -= 1
-                takes[e.seat] += 1
+                takes[e.seat] += 1  # type: ignore[index]
             elif e.kind == "unclaimed":
                 counts[e.get("side")] -= 1
             elif e.kind == "send":
-                counts[e.seat] -= 1
+                counts[e.seat] -= 1  # type: ignore[index]
                 counts[e.get("to")] += 1
         self._replay = (counts, takes, len(self.log))
         assert counts == list(self.scores()), f"log says {counts}, floor says {list(self.scores())}"

@@ -21,6 +21,7 @@ player can know the card, so reactions are measured from it.
 """
 from __future__ import annotations
 
+import functools
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -71,17 +72,16 @@ class NominalTiming:
     def start(self, order: list[int]) -> None:
         joka = poems.JOKA
         t = _part_ms(joka.kami_phrase_morae()) + PAUSE_MS
-        t += 2 * (_part_ms(_shimo_phrases(joka)) + YOIN_MS) + PAUSE_MS
+        t += 2 * (_part_ms([poems.morae(p) for p in joka.shimo_sound]) + YOIN_MS) + PAUSE_MS
         self._starts = []
         for no in order:
             t += MA_MS
             self._starts.append(t)
-            p = poems.get(no)
-            t += _part_ms(p.kami_phrase_morae()) + PAUSE_MS + _part_ms(_shimo_phrases(p)) + YOIN_MS
+            t += _part_ms(_kami_phrases(no)) + PAUSE_MS + _part_ms(_shimo_phrases(no)) + YOIN_MS
 
     def onsets(self, index: int, poem) -> list[int]:
         out, t = [], self._starts[index]
-        for i, phrase in enumerate(poem.kami_phrase_morae()):
+        for i, phrase in enumerate(_kami_phrases(poem.no)):
             if i:
                 t += PHRASE_GAP_MS
             for _ in phrase:
@@ -92,10 +92,10 @@ class NominalTiming:
     def marks(self, index: int, poem) -> dict[str, float]:
         onsets = self.onsets(index, poem)
         start = self._starts[index]
-        kami_end = start + _part_ms(poem.kami_phrase_morae())
+        kami_end = start + _part_ms(_kami_phrases(poem.no))
         out = {"kami_start": start / 1000, "kami_end": kami_end / 1000}
         out.update({f"kami:mora:{k}": t / 1000 for k, t in enumerate(onsets)})
-        out["card_end"] = (kami_end + PAUSE_MS + _part_ms(_shimo_phrases(poem)) + YOIN_MS) / 1000
+        out["card_end"] = (kami_end + PAUSE_MS + _part_ms(_shimo_phrases(poem.no)) + YOIN_MS) / 1000
         return out
 
 
@@ -104,9 +104,14 @@ def _part_ms(phrases) -> int:
     return sum(len(p) for p in phrases) * MORA_MS - GAP_MS + (len(phrases) - 1) * PHRASE_GAP_MS
 
 
-def _shimo_phrases(poem) -> list[list[str]]:
-    import poems
-    return [poems.morae(p) for p in poem.shimo_sound]
+@functools.lru_cache(maxsize=None)
+def _kami_phrases(no: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p) for p in poems.get(no).kami_phrase_morae())
+
+
+@functools.lru_cache(maxsize=None)
+def _shimo_phrases(no: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(poems.morae(p)) for p in poems.get(no).shimo_sound)
 
 
 def make_timing():
@@ -143,9 +148,15 @@ def new_game(seed: int, levels: tuple[str, str], clock=None) -> KyogiSession:
 
 def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> GameResult:
     """One CPU-vs-CPU game through the session, invariants checked after every step when `check`."""
-    timing = timing or make_timing()
     clock = FakeClock(0.0)
-    session = new_game(seed, levels, clock)
+    session = play_session(new_game(seed, levels, clock), clock, timing, check)
+    cpus = (session.cpus[0], session.cpus[1])
+    return GameResult(session.state, cpus, session)  # type: ignore[arg-type]
+
+
+def play_session(session: KyogiSession, clock: FakeClock, timing=None, check=True) -> KyogiSession:
+    """Play an all-CPU `session` (on `clock`) to its end as the reading driver would feed it."""
+    timing = timing or make_timing()
     timing.start(session.order)      # the reader's programme follows the reader's stack
     session.begin()                  # the programme's zero is the match's
     for index, poem_no in enumerate(session.order):
@@ -166,8 +177,7 @@ def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> Ga
         clock.set(max(clock.now(), marks["card_end"]))
         session.card_finished(poem_no)
     assert session.phase == OVER, "the reading ended with the match undecided"
-    cpus = (session.cpus[0], session.cpus[1])
-    return GameResult(session.state, cpus, session)  # type: ignore[arg-type]
+    return session
 
 
 # -- many games -----------------------------------------------------------------------------------
@@ -180,7 +190,7 @@ def simulate(games: int, seed: int, levels: tuple[str, str], check: bool = True)
     timing = make_timing()
     wins = [0, 0]
     takes = {"own": [0, 0], "opponent": [0, 0]}
-    faults = [Counter(), Counter()]
+    faults: list[Counter[str]] = [Counter(), Counter()]
     reactions: list[list[int]] = [[], []]
     take_reactions: list[list[int]] = [[], []]
     reads, margins = [], []
