@@ -360,3 +360,31 @@ def test_the_engine_follows_the_game_protocol():
     assert twin.actors() == (0, 1) and state.phase is Phase.AWAIT_READ   # the original is untouched
     assert set(KS.EVENT_TYPES) >= set(kyogi.EVENT_TYPES)
     assert all(kind.startswith("kyogi.") for kind in KS.EVENT_TYPES)
+
+
+# -- issue 10: the judge's window, the level ----------------------------------------------------
+
+@pytest.mark.parametrize("late_ms, taker, simultaneous", [
+    (0, YOU, True), (kyogi.JUDGE_WINDOW_MS, YOU, True), (kyogi.JUDGE_WINDOW_MS + 1, THEM, False)])
+def test_touches_within_the_judges_window_go_to_the_owner_of_the_side(late_ms, taker, simultaneous):
+    cpu = ScriptedCPU({5: ((5, 300),)}, sends=[10])
+    s, r = setup([3, 5], [10, 12], [5], cpu)
+    assert s.rules.simultaneous_ms == kyogi.JUDGE_WINDOW_MS        # a match is judged with the window
+    r.next_card()
+    r.touch(5, 300 + late_ms)                                     # the person, on their own side, later
+    r.close()
+    outcome = s.state.outcomes[-1]
+    assert (outcome.taker, outcome.simultaneous) == (taker, simultaneous)
+
+
+def test_a_session_can_be_judged_to_the_millisecond():
+    cpu = ScriptedCPU({5: ((5, 300),)}, sends=[10])
+    rest = [n for n in range(1, 101) if n != 5]
+    s = KyogiSession(3, clock=FakeClock(), sides=[Territory.arranged([3, 5]), Territory.arranged([10, 12])],
+                     yomifuda=[5] + rest, cpus={THEM: cpu}, rules=kyogi.Rules())
+    s.begin()
+    r = Reader(s, s.clock)
+    r.next_card()
+    r.touch(5, 301)
+    r.close()
+    assert s.state.outcomes[-1].taker == THEM

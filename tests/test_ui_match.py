@@ -213,3 +213,18 @@ def test_every_kyogi_event_kind_has_a_text_in_both_languages():
         assert rendered["ja"] != rendered["en"] or kind == "kyogi.reaction", kind
         assert set(texts(kind)) == {"ja", "en"}
     LANG.set("en")
+
+
+def test_the_judge_window_is_a_setting_the_match_is_judged_by(panel, qtbot):
+    from trainer.rules.kyogi import JUDGE_WINDOW_MS
+    from trainer.ui.settings_dialog import SettingsDialog
+    assert panel.settings.get(S.JUDGE_WINDOW_MS) == JUDGE_WINDOW_MS
+    assert panel.session.rules.simultaneous_ms == JUDGE_WINDOW_MS
+    dialog = SettingsDialog(panel.settings, [])
+    qtbot.addWidget(dialog)
+    assert dialog.judge_window.value() == JUDGE_WINDOW_MS
+    dialog.judge_window.setValue(55)
+    dialog.apply()
+    assert panel.settings.get(S.JUDGE_WINDOW_MS) == 55
+    panel.new_match(4)
+    assert panel.session.rules.simultaneous_ms == 55

@@ -219,7 +219,7 @@ class KyogiSession:
         self.seed = seed
         self.seats = tuple(seats)
         self.clock = clock
-        self.rules = rules or Rules()
+        self.rules = rules or Rules.for_match()     # ties within the judge's window
         self._given = (sides, yomifuda, dict(cpus or {}))
         levels = (cpu_level, cpu_level) if isinstance(cpu_level, str) else tuple(cpu_level)
         self.levels: tuple[str, str] = (levels[0], levels[1])

@@ -37,7 +37,7 @@ from trainer.games import kyogi_session as K
 from trainer.games.kyogi_session import ARRANGE, MEMORISE, OVER, PLAY, KyogiSession
 from trainer.games.protocol import GameEvent
 from trainer.players.karuta_cpu import LEVELS
-from trainer.rules.kyogi import IllegalAction, KyogiState, Judged, Outcome, Phase
+from trainer.rules.kyogi import IllegalAction, KyogiState, Judged, Outcome, Phase, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.ui.event_text import describe
@@ -350,10 +350,9 @@ class MatchPanel(UsesStatsStore, QWidget):
     def _level(self) -> str:
         return self.level.currentData() or "club"
 
-    def settings_rules(self):
-        """The judge's rules from the settings (the judge window for simultaneous touches)."""
-        from trainer.rules.kyogi import Rules
-        return Rules()
+    def settings_rules(self) -> Rules:
+        """The judge's rules from the settings (the window for same-time touches)."""
+        return Rules.for_match(self.settings.get(S.JUDGE_WINDOW_MS))
 
     def _level_chosen(self, _index: int) -> None:
         """A level chosen before the match takes effect for the match about to start."""
