@@ -8,6 +8,7 @@ invariants checked after every step.
 """
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -47,12 +48,14 @@ class Reader:
     def __init__(self, session: KyogiSession, clock: FakeClock):
         self.session, self.clock = session, clock
         self.poem: int | None = None
+        self.finished = False
         self.marks: dict[str, float] = {}
         self.events: list = []
 
     def next_card(self) -> list:
         s = self.session
-        self.poem = s.order[len(s.state.read)]
+        self.finished = False
+        self.poem = s.order[len(s.state.read) + (s.race is not None)]
         self.clock.advance(MA_S)
         self.marks = marks_at(self.clock.now(), self.poem)
         return self._log(s.kami_started(self.poem, self.marks))
@@ -67,14 +70,26 @@ class Reader:
         return self._log(self.session.touch(card, t))
 
     def close(self) -> list:
-        """Tick every 10 ms until the race is judged (as the panel's timer does)."""
+        """Tick every 10 ms (as the panel's timer does) until the race is judged: a take
+        decided, or the card ends (a person owing cards), or, with nobody taking it, the
+        next kami-no-ku about to start (the judge then is `judge(at=...)`, what its
+        `kami_started` does)."""
         events = []
-        while self.session.race is not None:
+        end = self.marks["kami_end"] + SHIMO_S
+        while self.session.race is not None and self.clock.now() < end + MA_S:
+            if not self.finished and self.clock.now() >= end:
+                events += self.finish_card()
+                continue
             self.clock.advance(0.01)
             events += self.session.tick()
+        if self.session.race is not None:
+            events += self.session.judge(at=self.clock.now())
         return self._log(events)
 
     def finish_card(self) -> list:
+        if self.finished:
+            return []
+        self.finished = True
         self.clock.set(max(self.clock.now(), self.marks["kami_end"] + SHIMO_S))
         return self._log(self.session.card_finished(self.poem))
 
@@ -183,10 +198,11 @@ def test_a_whole_match_the_person_loses_to_a_real_cpu_that_sends_at_once():
 
 def test_a_touch_in_the_ma_is_an_early_fault_a_touch_during_the_shimo_no_ku_is_nothing():
     cpu = ScriptedCPU(sends=[12])
-    s, r = setup([3, 5, 7], [10, 12, 14], [31, 5, 80], cpu)
+    s, r = setup([3, 5, 7], [10, 12, 14], [3, 5, 80], cpu)
     r.next_card()
-    r.close()
-    late = s.touch(14, r.clock.now())                         # judged, shimo-no-ku still sounding
+    r.touch(3, 300)
+    r.close()                                                 # the take is decided
+    late = s.touch(14, r.clock.now())                         # the shimo-no-ku still sounding
     assert [type(e) for e in late] == [KS.TouchLanded] and not s.early
     r.finish_card()                                           # the ma begins
     events = s.touch(10, r.clock.advance(0.2))
@@ -238,7 +254,9 @@ def test_the_race_closes_after_the_first_take_or_after_the_kami_no_ku():
     r.close()
     s.choose_okurifuda(3)
     r.finish_card()
-    r.next_card()                    # a karafuda nobody touches
+    r.next_card()                    # a karafuda nobody touches: open until the next kami-no-ku
+    assert s.race.close == math.inf
+    s.toggle_wait()                  # ... unless the reader is asked to wait
     assert s.race.close == pytest.approx(r.marks["kami_end"] + NO_TAKE_GRACE_S)
 
 

@@ -19,13 +19,25 @@ the time-keeper between them, with no Qt and no audio (only `audio.clock`):
   is touch − kimariji mark. The kimariji mark of a read is the onset of the
   mora that completes the card's *current* kimariji given every yomifuda read
   so far, karafuda too (`poems.kimariji.current`); the CPU hears the same mark;
-- a touch in the ma (after a card finished, before the next kami-no-ku) is an
-  early touch, a fault judged with the next read [AJKA];
-- the race for a card closes ``TAKE_GRACE_S`` after its first take, or
-  ``NO_TAKE_GRACE_S`` after its kami-no-ku ends if nobody takes it; then the
-  engine judges, the reaction is reported (`Reaction`), the statistics record
-  made (`ReadRecorded`), and owed cards are sent: a CPU sends at once, a person
-  chooses (`OkurifudaNeeded`, then `choose_okurifuda`);
+- the race for a card stays open, as on a real floor, until the next kami-no-ku
+  starts: the shimo-no-ku and the ma included (a late take still takes, a late
+  touch during a karafuda is still a fault). It closes sooner once a take is
+  decided: ``TAKE_GRACE_S`` after the first touch of the read card (later
+  touches can no longer change the judgement: a touch after the take is no
+  fault); and when the reader must hold before the next card: when judging now
+  would leave a person owing cards as the card finishes (they choose the
+  okurifuda in the ma while the reader waits), or when the person asks 待った
+  (then ``NO_TAKE_GRACE_S`` after the kami-no-ku, the old rule);
+- once a race is judged, a touch in the ma (before the next kami-no-ku) is an
+  early touch, a fault judged with the next read [AJKA]; a touch during the
+  shimo-no-ku after a decided take is nothing;
+- what the person sees: a take's reaction as soon as it is decided; a fault
+  that no later touch can undo (any touch while a karafuda is read, a touch of
+  the territory where the card is not before anyone took it) at once, as a
+  provisional `Reaction` (``final=False``); the judged `Reaction` when the race
+  closes. Then the statistics record (`ReadRecorded`), and owed cards are
+  sent: a CPU sends at once, a person chooses (`OkurifudaNeeded`, then
+  `choose_okurifuda`);
 - 待った (`toggle_wait`): the reader holds; between reads the person may
   rearrange their side (`rearrange`).
 
@@ -36,6 +48,7 @@ below); the panel draws them, the simulator counts them.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +77,7 @@ from trainer.rules.territory import Territory
 
 HUMAN, CPU = "human", "cpu"
 TAKE_GRACE_S = 0.25        # the race stays open this long after the first take
-NO_TAKE_GRACE_S = 1.0      # ... or this long after the kami-no-ku if nobody takes
+NO_TAKE_GRACE_S = 1.0      # with 待った: this long after the kami-no-ku if nobody took it
 
 ARRANGE, MEMORISE, PLAY, OVER = "arrange", "memorise", "play", "over"
 
@@ -108,8 +121,9 @@ class EarlyTouch(GameEvent):
 
 @dataclass(frozen=True)
 class Reaction(GameEvent):
-    """What a person's screen shows once a read is judged: their time from the kimariji
-    mark (None if they did not touch), whether it was a fault, whether they took it."""
+    """What a person's screen shows: their time from the kimariji mark (None if they did
+    not touch), whether it was a fault, whether they took it; `final` once the read is
+    judged, else a fault shown the moment it became certain."""
     kind: ClassVar[str] = "kyogi.reaction"
     seat: int
     poem: int
@@ -118,6 +132,7 @@ class Reaction(GameEvent):
     taken: bool
     kimariji: str
     was: str
+    final: bool = True
 
 
 @dataclass(frozen=True)
@@ -181,9 +196,15 @@ class Race:
     start: float                     # the kami-no-ku began to sound
     kimariji: float                  # the current kimariji's mark
     kimariji_kana: str
-    close: float                     # when the race closes (moves earlier with the first take)
+    kami_end: float
+    close: float = math.inf          # open until the next kami-no-ku, or the first take's grace ends
     touches: tuple[list[Touch], list[Touch]] = field(default_factory=lambda: ([], []))
     landed: set[tuple[int, Touch]] = field(default_factory=set)   # CPU touches already reported
+    faults_shown: set[int] = field(default_factory=set)          # seats shown a certain fault
+
+    def take_at(self, t: float) -> None:
+        """Someone touched the read card at `t`: the take is decided a grace later."""
+        self.close = min(self.close, t + TAKE_GRACE_S)
 
 
 def _mark(marks: Mapping[str, float | None], name: str, default: float) -> float:
@@ -230,6 +251,7 @@ class KyogiSession:
         self.in_ma = False               # between a card finishing and the next kami-no-ku
         self.waiting = False             # 待った: the person asked the reader to hold
         self.reactions: list[int] = []   # the person's reaction times on their takes
+        self._pending: tuple[int, dict] | None = None   # a kami-no-ku that began while a card was owed
         self._deal()
 
     # -- setting up ------------------------------------------------------------------------------
@@ -303,16 +325,24 @@ class KyogiSession:
         """The kami-no-ku of `poem` began to sound; `marks` are its programme marks on the
         clock (`mark_names`), missing ones guessed from now."""
         self.in_ma = False
-        if self.phase != PLAY or poem == 0 or self.state.phase is not Phase.AWAIT_READ:
+        if self.phase != PLAY or poem == 0:
             return []
-        index = self.order.index(poem)
         now = self.clock.now()
-        cur = poems.kimariji.current(poem, self.state.read)
         start = _mark(marks, "kami_start", now)       # when it sounded, not when we heard of it
+        events: list[GameEvent] = []
+        if self.race is not None:                     # the last read's race ends here
+            events += self.judge(at=start)
+        if self.state.phase is Phase.OKURI:           # a person owes cards: this read waits for them
+            self._pending = (poem, dict(marks))
+            return events
+        if self.phase != PLAY or self.state.phase is not Phase.AWAIT_READ:
+            return events
+        index = self.order.index(poem)
+        cur = poems.kimariji.current(poem, self.state.read)
         kima = max(start, _mark(marks, f"kami:mora:{cur.mora}", now))
         kami_end = _mark(marks, "kami_end", now + 3.0)
-        events = list(self.state.apply(Read(self.ms(start), self.ms(kima))))
-        race = Race(poem, index, start, kima, cur.kana, close=kami_end + NO_TAKE_GRACE_S)
+        events += self.state.apply(Read(self.ms(start), self.ms(kima)))
+        race = Race(poem, index, start, kima, cur.kana, kami_end)
         for s in self.people:
             race.touches[s].extend(t for t in self.early)
         self.early = []
@@ -322,7 +352,7 @@ class KyogiSession:
             race.touches[s].extend(planned)
             takes = [t.time_ms for t in planned if t.card == poem]
             if takes:
-                race.close = min(race.close, self.epoch + min(takes) / 1000 + TAKE_GRACE_S)
+                race.take_at(self.epoch + min(takes) / 1000)
         self.race = race
         events.append(RaceOpened(len(self.state.read) + 1, poem, cur.kana, poems.get(poem).kimariji,
                                  self.ms(kima)))
@@ -334,10 +364,22 @@ class KyogiSession:
         return Heard(morae, times, self.ms(kima))
 
     def card_finished(self, poem: int) -> list[GameEvent]:
-        """The card's shimo-no-ku ended: the ma begins (a touch now is early)."""
-        if self.phase == PLAY:
-            self.in_ma = True
+        """The card's shimo-no-ku ended: the ma begins. The race stays open through it,
+        unless judging now leaves a person owing cards: then it is judged now and they
+        choose the okurifuda while the reader waits before the next card."""
+        if self.phase != PLAY:
+            return []
+        self.in_ma = True
+        if self.race is not None and self._person_would_owe():
+            return self.judge()
         return []
+
+    def _person_would_owe(self) -> bool:
+        trial = self.state.clone()
+        now_ms = self.ms(self.clock.now())
+        for s in kyogi.SEATS:
+            trial.apply(Touches(s, tuple(t for t in self.race.touches[s] if t.time_ms <= now_ms)))  # type: ignore[union-attr]
+        return trial.phase is Phase.OKURI and trial.owing[0] in self.people  # type: ignore[index]
 
     def reading_finished(self) -> list[GameEvent]:
         """The reader's stack ran out: an open race is judged."""
@@ -361,8 +403,26 @@ class KyogiSession:
             return events            # during the shimo-no-ku after a judged read: nothing
         race.touches[seat].append(touch)
         if card == race.poem:
-            race.close = min(race.close, stamp + TAKE_GRACE_S)
+            race.take_at(stamp)
+        elif seat not in race.faults_shown and self._certain_fault(race, touch):
+            race.faults_shown.add(seat)
+            first = min(t.time_ms for t in race.touches[seat])
+            events.append(Reaction(seat, race.poem, first - self.ms(race.kimariji), True, False,
+                                   race.kimariji_kana, poems.get(race.poem).kimariji, final=False))
         return events
+
+    def _certain_fault(self, race: Race, touch: Touch) -> bool:
+        """No later touch can undo this fault: a karafuda is read, or the touch is in the
+        territory where the card is not and nobody has touched the card before it (the
+        CPU's hands are planned, so their takes are known)."""
+        owner = self.state.side_of(race.poem)
+        start_ms = self.ms(race.start)
+        if touch.time_ms < start_ms:
+            return False
+        if any(t.card == race.poem and start_ms <= t.time_ms <= touch.time_ms
+               for ts in race.touches for t in ts):
+            return False              # the card was already taken: no fault
+        return owner is None or self.state.side_of(touch.card) != owner
 
     def tick(self, paused: bool = False) -> list[GameEvent]:
         """Report CPU touches that have landed; judge the race once its time has come
@@ -382,12 +442,13 @@ class KyogiSession:
         return events + self.judge()
 
     # -- judging -------------------------------------------------------------------------------------
-    def judge(self) -> list[GameEvent]:
-        """Close the race: both seats' touches up to its close go to the engine, which judges."""
+    def judge(self, at: float | None = None) -> list[GameEvent]:
+        """Close the race (at its close, or now / `at` if sooner): both seats' touches up to
+        then go to the engine, which judges."""
         race, self.race = self.race, None
         if race is None:
             return []
-        close_ms = self.ms(race.close)
+        close_ms = self.ms(min(race.close, self.clock.now() if at is None else at))
         events: list[GameEvent] = []
         for s in kyogi.SEATS:
             events += self.state.apply(Touches(s, tuple(t for t in race.touches[s] if t.time_ms <= close_ms)))
@@ -439,7 +500,14 @@ class KyogiSession:
             return events + self._settle_owing()
         if not self.waiting:         # the person's own wait outlasts the okurifuda
             events.append(ReaderReleased())
-        return events + self._after_read()
+        events += self._after_read()
+        if self._pending is not None and self.phase == PLAY:
+            # The next kami-no-ku began while the okurifuda was owed (a take decided in the
+            # last instant of the ma): its race opens now, with the times it sounded at.
+            poem, marks = self._pending
+            self._pending = None
+            events += self.kami_started(poem, marks)
+        return events
 
     def _after_read(self) -> list[GameEvent]:
         if self.state.phase is Phase.OKURI:
@@ -467,6 +535,8 @@ class KyogiSession:
             self.waiting = False
             return [] if self.state.phase is Phase.OKURI else [ReaderReleased()]
         self.waiting = True
+        if self.race is not None:    # the reader stops: the read is settled 1 s after its kami-no-ku
+            self.race.close = min(self.race.close, max(self.clock.now(), self.race.kami_end + NO_TAKE_GRACE_S))
         return [ReaderHeld("wait"), *self._rearranging()]
 
     def rearrange(self, side: Territory, seat: int | None = None) -> list[GameEvent]:

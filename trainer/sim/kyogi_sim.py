@@ -22,6 +22,7 @@ player can know the card, so reactions are measured from it.
 from __future__ import annotations
 
 import functools
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -159,23 +160,28 @@ def play_session(session: KyogiSession, clock: FakeClock, timing=None, check=Tru
     timing = timing or make_timing()
     timing.start(session.order)      # the reader's programme follows the reader's stack
     session.begin()                  # the programme's zero is the match's
-    for index, poem_no in enumerate(session.order):
+    order = session.order
+    marks_of = functools.cache(lambda i: timing.marks(i, poems.get(order[i])))
+    for index, poem_no in enumerate(order):
+        marks = marks_of(index)
+        clock.set(max(clock.now(), marks["kami_start"]))
+        session.kami_started(poem_no, marks)        # judges the last read if its race is still open
+        if check:
+            session.state.check_invariants()
         if session.phase == OVER:
             break
-        marks = timing.marks(index, poems.get(poem_no))
-        clock.set(max(clock.now(), marks["kami_start"]))
-        session.kami_started(poem_no, marks)
-        if check:
-            session.state.check_invariants()
         race = session.race
         assert race is not None, "the session did not open a race for a kami-no-ku"
-        clock.set(max(clock.now(), race.close))
-        session.tick()
-        assert session.race is None, "the race did not close at its time"
-        if check:
-            session.state.check_invariants()
-        clock.set(max(clock.now(), marks["card_end"]))
-        session.card_finished(poem_no)
+        next_start = marks_of(index + 1)["kami_start"] if index + 1 < len(order) else math.inf
+        # What happens before the next kami-no-ku, in time order: the take decided, the card ends.
+        for t, what in sorted([(race.close, "tick"), (marks["card_end"], "finish")]):
+            if t >= next_start or (what == "tick" and session.race is not race):
+                continue
+            clock.set(max(clock.now(), t))
+            session.tick() if what == "tick" else session.card_finished(poem_no)
+            if check:
+                session.state.check_invariants()
+    session.reading_finished()
     assert session.phase == OVER, "the reading ended with the match undecided"
     return session
 

@@ -522,6 +522,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.kimariji_label.setText(kimariji_note(r.poem, r.kimariji))
         colour = "#c0392b" if r.fault else ("#1f5fbf" if r.taken else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
+        if not r.final:              # a certain fault, shown at once; the log waits for the judge
+            return
         if outcome is not None:
             self.log.addItem(self._log_line(outcome, text, r.kimariji))
             self.log.scrollToBottom()
