@@ -406,3 +406,75 @@ def test_a_session_can_be_judged_to_the_millisecond():
     r.touch(5, 301)
     r.close()
     assert s.state.outcomes[-1].taker == THEM
+
+
+# -- issue 10: the race stays open until the next kami-no-ku --------------------------------------
+
+def test_a_karafuda_touch_after_the_kami_no_ku_is_still_a_fault_and_shown_at_once():
+    cpu = ScriptedCPU(sends=[12])
+    s, r = setup([3, 5, 7], [10, 12, 14], [80, 5], cpu)
+    r.next_card()
+    t = r.marks["kami_end"] + 1.5                    # the shimo-no-ku is sounding
+    r.clock.set(t)
+    assert s.tick() == [] and s.race is not None      # still open
+    events = s.touch(12, t)
+    shown = of(events, KS.Reaction)
+    assert len(shown) == 1 and shown[0].fault and not shown[0].final
+    assert shown[0].ms == s.ms(t) - s.ms(s.race.kimariji)
+    r.finish_card()
+    assert s.race is not None                        # open through the ma too
+    events = r.next_card()                           # the next kami-no-ku starts: 80 is judged
+    assert of(events, kyogi.Faulted) == [kyogi.Faulted(YOU, FaultKind.KARAFUDA.value, 1)]
+    final = of(events, KS.Reaction)
+    assert len(final) == 1 and final[0].final and (final[0].ms, final[0].fault) == (shown[0].ms, True)
+    assert of(events, kyogi.CardSent) == [kyogi.CardSent(THEM, 12, YOU)]
+    assert of(events, KS.RaceOpened)[0].poem == 5    # and the next race is open
+
+
+def test_a_late_take_on_the_cpus_side_is_a_take_not_an_unclaimed_card():
+    s, r = setup([3, 5], [10, 12], [10, 80])
+    r.next_card()
+    t = r.marks["kami_end"] + 2.0                    # long after the kami-no-ku + 1 s
+    r.clock.set(t)
+    s.tick()
+    kimariji = s.race.kimariji
+    s.touch(10, t)
+    events = r.close()
+    outcome = s.state.outcomes[-1]
+    assert (outcome.taker, outcome.unclaimed) == (YOU, False) and 10 in s.state.taken(YOU)
+    assert of(events, KS.OkurifudaNeeded) == [KS.OkurifudaNeeded(YOU, 1)]
+    reaction = of(events, KS.Reaction)[0]
+    assert reaction.taken and reaction.final and reaction.ms == s.ms(t) - s.ms(kimariji)
+
+
+def test_when_a_person_would_owe_as_the_card_ends_the_read_is_judged_and_the_reader_holds():
+    cpu = ScriptedCPU({80: ((10, 200),)})             # the CPU faults on a karafuda
+    s, r = setup([3, 5], [10, 12], [80, 5], cpu)
+    r.next_card()
+    r.clock.set(r.marks["kami_end"] + 0.5)
+    s.tick()
+    assert s.race is not None
+    events = r.finish_card()
+    assert of(events, kyogi.Faulted) == [kyogi.Faulted(THEM, FaultKind.KARAFUDA.value, 1)]
+    assert of(events, KS.OkurifudaNeeded) == [KS.OkurifudaNeeded(YOU, 1)]
+    assert of(events, KS.ReaderHeld) == [KS.ReaderHeld("okuri")]
+    s.choose_okurifuda(3)
+    assert s.state.phase is Phase.AWAIT_READ
+
+
+def test_a_take_decided_as_the_next_kami_no_ku_starts_delays_that_read_until_the_okurifuda():
+    s, r = setup([3, 5], [10, 12], [10, 5])
+    r.next_card()
+    r.finish_card()
+    end = r.clock.now()
+    s.touch(10, end + MA_S - 0.1)                    # in the last 100 ms of the ma
+    r.clock.set(end + MA_S - 0.1)
+    events = r.next_card()                           # the next kami-no-ku starts first
+    assert of(events, kyogi.Taken) == [kyogi.Taken(YOU, 10, THEM, of(events, kyogi.Taken)[0].reaction_ms, False)]
+    assert of(events, KS.OkurifudaNeeded) and not of(events, KS.RaceOpened) and s.race is None
+    events = s.choose_okurifuda(3)                   # then the read of 5 opens, as it sounded
+    opened = of(events, KS.RaceOpened)
+    assert opened and opened[0].poem == 5 and s.race.start == r.marks["kami_start"]
+    r.touch(5, 300)
+    r.close()
+    assert s.state.outcomes[-1].taker == YOU and s.phase == OVER
