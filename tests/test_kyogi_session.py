@@ -372,10 +372,12 @@ def test_the_engine_follows_the_game_protocol():
     state = kyogi.KyogiState.new(2)
     assert isinstance(state, GameState) and state.players == 2
     assert state.actors() == (READER, 0, 1) and state.outcome() is None
+    assert state.legal_actions(READER) == [kyogi.Read(0, 0)]
     twin = state.clone()
     events = twin.apply(kyogi.Read(100, 900))
     assert events == [kyogi.ReadStarted(1, 100, 900)]
     assert twin.actors() == (0, 1) and state.phase is Phase.AWAIT_READ   # the original is untouched
+    assert twin.legal_actions(READER) == [] and len(twin.legal_actions(0)) == 1 + 50
     assert set(KS.EVENT_TYPES) >= set(kyogi.EVENT_TYPES)
     assert all(kind.startswith("kyogi.") for kind in KS.EVENT_TYPES)
 

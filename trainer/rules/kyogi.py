@@ -543,6 +543,11 @@ class KyogiState:
         """
         if self.phase is Phase.OVER:
             return []
+        if seat == READER:       # the reader's next read, at the earliest time it may start
+            if self.phase is not Phase.AWAIT_READ or self.reader_next() is None:
+                return []
+            t = self._last_read_ms or 0
+            return [Read(t, t)]
         if self.phase is Phase.OKURI:
             giver, _, _ = self._owing  # type: ignore[misc]
             return [Send(seat, c) for c in self._sides[seat].cards()] if seat == giver else []
