@@ -480,3 +480,12 @@ def test_a_take_decided_as_the_next_kami_no_ku_starts_delays_that_read_until_the
     r.touch(5, 300)
     r.close()
     assert s.state.outcomes[-1].taker == YOU and s.phase == OVER
+
+
+def test_the_session_and_the_engine_import_no_qt_no_numpy_and_of_audio_only_the_clock():
+    import subprocess
+    import sys
+    code = ("import sys, trainer.games.kyogi_session, trainer.rules.kyogi; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'audio', 'numpy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['audio', 'audio.clock']"
