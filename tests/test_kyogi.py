@@ -10,7 +10,7 @@ import random
 import pytest
 
 from trainer.rules.kyogi import (
-    CARDS_PER_SIDE, Arrange, FaultKind, IllegalAction, KyogiState, Move, Phase, Read, Rules,
+    CARDS_PER_SIDE, Arrange, FaultKind, IllegalAction, Judged, KyogiState, Move, Phase, Read, Rules,
     Send, Touch, Touches, deal,
 )
 from trainer.rules.territory import COLUMNS, LayoutError, Place, Territory, floor_cell
@@ -30,7 +30,10 @@ def race(state: KyogiState, t0=(), t1=(), start=START, mark=MARK):
     """Read the next card and report both seats' touches as (card, ms) pairs."""
     state.apply(Read(start, mark))
     state.apply(Touches(0, tuple(Touch(c, t) for c, t in t0)))
-    return state.apply(Touches(1, tuple(Touch(c, t) for c, t in t1)))
+    events = state.apply(Touches(1, tuple(Touch(c, t) for c, t in t1)))
+    judged = [e for e in events if isinstance(e, Judged)]
+    assert len(judged) == 1 and judged[0].outcome is state.outcomes[-1]
+    return judged[0].outcome
 
 
 def fault_kinds(outcome):
@@ -255,7 +258,7 @@ def test_owing_more_cards_than_left_sends_what_there_is():
 def test_taking_the_last_own_card_wins_even_if_the_opponent_faulted():
     s = KyogiState.new(0, sides=[Territory([((5,), ()), ((), ()), ((), ())]),
                                  Territory.arranged(SEAT1)],
-                       yomifuda=[5] + [n for n in range(1, 101) if n != 5])
+                       yomifuda=[5, 99] + [n for n in range(1, 101) if n not in (5, 99)])
     o = race(s, t0=[(5, 2300)], t1=[(30, 2100)])
     assert o.cards_owed == 0 and s.is_over() and s.winner() == 0
 
@@ -382,3 +385,32 @@ def test_same_seed_same_log():
     a, b = random_game(42), random_game(42)
     assert a.log == b.log and a.outcomes == b.outcomes
     assert random_game(43).log != a.log
+
+
+def test_a_full_side_receives_no_card_and_a_send_loses_none():
+    """48 cards fill a side (3 rows of 16): a 49th is not owed, and no card is ever lost."""
+    full = list(range(1, 49))
+    s = KyogiState.new(0, sides=[Territory.arranged(full), Territory.arranged([60, 61, 62])],
+                       yomifuda=[5, 99] + [n for n in range(1, 101) if n not in (5, 99)])
+    o = race(s, t0=[(5, 2300), (60, 2200)])     # seat 0 faults on seat 1's side, then takes
+    assert fault_kinds(o) == {0: FaultKind.WRONG_SIDE}
+    assert s.scores() == (47, 3) and s.phase is Phase.OKURI and s.owing == (1, 0, 1)   # room for one
+    with pytest.raises(IllegalAction):
+        s.apply(Send(0, 6))                     # not the giver
+    s.apply(Send(1, 60))
+    assert s.scores() == (48, 2) and s.phase is Phase.AWAIT_READ
+    s.check_invariants()
+    # Full now: a fault of seat 0 (a karafuda) owes it a card it cannot hold; nothing moves.
+    o = race(s, t0=[(61, 12000)], start=11000, mark=11500)
+    assert fault_kinds(o) == {0: FaultKind.KARAFUDA} and o.cards_owed == 0
+    assert s.scores() == (48, 2) and s.phase is Phase.AWAIT_READ
+    s.check_invariants()
+
+
+def test_read_times_only_move_forward():
+    s = make([5, 6])
+    race(s, t0=[(5, 2300)])
+    with pytest.raises(IllegalAction):
+        s.apply(Read(START - 1, MARK))
+    assert s.phase is Phase.AWAIT_READ and s.current_read() is None
+    s.apply(Read(START, MARK))                   # the same time is allowed (a zero-length ma)

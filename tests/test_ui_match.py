@@ -3,10 +3,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import time  # noqa: E402
-
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
+
+from audio.clock import FakeClock  # noqa: E402
 
 from trainer.rules.kyogi import Phase  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
@@ -16,43 +16,35 @@ from trainer.ui.match_panel import HUMAN, MatchPanel, MemorisationTimer, reactio
 from test_ui_app import FakeDriver, FakeVoices  # noqa: E402
 
 
-class FakeClock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def panel(qtbot, tmp_path):
     LANG.set("en")
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    p = MatchPanel(settings, FakeVoices(), driver=FakeDriver(), clock=FakeClock())
+    p = MatchPanel(settings, FakeVoices(), driver=FakeDriver(), clock=FakeClock(1000.0))
     qtbot.addWidget(p)
     p.new_match(11)
     return p
 
 
 def test_memorisation_timer_gives_the_swing_notice_then_ends(qtbot):
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     timer = MemorisationTimer(15 * 60, clock)
     ticks, swings, done = [], [], []
     timer.ticked.connect(ticks.append)
-    timer.swings_allowed.connect(lambda: swings.append(clock.now))
-    timer.done.connect(lambda: done.append(clock.now))
+    timer.swings_allowed.connect(lambda: swings.append(clock.now()))
+    timer.done.connect(lambda: done.append(clock.now()))
     timer.start()
     assert ticks[-1] == pytest.approx(900)
-    clock.now += 779
+    clock.advance(779)
     timer.tick()
     assert not swings                       # 2:01 left: no swings yet
-    clock.now += 2
+    clock.advance(2)
     timer.tick()
     assert len(swings) == 1                 # the last 2 minutes
-    clock.now += 60
+    clock.advance(60)
     timer.tick()
     assert len(swings) == 1 and not done
-    clock.now += 60
+    clock.advance(60)
     timer.tick()
     assert done and not timer.running
     timer.stop()
@@ -63,10 +55,10 @@ def test_memorisation_length_comes_from_the_settings(panel):
     panel.start_memorisation()
     assert panel.memorise.left() == pytest.approx(300)
     assert "05:00" in panel.banner.text()
-    panel.memorise.clock.now += 181
+    panel.memorise.clock.advance(181)
     panel.memorise.tick()
     assert "swing" in panel.banner.text()
-    panel.memorise.clock.now += 200
+    panel.memorise.clock.advance(200)
     panel.memorise.tick()
     assert panel.phase == "play"            # memorisation over: the match begins
     assert panel.driver.calls[-1][0] == "start"
@@ -85,7 +77,7 @@ def test_reaction_texts():
 
 def _read(panel, poem):
     panel.driver.card_started.emit(poem)
-    assert panel._race is not None and panel._race["poem"] == poem
+    assert panel.session.race is not None and panel.session.race.poem == poem
 
 
 def test_reading_starts_from_the_engines_order_and_the_player_arrangement_counts(panel):
@@ -105,13 +97,13 @@ def test_a_take_from_the_opponents_side_asks_for_the_okurifuda(panel):
         _read(panel, p)
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         panel.driver.card_finished.emit(p)
         if panel.phase == "over":
             pytest.skip("the match ended first")
     before = len(panel.state.side(HUMAN))
     _read(panel, poem)
-    panel.route_touch(poem, time.perf_counter())
+    panel.route_touch(poem, panel.clock.now())
     panel.judge()
     outcome = panel.state.outcomes[-1]
     assert outcome.taker == HUMAN and outcome.take_from_opponent
@@ -120,7 +112,7 @@ def test_a_take_from_the_opponents_side_asks_for_the_okurifuda(panel):
     assert "okurifuda" in panel.banner.text()
     assert panel.driver.calls[-1] == ("hold_before_next_card",)
     sent = panel.state.side(HUMAN).cards()[0]
-    panel.route_touch(sent, time.perf_counter())
+    panel.route_touch(sent, panel.clock.now())
     assert panel.state.side_of(sent) == 1
     assert len(panel.state.side(HUMAN)) == before - 1
     assert panel.driver.calls[-1] == ("release",)
@@ -133,11 +125,11 @@ def test_touching_during_a_karafuda_is_a_fault(panel):
         _read(panel, poem)
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         poem = panel.order[len(panel.state.read)]
     faults_before = sum(1 for o in panel.state.outcomes for f in o.faults if f.seat == HUMAN)
     _read(panel, poem)
-    panel.route_touch(panel.state.side(1).cards()[0], time.perf_counter())
+    panel.route_touch(panel.state.side(1).cards()[0], panel.clock.now())
     panel.judge()
     outcome = panel.state.outcomes[-1]
     assert outcome.karafuda
@@ -153,10 +145,10 @@ def test_a_whole_match_ends_on_the_result_screen(panel):
             break
         _read(panel, poem)
         if panel.state.side_of(poem) is not None:
-            panel.route_touch(poem, time.perf_counter())
+            panel.route_touch(poem, panel.clock.now())
         panel.judge()
         while panel.state.phase is Phase.OKURI:
-            panel.route_touch(panel.state.side(HUMAN).cards()[0], time.perf_counter())
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
         panel.driver.card_finished.emit(poem)
         panel.state.check_invariants()
     assert panel.phase == "over"
@@ -165,3 +157,74 @@ def test_a_whole_match_ends_on_the_result_screen(panel):
     assert panel.result.verdict.text().startswith("You won")
     assert panel.result.log.count() == len(panel.state.read)
     assert ("stop",) in panel.driver.calls
+
+
+def test_the_same_seed_deals_arranges_and_reads_alike_in_the_panel_and_the_simulator(panel):
+    """One deal and reading order per seed: the app against the CPU and `karuta simulate kyogi`."""
+    from trainer.sim.kyogi_sim import new_game
+    for seed in (11, 12345):
+        panel.level.setCurrentIndex(panel.level.findData("strong"))
+        panel.new_match(seed)
+        sim = new_game(seed, ("strong", "strong"))
+        assert sorted(panel.state.side(HUMAN).cards()) == sorted(sim.state.side(HUMAN).cards())
+        assert panel.state.side(1).rows() == sim.state.side(1).rows()      # the CPU's own layout
+        assert panel.order == sim.order == sim.state.reader_order()
+        panel.begin_match()
+        assert panel.driver.calls[-1][1] == sim.order                      # what the reader reads
+        assert panel.state.side(1).rows() == sim.state.side(1).rows()
+
+
+def test_a_cpu_level_chosen_after_the_deal_plays_the_match_about_to_start(panel):
+    panel.level.setCurrentIndex(panel.level.findData("beginner"))
+    assert panel.cpu.level.name == "beginner"
+    panel.level.setCurrentIndex(panel.level.findData("meijin"))
+    assert panel.cpu.level.name == "meijin" and panel.settings.get(S.CPU_LEVEL) == "meijin"
+    from trainer.sim.kyogi_sim import new_game
+    assert panel.state.side(1).rows() == new_game(11, ("meijin", "meijin")).state.side(1).rows()
+
+
+def _sample(event_cls):
+    """An instance of an event class with plausible values for its fields."""
+    import dataclasses
+
+    from trainer.games.kyogi_session import ReadRecord
+    from trainer.rules.kyogi import Fault, FaultKind, Outcome
+    outcome = Outcome(poem=5, karafuda=False, owner=1, taker=0, take_ms=2300, simultaneous=False,
+                      unclaimed=False, reaction_ms=(300, None),
+                      faults=(Fault(1, FaultKind.WRONG_SIDE, (0,), 1),), cancelled=True, giver=None,
+                      cards_owed=0)
+    by_type = {"int": 3, "str": "otetsuki", "bool": True, "int | None": 120, "Outcome": outcome,
+               "'Outcome'": outcome, "ReadRecord": ReadRecord(5, True, "take", 300.0, None)}
+    return event_cls(**{f.name: by_type[str(f.type)] for f in dataclasses.fields(event_cls)})
+
+
+def test_every_kyogi_event_kind_has_a_text_in_both_languages():
+    from trainer.games.kyogi_session import EVENT_TYPES
+    from trainer.ui import kyogi_text  # noqa: F401  (registers the texts)
+    from trainer.ui.event_text import describe, missing, texts
+    assert missing(EVENT_TYPES) == []
+    for kind, cls in EVENT_TYPES.items():
+        event = _sample(cls)
+        rendered = {}
+        for lang in ("ja", "en"):
+            LANG.set(lang)
+            rendered[lang] = describe(event)
+            assert rendered[lang] and "{" not in rendered[lang], (kind, lang, rendered[lang])
+        assert rendered["ja"] != rendered["en"] or kind == "kyogi.reaction", kind
+        assert set(texts(kind)) == {"ja", "en"}
+    LANG.set("en")
+
+
+def test_the_judge_window_is_a_setting_the_match_is_judged_by(panel, qtbot):
+    from trainer.rules.kyogi import JUDGE_WINDOW_MS
+    from trainer.ui.settings_dialog import SettingsDialog
+    assert panel.settings.get(S.JUDGE_WINDOW_MS) == JUDGE_WINDOW_MS
+    assert panel.session.rules.simultaneous_ms == JUDGE_WINDOW_MS
+    dialog = SettingsDialog(panel.settings, [])
+    qtbot.addWidget(dialog)
+    assert dialog.judge_window.value() == JUDGE_WINDOW_MS
+    dialog.judge_window.setValue(55)
+    dialog.apply()
+    assert panel.settings.get(S.JUDGE_WINDOW_MS) == 55
+    panel.new_match(4)
+    assert panel.session.rules.simultaneous_ms == 55

@@ -49,28 +49,30 @@ class SessionClock:
 
     def __init__(self, player: Player, start: float = 1000.0):
         self.player = player
-        self.now = start
+        self.t = start
         self.audio_t = start          # when the next block sounds
         self.buf = np.zeros((BLOCK, 1), dtype=np.float32)
         self.tick = lambda: None      # what the GUI does on its timers: poll events, close races
 
-    def __call__(self) -> float:
-        return self.now
+    def now(self) -> float:
+        return self.t
+
+    __call__ = now
 
     def advance_to(self, t: float) -> None:
         step = BLOCK / self.player.rate
         while self.audio_t + step <= t:
             self.player.process(self.buf, BLOCK, FakeTime(self.audio_t, self.audio_t), None)
             self.audio_t += step
-            self.now = self.audio_t
+            self.t = self.audio_t
             self.tick()
-        self.now = max(self.now, t)
+        self.t = max(self.t, t)
 
     def advance_until(self, cond, limit_s: float = 60.0) -> None:
-        end = self.now + limit_s
+        end = self.t + limit_s
         while not cond():
-            assert self.now < end, "the match did not get there in a minute of reading"
-            self.advance_to(self.now + BLOCK / self.player.rate)
+            assert self.t < end, "the match did not get there in a minute of reading"
+            self.advance_to(self.t + BLOCK / self.player.rate)
 
 
 class ScriptedCPU:
@@ -128,7 +130,7 @@ def match(qtbot, tmp_path):
     clock = SessionClock(voices.player())
     driver = ReadingDriver(voices)
     from trainer.stats.store import StatsStore
-    panel = MatchPanel(settings, voices, driver=driver, now=clock,
+    panel = MatchPanel(settings, voices, driver=driver, clock=clock,
                        store=StatsStore.open(tmp_path / "stats.sqlite3"))
     qtbot.addWidget(panel)
     panel.resize(1500, 900)
@@ -137,7 +139,7 @@ def match(qtbot, tmp_path):
 
     def tick():
         driver._poll()        # what the driver's 15 ms timer and the panel's 10 ms timer do
-        panel._check_race()
+        panel.tick()
     clock.tick = tick
     yield panel, clock
     panel.shutdown()
@@ -187,9 +189,9 @@ def play(qtbot, panel, clock, human_side, cpu_side, steps: list[Step]) -> None:
         pass
     _assert_floor(panel, set(human_side), set(cpu_side))
     for n, step in enumerate(steps, 1):
-        clock.advance_until(lambda: panel._race is not None)
-        assert panel._race["poem"] == step.poem
-        index = panel._race["index"]
+        clock.advance_until(lambda: panel.session.race is not None)
+        assert panel.session.race.poem == step.poem
+        index = panel.session.race.index
         current = panel.state.current_read()
         assert abs(current.kimariji_ms - _expected_kimariji_ms(panel, index, step.poem)) <= 1
         assert cpu.heard[step.poem] == current.kimariji_ms     # the CPU plans from the same mark
@@ -355,7 +357,7 @@ def test_wait_lets_the_player_rearrange_between_reads_and_the_engine_follows(qtb
     panel.begin_match()
     with qtbot.waitSignal(panel.driver.ready, timeout=20000):
         pass
-    clock.advance_until(lambda: panel._race is not None)        # あさぼらけあ (a karafuda) is read
+    clock.advance_until(lambda: panel.session.race is not None)  # あさぼらけあ (a karafuda) is read
     panel.command("wait")
     assert panel.driver.state == "held" and not panel.floor.arranging   # the read is not settled yet
     clock.advance_until(lambda: len(panel.state.outcomes) == 1)

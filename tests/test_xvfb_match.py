@@ -108,15 +108,15 @@ def run_child(status_path: str, ini_path: str) -> int:
         return pt.x(), pt.y()
 
     def on_card(poem):
-        race = m._race
-        if race is None or race["poem"] != poem:
+        race = m.session.race
+        if race is None or race.poem != poem:
             return
         side = m.state.side_of(poem)
         x, y = window_point(poem) if side is not None else (None, None)
         if poem in BUSY:
-            due = race["kimariji"] + BUSY_FROM_S - time.perf_counter()
+            due = race.kimariji + BUSY_FROM_S - time.perf_counter()
             busy.start(max(0, round(due * 1000)))
-        say(kind="read", poem=poem, side=side, kimariji=race["kimariji"], kimariji_kana=race["kimariji_kana"],
+        say(kind="read", poem=poem, side=side, kimariji=race.kimariji, kimariji_kana=race.kimariji_kana,
             kimariji_ms=m.state.current_read().kimariji_ms, epoch=m.epoch, x=x, y=y)
 
     busy = QTimer(w, singleShot=True, timerType=Qt.TimerType.PreciseTimer)

@@ -136,6 +136,7 @@ class KarutaCPU:
         """Hand travel from the ready position (just behind one's own 下段) to the card."""
         side = view.side_of(card)
         place = view.side(side).locate(card)  # type: ignore[arg-type]
+        assert place is not None, f"card {card} is not on the floor"
         lateral = abs(place.column - (COLUMNS - 1) / 2) * 3
         if side == self.seat:
             return (2 - place.row) * 10 + lateral

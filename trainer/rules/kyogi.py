@@ -2,9 +2,12 @@
 
 Pure and seeded: no Qt, no audio. Times are inputs (ms on the reading's clock,
 from the programme or a timing model); the engine judges who touched first and
-what each touch means. Shaped like an OpenSpiel state: ``legal_actions(seat)``,
-``apply(action)``, ``is_over()``, ``winner()``, ``scores()``, ``view(seat)``,
-and an event log.
+what each touch means. It implements the game protocol
+(`trainer.games.protocol.GameState`): ``actors()``, ``legal_actions(seat)``,
+``apply(action)`` returning `GameEvent` values (``EVENT_TYPES``), ``is_over()``,
+``outcome()``, ``view(seat)``, ``clone()``, ``check_invariants()``; plus
+``winner()``, ``scores()``, the judgement of every read (``outcomes``, an
+`Outcome` each) and a log.
 
 One read goes through three phases:
 
@@ -47,7 +50,10 @@ of this engine, where neither says it):
   own side while the opponent faults, one. Hence "both faults cancel" and
   "double fault = two cards" are the same arithmetic.
 - [AJKA] A touch after the read card has been taken is not a fault.
-- [engine] A player owing more cards than they have left sends what they have.
+- [engine] A player owing more cards than they have left sends what they have;
+  a side holds 48 cards at most (3 rows of 87 cm), so cards owed to a full
+  side are not sent, and a send is all or nothing (the card leaves the
+  giver only when the receiver has room; ``Send`` to a full side is illegal).
 - [engine] If nobody touches the read card, its owner puts it aside
   (``unclaimed``): their side shrinks by one, nobody is credited with a take.
 - The game ends when a side is empty after a read's cards have moved; the
@@ -59,11 +65,13 @@ Seats are 0 and 1; the side (territory) of seat s is simply side s.
 """
 from __future__ import annotations
 
+import copy
 import enum
 import random
 from dataclasses import dataclass
-from typing import Iterable, Sequence, Union
+from typing import ClassVar, Iterable, Sequence, Union
 
+from trainer.games.protocol import READER, GameEvent, GameOutcome, event_kinds
 from trainer.rules.territory import COLUMNS, ROWS, ENDS, LayoutError, Place, Territory
 
 SEATS = (0, 1)
@@ -185,9 +193,33 @@ class Event:
         return default
 
 
+JUDGE_WINDOW_MS = 30
+"""Touches of the read card this close count as "same time" in a match (the card goes to the
+side's owner), unless the player sets another window.
+
+Why 30 ms. On a real floor a judge (or the two players) decides by eye and by
+the card's flight which hand touched first. Two visual events must be some
+20-40 ms apart before people can tell their order reliably: temporal-order
+thresholds are ~20 ms at best, for trained observers with clean stimuli
+(Hirsh & Sherrick, "Perceived order in different sense modalities", J. Exp.
+Psychol. 62, 1961), and larger for moving hands seen in peripheral vision. So
+"a few tens of ms" is the resolution of human judging; 30 ms is in that range
+and well above the app's own stamping error (a few ms: tests/test_xvfb_match.py
+checks ≤ 5 ms against real X clicks), so the window is the judge's, not the
+machine's. The engine's own default stays exact (0: ties to the millisecond)
+so its rules tests can state first-touch cases precisely; a match session
+uses this window (trainer.games.kyogi_session, the Match panel's setting).
+"""
+
+
 @dataclass(frozen=True)
 class Rules:
     simultaneous_ms: int = 0   # touches this close count as "same time" (a judge's resolution)
+
+    @classmethod
+    def for_match(cls, judge_window_ms: int = JUDGE_WINDOW_MS) -> "Rules":
+        """The rules a match is judged by: ties within the judge's window (`JUDGE_WINDOW_MS`)."""
+        return cls(simultaneous_ms=max(0, int(judge_window_ms)))
 
 
 @dataclass(frozen=True)
@@ -227,6 +259,111 @@ class View:
         return None
 
 
+# -- events (what `apply` reports; the UI words them, see trainer.ui.event_text) ------------------
+
+@dataclass(frozen=True)
+class ReadStarted(GameEvent):
+    """The reader began the `number`-th yomifuda (which one stays hidden until judged)."""
+    kind: ClassVar[str] = "kyogi.read"
+    number: int
+    start_ms: int
+    kimariji_ms: int
+
+
+@dataclass(frozen=True)
+class TouchesReported(GameEvent):
+    kind: ClassVar[str] = "kyogi.touches"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Taken(GameEvent):
+    """`seat` took the read card `card` from side `side`."""
+    kind: ClassVar[str] = "kyogi.take"
+    seat: int
+    card: int
+    side: int
+    reaction_ms: int
+    simultaneous: bool
+
+
+@dataclass(frozen=True)
+class Unclaimed(GameEvent):
+    """Nobody touched the read card: its owner puts it aside."""
+    kind: ClassVar[str] = "kyogi.unclaimed"
+    card: int
+    side: int
+
+
+@dataclass(frozen=True)
+class Faulted(GameEvent):
+    """A fault (お手つき); `fault` is a `FaultKind` value."""
+    kind: ClassVar[str] = "kyogi.fault"
+    seat: int
+    fault: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class Cancelled(GameEvent):
+    """Cards owed both ways in one read netted out (取り損 / both faults)."""
+    kind: ClassVar[str] = "kyogi.cancel"
+    owed_by_0: int
+    owed_by_1: int
+
+
+@dataclass(frozen=True)
+class Judged(GameEvent):
+    """The read of `poem` is judged; `outcome` says everything about it."""
+    kind: ClassVar[str] = "kyogi.judged"
+    poem: int
+    outcome: "Outcome"
+
+
+@dataclass(frozen=True)
+class CardsOwed(GameEvent):
+    """`giver` must send `cards` cards to `receiver` (okurifuda, fault penalties)."""
+    kind: ClassVar[str] = "kyogi.owed"
+    giver: int
+    receiver: int
+    cards: int
+
+
+@dataclass(frozen=True)
+class CardSent(GameEvent):
+    kind: ClassVar[str] = "kyogi.send"
+    seat: int
+    card: int
+    to: int
+
+
+@dataclass(frozen=True)
+class CardMoved(GameEvent):
+    kind: ClassVar[str] = "kyogi.move"
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class Rearranged(GameEvent):
+    kind: ClassVar[str] = "kyogi.arrange"
+    seat: int
+
+
+@dataclass(frozen=True)
+class MatchOver(GameEvent):
+    """A side is empty: its player (`winner`) has won; `left` is the loser's cards left."""
+    kind: ClassVar[str] = "kyogi.over"
+    winner: int
+    left: int
+
+
+EVENT_TYPES = event_kinds(ReadStarted, TouchesReported, Taken, Unclaimed, Faulted, Cancelled,
+                          Judged, CardsOwed, CardSent, CardMoved, Rearranged, MatchOver)
+"""The engine's event classes by kind (the session adds its own: kyogi_session.EVENT_TYPES)."""
+
+
 def other(seat: int) -> int:
     return 1 - seat
 
@@ -241,7 +378,9 @@ def deal(seed: int) -> tuple[list[int], list[int]]:
 # -- the state ---------------------------------------------------------------------------------
 
 class KyogiState:
-    """A kyōgi match between seats 0 and 1."""
+    """A kyōgi match between seats 0 and 1 (a `trainer.games.protocol.GameState`)."""
+
+    players = 2
 
     def __init__(self, sides: Sequence[Territory], yomifuda: Sequence[int], rules: Rules = Rules()):
         if len(sides) != 2:
@@ -269,6 +408,8 @@ class KyogiState:
         self.log: list[Event] = []
         self.outcomes: list[Outcome] = []
         self._replay: tuple[list[int], list[int], int] = (list(self.start_counts), [0, 0], 0)
+        self._out: list[GameEvent] = []           # events of the action being applied
+        self._last_read_ms: int | None = None     # read times only move forward
         self._log("deal", None, None, None, sides=[len(s) for s in self._sides])
 
     @classmethod
@@ -282,10 +423,10 @@ class KyogiState:
         if sides is None:
             if cards is None:
                 cards = deal(seed)
-            cards = [list(c) for c in cards]
-            if len(cards) != 2 or any(len(c) != CARDS_PER_SIDE for c in cards):
+            hands = [list(c) for c in cards]
+            if len(hands) != 2 or any(len(c) != CARDS_PER_SIDE for c in hands):
                 raise ValueError(f"each seat takes {CARDS_PER_SIDE} torifuda")
-            sides = [Territory.arranged(c) for c in cards]
+            sides = [Territory.arranged(c) for c in hands]
         elif any(len(s) == 0 for s in sides):
             raise ValueError("each side starts with at least one torifuda")
         if yomifuda is None:
@@ -325,6 +466,39 @@ class KyogiState:
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    def outcome(self) -> GameOutcome | None:
+        """Cards left per seat (fewer is better), the winner, reason ``side_empty``."""
+        if self._winner is None:
+            return None
+        return GameOutcome(self.scores(), (self._winner,), "side_empty")
+
+    def actors(self) -> tuple[int, ...]:
+        """Who may act now: the reader between reads (seats may rearrange then too), the
+        seats that have not reported their touches, the okurifuda's giver; () once over."""
+        if self.phase is Phase.OVER:
+            return ()
+        if self.phase is Phase.OKURI:
+            return (self._owing[0],)  # type: ignore[index]
+        if self.phase is Phase.TOUCHES:
+            return tuple(s for s in SEATS if self._touches[s] is None)
+        return (READER, *SEATS)
+
+    def clone(self) -> "KyogiState":
+        """An independent copy (the log and outcomes are immutable values, shared safely)."""
+        twin = copy.copy(self)
+        twin._sides = [side.copy() for side in self._sides]
+        twin._stack = list(self._stack)
+        twin._taken = (list(self._taken[0]), list(self._taken[1]))
+        twin._unclaimed = list(self._unclaimed)
+        twin._read = list(self._read)
+        twin._touches = list(self._touches)
+        twin.log = list(self.log)
+        twin.outcomes = list(self.outcomes)
+        counts, takes, seen = self._replay
+        twin._replay = (list(counts), list(takes), seen)
+        twin._out = []
+        return twin
 
     def winner(self) -> int | None:
         return self._winner
@@ -369,6 +543,11 @@ class KyogiState:
         """
         if self.phase is Phase.OVER:
             return []
+        if seat == READER:       # the reader's next read, at the earliest time it may start
+            if self.phase is not Phase.AWAIT_READ or self.reader_next() is None:
+                return []
+            t = self._last_read_ms or 0
+            return [Read(t, t)]
         if self.phase is Phase.OKURI:
             giver, _, _ = self._owing  # type: ignore[misc]
             return [Send(seat, c) for c in self._sides[seat].cards()] if seat == giver else []
@@ -377,11 +556,12 @@ class KyogiState:
                 return []
             t = self._current[1].kimariji_ms  # type: ignore[index]
             floor = self._sides[0].cards() + self._sides[1].cards()
-            return [Touches(seat)] + [Touches(seat, (Touch(c, t),)) for c in floor]
+            return [Touches(seat), *(Touches(seat, (Touch(c, t),)) for c in floor)]
         out: list[Action] = []
         side = self._sides[seat]
         for card in side.cards():
             here = side.locate(card)
+            assert here is not None
             for row in range(ROWS):
                 for end in ENDS:
                     place = Place(row, end, len(side.group(row, end)))
@@ -407,6 +587,8 @@ class KyogiState:
                 raise IllegalAction("the reader's stack is empty")
             if action.kimariji_ms < action.start_ms:
                 raise IllegalAction("the kimariji mark cannot come before the reading starts")
+            if self._last_read_ms is not None and action.start_ms < self._last_read_ms:
+                raise IllegalAction("a read cannot start before the one before it")
             return
         seat = getattr(action, "seat", None)
         if seat not in SEATS:
@@ -424,6 +606,10 @@ class KyogiState:
                 raise IllegalAction(f"seat {seat} has no card to send now")
             if action.card not in self._sides[seat]:
                 raise IllegalAction(f"card {action.card} is not on seat {seat}'s side")
+            try:     # all or nothing: the card leaves the giver only if the receiver has room
+                self._sides[other(seat)].copy().add(action.card)
+            except LayoutError as exc:
+                raise IllegalAction(str(exc)) from exc
         elif isinstance(action, (Move, Arrange)):
             if self.phase is not Phase.AWAIT_READ:
                 raise IllegalAction("cards are rearranged between reads")
@@ -445,35 +631,42 @@ class KyogiState:
             raise IllegalAction(f"not a kyogi action: {action!r}")
 
     # -- applying ------------------------------------------------------------------------------
-    def apply(self, action: Action) -> Outcome | None:
-        """Apply a legal action; returns the Outcome when it completes a read's touches."""
+    def apply(self, action: Action) -> list[GameEvent]:
+        """Apply a legal action (else `IllegalAction`, the state unchanged); returns what
+        happened. When it completes a read's touches, a `Judged` event carries the
+        `Outcome` (also ``outcomes[-1]``)."""
         self._check(action)
+        out: list[GameEvent] = []
+        self._out = out
         if isinstance(action, Read):
             self._current = (self._stack[self._next], action)
             self._next += 1
             self._touches = [None, None]
+            self._last_read_ms = action.start_ms
             self.phase = Phase.TOUCHES
-            return None
-        if isinstance(action, Touches):
+            out.append(ReadStarted(len(self._read) + 1, action.start_ms, action.kimariji_ms))
+        elif isinstance(action, Touches):
             self._touches[action.seat] = tuple(sorted(action.touches, key=lambda t: (t.time_ms, t.card)))
+            out.append(TouchesReported(action.seat, len(action.touches)))
             if all(t is not None for t in self._touches):
-                return self._judge()
-            return None
-        if isinstance(action, Send):
+                self._judge()
+        elif isinstance(action, Send):
             self._send(action.seat, action.card)
-            return None
-        if isinstance(action, Move):
+        elif isinstance(action, Move):
             old = self._sides[action.seat].move(action.card, action.place)
             self._log("move", None, action.seat, action.card,
                       frm=[old.row, old.end, old.index], to=[action.place.row, action.place.end,
                                                              action.place.index])
-            return None
-        self._sides[action.seat] = Territory(action.rows)
-        self._log("arrange", None, action.seat, None, rows=Territory(action.rows).to_json()["rows"])
-        return None
+            out.append(CardMoved(action.seat, action.card))
+        else:
+            self._sides[action.seat] = Territory(action.rows)
+            self._log("arrange", None, action.seat, None, rows=Territory(action.rows).to_json()["rows"])
+            out.append(Rearranged(action.seat))
+        self._out = []
+        return out
 
     # -- judgement -------------------------------------------------------------------------------
-    def _judge(self) -> Outcome:
+    def _judge(self) -> None:
         poem, read = self._current  # type: ignore[misc]
         touches = self._touches
         owner = self.side_of(poem)
@@ -493,7 +686,7 @@ class KyogiState:
         for f in faults:
             owed[(other(f.seat), f.seat)] += f.penalty
         if taker is not None and owner != taker:
-            owed[(taker, owner)] += 1           # okurifuda
+            owed[(taker, owner)] += 1  # type: ignore[index]  # okurifuda
         net = owed[(0, 1)] - owed[(1, 0)]
         cancelled = owed[(0, 1)] > 0 and owed[(1, 0)] > 0
         giver = None if net == 0 else (0 if net > 0 else 1)
@@ -505,21 +698,26 @@ class KyogiState:
                 self._taken[taker].append(poem)
                 self._log("take", take_ms, taker, poem, side=owner, simultaneous=simultaneous,
                           reaction_ms=take_ms - read.kimariji_ms)  # type: ignore[operator]
+                self._out.append(Taken(taker, poem, owner, take_ms - read.kimariji_ms,  # type: ignore[operator]
+                                       simultaneous))
             else:
                 self._unclaimed.append(poem)
                 self._log("unclaimed", None, owner, poem, side=owner)
+                self._out.append(Unclaimed(poem, owner))
         for f in faults:
             self._log("fault", None, f.seat, None, fault=f.kind.value, territories=list(f.territories),
                       penalty=f.penalty)
+            self._out.append(Faulted(f.seat, f.kind.value, f.penalty))
         if cancelled:
             self._log("cancel", None, None, None, owed=[owed[(0, 1)], owed[(1, 0)]])
+            self._out.append(Cancelled(owed[(0, 1)], owed[(1, 0)]))
         self._read.append(poem)
         self._current = None
         self._touches = [None, None]
 
         count = 0
         if giver is not None:
-            count = min(abs(net), len(self._sides[giver]))
+            count = min(abs(net), len(self._sides[giver]), self._room(other(giver)))
         outcome = Outcome(
             poem=poem, karafuda=owner is None, owner=owner, taker=taker, take_ms=take_ms,
             simultaneous=simultaneous, unclaimed=unclaimed,
@@ -527,12 +725,13 @@ class KyogiState:
                               for s in SEATS),  # type: ignore[arg-type]
             faults=faults, cancelled=cancelled, giver=giver if count else None, cards_owed=count)
         self.outcomes.append(outcome)
+        self._out.append(Judged(poem, outcome))
         if count:
-            self._owing = (giver, other(giver), count)  # type: ignore[arg-type]
+            self._owing = (giver, other(giver), count)  # type: ignore[arg-type,assignment]
             self.phase = Phase.OKURI
+            self._out.append(CardsOwed(giver, other(giver), count))  # type: ignore[arg-type]
         else:
             self._settle()
-        return outcome
 
     def _first_touches(self, poem: int, read: Read) -> dict[int, int]:
         """Per seat, the time of its first touch of the read card after the reading began."""
@@ -583,15 +782,20 @@ class KyogiState:
 
     def _send(self, giver: int, card: int) -> None:
         _, receiver, count = self._owing  # type: ignore[misc]
+        place = self._sides[receiver].add(card)     # first: a full side refuses before the giver loses it
         self._sides[giver].remove(card)
-        place = self._sides[receiver].add(card)
         self._log("send", None, giver, card, to=receiver, place=[place.row, place.end, place.index])
+        self._out.append(CardSent(giver, card, receiver))
         count -= 1
-        if count and len(self._sides[giver]):
+        if count and len(self._sides[giver]) and self._room(receiver):
             self._owing = (giver, receiver, count)
         else:
             self._owing = None
             self._settle()
+
+    def _room(self, seat: int) -> int:
+        """Cards a side can still receive: 3 rows of 16 (87 cm) at most."""
+        return ROWS * COLUMNS - len(self._sides[seat])
 
     def _settle(self) -> None:
         """After a read's cards have moved: the game ends when a side is empty."""
@@ -600,6 +804,7 @@ class KyogiState:
             self._winner = empty[0]
             self.phase = Phase.OVER
             self._log("end", None, self._winner, None, scores=list(self.scores()))
+            self._out.append(MatchOver(self._winner, max(self.scores())))
         else:
             self.phase = Phase.AWAIT_READ
 
@@ -623,11 +828,11 @@ class KyogiState:
         for e in self.log[seen:]:
             if e.kind == "take":
                 counts[e.get("side")] -= 1
-                takes[e.seat] += 1
+                takes[e.seat] += 1  # type: ignore[index]
             elif e.kind == "unclaimed":
                 counts[e.get("side")] -= 1
             elif e.kind == "send":
-                counts[e.seat] -= 1
+                counts[e.seat] -= 1  # type: ignore[index]
                 counts[e.get("to")] += 1
         self._replay = (counts, takes, len(self.log))
         assert counts == list(self.scores()), f"log says {counts}, floor says {list(self.scores())}"

@@ -1,9 +1,13 @@
 """`karuta simulate kyogi`: CPU against CPU at full speed, with the reading's timing, no sound.
 
-Each game: deal with a seed, both CPUs arrange their 25, the reader's stack is
-read with a timeline (where each kami-no-ku starts and when each mora
-sounds), the CPUs touch, the engine judges, cards move; the engine's
-invariants are checked after every step. The aggregate goes to stdout.
+Each game is the very session the Match panel plays (`trainer.games.kyogi_session`),
+with both seats CPU, on a `FakeClock`: the session deals with the seed, both
+CPUs arrange their 25, and the simulator plays the part of the reading driver,
+feeding the same inputs at the same moments: the clock is set to each
+kami-no-ku's start and `kami_started` gets the read's marks (kami_start, every
+mora's onset, kami_end) from the timeline below; the clock then moves to the
+race's close and `tick()` judges it; the card finishing starts the ma. The
+engine's invariants are checked after every step. The aggregate goes to stdout.
 
 Timing. With `audio.programme` importable, every game's timeline is laid out
 by `Programme.build` with the tone voice (`audio.fake_voice.ToneVoice`) at a
@@ -17,13 +21,18 @@ player can know the card, so reactions are measured from it.
 """
 from __future__ import annotations
 
+import functools
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
 
+import poems
+from audio.clock import FakeClock
 from poems.kimariji import current
+from trainer.games.kyogi_session import CPU, OVER, KyogiSession, mark_names
 from trainer.players.karuta_cpu import Heard, KarutaCPU, level
-from trainer.rules.kyogi import SEATS, FaultKind, KyogiState, Phase, Read, deal
+from trainer.rules.kyogi import SEATS, FaultKind, KyogiState
 
 MORA_S = 0.18          # nominal sound of one mora; with the tone voice's 20 ms gap, 200 ms a mora
 MORA_MS, GAP_MS, PHRASE_GAP_MS, YOIN_MS, PAUSE_MS, MA_MS = 200, 20, 150, 900, 1000, 1000
@@ -48,31 +57,46 @@ class ProgrammeTiming:
         return [p.mark_sample(index, f"kami:mora:{k}") * 1000 // p.rate
                 for k in range(len(poem.kami_morae()))]
 
+    def marks(self, index: int, poem) -> dict[str, float]:
+        """The read's marks (seconds from the programme's start) as the reading driver
+        reports them, and ``card_end``: the shimo-no-ku's end, when the ma begins."""
+        p = self._programme
+        out = {name: p.mark_sample(index, name) / p.rate for name in mark_names(poem.no)}
+        out["card_end"] = p.mark_sample(index, "shimo_end") / p.rate
+        return out
+
 
 class NominalTiming:
     """The same layout by arithmetic: joka (kami, pause, shimo, pause, shimo), then per card
     ma, kami-no-ku, pause, shimo-no-ku held (yoin)."""
 
     def start(self, order: list[int]) -> None:
-        import poems
         joka = poems.JOKA
         t = _part_ms(joka.kami_phrase_morae()) + PAUSE_MS
-        t += 2 * (_part_ms(_shimo_phrases(joka)) + YOIN_MS) + PAUSE_MS
+        t += 2 * (_part_ms([poems.morae(p) for p in joka.shimo_sound]) + YOIN_MS) + PAUSE_MS
         self._starts = []
         for no in order:
             t += MA_MS
             self._starts.append(t)
-            p = poems.get(no)
-            t += _part_ms(p.kami_phrase_morae()) + PAUSE_MS + _part_ms(_shimo_phrases(p)) + YOIN_MS
+            t += _part_ms(_kami_phrases(no)) + PAUSE_MS + _part_ms(_shimo_phrases(no)) + YOIN_MS
 
     def onsets(self, index: int, poem) -> list[int]:
         out, t = [], self._starts[index]
-        for i, phrase in enumerate(poem.kami_phrase_morae()):
+        for i, phrase in enumerate(_kami_phrases(poem.no)):
             if i:
                 t += PHRASE_GAP_MS
             for _ in phrase:
                 out.append(t)
                 t += MORA_MS
+        return out
+
+    def marks(self, index: int, poem) -> dict[str, float]:
+        onsets = self.onsets(index, poem)
+        start = self._starts[index]
+        kami_end = start + _part_ms(_kami_phrases(poem.no))
+        out = {"kami_start": start / 1000, "kami_end": kami_end / 1000}
+        out.update({f"kami:mora:{k}": t / 1000 for k, t in enumerate(onsets)})
+        out["card_end"] = (kami_end + PAUSE_MS + _part_ms(_shimo_phrases(poem.no)) + YOIN_MS) / 1000
         return out
 
 
@@ -81,9 +105,14 @@ def _part_ms(phrases) -> int:
     return sum(len(p) for p in phrases) * MORA_MS - GAP_MS + (len(phrases) - 1) * PHRASE_GAP_MS
 
 
-def _shimo_phrases(poem) -> list[list[str]]:
-    import poems
-    return [poems.morae(p) for p in poem.shimo_sound]
+@functools.lru_cache(maxsize=None)
+def _kami_phrases(no: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p) for p in poems.get(no).kami_phrase_morae())
+
+
+@functools.lru_cache(maxsize=None)
+def _shimo_phrases(no: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(poems.morae(p)) for p in poems.get(no).shimo_sound)
 
 
 def make_timing():
@@ -109,30 +138,52 @@ def heard_for(timing, index: int, poem_no: int, read: tuple[int, ...]) -> Heard:
 class GameResult:
     state: KyogiState
     cpus: tuple[KarutaCPU, KarutaCPU]
+    session: KyogiSession
+
+
+def new_game(seed: int, levels: tuple[str, str], clock=None) -> KyogiSession:
+    """The session of one CPU-vs-CPU game (the same deal, layouts and reading order the
+    Match panel gives a person against the `levels[1]` CPU with this seed)."""
+    return KyogiSession(seed, seats=(CPU, CPU), clock=clock or FakeClock(0.0), cpu_level=levels)
 
 
 def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> GameResult:
-    """One CPU-vs-CPU game, invariants checked after every step when `check`."""
+    """One CPU-vs-CPU game through the session, invariants checked after every step when `check`."""
+    clock = FakeClock(0.0)
+    session = play_session(new_game(seed, levels, clock), clock, timing, check)
+    cpus = (session.cpus[0], session.cpus[1])
+    return GameResult(session.state, cpus, session)  # type: ignore[arg-type]
+
+
+def play_session(session: KyogiSession, clock: FakeClock, timing=None, check=True) -> KyogiSession:
+    """Play an all-CPU `session` (on `clock`) to its end as the reading driver would feed it."""
     timing = timing or make_timing()
-    cpus = (KarutaCPU(levels[0], 0, seed), KarutaCPU(levels[1], 1, seed))
-    cards = deal(seed)
-    state = KyogiState.new(seed, sides=[cpus[s].arrange(cards[s]) for s in SEATS])
-    timing.start(state.reader_order())  # the reader's programme follows the reader's stack
-    index = 0
-    while not state.is_over():
-        if state.phase is Phase.AWAIT_READ:
-            poem = state.reader_next()
-            heard = heard_for(timing, index, poem, state.read)  # type: ignore[arg-type]
-            state.apply(Read(heard.mora_ms[0], heard.kimariji_ms))
-            index += 1
-            for s in SEATS:
-                state.apply(cpus[s].touches(state.view(s), heard))
-        elif state.phase is Phase.OKURI:
-            giver = state.owing[0]  # type: ignore[index]
-            state.apply(cpus[giver].choose_send(state.view(giver)))
+    timing.start(session.order)      # the reader's programme follows the reader's stack
+    session.begin()                  # the programme's zero is the match's
+    order = session.order
+    marks_of = functools.cache(lambda i: timing.marks(i, poems.get(order[i])))
+    for index, poem_no in enumerate(order):
+        marks = marks_of(index)
+        clock.set(max(clock.now(), marks["kami_start"]))
+        session.kami_started(poem_no, marks)        # judges the last read if its race is still open
         if check:
-            state.check_invariants()
-    return GameResult(state, cpus)
+            session.state.check_invariants()
+        if session.phase == OVER:
+            break
+        race = session.race
+        assert race is not None, "the session did not open a race for a kami-no-ku"
+        next_start = marks_of(index + 1)["kami_start"] if index + 1 < len(order) else math.inf
+        # What happens before the next kami-no-ku, in time order: the take decided, the card ends.
+        for t, what in sorted([(race.close, "tick"), (marks["card_end"], "finish")]):
+            if t >= next_start or (what == "tick" and session.race is not race):
+                continue
+            clock.set(max(clock.now(), t))
+            session.tick() if what == "tick" else session.card_finished(poem_no)
+            if check:
+                session.state.check_invariants()
+    session.reading_finished()
+    assert session.phase == OVER, "the reading ended with the match undecided"
+    return session
 
 
 # -- many games -----------------------------------------------------------------------------------
@@ -145,7 +196,7 @@ def simulate(games: int, seed: int, levels: tuple[str, str], check: bool = True)
     timing = make_timing()
     wins = [0, 0]
     takes = {"own": [0, 0], "opponent": [0, 0]}
-    faults = [Counter(), Counter()]
+    faults: list[Counter[str]] = [Counter(), Counter()]
     reactions: list[list[int]] = [[], []]
     take_reactions: list[list[int]] = [[], []]
     reads, margins = [], []

@@ -1,31 +1,28 @@
-"""Match mode: a kyōgi match against the CPU, on the clickable floor.
+"""Match mode: a kyōgi match against the CPU, on the clickable floor: a view of `KyogiSession`.
 
-The panel is the reader and the judge's clerk, not the judge: the rules are
-``trainer.rules.kyogi.KyogiState``; the opponent is ``trainer.players.karuta_cpu``.
-What the panel does is time-keeping and wiring:
+The match itself (the deal and reading order from the seed, the CPU, the
+phases, the race of each read, early touches in the ma, when a race closes,
+judging, the okurifuda loop, the reaction and the statistics record of each
+read) is ``trainer.games.kyogi_session.KyogiSession``, pure and clock-driven,
+the very session ``karuta simulate kyogi`` plays CPU against CPU. This panel
+only feeds it and draws what it reports:
 
-- the reading is a `Programme` of the engine's yomifuda order, played by the
-  shared player; when a kami-no-ku starts to sound the panel applies
-  ``Read(start_ms, kimariji_ms)`` with the player's own times for the marks;
-- the player's touches come from the floor widget, stamped with
-  ``time.perf_counter()`` when Qt delivered the press; the CPU's from its
-  model, given what it hears (the morae and their onsets);
-- all times are ms since the match began, on the perf_counter clock the
-  player maps its sample clock onto (``now``, replaceable by a fake clock in
-  tests), so reaction = touch − kimariji mark;
-- the kimariji mark of a read is the onset of the mora that completes the
-  card's *current* kimariji, given every yomifuda read so far, karafuda too
-  (after あさぼらけあ is read, あさぼらけう is decided at あさぼ): the moment
-  a player can know the card.  The CPU hears the same mark;
-- the race for a card closes 250 ms after its first take, or 1 s after its
-  kami-no-ku ends if nobody takes it; then the engine judges, the reaction
-  time is shown ("+312 ms", "−40 ms anticipated", "fault +85 ms") and any
-  card owed is sent (the player picks the okurifuda by clicking it).
+- the reading is a `Programme` of the session's yomifuda order, played by the
+  shared reading driver; when a kami-no-ku starts to sound the panel hands the
+  session the driver's own times for that card's marks (`driver.mark_time`),
+  and when the card finishes, that the ma begins;
+- the player's presses come from the floor widget, stamped on the panel's
+  `clock` when Qt delivered them (`audio.clock.SYSTEM`, perf_counter, the clock
+  the player maps its sample clock onto; tests give a `FakeClock`);
+- a 10 ms timer calls `session.tick()`, which shows the CPU's hand as it lands
+  and closes races whose time has come;
+- the session's events (`kyogi.…`) become the reaction ("+312 ms", "−40 ms
+  anticipated", "fault +85 ms"), the log line, the banner (okurifuda, 待った),
+  the reader's holds and releases, the statistics trial, the result screen.
 """
 from __future__ import annotations
 
 import random
-import time
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
@@ -35,27 +32,28 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QLi
 
 import poems
 import poems.kimariji
-from trainer.players.karuta_cpu import LEVELS, Heard, KarutaCPU
-from trainer.rules.kyogi import (Arrange, IllegalAction, KyogiState, Phase, Read, Send, Touch,
-                                 Touches)
+from audio.clock import SYSTEM, Clock
+from trainer.games import kyogi_session as K
+from trainer.games.kyogi_session import ARRANGE, MEMORISE, OVER, PLAY, KyogiSession
+from trainer.games.protocol import GameEvent
+from trainer.players.karuta_cpu import LEVELS
+from trainer.rules.kyogi import IllegalAction, KyogiState, Judged, Outcome, Phase, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
+from trainer.ui.event_text import describe
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.kyogi_text import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
 
 HUMAN, CPU = 0, 1
-TAKE_GRACE_S = 0.25        # the race stays open this long after the first take
-NO_TAKE_GRACE_S = 1.0      # ... or this long after the kami-no-ku if nobody takes
 SWING_NOTICE_S = 120       # practice swings are allowed in the last 2 minutes
 
 BLUE = QColor("#1f5fbf")
 RED = QColor("#c0392b")
 GOLD = QColor("#d4a017")
-
-ARRANGE, MEMORISE, PLAY, OVER = "arrange", "memorise", "play", "over"
 
 # id: (日本語, English); merged into the shared table below
 MATCH_MESSAGES: dict[str, tuple[str, str]] = {
@@ -63,19 +61,17 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
     "match.kimariji_short": ("{now}（元 {was}）", "{now} (was {was})"),
     "match.waiting": ("待った：読みを止めます（W で再開）", "Wait: the reader holds (W to go on)"),
-    "match.rearrange": ("待った：自陣の札をドラッグして並べ替えられます（W で再開）",
-                        "Wait: drag your own cards to rearrange them (W to go on)"),
     "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
                            "Could not save to the statistics (the match goes on): {error}"),
 }
 add_messages(MATCH_MESSAGES)
 
 
+
 def current_kimariji(no: int, read) -> tuple[str, int]:
     """The kimariji of poem `no` now that the poems in `read` (every yomifuda, karafuda too)
     have been read, as historical kana, and the index of the kami-no-ku mora whose onset
-    completes it (the programme's ``kami:mora:K`` mark): the same arithmetic as the
-    simulator's `heard_for`, through the CPU's shared tables."""
+    completes it (the programme's ``kami:mora:K`` mark)."""
     now = poems.kimariji.current(no, read)
     return now.kana, now.mora
 
@@ -95,7 +91,7 @@ class MemorisationTimer(QObject):
     swings_allowed = Signal()      # the last 2 minutes began
     done = Signal()
 
-    def __init__(self, seconds: float, clock=time.monotonic, parent=None):
+    def __init__(self, seconds: float, clock: Clock = SYSTEM, parent=None):
         super().__init__(parent)
         self.seconds = seconds
         self.clock = clock
@@ -105,7 +101,7 @@ class MemorisationTimer(QObject):
         self._timer.timeout.connect(self.tick)
 
     def start(self) -> None:
-        self._end = self.clock() + self.seconds
+        self._end = self.clock.now() + self.seconds
         self._swing_sent = False
         self._timer.start()
         self.tick()
@@ -119,7 +115,7 @@ class MemorisationTimer(QObject):
         return self._end is not None
 
     def left(self) -> float:
-        return 0.0 if self._end is None else max(0.0, self._end - self.clock())
+        return 0.0 if self._end is None else max(0.0, self._end - self.clock.now())
 
     def tick(self) -> None:
         if self._end is None:
@@ -151,12 +147,12 @@ def reaction_text(ms: int | None, fault: bool) -> str:
 
 
 class MatchPanel(UsesStatsStore, QWidget):
-    """Match mode: arrange, memorise, play, result."""
+    """Match mode: arrange, memorise, play, result; the match is `self.session`."""
 
-    def __init__(self, settings: S.Settings, voices, driver=None, clock=time.monotonic,
-                 now=time.perf_counter, parent=None, store=None):
-        """`clock` times the memorisation period; `now` is the session clock (perf_counter,
-        the clock the player maps the sound onto): tests give both fake clocks."""
+    def __init__(self, settings: S.Settings, voices, driver=None, clock: Clock = SYSTEM,
+                 parent=None, store=None):
+        """`clock` stamps presses, times the match and the memorisation period (perf_counter,
+        the clock the player maps the sound onto): tests give a `FakeClock`."""
         super().__init__(parent)
         self.settings = settings
         self.voices = voices
@@ -166,18 +162,8 @@ class MatchPanel(UsesStatsStore, QWidget):
             driver = ReadingDriver(voices, parent=self)
         self.driver = driver
         self.clock = clock
-        self.now = now
-        self.phase = ARRANGE
-        self.state: KyogiState | None = None
-        self.cpu: KarutaCPU | None = None
-        self.own = Territory()
-        self.seed = 0
-        self.epoch = 0.0
-        self._race: dict | None = None       # the read being raced for
-        self._early: list[Touch] = []        # touches in the ma, before the next kami-no-ku
-        self._in_ma = False                  # between a shimo-no-ku's end and the next kami-no-ku
-        self._waiting = False                # 待った: the player asked the reader to hold
-        self.rt_log: list[int] = []
+        self.session: KyogiSession | None = None
+        self._judged: Outcome | None = None  # the last judgement, until its reaction is shown
         self._build()
         self.memorise = MemorisationTimer(60.0 * settings.get(S.MEMORISE_MIN), clock, self)
         self.memorise.ticked.connect(self._show_memorise)
@@ -186,15 +172,49 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver.card_started.connect(self._on_card_started)
         self.driver.finished.connect(self._on_reading_finished)
         self.driver.error.connect(self._on_error)
-        self.floor.clock = now
+        self.floor.clock = clock
         self.floor.touched.connect(self.route_touch)
         self.driver.card_finished.connect(self._on_card_finished)
         self.floor.arranged.connect(self._on_arranged)
         self._race_timer = QTimer(self, interval=10)
-        self._race_timer.timeout.connect(self._check_race)
+        self._race_timer.timeout.connect(self.tick)
         LANG.changed.connect(self.retranslate)
         self.new_match()
         self.retranslate()
+
+    # -- what the session holds, for drawing (and tests) ---------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.session.phase if self.session is not None else ARRANGE
+
+    @property
+    def state(self) -> KyogiState:
+        return self.session.state  # type: ignore[union-attr]
+
+    @property
+    def order(self) -> list[int]:
+        return self.session.order  # type: ignore[union-attr]
+
+    @property
+    def epoch(self) -> float:
+        return self.session.epoch  # type: ignore[union-attr]
+
+    @property
+    def seed(self) -> int:
+        return self.session.seed  # type: ignore[union-attr]
+
+    @property
+    def cpu(self):
+        return self.session.cpus[CPU]  # type: ignore[union-attr]
+
+    @property
+    def own(self) -> Territory:
+        """The player's side as drawn (their layout before the match, then the judge's)."""
+        return self.session.side(HUMAN)  # type: ignore[union-attr]
+
+    @property
+    def rt_log(self) -> list[int]:
+        return self.session.reactions  # type: ignore[union-attr]
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -217,8 +237,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.level.addItem(lv.label, name)    # relabelled in the interface language by retranslate
         k = self.level.findData(self.settings.get(S.CPU_LEVEL))
         self.level.setCurrentIndex(max(0, k))
-        self.level.currentIndexChanged.connect(
-            lambda _: self.settings.set(S.CPU_LEVEL, self.level.currentData()))
+        self.level.currentIndexChanged.connect(self._level_chosen)
         self.deal_button = QPushButton(clicked=self.new_match)
         self.save_button = QPushButton(clicked=self.save_current_arrangement)
         self.load_button = QPushButton(clicked=self.load_saved_arrangement)
@@ -294,16 +313,16 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.memorise_button.setEnabled(self.phase == ARRANGE)
         self.begin_button.setEnabled(setup)
         self.abandon_button.setEnabled(self.phase == PLAY)
-        if self.phase != PLAY:
-            self._waiting = False
-        self.floor.arranging = setup or (self._waiting and self.floor.arranging)
+        waiting = self.session is not None and self.session.waiting
+        self.floor.arranging = setup or (waiting and self.floor.arranging)
         if self.phase == ARRANGE:
             self.banner.setText(tr("match.arrange_hint"))
         self._show_scores()
 
     # -- setting up --------------------------------------------------------------------------
     def new_match(self, seed: int | None = None, *, sides=None, yomifuda=None, cpu=None) -> None:
-        """Deal 25 + 25 at random; the CPU arranges its side, the player gets a tidy layout.
+        """Deal 25 + 25 from the seed (the session's deal); the CPU arranges its side, the
+        player gets a tidy layout.
 
         `sides` (two Territory, the player's first) sets up the floor as given, any
         number of cards each (an endgame, a short test match); `yomifuda` the reading
@@ -313,21 +332,11 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver.stop()
         self.memorise.stop()
         self._race_timer.stop()
-        self.seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
-        order = list(yomifuda) if yomifuda is not None else poems.shuffled(self.seed)
-        self.state = KyogiState.new(self.seed, sides=sides, yomifuda=order)
-        self.order = order
-        self.cpu = cpu if cpu is not None else KarutaCPU(self.level.currentData() or "club", CPU, self.seed)
-        if sides is None:
-            self.state.apply(Arrange(CPU, self.cpu.arrange(self.state.side(CPU).cards()).rows()))
-            rng = random.Random(f"ui-arrange:{self.seed}")
-            self.own = Territory.arranged(self.state.side(HUMAN).cards(), rng)
-        else:
-            self.own = self.state.side(HUMAN)
-        self.phase = ARRANGE
-        self.rt_log = []
-        self._race = None
-        self._early = []
+        seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
+        self.session = KyogiSession(seed, clock=self.clock, cpu_level=self._level(), sides=sides,
+                                    yomifuda=yomifuda, cpus=None if cpu is None else {CPU: cpu},
+                                    rules=self.settings_rules())
+        self._judged = None
         self.log.clear()
         self.reaction.setText("")
         self.kimariji_label.setText("")
@@ -338,20 +347,28 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._show_floor()
         self.settings_changed()
 
+    def _level(self) -> str:
+        return self.level.currentData() or "club"
+
+    def settings_rules(self) -> Rules:
+        """The judge's rules from the settings (the window for same-time touches)."""
+        return Rules.for_match(self.settings.get(S.JUDGE_WINDOW_MS))
+
+    def _level_chosen(self, _index: int) -> None:
+        """A level chosen before the match takes effect for the match about to start."""
+        self.settings.set(S.CPU_LEVEL, self._level())
+        if self.session is not None and self.session.set_cpu_level(self._level()):
+            self._show_floor()
+
     def _show_floor(self) -> None:
-        opp = self.state.side(CPU)
-        own = self.own if self.phase in (ARRANGE, MEMORISE) else self.state.side(HUMAN)
-        self.floor.set_floor(Floor(own=own, opp=opp))
+        self.floor.set_floor(Floor(own=self.session.side(HUMAN), opp=self.session.side(CPU)))
 
     def _on_arranged(self) -> None:
-        if self.phase in (ARRANGE, MEMORISE):
-            self.own = self.floor.floor.own
-        elif self.phase == PLAY and self.state is not None:
-            try:   # the engine judges: only between reads, only one's own cards
-                self.state.apply(Arrange(HUMAN, self.floor.floor.own.rows()))
-            except IllegalAction as exc:
-                self.banner.setText(str(exc))
-                self._show_floor()
+        try:   # before the match: the layout; during it the session judges (between reads only)
+            self._show(self.session.rearrange(self.floor.floor.own))
+        except IllegalAction as exc:
+            self.banner.setText(str(exc))
+            self._show_floor()
 
     def toggle_wait(self) -> None:
         """待った: hold the reader; once the read is settled, the player may rearrange their side.
@@ -359,22 +376,11 @@ class MatchPanel(UsesStatsStore, QWidget):
         As on a real floor, cards are moved only between reads while the reader
         waits; a press while rearranging moves a card, it is no touch.
         """
-        if self._waiting:
-            self._waiting = False
+        events = self.session.toggle_wait()
+        if not self.session.waiting:
             self.floor.arranging = False
             self.banner.setText("")
-            if self.state.phase is not Phase.OKURI:   # the okurifuda choice keeps its own hold
-                self.driver.release()
-            return
-        self._waiting = True
-        self.driver.hold()
-        self.banner.setText(tr("match.waiting"))
-        self._allow_rearranging()
-
-    def _allow_rearranging(self) -> None:
-        if self._waiting and self.phase == PLAY and self.state.phase is Phase.AWAIT_READ:
-            self.floor.arranging = True
-            self.banner.setText(tr("match.rearrange"))
+        self._show(events)
 
     def save_current_arrangement(self) -> None:
         name, ok = QInputDialog.getText(self, tr("match.arrange_save"), tr("match.arrange_name"))
@@ -397,14 +403,15 @@ class MatchPanel(UsesStatsStore, QWidget):
                 return
         try:
             saved = load_arrangement(name)
-            self.own = reuse_arrangement(saved, self.state.side(HUMAN).cards())
-        except (LayoutError, OSError) as exc:
+            self.session.set_arrangement(HUMAN, reuse_arrangement(saved, self.state.side(HUMAN).cards()))
+        except (LayoutError, OSError, IllegalAction) as exc:
             QMessageBox.warning(self, tr("error.title"), str(exc))
             return
         self._show_floor()
 
     def start_memorisation(self) -> None:
-        self.phase = MEMORISE
+        if not self.session.start_memorisation():
+            return
         self.memorise.seconds = 60.0 * self.settings.get(S.MEMORISE_MIN)
         self.memorise.start()
         self.retranslate()
@@ -416,7 +423,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             text += "　—　" + tr("match.swing")
         self.banner.setText(text)
 
-    # -- playing ----------------------------------------------------------------------------------
+    # -- playing: feed the session -------------------------------------------------------------------
     def begin_match(self) -> None:
         if self.phase not in (ARRANGE, MEMORISE):
             return
@@ -424,10 +431,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.voices.ensure_ready(self.window(), then=self.begin_match)
             return
         self.memorise.stop()
-        self.state.apply(Arrange(HUMAN, self.own.rows()))
-        self.phase = PLAY
-        self.epoch = self.now()
-        self._in_ma = False
+        self.session.begin()
         self.banner.setText("")
         self._show_floor()
         self.retranslate()
@@ -436,125 +440,103 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver.start(self.order, timing=timing, joka=timing.joka)
         self._race_timer.start()
 
-    def ms(self, perf: float) -> int:
-        return round((perf - self.epoch) * 1000)
-
-    def _on_card_finished(self, poem: int) -> None:
-        if self.phase == PLAY:
-            self._in_ma = True
-
     def _on_card_started(self, poem: int) -> None:
-        self._in_ma = False
-        if self.phase != PLAY or poem == 0 or self.state.phase is not Phase.AWAIT_READ:
+        if poem == 0 or poem not in self.order:
+            self.session.in_ma = False
             return
         index = self.order.index(poem)
-        now = self.now()
-        kana, mora = current_kimariji(poem, self.state.read)
-        start = self.driver.mark_time(index, "kami_start") or now   # when it sounded, not when we heard of it
-        kima = max(start, self.driver.mark_time(index, f"kami:mora:{mora}") or now)
-        kami_end = self.driver.mark_time(index, "kami_end") or now + 3.0
-        self.state.apply(Read(self.ms(start), self.ms(kima)))
-        heard = self._heard(index, poem, kima)
-        cpu_touches = self.cpu.touches(self.state.view(CPU), heard).touches
-        take_times = [t.time_ms for t in cpu_touches if t.card == poem]
-        self._race = {
-            "poem": poem, "index": index, "start": start, "kimariji": kima, "kimariji_kana": kana,
-            "close": kami_end + NO_TAKE_GRACE_S, "human": list(self._early), "cpu": list(cpu_touches),
-            "shown_cpu": set(),
-        }
-        self._early = []
-        if take_times:
-            self._race["close"] = min(self._race["close"], self.epoch + min(take_times) / 1000 + TAKE_GRACE_S)
-        self.floor.highlights.clear()
-        self.floor.update()
+        marks = {name: self.driver.mark_time(index, name) for name in K.mark_names(poem)}
+        self._show(self.session.kami_started(poem, marks))
 
-    def _heard(self, index: int, poem: int, kima: float) -> Heard:
-        p = poems.get(poem)
-        morae = tuple(p.kami_morae())
-        times = []
-        for k in range(len(morae)):
-            t = self.driver.mark_time(index, f"kami:mora:{k}")
-            times.append(self.ms(t) if t is not None else self.ms(kima))
-        return Heard(morae, tuple(times), self.ms(kima))
+    def _on_card_finished(self, poem: int) -> None:
+        self._show(self.session.card_finished(poem))
+
+    def _on_reading_finished(self) -> None:
+        self._show(self.session.reading_finished())
 
     def on_touch(self, card: int, stamp: float) -> None:
         """A press on a card, stamped when Qt delivered it."""
-        if self.phase != PLAY:
-            return
-        touch = Touch(card, self.ms(stamp))
-        self.floor.highlights[card] = BLUE
-        self.floor.update()
-        race = self._race
-        if race is None:
-            if self._in_ma:               # before the next reading starts: a fault (AJKA)
-                self._early.append(touch)
-            return                        # during the shimo-no-ku after a judged read: nothing
-        race["human"].append(touch)
-        if card == race["poem"]:
-            race["close"] = min(race["close"], stamp + TAKE_GRACE_S)
+        self._show(self.session.touch(card, stamp))
 
-    def _check_race(self) -> None:
-        race = self._race
-        if race is None:
-            return
-        now = self.now()
-        for t in race["cpu"]:             # show the CPU's hand as it lands
-            if t not in race["shown_cpu"] and self.epoch + t.time_ms / 1000 <= now:
-                race["shown_cpu"].add(t)
-                self.floor.highlights[t.card] = RED
-                self.floor.update()
-        if self.driver.state == "paused" or now < race["close"]:
-            return
-        self.judge()
+    def tick(self) -> None:
+        """The 10 ms timer: CPU hands land, races close (not while the reading is paused)."""
+        self._show(self.session.tick(paused=self.driver.state == "paused"))
 
     def judge(self) -> None:
-        """Close the race: both seats' touches go to the engine, which judges."""
-        race, self._race = self._race, None
-        if race is None:
-            return
-        close_ms = self.ms(race["close"])
-        human = tuple(t for t in race["human"] if t.time_ms <= close_ms)
-        cpu = tuple(t for t in race["cpu"] if t.time_ms <= close_ms)
-        self.state.apply(Touches(CPU, cpu))
-        outcome = self.state.apply(Touches(HUMAN, human))
-        self._show_outcome(outcome, race)
-        self._settle_owing()
+        """Close the open race now (the reading ran out; tests)."""
+        self._show(self.session.judge())
 
-    def _show_outcome(self, outcome, race) -> None:
-        rt = outcome.reaction_ms[HUMAN]
-        my_faults = [f for f in outcome.faults if f.seat == HUMAN]
-        if my_faults and rt is None and race["human"]:
-            rt = race["human"][0].time_ms - self.ms(race["kimariji"])
-        text = reaction_text(rt, bool(my_faults))
-        if outcome.taker == HUMAN and rt is not None:
-            self.rt_log.append(rt)
+    def choose_okurifuda(self, card: int) -> bool:
+        events = self.session.choose_okurifuda(card)
+        if not events:
+            return False
+        if self.state.phase is not Phase.OKURI:
+            self.banner.setText("")
+        self._show(events)
+        return True
+
+    # -- draw what happened ---------------------------------------------------------------------------
+    def _show(self, events: list[GameEvent]) -> None:
+        moved = over = False
+        for e in events:
+            if isinstance(e, K.RaceOpened):
+                self.floor.highlights.clear()
+                self.floor.update()
+            elif isinstance(e, K.TouchLanded):
+                self.floor.highlights[e.card] = BLUE if e.seat == HUMAN else RED
+                self.floor.update()
+            elif isinstance(e, Judged):
+                self._judged = e.outcome
+                moved = True
+            elif isinstance(e, K.Reaction) and e.seat == HUMAN:
+                self._show_reaction(e)
+            elif isinstance(e, K.ReadRecorded) and e.seat == HUMAN:
+                self._record(e.record)
+            elif isinstance(e, K.OkurifudaNeeded) and e.seat == HUMAN:
+                self.banner.setText(describe(e))
+            elif isinstance(e, K.ReaderHeld):
+                if e.reason == "okuri":
+                    self.driver.hold_before_next_card()
+                else:
+                    self.driver.hold()
+                    self.banner.setText(tr("match.waiting"))
+            elif isinstance(e, K.ReaderReleased):
+                self.driver.release()
+            elif isinstance(e, K.RearrangeAllowed):
+                self.floor.arranging = True
+                self.banner.setText(describe(e))
+            elif e.kind in ("kyogi.send", "kyogi.arrange", "kyogi.move"):
+                moved = True
+            elif isinstance(e, K.PhaseChanged) and e.phase == OVER:
+                over = True
+        if moved:
+            self._show_floor()
+            self._show_scores()
+        if over:
+            self.finish()
+
+    def _show_reaction(self, r: K.Reaction) -> None:
+        outcome = self._judged
+        text = reaction_text(r.ms, r.fault)
         self.reaction.setText(text)
-        self.kimariji_label.setText(kimariji_note(outcome.poem, race["kimariji_kana"]))
-        colour = "#c0392b" if my_faults else ("#1f5fbf" if outcome.taker == HUMAN else "#555")
+        self.kimariji_label.setText(kimariji_note(r.poem, r.kimariji))
+        colour = "#c0392b" if r.fault else ("#1f5fbf" if r.taken else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
-        self.log.addItem(self._log_line(outcome, text, race["kimariji_kana"]))
-        self.log.scrollToBottom()
-        if outcome.poem in self.floor.highlights or outcome.taker is not None:
-            self.floor.highlights[outcome.poem] = GOLD
-        self._record(outcome, rt, my_faults, bool(race["human"]))
-
-    def _record(self, outcome, rt, my_faults, touched: bool) -> None:
-        """One trial per read that concerned the player: a card on the floor, or a fault.
-
-        Kept for the statistics (kind 'match'): taken or not, the reaction from
-        the current kimariji, the fault kind. A karafuda nobody touched is no trial.
-        """
-        if outcome.karafuda and not my_faults:
+        if not r.final:              # a certain fault, shown at once; the log waits for the judge
             return
+        if outcome is not None:
+            self.log.addItem(self._log_line(outcome, text, r.kimariji))
+            self.log.scrollToBottom()
+            if outcome.poem in self.floor.highlights or outcome.taker is not None:
+                self.floor.highlights[outcome.poem] = GOLD
+
+    def _record(self, record: K.ReadRecord) -> None:
+        """One statistics trial (kind 'match') per read that concerned the player."""
         from trainer.stats.store import Trial
-        answer = "take" if outcome.taker == HUMAN else "fault" if my_faults else \
-            "late" if touched else "missed"
         try:
             self.store.record(Trial(
-                kind="match", card=outcome.poem, correct=outcome.taker == HUMAN, answer=answer,
-                reaction_ms=None if rt is None else float(rt),
-                fault=my_faults[0].kind.value if my_faults else None,
-                voice=self.settings.get(S.VOICE)))
+                kind="match", card=record.card, correct=record.correct, answer=record.answer,
+                reaction_ms=record.reaction_ms, fault=record.fault, voice=self.settings.get(S.VOICE)))
         except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
             self.banner.setText(tr("match.stats_failed", error=str(exc)))
 
@@ -583,44 +565,6 @@ class MatchPanel(UsesStatsStore, QWidget):
         parts = [head, what, f"（{others}）" if others else "", faults]
         return " ".join(t for t in parts if t)
 
-    def _settle_owing(self) -> None:
-        """Send owed cards: the CPU chooses at once; the player clicks the okurifuda."""
-        while self.state.phase is Phase.OKURI:
-            giver, _, _ = self.state.owing
-            if giver == CPU:
-                self.state.apply(self.cpu.choose_send(self.state.view(CPU)))
-                continue
-            self.banner.setText(tr("match.okuri"))
-            self.driver.hold_before_next_card()
-            break
-        self._after_read()
-
-    def choose_okurifuda(self, card: int) -> bool:
-        if self.state.phase is not Phase.OKURI or self.state.owing[0] != HUMAN:
-            return False
-        if card not in self.state.side(HUMAN):
-            return False
-        self.state.apply(Send(HUMAN, card))
-        if self.state.phase is not Phase.OKURI:
-            self.banner.setText("")
-            if not self._waiting:        # the player's own wait outlasts the okurifuda
-                self.driver.release()
-        self._settle_owing()
-        return True
-
-    def _after_read(self) -> None:
-        self._show_floor()
-        self._show_scores()
-        if self.state.is_over():
-            self.finish()
-        else:
-            self._allow_rearranging()
-
-    def _on_reading_finished(self) -> None:
-        if self.phase == PLAY and not self.state.is_over():
-            if self._race is not None:
-                self.judge()
-
     def _on_error(self, message: str) -> None:
         QMessageBox.warning(self, tr("error.title"), message)
         self.abandon()
@@ -631,7 +575,6 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.new_match()
 
     def finish(self) -> None:
-        self.phase = OVER
         self.driver.stop()
         self._race_timer.stop()
         self.result.show_result(self)
@@ -639,7 +582,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._update_controls()
 
     def _show_scores(self) -> None:
-        if self.state is None:
+        if self.session is None:
             return
         mine, theirs = self.state.scores()
         self.scores.setText(f"{tr('match.you')}: {tr('match.left', n=mine)}　　"
@@ -647,7 +590,7 @@ class MatchPanel(UsesStatsStore, QWidget):
 
     # -- the territory reports presses; during okurifuda choice they pick a card -----------------
     def route_touch(self, card: int, stamp: float) -> None:
-        if self.state is not None and self.state.phase is Phase.OKURI:
+        if self.session is not None and self.state.phase is Phase.OKURI:
             self.choose_okurifuda(card)
         else:
             self.on_touch(card, stamp)

@@ -41,6 +41,7 @@ VOICE = Key("reading/voice", "synth")        # 'synth' or the name of an importe
 JOKA = Key("reading/joka", True)
 MEMORISE_MIN = Key("match/memorise_minutes", 15, 1, 15)
 CPU_LEVEL = Key("match/cpu_level", "club")
+JUDGE_WINDOW_MS = Key("match/judge_window_ms", 30, 0, 100)   # same-time touches: see kyogi.JUDGE_WINDOW_MS
 GEOMETRY = Key("window/geometry", b"")
 MODE = Key("window/mode", 0)
 

@@ -5,7 +5,15 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QFormLayout, QSpinBox)
 
 from trainer.ui import settings as S
-from trainer.ui.i18n import LANG, tr
+from trainer.ui.i18n import LANG, add_messages, tr
+
+add_messages({
+    "settings.judge_window": ("同時の判定幅（ms）", "Same-time window (ms)"),
+    "settings.judge_window_tip": (
+        "この差以内で触れた場合は同時とみなし、札のある陣の選手が取ります",
+        "Touches of the read card this close count as the same time: the card goes to "
+        "the player whose side it is on"),
+})
 
 
 class SettingsDialog(QDialog):
@@ -49,6 +57,11 @@ class SettingsDialog(QDialog):
         self.memorise = QSpinBox(minimum=int(S.MEMORISE_MIN.lo), maximum=int(S.MEMORISE_MIN.hi))
         self.memorise.setValue(settings.get(S.MEMORISE_MIN))
         form.addRow(tr("settings.memorise"), self.memorise)
+        self.judge_window = QSpinBox(minimum=int(S.JUDGE_WINDOW_MS.lo), maximum=int(S.JUDGE_WINDOW_MS.hi),
+                                     suffix=" ms")
+        self.judge_window.setValue(settings.get(S.JUDGE_WINDOW_MS))
+        self.judge_window.setToolTip(tr("settings.judge_window_tip"))
+        form.addRow(tr("settings.judge_window"), self.judge_window)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -72,5 +85,6 @@ class SettingsDialog(QDialog):
         s.set(S.SHOW_KIMARIJI, self.kimariji.isChecked())
         s.set(S.DAKUTEN, self.dakuten.isChecked())
         s.set(S.MEMORISE_MIN, self.memorise.value())
+        s.set(S.JUDGE_WINDOW_MS, self.judge_window.value())
         s.sync()
         LANG.set(self.language.currentData())
