@@ -24,6 +24,7 @@ BENCHES = {
     "render": ["bench_render.py"],
     "callback": ["bench_callback.py", "--seconds", "5"],
     "simulate": ["bench_simulate.py", "--games", "200"],
+    "kyogi-session": ["bench_kyogi_session.py"],
     "mubeyama": ["bench_mubeyama.py"],
     "unsun": ["bench_unsun.py"],
     "yomi": ["bench_yomi.py"],
@@ -34,7 +35,7 @@ BENCHES = {
 }
 GROUPS = {
     "audio": ["synth", "import", "render", "callback"],
-    "games": ["simulate", "mubeyama", "unsun", "yomi", "umebotan"],
+    "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan"],
     "training": ["stats", "dashboard"],
     "ui": ["floor", "dashboard"],
 }
