@@ -31,12 +31,13 @@ BENCHES = {
     "umebotan": ["bench_umebotan.py"],
     "stats": ["bench_stats.py", "--repeat", "3"],
     "dashboard": ["bench_dashboard.py", "--repeat", "3"],
+    "salvage": ["bench_salvage.py"],
     "floor": ["bench_ui_floor.py"],
 }
 GROUPS = {
     "audio": ["synth", "import", "render", "callback"],
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan"],
-    "training": ["stats", "dashboard"],
+    "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],
 }
 
