@@ -608,10 +608,12 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     voice_dir = _voice_dir(name)
     with voice_lock(voice_dir):
         _remove_unused_clips(voice_dir)   # left by an import that was interrupted
-        results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled)
-        failed += more
-        stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
-        _remove_unused_clips(voice_dir)
+        try:
+            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled)
+            failed += more
+            stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
+        finally:  # replaced clips, or this import's own if its index could not be written
+            _remove_unused_clips(voice_dir)
     imported = {p.no for p in results}
     failed.sort(key=lambda f: f.file)
     return ImportReport(
