@@ -676,7 +676,8 @@ def _storage_problem(exc: Exception, where: Path) -> str:
     except OSError:
         free = None
     if getattr(exc, "errno", None) == errno.ENOSPC or (free is not None and free < 4 * 2**20):
-        return f"the disk holding {where} is full ({(free or 0) / 2**20:.0f} MB free); free some space and import again"
+        left = f" ({free / 2**20:.1f} MB free)" if free is not None and free < 100 * 2**20 else ""
+        return f"the disk holding {where} is full{left}; free some space and import again"
     if isinstance(exc, OSError):
         return f"cannot write in {where}: {exc.strerror or exc}"
     return f"cannot write in {where} ({' '.join(str(exc).split()) or type(exc).__name__})"
