@@ -275,3 +275,60 @@ def test_json_report_lists_candidates(tmp_path, capsys):
     assert main(["import-readings", str(src), "--name", "j", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["summary"]["candidates"] == [1] and out["poems"][0]["candidate"] is True
+
+
+# --- two processes ------------------------------------------------------------------------------
+
+def _import_in_a_process(src: Path, name: str):
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    code = ("import sys; from audio.importer import import_readings; "
+            f"import_readings({str(src)!r}, {name!r}, workers=1)")
+    return subprocess.Popen([sys.executable, "-c", code], cwd=root,
+                            env={**os.environ, "PYTHONPATH": str(root)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait(predicate, timeout: float = 30.0) -> None:
+    import time
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_imports_in_two_processes_do_not_delete_each_others_clips(tmp_path):
+    """Two imports into one voice at once used to leave an index naming deleted clips."""
+    src_a = folder(tmp_path, "a", {f"{no:03d}.wav": poem_reading(no).samples for no in range(1, 9)})
+    src_b = folder(tmp_path, "b", {"020.wav": poem_reading(20).samples})
+    (voices_root() / "club").mkdir(parents=True)
+    lock = voices_root() / ".club.import-lock"
+    first = _import_in_a_process(src_a, "club")
+    try:
+        _wait(lambda: lock.exists() and lock.read_text().startswith("process"))
+        with pytest.raises(VoiceBusy):
+            import_readings(src_b, "club")
+    finally:
+        first.communicate(timeout=120)
+    assert first.returncode == 0
+    import_readings(src_b, "club")
+    index = read_index(voices_root() / "club")
+    listed = {e[part]["file"] for e in index["poems"].values() for part in ("kami", "shimo")}
+    assert sorted(map(int, index["poems"])) == [1, 2, 3, 4, 5, 6, 7, 8, 20]
+    assert listed == clip_files("club")            # every listed clip is there, nothing else
+
+
+def test_clips_of_a_killed_import_are_removed_by_the_next_one(tmp_path):
+    import signal
+    src = folder(tmp_path, "a", {f"{no:03d}.wav": poem_reading(no).samples for no in range(1, 13)})
+    voice_dir = voices_root() / "club"
+    proc = _import_in_a_process(src, "club")
+    try:
+        _wait(lambda: voice_dir.is_dir() and len(clip_files("club")) >= 4)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+    assert not (voice_dir / "index.json").exists() and clip_files("club")   # orphans left
+    report = import_readings(folder(tmp_path, "b", {"030.wav": poem_reading(30).samples}), "club")
+    assert report.stored == [30]
+    assert len(clip_files("club")) == 2
