@@ -58,6 +58,7 @@ drills and the app keep working with a clock that runs.
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
 import os
 import threading
@@ -144,6 +145,26 @@ class Watchdog:
             return False
         settled = now - self._opened >= self.first_s
         return now - self._since > (self.stall_s if settled else self.first_s)
+
+
+@contextlib.contextmanager
+def _c_stderr_silenced():
+    """PortAudio and ALSA print a dozen lines on the C library's stderr for every failed
+    open; a retry each second would flood the terminal. For the few milliseconds of the
+    attempt file descriptor 2 goes to /dev/null (anything else written then is lost too)."""
+    try:
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def _abandon(stream) -> None:
@@ -374,7 +395,8 @@ class Player:
         """Open the device again; if it opens, hand the reading back to it from the silent clock."""
         try:
             import sounddevice as sd
-            stream = self._new_stream(sd)
+            with _c_stderr_silenced():
+                stream = self._new_stream(sd)
         except Exception:  # still gone (PortAudioError), or the device list changed
             return False
         self._stop_silent_clock()   # one driver of the callback at a time
