@@ -82,9 +82,13 @@ def pulse():
     except RuntimeError as exc:
         shutil.rmtree(server.dir, ignore_errors=True)
         pytest.skip(f"no private PulseAudio server could be started: {exc}")
-    saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "PULSE_SERVER")}
+    saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "PULSE_SERVER", "PULSE_CLIENTCONFIG")}
     os.environ.pop("PULSE_SERVER", None)
     os.environ["XDG_RUNTIME_DIR"] = server.dir
+    # Not root (CI may not be): libpulse would start a server of its own once ours is killed.
+    client_conf = Path(server.dir, "client.conf")
+    client_conf.write_text("autospawn = no\n")
+    os.environ["PULSE_CLIENTCONFIG"] = str(client_conf)
     sd._terminate()
     sd._initialize()
     try:
