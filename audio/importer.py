@@ -30,10 +30,10 @@ import contextlib
 import errno
 import json
 import os
-import shutil
 import re
 import secrets
 import shlex
+import shutil
 import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor

@@ -72,7 +72,6 @@ def main() -> int:
         print(f"{TIME} is missing: apt-get install time", file=sys.stderr)
         return 1
     import soundfile as sf
-
     from fixtures_audio import RATE
     worst = 0.0
     print(f"{'length':>8} {'peak MB':>8} {'exit':>4} {'wall s':>7}  line printed")

@@ -152,7 +152,12 @@ class ReadingDriver(QObject):
     # -- events from the audio side -------------------------------------------------------------
     def _poll(self) -> None:
         from audio.player import (
-            CARD_STARTED, DEVICE_LOST, FINISHED_EVENT, HELD_EVENT, KIMARIJI, SHIMO_END,
+            CARD_STARTED,
+            DEVICE_LOST,
+            FINISHED_EVENT,
+            HELD_EVENT,
+            KIMARIJI,
+            SHIMO_END,
         )
         player = self.voices.player()
         for ev in player.poll_events():
