@@ -246,6 +246,7 @@ class Player:
         self._watching = False
         self._device_name = ""
         self.device_losses = 0
+        self.device_problem = ""      # what happened to the device, the last time it was lost
         self._ramps: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Callback-owned state.
         self._loaded: _Loaded | None = None
@@ -386,7 +387,8 @@ class Player:
         threading.Thread(target=_abandon, args=(stream,), name="close-lost-stream", daemon=True).start()
         self.device_losses += 1
         self.silent = True
-        self.status_message = (f"{why} ({self._device_name!r}); the reading goes on silently "
+        self.device_problem = f"{why} ({self._device_name!r})"
+        self.status_message = (f"{self.device_problem}; the reading goes on silently "
                                "and sound comes back when the device does")
         self._start_silent_clock()
         self._events.append(Event(DEVICE_LOST, -1, -1, self.position, time.perf_counter()))

@@ -184,7 +184,9 @@ class ReadingDriver(QObject):
             return
         player.pause()
         self._set_state(PAUSED)
-        self.error.emit(f"The reading is paused: {player.status_message}.")
+        problem = player.device_problem or "the sound device stopped"
+        self.error.emit(f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
+                        "the sound comes back by itself when the device does.")
 
     def _joka_repeated(self, ev) -> bool:
         # The joka's shimo-no-ku is read twice: it is done after the second one.
