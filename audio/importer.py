@@ -12,15 +12,29 @@ One bad file never stops the import: each file gets a line saying what was
 found and what looks wrong, and the summary says which numbers are missing.
 The result is stored under ``<data>/voices/<NAME>/`` (FLAC clips plus
 ``index.json``) and read back by `audio.recorded_voice.RecordedVoice`.
-Importing again under the same name replaces the poems found this time and
-keeps the others.
+Importing again under the same name keeps the poems not found this time; a
+poem found again is replaced only by a take that passes every check. A take
+with warnings is kept beside the stored one as a *candidate*, for the user to
+accept after listening (`accept_candidates`). Names that could mean two
+poems ("017 take 2") are refused with the rename to make.
+
+Safety: one import per voice at a time (`voice_lock`); clips no index names
+(an interrupted import's) are deleted at the next import or when the voice
+is opened, and only files of the importer's own naming in its own folder.
+A file longer than `MAX_FILE_S` is refused before it is decoded, and the
+analysis works in bounded slices, so memory stays bounded.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
 import secrets
+import shlex
+import shutil
+import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -49,6 +63,7 @@ FADE_S = 0.005        # fades at cut edges, inside the padding, against clicks
 MIN_VOICED_S = 0.5    # less than this is not a reading at all
 SHORT_VERSE_S = 2.0   # a kami- or shimo-no-ku shorter than this is suspicious
 LONG_FILE_S = 90.0    # longer than this is probably not one poem
+MAX_FILE_S = 300.0    # longer than this is refused: not one poem, and memory stays bounded
 SHORT_PAUSE_S = 0.4   # a kami/shimo pause shorter than this may be a breath between phrases
 MIN_RANGE_DB = 15.0   # speech must stand this far above the noise floor
 MORA_S = (0.1, 0.9)   # plausible mean mora duration of a reading (karuta reading: ~0.2-0.35 s)
@@ -56,6 +71,15 @@ MORA_S = (0.1, 0.9)   # plausible mean mora duration of a reading (karuta readin
 
 class ImportProblem(Exception):
     """This file cannot be imported; the message says why, for the user."""
+
+
+class ImportFailure(Exception):
+    """The import as a whole could not be done or stored; the message says why. Nothing
+    stored before it is lost."""
+
+
+class VoiceBusy(ImportFailure):
+    """Another import into the same voice is running."""
 
 
 # --- file names ----------------------------------------------------------------
@@ -72,9 +96,11 @@ _PAIR_SUFFIX = (
     (re.compile(r"(?<!\d)(\d{1,3})\s*[-_ ]?([ab])$"), {"a": "kami", "b": "shimo"}),
     (re.compile(r"(?<!\d)(\d{1,3})\s*[-_]\s*([12])$"), {"1": "kami", "2": "shimo"}),
 )
-_JOKA = re.compile(r"joka|jyoka|序歌")
-_KAMI = re.compile(r"kami|上の句|上句")
-_SHIMO = re.compile(r"shimo|下の句|下句")
+# Words count only as words of their own: "shimo" in a reader's name ("Shimomura")
+# or "kami" in "Kamijo" says nothing about the part.
+_JOKA = re.compile(r"(?<![a-z])(?:joka|jyoka)(?![a-z])|序歌")
+_KAMI = re.compile(r"(?<![a-z])kami(?![a-z])|上の句|上句")
+_SHIMO = re.compile(r"(?<![a-z])shimo(?![a-z])|下の句|下句")
 
 
 def parse_name(path: Path) -> NamedFile:
@@ -98,7 +124,7 @@ def parse_name(path: Path) -> NamedFile:
     in_range = [n for n in numbers if n <= 100]
     if joka:
         if part == "whole":
-            m = re.search(r"(?:joka|jyoka|序歌)\s*[-_ ]?([ab12])$", stem)
+            m = re.search(r"(?:(?<![a-z])joka|(?<![a-z])jyoka|序歌)\s*[-_ ]?([ab12])$", stem)
             if m:
                 part = {"a": "kami", "1": "kami", "b": "shimo", "2": "shimo"}[m.group(1)]
         return NamedFile(path, 0, part)
@@ -107,10 +133,17 @@ def parse_name(path: Path) -> NamedFile:
             raise ImportProblem(f"the number{'s' if len(numbers) > 1 else ''} in the name "
                                 f"({', '.join(map(str, numbers))}) is not a poem number 0-100")
         raise ImportProblem("no poem number in the name (expected e.g. 017.wav, kami_017.flac, joka.mp3)")
-    note = None
-    if len(set(in_range)) > 1:
-        note = f"several numbers in the name ({', '.join(map(str, in_range))}); took {in_range[-1]}"
-    return NamedFile(path, in_range[-1], part, note)
+    if len(set(in_range)) > 1:  # "017 take 2": which is the poem? guessing replaced good clips
+        raise ImportProblem(_ambiguous(path, sorted(set(in_range), key=in_range.index), part))
+    return NamedFile(path, in_range[-1], part)
+
+
+def _ambiguous(path: Path, numbers: list[int], part: str) -> str:
+    prefix = "" if part == "whole" else f"{part}_"
+    names = [f"{prefix}{n:03d}{path.suffix.lower()}" for n in numbers]
+    renames = " or ".join(f"mv {shlex.quote(path.name)} {shlex.quote(n)}" for n in names)
+    return (f"ambiguous: several poem numbers in the name ({', '.join(map(str, numbers))}); "
+            f"rename it to the poem it holds: {renames}")
 
 
 # --- results -------------------------------------------------------------------
@@ -128,6 +161,8 @@ class PoemResult:
     kami: Clip
     shimo: Clip
     warnings: list[str] = field(default_factory=list)
+    candidate: bool = False   # kept beside the stored take, not replacing it (it has warnings)
+    token: str = ""           # the name part of its stored clips
 
     def summary(self) -> dict:
         return {
@@ -140,6 +175,7 @@ class PoemResult:
             "shimo_end_s": round(self.shimo_end_s, 3),
             "kimariji_mark_s": None if self.kimariji_mark_s is None else round(self.kimariji_mark_s, 3),
             "warnings": list(self.warnings),
+            "candidate": self.candidate,
         }
 
 
@@ -176,6 +212,7 @@ class ImportReport:
                 "skipped": self.skipped,
                 "with_warnings": sum(1 for p in self.poems if p.warnings),
                 "voice_holds": len(self.stored),
+                "candidates": [p.no for p in self.poems if p.candidate],
                 "cancelled": self.cancelled,
             },
         }
@@ -190,22 +227,36 @@ def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
 
     try:
         size = path.stat().st_size
+        with open(path, "rb"):  # libsndfile says only "System error." when it may not read
+            pass
     except OSError as exc:
-        raise ImportProblem(f"cannot open: {exc.strerror or exc}") from None
+        raise ImportProblem(f"cannot be read: {exc.strerror or exc}") from None
     if size == 0:
         raise ImportProblem("unreadable: the file is empty (0 bytes)")
     try:
         with sf.SoundFile(str(path)) as f:
             rate, declared, info = f.samplerate, f.frames, f.extra_info
-            data = f.read(dtype="float32", always_2d=True)
+            # Never more than MAX_FILE_S of it: a long file must not exhaust memory.
+            limit = int(MAX_FILE_S * rate) + 1
+            if declared > limit:
+                raise ImportProblem(_too_long(declared / rate))
+            data = f.read(frames=limit, dtype="float32", always_2d=True)
+    except ImportProblem:
+        raise
     except Exception as exc:  # libsndfile raises plain errors with its own wording
         raise ImportProblem(_unreadable(exc)) from None
+    if data.shape[0] >= limit:  # its header did not say how long it is
+        raise ImportProblem(_too_long(None))
     if data.shape[0] == 0:
         raise ImportProblem("unreadable: the file holds no audio frames")
-    warnings = []
     # A cut-off copy: libsndfile notes header sizes that "should be" smaller
     # (WAV, AIFF), or an MP3's header promises more frames than it holds.
-    if "(should be" in info or data.shape[0] < 0.98 * declared:
+    truncated = "(should be" in info or data.shape[0] < 0.98 * declared
+    if data.shape[0] < MIN_VOICED_S * rate:  # not "silent": there is hardly anything there
+        raise ImportProblem(f"damaged or cut off: only {data.shape[0] / rate:.2f} s of audio in "
+                            f"{size / 1024:.0f} KB" + (" (its header promises more)" if truncated else ""))
+    warnings = []
+    if truncated:
         warnings.append("truncated: the file is shorter than its header says (an interrupted copy?)")
     if not np.isfinite(data).all():  # a damaged float file
         data = np.nan_to_num(data, nan=0.0, posinf=0.0, neginf=0.0)
@@ -223,6 +274,12 @@ def load_audio(path: Path) -> tuple[np.ndarray, list[str]]:
     if len(mono) / RATE > LONG_FILE_S:
         warnings.append(f"long: {len(mono) / RATE:.0f} s; one poem is usually 15-30 s")
     return mono, warnings
+
+
+def _too_long(seconds: float | None) -> str:
+    length = "" if seconds is None else f" ({seconds / 60:.0f} min)"
+    return (f"too long{length}: over {MAX_FILE_S / 60:.0f} minutes is not one poem; "
+            "cut it into one file per poem (or per kami-/shimo-no-ku)")
 
 
 def _unreadable(exc: Exception) -> str:
@@ -378,8 +435,29 @@ class _Job:
     notes: tuple[str, ...] = ()
 
 
+# Files over LONG_FILE_S are analysed one at a time, so that several workers on
+# long files cannot add up to more memory than one.
+_LONG_FILES = threading.Semaphore(1)
+
+
+def _is_long(job: _Job) -> bool:
+    import soundfile as sf
+    for path in (job.whole, job.kami, job.shimo):
+        try:
+            if path is not None and sf.info(str(path)).duration > LONG_FILE_S:
+                return True
+        except Exception:  # unreadable: load_audio says why
+            pass
+    return False
+
+
 def _run_job(job: _Job) -> PoemResult | list[FailedFile]:
     """Decode and analyse the files of one poem. Failures are returned, not raised."""
+    with _LONG_FILES if _is_long(job) else contextlib.nullcontext():
+        return _analyse_job(job)
+
+
+def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
     if job.whole is not None:
         try:
             x, warnings = load_audio(job.whole)
@@ -420,9 +498,15 @@ def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
     failed, skipped = [], []
     named: dict[tuple[int, str], list[NamedFile]] = {}
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        if path.name.startswith(".") or not path.is_file():
+        if path.name.startswith("."):
             continue
-        if path.suffix.lower() not in AUDIO_SUFFIXES:
+        audio_name = path.suffix.lower() in AUDIO_SUFFIXES
+        odd = _not_a_file(path)
+        if odd is not None:
+            if audio_name or odd != "a folder":  # an ordinary subfolder needs no line
+                failed.append(FailedFile(path.name, f"not read: {odd}, not an audio file"))
+            continue
+        if not audio_name:
             skipped.append(path.name)
             continue
         try:
@@ -452,6 +536,25 @@ def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
             failed.append(FailedFile(lone.path.name, f"no {other}-no-ku file for {label} "
                                      f"(expected a name like {other}_{no:03d}{lone.path.suffix.lower()})"))
     return jobs, failed, skipped
+
+
+def _not_a_file(path: Path) -> str | None:
+    """What `path` is if it is not a regular file (never opened: a pipe would block)."""
+    import stat
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if path.is_symlink():
+            return ("a symbolic link that loops back on itself" if exc.errno == errno.ELOOP
+                    else "a symbolic link to nothing (its target is gone)")
+        return f"cannot be looked at ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    return "a device or socket"
 
 
 def _notes(*files: NamedFile) -> tuple[str, ...]:
@@ -486,23 +589,58 @@ def import_readings(folder: Path | str, name: str | None = None, *,
 
     `progress(done, total)` is called after each poem; when `cancelled()` turns
     true, poems not yet analysed are left out and nothing already stored is lost.
-    Raises ValueError for a folder or name that cannot be used at all.
+    A poem already stored is replaced only by a take without warnings; one with
+    warnings is kept beside it as a candidate (`accept_candidates`).
+    Raises ValueError for a folder or name that cannot be used at all,
+    VoiceBusy while another import into the voice runs, ImportFailure if the
+    result cannot be stored (the voice is then as it was).
     """
+    if isinstance(folder, str) and not folder.strip():
+        raise ValueError("the folder name is empty")  # Path("") would be the current folder
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder")
     name = valid_voice_name(name if name is not None else folder.resolve().name)
-    jobs, failed, skipped = plan(folder)
-    voice_dir = voices_root() / name
+    try:
+        jobs, failed, skipped = plan(folder)
+    except OSError as exc:
+        raise ValueError(f"the folder {folder} cannot be read: {exc.strerror or exc}") from None
+    voice_dir = _voice_dir(name)
+    with voice_lock(voice_dir):
+        _remove_unused_clips(voice_dir)   # left by an import that was interrupted
+        try:
+            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled)
+            failed += more
+            stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
+        finally:  # replaced clips, or this import's own if its index could not be written
+            _remove_unused_clips(voice_dir)
+    imported = {p.no for p in results}
+    failed.sort(key=lambda f: f.file)
+    return ImportReport(
+        name=name, folder=str(folder), voice_dir=str(voice_dir), poems=results, failed=failed,
+        skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
+        stored=stored, joka=0 in imported, cancelled=bool(cancelled is not None and cancelled()),
+    )
+
+
+def _voice_dir(name: str) -> Path:
+    try:
+        voice_dir = voices_root() / name
+        voice_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ImportFailure(f"cannot make the voice folder for {name!r}: "
+                            f"{exc.strerror or exc} ({getattr(exc, 'filename', '')})") from None
+    return voice_dir
+
+
+def _run_jobs(jobs, voice_dir, workers, progress, cancelled):
+    """Analyse every poem and write its clips under new names (until the index names
+    them the voice keeps reading its old ones, so a crash mid-import loses nothing)."""
     results: list[PoemResult] = []
-    total = len(jobs)
+    failed: list[FailedFile] = []
+    token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     # More threads than cores: decoding and FFTs release the GIL, and file I/O overlaps.
     workers = workers or min(8, max(4, os.cpu_count() or 1))
-    if jobs:
-        voice_dir.mkdir(parents=True, exist_ok=True)
-    # New clips get new file names: until the index names them, the voice
-    # keeps reading its old ones, so a crash mid-import loses nothing.
-    token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         def work(job: _Job):
             if cancelled is not None and cancelled():
@@ -517,7 +655,8 @@ def import_readings(folder: Path | str, name: str | None = None, *,
                 try:
                     _write_clips(voice_dir, out, token)
                 except Exception as exc:  # disk full, permissions
-                    return [FailedFile(f, f"could not be stored in {voice_dir}: {exc}") for f in out.files]
+                    why = _storage_problem(exc, voice_dir)
+                    return [FailedFile(f, f"not stored: {why}") for f in out.files]
             return out
         for done, out in enumerate(pool.map(work, jobs), start=1):
             if isinstance(out, PoemResult):
@@ -525,17 +664,76 @@ def import_readings(folder: Path | str, name: str | None = None, *,
             elif out is not None:
                 failed.extend(out)
             if progress is not None:
-                progress(done, total)
-    stored = _write_index(voice_dir, name, folder, results, token) if results else _stored(voice_dir)
-    if results:
-        _remove_unused_clips(voice_dir)
-    imported = {p.no for p in results}
-    failed.sort(key=lambda f: f.file)
-    return ImportReport(
-        name=name, folder=str(folder), voice_dir=str(voice_dir), poems=results, failed=failed,
-        skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
-        stored=stored, joka=0 in imported, cancelled=bool(cancelled is not None and cancelled()),
-    )
+                progress(done, len(jobs))
+    return results, failed
+
+
+def _storage_problem(exc: Exception, where: Path) -> str:
+    """Why writing under `where` failed, in words: libsndfile's own are misleading
+    ("problem with initialization of the flac decoder" for a full disk)."""
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        free = None
+    if getattr(exc, "errno", None) == errno.ENOSPC or (free is not None and free < 4 * 2**20):
+        left = f" ({free / 2**20:.1f} MB free)" if free is not None and free < 100 * 2**20 else ""
+        return f"the disk holding {where} is full{left}; free some space and import again"
+    if isinstance(exc, OSError):
+        return f"cannot write in {where}: {exc.strerror or exc}"
+    return f"cannot write in {where} ({' '.join(str(exc).split()) or type(exc).__name__})"
+
+
+# --- one import per voice at a time ------------------------------------------------
+
+def _lock_path(voice_dir: Path) -> Path:
+    return voice_dir.parent / f".{voice_dir.name}.import-lock"
+
+
+@contextlib.contextmanager
+def voice_lock(voice_dir: Path, wait: bool = False):
+    """Hold the voice's import lock (an flock, so a crashed import leaves none behind).
+
+    Raises VoiceBusy at once if another import holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # no flock on this system: imports are not guarded
+        yield
+        return
+    path = _lock_path(voice_dir)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ImportFailure(f"cannot make the import lock {path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+            raise VoiceBusy(f"another import into voice {voice_dir.name!r} is running"
+                            f"{f' ({holder})' if holder else ''}; wait until it has finished, "
+                            "then run this one again") from None
+        os.ftruncate(fd, 0)
+        started = datetime.now().strftime("%H:%M:%S")
+        os.pwrite(fd, f"process {os.getpid()}, started {started}".encode(), 0)
+        try:
+            yield
+        finally:
+            os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)   # releases the flock
+
+
+def tidy_voice(voice_dir: Path) -> None:
+    """Delete clip files of `voice_dir` that no index lists (an interrupted import's),
+    unless an import into it is running. Only names the importer makes are touched."""
+    if not voice_dir.is_dir():
+        return
+    try:
+        with voice_lock(voice_dir):
+            _remove_unused_clips(voice_dir)
+    except ImportFailure:  # busy (that import tidies at its end), or no lock possible
+        pass
 
 
 def clip_file(no: int, part: str, token: str) -> str:
@@ -550,8 +748,13 @@ def _write_clips(voice_dir: Path, result: PoemResult, token: str) -> None:
     for part, clip in (("kami", result.kami), ("shimo", result.shimo)):
         target = voice_dir / clip_file(result.no, part, token)
         tmp = target.with_name(target.name + ".part")
-        sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
-        os.replace(tmp, target)
+        try:
+            sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    result.token = token
 
 
 def read_index(voice_dir: Path) -> dict:
@@ -576,13 +779,22 @@ def _stored(voice_dir: Path) -> list[int]:
 
 
 def _remove_unused_clips(voice_dir: Path) -> None:
-    """Delete clip files the index no longer names (replaced by this import, or left by a crash)."""
+    """Delete clip files the index does not name (replaced by an import, or left by a
+    crash). Call only under `voice_lock`: an import's new clips are not indexed yet."""
+    if (voice_dir / INDEX_NAME).exists():
+        try:
+            index = read_index(voice_dir)
+            entries = list(index["poems"].values()) + list(index.get("candidates", {}).values())
+            used = {e[part]["file"] for e in entries for part in ("kami", "shimo")}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return  # cannot tell what is in use: delete nothing
+    else:
+        used = set()  # the first import into this voice never finished
     try:
-        table = read_index(voice_dir)["poems"]
-        used = {e[part]["file"] for e in table.values() for part in ("kami", "shimo")}
-    except (ValueError, KeyError, TypeError):
-        return  # cannot tell what is in use: delete nothing
-    for path in voice_dir.iterdir():
+        paths = list(voice_dir.iterdir())
+    except OSError:
+        return
+    for path in paths:
         if _CLIP_NAME.match(path.name) and path.name not in used:
             try:
                 path.unlink()
@@ -590,26 +802,90 @@ def _remove_unused_clips(voice_dir: Path) -> None:
                 pass  # left for the next import to tidy
 
 
-def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemResult],
-                 token: str) -> list[int]:
+def _entry(r: PoemResult, folder: Path, now: str) -> dict:
+    return {
+        "kami": {"file": clip_file(r.no, "kami", r.token), "marks": dict(r.kami.marks)},
+        "shimo": {"file": clip_file(r.no, "shimo", r.token), "marks": dict(r.shimo.marks)},
+        "source": {"folder": str(folder.resolve()), **r.summary()},
+        "imported": now,
+    }
+
+
+def _has_clips(voice_dir: Path, entry) -> bool:
     try:
-        poems_table = {k: v for k, v in read_index(voice_dir)["poems"].items()
-                       if isinstance(k, str) and k.isdigit()}
-    except ValueError:
-        poems_table = {}  # a new voice, or a damaged index the new one replaces
+        return all((voice_dir / entry[part]["file"]).is_file() for part in ("kami", "shimo"))
+    except (KeyError, TypeError):
+        return False
+
+
+def _write_index(voice_dir: Path, name: str, folder: Path, results: list[PoemResult]) -> list[int]:
+    """Store the new takes: a take with warnings does not replace a good stored one,
+    it becomes that poem's candidate (`accept_candidates`)."""
+    try:
+        old = read_index(voice_dir)
+        poems_table = {k: v for k, v in old["poems"].items() if isinstance(k, str) and k.isdigit()}
+        candidates = {k: v for k, v in old.get("candidates", {}).items() if isinstance(k, str) and k.isdigit()}
+    except (ValueError, AttributeError):
+        poems_table, candidates = {}, {}  # a new voice, or a damaged index the new one replaces
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     for r in results:
-        poems_table[str(r.no)] = {
-            "kami": {"file": clip_file(r.no, "kami", token), "marks": dict(r.kami.marks)},
-            "shimo": {"file": clip_file(r.no, "shimo", token), "marks": dict(r.shimo.marks)},
-            "source": {"folder": str(folder.resolve()), **r.summary()},
-            "imported": now,
-        }
+        key = str(r.no)
+        r.candidate = bool(r.warnings) and _has_clips(voice_dir, poems_table.get(key))
+        if r.candidate:
+            candidates[key] = _entry(r, folder, now)
+        else:
+            poems_table[key] = _entry(r, folder, now)
+            candidates.pop(key, None)   # a good take settles the question
+    _save_index(voice_dir, name, poems_table, candidates)
+    return sorted(int(k) for k in poems_table)
+
+
+def _save_index(voice_dir: Path, name: str, poems_table: dict, candidates: dict) -> None:
     index = {
         "format": INDEX_FORMAT, "version": INDEX_VERSION, "name": name, "rate": RATE,
         "poems": dict(sorted(poems_table.items(), key=lambda kv: int(kv[0]))),
     }
+    if candidates:
+        index["candidates"] = dict(sorted(candidates.items(), key=lambda kv: int(kv[0])))
     tmp = voice_dir / (INDEX_NAME + ".part")
-    tmp.write_text(json.dumps(index, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, voice_dir / INDEX_NAME)
-    return sorted(int(k) for k in poems_table)
+    try:
+        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, voice_dir / INDEX_NAME)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ImportFailure(f"the voice's index could not be written: {_storage_problem(exc, voice_dir)}; "
+                            f"voice {name!r} is as it was before this import") from None
+
+
+def candidates_of(name: str) -> dict[int, dict]:
+    """The takes of voice `name` kept beside a stored one, by poem number."""
+    try:
+        table = read_index(voices_root() / name).get("candidates", {})
+    except (ValueError, OSError):
+        return {}
+    return {int(k): v for k, v in table.items() if isinstance(k, str) and k.isdigit()}
+
+
+def accept_candidates(name: str, numbers: list[int]) -> list[int]:
+    """Make the candidate takes of `numbers` the stored ones (their old clips are deleted).
+
+    ValueError if the voice or a candidate does not exist; VoiceBusy during an import.
+    """
+    name = valid_voice_name(name)
+    voice_dir = voices_root() / name
+    if not voice_dir.is_dir():
+        raise ValueError(f"there is no imported voice called {name!r}")
+    with voice_lock(voice_dir):
+        index = read_index(voice_dir)
+        poems_table = dict(index["poems"])
+        candidates = dict(index.get("candidates", {}))
+        missing = [n for n in numbers if str(n) not in candidates]
+        if missing:
+            have = ", ".join(sorted(candidates, key=int)) or "none"
+            raise ValueError(f"voice {name!r} has no candidate take of poem(s) "
+                             f"{', '.join(map(str, missing))} (candidates: {have})")
+        for n in numbers:
+            poems_table[str(n)] = candidates.pop(str(n))
+        _save_index(voice_dir, name, poems_table, candidates)
+        _remove_unused_clips(voice_dir)
+    return sorted(numbers)

@@ -182,6 +182,11 @@ TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
+MAX_STEP = int(4.0 * 48000 / DP_HOP)  # grid frames: the longest mora (with a breath) considered
+DP_COLUMNS = 2048  # onset frames per slice of the programme's tables: bounded memory
+
+
+FFT_BATCH = 2048  # frames transformed at once: memory stays bounded on a long file
 
 
 def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
@@ -196,12 +201,15 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
     idx = np.arange(len(frames)) if only is None else np.flatnonzero(only[:len(frames)])
     bin_hz = 48000 / nfft
     b100, b1k, b6k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 6000))
-    spec = scipy.fft.rfft(frames[idx] * np.hanning(nfft).astype(np.float32), axis=1)[:, b100:b6k]
-    power = spec.real ** 2 + spec.imag ** 2
+    window = np.hanning(nfft).astype(np.float32)
     # frames past the padding's end count as silence
     low, high = np.full(n, np.log(1e-9)), np.full(n, np.log(1e-9))
-    low[idx] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
-    high[idx] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
+    for a in range(0, len(idx), FFT_BATCH):
+        batch = idx[a:a + FFT_BATCH]
+        spec = scipy.fft.rfft(frames[batch] * window, axis=1)[:, b100:b6k]
+        power = spec.real ** 2 + spec.imag ** 2
+        low[batch] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
+        high[batch] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
     return low, high
 
 
@@ -301,22 +309,14 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     allowed = np.where(near_voice, 0.0, -np.inf)
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
-    lam = PACE_WEIGHT
     d_min = max(2, int(0.3 * mean))
     longest_breath = max((b - a for a, b in breaths), default=0)
-    d_max = min(T - 1, int(4.0 * mean) + longest_breath)
+    # No mora (with a breath before it) lasts longer than MAX_STEP_S: without
+    # this bound the tables below grew with the square of the verse's length.
+    d_max = min(T - 1, int(4.0 * mean) + longest_breath, MAX_STEP)
     ds = np.arange(d_min, max(d_min, d_max) + 1)
-    # Every (duration d, onset frame t) pair at once: the previous onset is t-d,
-    # and the mora between them lasts vcum[t]-vcum[t-d] voiced frames.
-    t_idx = np.arange(T)
-    src = t_idx[None, :] - ds[:, None]
-    valid = src >= 0
-    src = np.maximum(src, 0)
-    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float32)
-    log_ratio = np.log(np.maximum(dur, 1.0) / np.float32(mean))
-    misfit = np.where(valid, lam * log_ratio ** 2, np.inf).astype(np.float32)
-    # A phrase's last mora may be drawn out: only shortness counts against it.
-    held_misfit = np.where(valid, lam * np.minimum(log_ratio, 0.3) ** 2, np.inf).astype(np.float32)
+    slices = [slice(a, min(a + DP_COLUMNS, T)) for a in range(0, T, DP_COLUMNS)]
+    kept = [_step_costs(ds, cols, vcum, mean) for cols in slices] if len(slices) == 1 else None
     s = s.astype(np.float32)
     allowed = allowed.astype(np.float32)
 
@@ -325,20 +325,46 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     back = []
     for i in range(1, n):
         gain = s + allowed + (1.5 * gap_end if i in starts else 0.0)
-        cost = held_misfit if (i - 1) in ends else misfit
-        cand = score[src] - cost
-        j = np.argmax(cand, axis=0)
-        score = cand[j, t_idx] + gain
-        back.append(ds[j])
+        held = (i - 1) in ends
+        new, arg = np.empty(T, np.float32), np.empty(T, np.int32)
+        for k, cols in enumerate(slices):
+            src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
+            cand = score[src] - (held_misfit if held else misfit)
+            j = np.argmax(cand, axis=0)
+            new[cols] = cand[j, np.arange(len(j))]
+            arg[cols] = ds[j]
+        score = new + gain
+        back.append(arg)
     # The last mora runs from its onset to the end of the verse, held at will.
     tail = (vcum[-1] - vcum[:T]).astype(np.float64)
-    t = int(np.argmax(score - np.where(tail >= 0.5 * mean, 0.0, np.inf)))
+    final = score - np.where(tail >= 0.5 * mean, 0.0, np.inf)
+    t = int(np.argmax(final))
+    if not np.isfinite(final[t]):  # no placement fits (an implausibly slow verse): spread evenly
+        return [int(round(k * (T - 1) / n)) for k in range(n)]
     onsets = [t]
     for arg in reversed(back):
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
     return onsets
+
+
+def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
+    """For onset frames `cols` and every duration in `ds`: the previous onset's frame,
+    and what that duration costs (ordinary mora; phrase-final mora, held at will)."""
+    # The previous onset is t-d, and the mora between them lasts vcum[t]-vcum[t-d]
+    # voiced frames.
+    t_idx = np.arange(cols.start, cols.stop)
+    src = t_idx[None, :] - ds[:, None]
+    valid = src >= 0
+    src = np.maximum(src, 0)
+    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float32)
+    log_ratio = np.log(np.maximum(dur, 1.0) / np.float32(mean))
+    misfit = np.where(valid, PACE_WEIGHT * log_ratio ** 2, np.inf).astype(np.float32)
+    # A phrase's last mora may be drawn out: only shortness counts against it.
+    held_misfit = np.where(valid, PACE_WEIGHT * np.minimum(log_ratio, 0.3) ** 2,
+                           np.inf).astype(np.float32)
+    return src, misfit, held_misfit
 
 
 def _refine(x: np.ndarray, onsets: list[int], scale: float, hop: int = 120) -> list[int]:

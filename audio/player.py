@@ -42,6 +42,14 @@ card_index, poem, sample, time)` with kind one of CARD_STARTED (kami_start
 sounded), KIMARIJI, SHIMO_END, HELD, FINISHED. The callback only appends to a
 deque; it never calls user code, never locks, never allocates arrays.
 
+Losing the device: a watchdog thread (`Watchdog`) checks ten times a second
+that the stream still asks for samples. A stream that stopped (the
+PulseAudio server killed, a USB headset pulled) or stalled for `STALL_S` is
+closed, `status_message` says so, a DEVICE_LOST event is queued, and the
+same callback goes on driving the reading from the system clock: position,
+holds and marks carry on. Every `REOPEN_S` the player tries the device again;
+when it opens, playing moves back onto it (a DEVICE_BACK event).
+
 No sound: if PortAudio is missing (``import sounddevice`` raises OSError) or
 there is no output device, the player says why in `status_message`, and plays
 silently with the same callback driven by a thread on the system clock, so
@@ -50,6 +58,7 @@ drills and the app keep working with a clock that runs.
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
 import os
 import threading
@@ -66,6 +75,8 @@ IDLE, PLAYING, PAUSED, HELD, FINISHED = "idle", "playing", "paused", "held", "fi
 # Event kinds.
 CARD_STARTED, KIMARIJI, SHIMO_END, HELD_EVENT, FINISHED_EVENT = (
     "card_started", "kimariji", "shimo_end", "held", "finished")
+# The sound device went away (the reading goes on on the silent clock) / came back.
+DEVICE_LOST, DEVICE_BACK = "device_lost", "device_back"
 
 CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth)
 # Output latency asked of PortAudio. It costs nothing in accuracy (the clock
@@ -74,6 +85,10 @@ CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth
 LATENCY = 0.04
 REALTIME_PRIORITY = 20  # SCHED_FIFO priority asked for the audio thread (1..99)
 FADE = 120  # samples (2.5 ms) of fade before a pause/skip/stop and after a resume
+STALL_S = 0.5      # a stream that asked for no samples this long is lost
+FIRST_BLOCK_S = 2.0  # a new stream may take this long to ask for its first block
+WATCH_S = 0.1      # how often the watchdog looks
+REOPEN_S = 1.0     # how often a lost device is tried again
 
 _EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
                   "shimo_end": SHIMO_END, "shimo2_end": SHIMO_END}
@@ -99,6 +114,66 @@ class Event(NamedTuple):
     poem: int
     sample: int     # programme sample
     time: float     # perf_counter seconds when it reached (or reaches) the speaker
+
+
+class Watchdog:
+    """Notices a stream that stopped asking for samples (pure: the clock is given).
+
+    `check(frames)` is called every `WATCH_S` with the count of frames the
+    stream has played; it is stalled when that count has not moved for
+    `stall_s`, or for `first_s` in the first `first_s` after opening (a new
+    PulseAudio stream may wait that long for its first blocks).
+    """
+
+    def __init__(self, clock=time.perf_counter, stall_s: float = STALL_S,
+                 first_s: float = FIRST_BLOCK_S):
+        self.clock = clock
+        self.stall_s = stall_s
+        self.first_s = first_s
+        self.reset(0)
+
+    def reset(self, frames: int) -> None:
+        """Start watching afresh (a stream just opened at `frames`)."""
+        self._frames = frames
+        self._since = self._opened = self.clock()
+
+    def check(self, frames: int) -> bool:
+        """True if the stream is stalled."""
+        now = self.clock()
+        if frames != self._frames:
+            self._frames, self._since = frames, now
+            return False
+        settled = now - self._opened >= self.first_s
+        return now - self._since > (self.stall_s if settled else self.first_s)
+
+
+@contextlib.contextmanager
+def _c_stderr_silenced():
+    """PortAudio and ALSA print a dozen lines on the C library's stderr for every failed
+    open; a retry each second would flood the terminal. For the few milliseconds of the
+    attempt file descriptor 2 goes to /dev/null (anything else written then is lost too)."""
+    try:
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
+def _abandon(stream) -> None:
+    """Close a stream whose device went away (on a thread of its own: it may block)."""
+    try:
+        stream.abort()
+        stream.close()
+    except Exception:
+        pass
 
 
 class FakeTime(NamedTuple):
@@ -165,6 +240,13 @@ class Player:
         self._stream = None
         self._thread: threading.Thread | None = None
         self._running = False
+        self._lost = False            # the device went away: the silent clock plays
+        self._watchdog = Watchdog()
+        self._watcher: threading.Thread | None = None
+        self._watching = False
+        self._device_name = ""
+        self.device_losses = 0
+        self.device_problem = ""      # what happened to the device, the last time it was lost
         self._ramps: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         # Callback-owned state.
         self._loaded: _Loaded | None = None
@@ -196,6 +278,8 @@ class Player:
             self._open_device()
         if self.silent:
             self._start_silent_clock()
+        else:
+            self._start_watchdog()
         return self
 
     def _open_device(self) -> None:
@@ -208,17 +292,22 @@ class Player:
             info = sd.query_devices(self.device, "output")
         except (ValueError, sd.PortAudioError) as exc:
             return self._go_silent(f"no sound output device ({exc})")
+        self._device_name = info["name"]
         try:
-            self._stream = sd.OutputStream(
-                samplerate=self.rate, blocksize=self.blocksize, device=self.device,
-                channels=1, dtype="float32", latency=self.latency, callback=self._callback)
+            self._stream = self._new_stream(sd)
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             self._stream = None
             return self._go_silent(f"the sound device {info['name']!r} cannot be opened ({exc})")
+        self._watchdog.reset(self._frames)
         self.clock_offset = self._measure_offset()
         self.status_message = (f"playing on {info['name']!r}, output latency "
                                f"{self._stream.latency * 1000:.1f} ms")
+
+    def _new_stream(self, sd):
+        return sd.OutputStream(
+            samplerate=self.rate, blocksize=self.blocksize, device=self.device,
+            channels=1, dtype="float32", latency=self.latency, callback=self._callback)
 
     def _go_silent(self, why: str) -> None:
         self.silent = True
@@ -252,15 +341,94 @@ class Player:
             if delay > 0:
                 time.sleep(delay)
 
-    def close(self) -> None:
+    def _stop_silent_clock(self) -> None:
         self._running = False
         if self._thread is not None:
             self._thread.join(timeout=1.0)
             self._thread = None
-        if self._stream is not None:
-            self._stream.stop()
-            self._stream.close()
+
+    # -- the watchdog (its own thread; never the audio callback) ----------------------
+
+    def _start_watchdog(self) -> None:
+        self._watching = True
+        self._watcher = threading.Thread(target=self._watch_loop, name="audio-watchdog", daemon=True)
+        self._watcher.start()
+
+    def _watch_loop(self) -> None:
+        next_try = 0.0
+        while self._watching:
+            time.sleep(WATCH_S)
+            if not self._watching:
+                break
+            if not self._lost:
+                why = self._stream_trouble()
+                if why:
+                    self._lose_device(why)
+                    next_try = time.perf_counter() + REOPEN_S
+            elif time.perf_counter() >= next_try:
+                self._try_reopen()
+                next_try = time.perf_counter() + REOPEN_S
+
+    def _stream_trouble(self) -> str:
+        """Why the stream is no longer playing, or "" if it is."""
+        stream = self._stream
+        if stream is None:
+            return ""
+        if not stream.active:
+            return "the sound device stopped"
+        if self._watchdog.check(self._frames):
+            return f"the sound device stopped asking for sound for over {self._watchdog.stall_s:.1f} s"
+        return ""
+
+    def _lose_device(self, why: str) -> None:
+        """Close the dead stream and go on playing on the system clock, where the reading is."""
+        self._lost = True   # the callback, if it ever runs again, plays silence and touches nothing
+        stream, self._stream = self._stream, None
+        threading.Thread(target=_abandon, args=(stream,), name="close-lost-stream", daemon=True).start()
+        self.device_losses += 1
+        self.silent = True
+        self.device_problem = f"{why} ({self._device_name!r})"
+        self.status_message = (f"{self.device_problem}; the reading goes on silently "
+                               "and sound comes back when the device does")
+        self._start_silent_clock()
+        self._events.append(Event(DEVICE_LOST, -1, -1, self.position, time.perf_counter()))
+
+    def _try_reopen(self) -> bool:
+        """Open the device again; if it opens, hand the reading back to it from the silent clock."""
+        try:
+            import sounddevice as sd
+            with _c_stderr_silenced():
+                stream = self._new_stream(sd)
+        except Exception:  # still gone (PortAudioError), or the device list changed
+            return False
+        self._stop_silent_clock()   # one driver of the callback at a time
+        self._lost = False
+        self._stream = stream
+        try:
+            stream.start()
+        except Exception:
             self._stream = None
+            self._lost = True
+            threading.Thread(target=_abandon, args=(stream,), daemon=True).start()
+            self._start_silent_clock()
+            return False
+        self._watchdog.reset(self._frames)
+        self.clock_offset = self._measure_offset()
+        self.silent = False
+        self.status_message = f"the sound device {self._device_name!r} is back; playing on it again"
+        self._events.append(Event(DEVICE_BACK, -1, -1, self.position, time.perf_counter()))
+        return True
+
+    def close(self) -> None:
+        self._watching = False
+        if self._watcher is not None and self._watcher is not threading.current_thread():
+            self._watcher.join(timeout=2.0)
+            self._watcher = None
+        self._stop_silent_clock()
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            stream.stop()
+            stream.close()
 
     def __enter__(self) -> "Player":
         return self.open()
@@ -361,6 +529,9 @@ class Player:
     # -- the callback ---------------------------------------------------------------
 
     def _callback(self, outdata, frames, time_info, status) -> None:
+        if self._lost:  # the silent clock has the reading now
+            outdata.fill(0.0)
+            return
         if self.realtime is None:
             self.realtime = _try_realtime()
         if status.output_underflow:
@@ -378,10 +549,11 @@ class Player:
 
         The stream callback calls this; tests call it directly with `FakeTime`.
         """
+        stream = self._stream  # the watchdog may drop it meanwhile
         dac = time_info.outputBufferDacTime
         if not dac:  # some host APIs leave it 0
-            dac = time_info.currentTime + (self._stream.latency if self._stream else 0.0)
-        if self._stream is not None:
+            dac = time_info.currentTime + (stream.latency if stream is not None else 0.0)
+        if stream is not None:
             self._track_offset(time_info.currentTime)
         t0 = self._smooth(dac + self.clock_offset, frames)
         out = outdata[:, 0]

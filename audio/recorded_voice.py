@@ -4,14 +4,15 @@ Stored as ``<data>/voices/<NAME>/index.json`` plus one FLAC file per verse.
 Damage stays local: a broken index entry or a missing or unreadable file
 makes that poem's `kami`/`shimo` raise `VoiceError` naming the poem and the
 problem; the other poems still read. A damaged index as a whole makes every
-poem raise the same clear error, and `available()` is empty.
+poem raise the same clear error, and `available()` is empty. Opening a voice
+deletes the clips an interrupted import left (`audio.importer.tidy_voice`).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from audio.clip import Clip
-from audio.importer import INDEX_NAME, read_index, voices_root
+from audio.importer import INDEX_NAME, read_index, tidy_voice, voices_root
 from audio.voice import RATE, VoiceError
 
 
@@ -38,6 +39,7 @@ class RecordedVoice:
         if not self.dir.is_dir():
             self._index_error = f"no imported voice called {self.name!r} (looked in {self.dir})"
             return
+        tidy_voice(self.dir)   # clips an interrupted import left behind
         try:
             self._index = read_index(self.dir)
         except ValueError as exc:

@@ -75,9 +75,14 @@ def test_poem_number_and_part_from_the_name(name, no, part):
     assert (f.no, f.part) == (no, part)
 
 
-def test_several_numbers_in_a_name_are_noted():
-    f = parse_name(Path("01 - 017 akinota.mp3"))
-    assert f.no == 17 and "several numbers" in f.note
+def test_several_numbers_in_a_name_are_refused_with_the_rename_to_make():
+    # Was noted and the last number taken: "017 take 2.mp3" replaced poem 2 (finding 5).
+    for name, numbers in (("01 - 017 akinota.mp3", ("001.mp3", "017.mp3")),
+                          ("017 take 2.mp3", ("017.mp3", "002.mp3"))):
+        with pytest.raises(ImportProblem, match="several poem numbers") as err:
+            parse_name(Path(name))
+        for target in numbers:
+            assert f"{target}" in str(err.value) and "mv " in str(err.value)
 
 
 @pytest.mark.parametrize("name, reason", [

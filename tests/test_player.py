@@ -327,3 +327,84 @@ def test_pause_before_the_next_kami_is_a_hold_there():
     assert rig.player.position == p.mark_sample(0, "shimo_end")
     with pytest.raises(ValueError):
         rig.player.pause(at="soon")
+
+
+# --- losing the sound device ---------------------------------------------------------
+
+def test_watchdog_notices_a_stalled_stream_within_a_second_on_a_fake_clock():
+    from audio.clock import FakeClock
+    from audio.player import WATCH_S, Watchdog
+    clock = FakeClock(100.0)
+    dog = Watchdog(clock)
+    frames = 0
+    # A stream that plays: a block every 5 ms, looked at every WATCH_S for 10 s.
+    for _ in range(int(10 / WATCH_S)):
+        clock.advance(WATCH_S)
+        frames += int(WATCH_S * RATE)
+        assert not dog.check(frames)
+    # Then it stops asking for samples: noticed at the first look after STALL_S, within 1 s.
+    stalled_at = clock.now()
+    while not dog.check(frames):
+        clock.advance(WATCH_S)
+        assert clock.now() - stalled_at < 5, "never noticed"
+    assert clock.now() - stalled_at <= 1.0
+    # A new stream gets longer for its first block, then the usual limit.
+    dog.reset(frames)
+    clock.advance(1.0)
+    assert not dog.check(frames)
+    clock.advance(dog.first_s)
+    assert dog.check(frames)
+
+
+def test_a_lost_device_hands_the_reading_to_the_silent_clock_where_it_was():
+    """The stream stops (server killed): the watchdog's step closes it, queues DEVICE_LOST
+    and the silent clock carries on from the same programme sample."""
+    import time
+
+    from audio.player import DEVICE_LOST
+
+    class DeadStream:
+        active = False
+        latency = 0.04
+        closed = False
+
+        def abort(self):
+            pass
+
+        def close(self):
+            self.closed = True
+
+    p = programme(cards=2)
+    player = Player(backend="manual", blocksize=256)
+    try:
+        player.load(p)
+        player.start()
+        buf = np.zeros((256, 1), np.float32)
+        for b in range(40):
+            player.process(buf, 256, FakeTime(T0 + b * 256 / RATE), None)
+        at = player.position
+        dead = player._stream = DeadStream()
+        why = player._stream_trouble()
+        assert why
+        player._lose_device(why)
+        assert player.silent and "silently" in player.status_message
+        assert [e.kind for e in player.poll_events() if e.kind == DEVICE_LOST] == [DEVICE_LOST]
+        deadline = time.perf_counter() + 10
+        while player.position < at + 4096 and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        assert player.position >= at + 4096      # went on from where it was, not from 0
+        assert player.state == PLAYING
+        deadline = time.perf_counter() + 2
+        while not dead.closed and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        assert dead.closed
+        # A callback arriving late from the dead stream plays silence and moves nothing.
+        out = np.full((256, 1), 7.0, np.float32)
+
+        class Flags:
+            output_underflow = False
+        player._lost = True
+        player._callback(out, 256, FakeTime(0.0), Flags())
+        assert not out.any()
+    finally:
+        player.close()

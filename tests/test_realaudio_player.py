@@ -211,6 +211,7 @@ def test_every_mark_sounds_within_3_ms_of_the_clock_with_no_underrun(pulse, sink
         underflow_log = list(player.underflow_log)
         realtime = player.realtime
         assert player.callback_errors == 0, player.last_error
+        assert player.device_losses == 0, player.status_message  # the watchdog never fired
         # Every mark that begins or ends a burst, with the time the clock says it sounded.
         onset_marks, end_marks = [], []
         for (card, name), _ in sorted(programme.marks().items(), key=lambda kv: kv[1]):

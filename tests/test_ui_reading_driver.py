@@ -87,3 +87,31 @@ def test_a_missing_voice_is_reported_not_raised(qtbot, driver):
         driver.start([5], FAST, joka=False)
     assert "poem" in sig.args[0]
     assert driver.state == "idle"
+
+
+def test_a_lost_sound_device_pauses_the_reading_where_it_is_and_says_why(qtbot, driver):
+    """The player queues DEVICE_LOST when its stream dies (tests/test_realaudio_device_loss.py
+    kills a real server); here the event is queued by hand on the silent player."""
+    import time
+
+    from audio.player import DEVICE_LOST, Event
+    started, errors = [], []
+    driver.card_started.connect(started.append)
+    driver.error.connect(errors.append)
+    driver.start([7, 3], FAST, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    player = driver.voices.player()
+    player.device_problem = "the sound device stopped ('default')"
+    player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
+    with qtbot.waitSignal(driver.error, timeout=2_000):
+        pass
+    assert errors == ["The sound device stopped ('default'). The reading is paused where it "
+                      "was; the sound comes back by itself when the device does."]
+    assert driver.state == "paused"
+    qtbot.waitUntil(lambda: player.state == "paused", timeout=2_000)
+    at = player.position
+    qtbot.wait(200)
+    assert player.position == at               # kept where it was
+    with qtbot.waitSignal(driver.card_started, timeout=10_000):
+        driver.resume()                        # and goes on from there
+    assert started == [7, 3]

@@ -14,9 +14,12 @@ def register(sub) -> None:
         "(001.wav, poem 1.mp3, kami_017.flac + shimo_017.flac, 017a/017b, 017_1/017_2; 0 or "
         "'joka' for the joka). Files are split at the kami/shimo pause, trimmed and marked.",
     )
-    p.add_argument("folder", metavar="DIR", help="folder holding the recordings")
+    p.add_argument("folder", metavar="DIR", nargs="?", help="folder holding the recordings")
     p.add_argument("--name", help="name of the voice (default: the folder's name); "
                    "importing again under a name replaces the poems found and keeps the rest")
+    p.add_argument("--accept", metavar="N[,N...]",
+                   help="use the candidate takes of these poems (kept beside the stored ones by "
+                   "an earlier import because they had warnings) in voice --name; no DIR")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -24,21 +27,53 @@ def register(sub) -> None:
 def run(args) -> int:
     from pathlib import Path
 
+    from audio.importer import ImportFailure, import_readings
     from trainer.cli import UsageError
+    if args.accept is not None:
+        return _accept(args, UsageError)
+    if args.folder is None:
+        raise UsageError("import-readings: give the folder holding the recordings")
+    if not args.folder.strip():   # Path("") is the current folder: never import that by accident
+        raise UsageError("import-readings: the folder name is empty")
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"import-readings: {folder} is not a folder")
-    from audio.importer import import_readings
     try:
         report = import_readings(folder, args.name)
     except ValueError as exc:
         raise UsageError(f"import-readings: {exc}") from None
+    except ImportFailure as exc:   # another import running, or nothing could be stored
+        print(f"karuta import-readings: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         json.dump(report.to_json(), sys.stdout, ensure_ascii=False, indent=1)
         print()
     else:
         print_report(report)
     return 0 if report.poems else 1
+
+
+def _accept(args, UsageError) -> int:
+    from audio.importer import ImportFailure, accept_candidates
+    if args.folder is not None:
+        raise UsageError("import-readings: --accept takes no folder, only --name")
+    if not args.name:
+        raise UsageError("import-readings: --accept needs --name (the voice)")
+    try:
+        numbers = sorted({int(n) for n in args.accept.replace(" ", "").split(",") if n})
+    except ValueError:
+        raise UsageError(f"import-readings: --accept wants poem numbers like 1,17 (not {args.accept!r})") from None
+    if not numbers:
+        raise UsageError("import-readings: --accept wants poem numbers like 1,17")
+    try:
+        done = accept_candidates(args.name, numbers)
+    except ValueError as exc:
+        raise UsageError(f"import-readings: {exc}") from None
+    except ImportFailure as exc:
+        print(f"karuta import-readings: {exc}", file=sys.stderr)
+        return 1
+    print(f"Voice {args.name!r} now reads poem(s) {', '.join(map(str, done))} from the accepted takes.")
+    return 0
 
 
 def print_report(report, out=None) -> None:
@@ -52,12 +87,16 @@ def print_report(report, out=None) -> None:
             continue
         p = item
         label = "joka    " if p.no == 0 else f"poem {p.no:3d}"
+        status = "ok" if not p.warnings else "CHECK"
         files = " + ".join(p.files)
         kimariji = "" if p.no == 0 or p.kimariji_mark_s is None else f", kimariji at {p.kimariji_mark_s:.2f} s"
-        w(f"{'ok' if not p.warnings else 'CHECK':6}  {files} -> {label}: kami {p.kami_start_s:.2f}-{p.kami_end_s:.2f} s, "
+        w(f"{status:6}  {files} -> {label}: kami {p.kami_start_s:.2f}-{p.kami_end_s:.2f} s, "
           f"shimo {p.shimo_start_s:.2f}-{p.shimo_end_s:.2f} s{kimariji}")
         for warning in p.warnings:
             w(f"          ! {warning}")
+        if p.candidate:
+            w(f"          = NOT used yet: the stored take of {label.strip()} stays, this one is kept "
+              "beside it as a candidate")
     w()
     n = len(report.poems)
     w(f"Imported {n} poem{'s' if n != 1 else ''} into voice {report.name!r} ({report.voice_dir}); "
@@ -74,9 +113,16 @@ def print_report(report, out=None) -> None:
         w(f"{len(report.failed)} file(s) failed: fix, rename or re-record them, then run "
           f"`karuta import-readings {shlex.quote(report.folder)} --name {shlex.quote(report.name)}` "
           "again; poems already imported stay.")
+    candidates = [p.no for p in report.poems if p.candidate]
+    checks = [p for p in checks if not p.candidate]
     if checks:
         w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
           "marks may be off.")
+    if candidates:
+        nos = ",".join(map(str, candidates))
+        w(f"{len(candidates)} new take(s) with warnings did not replace the stored ones (poem(s) "
+          f"{_ranges(candidates)}). Listen to both; to use the new ones: "
+          f"`karuta import-readings --name {shlex.quote(report.name)} --accept {nos}`")
     if n == 0:
         w("Nothing was imported.")
 

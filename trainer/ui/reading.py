@@ -4,6 +4,11 @@
 player and turns the player's events (polled every 15 ms: the audio callback
 never touches Qt) into signals on the GUI thread.  It knows nothing of rules:
 Reader mode and Match mode listen to the same signals.
+
+When the sound device goes away mid-reading the player goes on on its silent
+clock; the driver pauses it there (nothing is heard, so nothing should be
+missed) and says so through `error`. The player opens the device again by
+itself once it is back, so the next Start plays.
 """
 from __future__ import annotations
 
@@ -71,6 +76,7 @@ class ReadingDriver(QObject):
         self._started.clear()
         self._done.clear()
         player = self.voices.player()
+        player.poll_events()   # drop what an earlier reading or the device left queued
         player.load(programme)
         player.start()
         self._timer.start()
@@ -145,9 +151,19 @@ class ReadingDriver(QObject):
 
     # -- events from the audio side -------------------------------------------------------------
     def _poll(self) -> None:
-        from audio.player import CARD_STARTED, FINISHED_EVENT, HELD_EVENT, KIMARIJI, SHIMO_END
-        for ev in self.voices.player().poll_events():
-            if ev.kind == CARD_STARTED:
+        from audio.player import (
+            CARD_STARTED,
+            DEVICE_LOST,
+            FINISHED_EVENT,
+            HELD_EVENT,
+            KIMARIJI,
+            SHIMO_END,
+        )
+        player = self.voices.player()
+        for ev in player.poll_events():
+            if ev.kind == DEVICE_LOST:
+                self._device_lost(player)
+            elif ev.kind == CARD_STARTED:
                 self._card_started(ev.card_index, ev.poem)
             elif ev.kind == KIMARIJI and ev.card_index >= 0:   # the joka decides nothing
                 self.kimariji.emit(ev.card_index, ev.poem, ev.time)
@@ -162,6 +178,15 @@ class ReadingDriver(QObject):
                 self._timer.stop()
                 self._set_state(IDLE)
                 self.finished.emit()
+
+    def _device_lost(self, player) -> None:
+        if self._state == IDLE:
+            return
+        player.pause()
+        self._set_state(PAUSED)
+        problem = player.device_problem or "the sound device stopped"
+        self.error.emit(f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
+                        "the sound comes back by itself when the device does.")
 
     def _joka_repeated(self, ev) -> bool:
         # The joka's shimo-no-ku is read twice: it is done after the second one.
