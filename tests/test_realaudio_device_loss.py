@@ -193,11 +193,11 @@ def test_reading_driver_reports_the_loss_and_starts_again_once_the_server_is_bac
         assert not player.silent, player.status_message
         started, errors = [], []
         driver.card_started.connect(started.append)
-        driver.error.connect(errors.append)
+        driver.device_problem.connect(errors.append)
         driver.start([44, 17, 3], timing, joka=False)
         qtbot.waitUntil(lambda: started == [44], timeout=10_000)
         pulse.kill()
-        with qtbot.waitSignal(driver.error, timeout=3_000):
+        with qtbot.waitSignal(driver.device_problem, timeout=3_000):
             pass
         assert "sound device" in errors[0]
         assert driver.state == "paused"          # where it was, not lost

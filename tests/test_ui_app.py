@@ -183,3 +183,23 @@ def test_mode_and_geometry_are_remembered(qtbot, ini, window):
     again = S.Settings(QSettings(ini, QSettings.Format.IniFormat))
     assert again.get(S.MODE) == 1
     assert again.get(S.GEOMETRY)
+
+
+def test_silent_mode_and_a_lost_device_are_shown_in_the_status_bar(window, qtbot):
+    """Issue 10.12: the person is never left guessing whether sound comes out."""
+    from trainer.ui.reading import notify_sound
+
+    class SilentPlayer:
+        silent = True
+        status_message = "no sound output device (test). Playing silently"
+
+    window.voices.has_player = lambda: True
+    window.voices.player = lambda: SilentPlayer()
+    window._update_actions()
+    assert window.sound_status.text() == tr("reader.no_sound")
+    assert "no sound output device" in window.sound_status.toolTip()
+    notify_sound("The sound device stopped ('default'). The reading is paused")
+    assert "paused" in window.statusBar().currentMessage()
+    SilentPlayer.silent = False
+    window._update_actions()
+    assert window.sound_status.text() == ""

@@ -97,13 +97,13 @@ def test_a_lost_sound_device_pauses_the_reading_where_it_is_and_says_why(qtbot, 
     from audio.player import DEVICE_LOST, Event
     started, errors = [], []
     driver.card_started.connect(started.append)
-    driver.error.connect(errors.append)
+    driver.device_problem.connect(errors.append)
     driver.start([7, 3], FAST, joka=False)
     qtbot.waitUntil(lambda: started == [7], timeout=10_000)
     player = driver.voices.player()
     player.device_problem = "the sound device stopped ('default')"
     player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
-    with qtbot.waitSignal(driver.error, timeout=2_000):
+    with qtbot.waitSignal(driver.device_problem, timeout=2_000):
         pass
     assert errors == ["The sound device stopped ('default'). The reading is paused where it "
                       "was; the sound comes back by itself when the device does."]

@@ -174,7 +174,7 @@ def _print_json(programme, seed) -> None:
 def _play(args, programme, seed) -> int:
     import time
 
-    from audio.player import CARD_STARTED, FINISHED, Player
+    from audio.player import CARD_STARTED, DEVICE_BACK, DEVICE_LOST, FINISHED, Player
     device = int(args.device) if args.device and args.device.isdigit() else args.device
     player = Player(device=device).open()
     try:
@@ -194,6 +194,8 @@ def _play(args, programme, seed) -> int:
                 for ev in player.poll_events():
                     if ev.kind == CARD_STARTED and ev.card_index >= 0:
                         print(f"card {ev.card_index + 1}/{n}: poem {ev.poem}", flush=True)
+                    elif ev.kind in (DEVICE_LOST, DEVICE_BACK):   # the reading goes on either way
+                        print(f"karuta read: {player.status_message}", file=sys.stderr, flush=True)
                 if player.state == FINISHED:
                     break
                 time.sleep(0.05)

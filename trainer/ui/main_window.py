@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QStackedWidget, QTabBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabBar, QVBoxLayout,
+                               QWidget)
 
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
@@ -60,6 +61,7 @@ class MainWindow(QMainWindow):
         self.driver = driver
         self._build_modes()
         self._build_actions()
+        self._build_status_bar()
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         geometry = settings.get(S.GEOMETRY)
@@ -164,6 +166,28 @@ class MainWindow(QMainWindow):
         mode = self.current_mode()
         for name, act in self.actions_by_name.items():
             act.setEnabled(bool(getattr(mode, "available", lambda n: False)(name)))
+        self._show_sound_status()
+
+    # -- the status bar: the sound device, always in view ------------------------------------
+    def _build_status_bar(self) -> None:
+        from trainer.ui.reading import on_sound_notice
+        self.sound_status = QLabel()
+        self.statusBar().addPermanentWidget(self.sound_status)
+        on_sound_notice(self._show_sound_notice)
+
+    def _show_sound_notice(self, text: str) -> None:
+        self.statusBar().showMessage(text, 20_000)
+
+    def _show_sound_status(self) -> None:
+        """'No sound device: running silently' while the player has no device (never opening
+        the device just to ask: that happens when a reading first needs it)."""
+        voices = self.voices
+        has = getattr(voices, "has_player", None)
+        silent = bool(has and has() and getattr(voices.player(), "silent", False))
+        text = tr("reader.no_sound") if silent else ""
+        if self.sound_status.text() != text:
+            self.sound_status.setText(text)
+            self.sound_status.setToolTip(getattr(voices.player(), "status_message", "") if silent else "")
 
     def _toggle_kimariji(self, on: bool) -> None:
         self.settings.set(S.SHOW_KIMARIJI, on)

@@ -7,10 +7,13 @@ Reader mode and Match mode listen to the same signals.
 
 When the sound device goes away mid-reading the player goes on on its silent
 clock; the driver pauses it there (nothing is heard, so nothing should be
-missed) and says so through `error`. The player opens the device again by
+missed) and says so through `device_problem` (and `notify_sound`, for the status bar).
+The player opens the device again by
 itself once it is back, so the next Start plays.
 """
 from __future__ import annotations
+
+import weakref
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -19,13 +22,37 @@ from trainer.ui.tasks import BackgroundTask
 PAUSED, HELD, PLAYING, IDLE = "paused", "held", "playing", "idle"
 
 
+# Every driver's sound-device notices go to the one place that shows them (the main window's
+# status bar): a lost device pauses a reading, it does not end it. Plain weak references, not a
+# process-wide QObject: a global signal connected to windows that come and go makes Qt warn
+# about shared objects deleted under it.
+_sound_listeners: list[weakref.WeakMethod] = []
+
+
+def on_sound_notice(method) -> None:
+    """Call the bound `method(text)` with every sound-device notice while its object lives."""
+    _sound_listeners.append(weakref.WeakMethod(method))
+
+
+def notify_sound(text: str) -> None:
+    for ref in list(_sound_listeners):
+        method = ref()
+        try:
+            if method is None:
+                raise RuntimeError("gone")
+            method(text)
+        except RuntimeError:           # its Qt object was deleted
+            _sound_listeners.remove(ref)
+
+
 class ReadingDriver(QObject):
     card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
     kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
     card_finished = Signal(int)           # poem: done (shimo-no-ku ended, or skipped past)
     finished = Signal()
     state_changed = Signal(str)           # playing / paused / held / idle
-    error = Signal(str)
+    error = Signal(str)                   # the reading could not go on (it has stopped)
+    device_problem = Signal(str)          # the sound device was lost: paused where it was
     ready = Signal()                      # the programme is loaded and sounding
 
     def __init__(self, voices, parent=None):
@@ -185,8 +212,10 @@ class ReadingDriver(QObject):
         player.pause()
         self._set_state(PAUSED)
         problem = player.device_problem or "the sound device stopped"
-        self.error.emit(f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
-                        "the sound comes back by itself when the device does.")
+        text = (f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
+                "the sound comes back by itself when the device does.")
+        self.device_problem.emit(text)
+        notify_sound(text)
 
     def _joka_repeated(self, ev) -> bool:
         # The joka's shimo-no-ku is read twice: it is done after the second one.
