@@ -87,13 +87,15 @@ def resolve(ref: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), attr)
 
 
-_MUBEYAMA = dict(
-    session="trainer.games.mubeyama_session:new_session",
-    simulate="trainer.sim.mubeyama_sim:simulate_variant",
-    report="trainer.sim.mubeyama_sim:format_totals",
-    cli_options="trainer.sim.mubeyama_sim:add_cli_options",
-    table="trainer.ui.mubeyama_panel:MubeyamaPanel",
-)
+def _mubeyama(variant: str, title: str, seats: int, ruleset: str, hidden_card: bool = False) -> Variant:
+    """A Mubeyama variant: every ruleset plays through the same session, simulator and table."""
+    return Variant("mubeyama", variant, title, seats, seats,
+                   session="trainer.games.mubeyama_session:new_session",
+                   simulate="trainer.sim.mubeyama_sim:simulate_variant",
+                   report="trainer.sim.mubeyama_sim:format_totals",
+                   cli_options="trainer.sim.mubeyama_sim:add_cli_options",
+                   table="trainer.ui.mubeyama_panel:MubeyamaPanel",
+                   options=_frozen(ruleset=ruleset, hidden_card=hidden_card))
 
 
 GAMES: tuple[Variant, ...] = (
@@ -103,20 +105,13 @@ GAMES: tuple[Variant, ...] = (
             report="trainer.sim.kyogi_sim:format_report",
             cli_options="trainer.sim.kyogi_sim:add_cli_options",
             table="trainer.ui.match_panel:MatchPanel"),
-    Variant("mubeyama", "okayama4", "Mubeyama, Okayama (bingo lines), 4 players", 4, 4,
-            options=_frozen(ruleset="okayama", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "okayama6", "Mubeyama, Okayama (bingo lines), 6 players", 6, 6,
-            options=_frozen(ruleset="okayama", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "izumoji5", "Mubeyama, Izumoji (passes), 5 players", 5, 5,
-            options=_frozen(ruleset="izumoji", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "izumoji6", "Mubeyama, Izumoji (passes), 6 players", 6, 6,
-            options=_frozen(ruleset="izumoji", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "gambling4", "Mubeyama, four-player gambling game (hidden card)", 4, 4,
-            options=_frozen(ruleset="gambling4", hidden_card=True), **_MUBEYAMA),
-    Variant("mubeyama", "gambling4open", "Mubeyama, four-player gambling game (no hidden card)",
-            4, 4, options=_frozen(ruleset="gambling4", hidden_card=False), **_MUBEYAMA),
-    Variant("mubeyama", "gambling5", "Mubeyama, five-player gambling game", 5, 5,
-            options=_frozen(ruleset="gambling5", hidden_card=False), **_MUBEYAMA),
+    _mubeyama("okayama4", "Mubeyama, Okayama (bingo lines), 4 players", 4, "okayama"),
+    _mubeyama("okayama6", "Mubeyama, Okayama (bingo lines), 6 players", 6, "okayama"),
+    _mubeyama("izumoji5", "Mubeyama, Izumoji (passes), 5 players", 5, "izumoji"),
+    _mubeyama("izumoji6", "Mubeyama, Izumoji (passes), 6 players", 6, "izumoji"),
+    _mubeyama("gambling4", "Mubeyama, four-player gambling game (hidden card)", 4, "gambling4", hidden_card=True),
+    _mubeyama("gambling4open", "Mubeyama, four-player gambling game (no hidden card)", 4, "gambling4"),
+    _mubeyama("gambling5", "Mubeyama, five-player gambling game", 5, "gambling5"),
 )
 
 
