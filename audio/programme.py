@@ -116,7 +116,7 @@ class CardTimes:
     card_index: int
     poem: int
     kami_start: int
-    kimariji: int
+    kimariji: int | None  # None when the clip carries no kimariji mark (e.g. an unmarked recording)
     kami_end: int
     shimo_start: int | None
     shimo_end: int | None
@@ -187,12 +187,12 @@ class Programme:
         return sample / self.rate
 
     def card_times(self) -> list[CardTimes]:
-        out = []
-        for i, no in enumerate(self.card_order):
-            m = lambda name: self._marks.get((i, name))  # noqa: E731
-            out.append(CardTimes(i, no, m("kami_start"), m("kimariji"), m("kami_end"),
-                                 m("shimo_start"), m("shimo_end")))
-        return out
+        # Every card's kami-no-ku is placed, so its start and end always exist;
+        # the kimariji mark and the shimo-no-ku may not.
+        marks = self._marks
+        return [CardTimes(i, no, self.mark_sample(i, "kami_start"), marks.get((i, "kimariji")),
+                          self.mark_sample(i, "kami_end"), marks.get((i, "shimo_start")), marks.get((i, "shimo_end")))
+                for i, no in enumerate(self.card_order)]
 
     def segment_at(self, sample: int) -> int:
         """Index of the segment containing `sample` (the last one past the end)."""

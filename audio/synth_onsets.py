@@ -101,7 +101,8 @@ class Analysis:
         power = np.abs(np.fft.rfft(frames, n=512, axis=1)) ** 2
         freqs = np.fft.rfftfreq(512, 1 / rate)
         edges = np.geomspace(100, 12000, 25)
-        bands = np.stack([power[:, (freqs >= a) & (freqs < b)].sum(axis=1) for a, b in zip(edges[:-1], edges[1:])], axis=1)
+        bands = np.stack([power[:, (freqs >= a) & (freqs < b)].sum(axis=1)
+                          for a, b in zip(edges[:-1], edges[1:])], axis=1)
         floor = 1e-10 * max(1.0, float(power.max()))
         self.bands_db = 10 * np.log10(bands + floor)
         self.level_db = 10 * np.log10(power.sum(axis=1) + floor)
@@ -136,7 +137,9 @@ class Analysis:
         level = self.level_db
         ctx = int(0.04 * self.rate / HOP)
         t = lo + int(np.argmin(level[lo:hi + 1]))
-        depth = min(float(level[max(0, t - ctx):t].max(initial=-1e9)), float(level[t:t + ctx].max(initial=-1e9))) - float(level[t])
+        before = float(level[max(0, t - ctx):t].max(initial=-1e9))
+        after = float(level[t:t + ctx].max(initial=-1e9))
+        depth = min(before, after) - float(level[t])
         return Onset("dip", int(self.centre[t]) if depth >= MIN_DIP_DB else None, depth)
 
     def _fall(self, lo: int, hi: int) -> Onset:
@@ -249,7 +252,7 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
     kinds = plain_kinds(verse, phrase_morae)
     offset = None  # clip frame minus plain frame, from the last mora matched
     previous = 0
-    out = []
+    out: list[tuple[int, str, int, int | None]] = []
     for k, (mark, ref) in enumerate(zip(clip.mora_marks(), refs)):
         r = pa.frame(ref)
         if offset is None:  # the first mora: the clip starts with a lead-in of unknown length
@@ -264,7 +267,8 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
         else:
             p_idx = np.arange(r - before, r + after)
         p_idx = p_idx[(p_idx >= 0) & (p_idx < len(ps))]
-        best, best_cost = None, np.inf
+        best: int | None = None
+        best_cost = np.inf
         for lag in range(centre - search, centre + search + 1):
             c_idx = p_idx + lag
             ok = (c_idx >= 0) & (c_idx < len(cs))
@@ -286,14 +290,14 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
 FADE_IN_MAX_S = 0.16  # a phrase's first sound out of silence: its mark at most this after HTS's phoneme start
 
 
-def plain_verdicts(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
-                   held: Sequence[tuple[int, int]] = (), tolerance_s: float = 0.02) -> list[tuple[int, str, float | None, bool]]:
+def plain_verdicts(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]], held: Sequence[tuple[int, int]] = (),
+                   tolerance_s: float = 0.02) -> list[tuple[int, str, float | None, bool]]:
     """`plain_check` judged: (index, kind, mark minus plain onset in ms or None, within bounds).
 
     "stop" and "joined" marks must lie within `tolerance_s` of the plain
     rendering's onset; a "silence" mark (a phrase fading in) must lie after the
     engine's phoneme start, by at most FADE_IN_MAX_S (the check can only bound it)."""
-    out = []
+    out: list[tuple[int, str, float | None, bool]] = []
     for k, kind, mark, found in plain_check(clip, rendering, verse, phrase_morae, held):
         if found is None:
             out.append((k, kind, None, False))

@@ -129,7 +129,6 @@ def speech(count: int) -> None:
     except ImportError as exc:
         print(f"speech: skipped ({exc})")
         return
-    import poems
     from audio.importer import analyse_whole
     voice, rate = SynthVoice(), 48000
     errors, kimariji, split = [], [], []

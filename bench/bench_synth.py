@@ -94,7 +94,8 @@ def main() -> int:
                         worst = (err, (no, part, k, kind))
         for kind, errs in by_kind.items():
             e = np.abs(errs)
-            print(f"  marks vs onsets, {kind:<4}: n={len(e)}  mean |err| {e.mean():.1f} ms  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
+            print(f"  marks vs onsets, {kind:<4}: n={len(e)}  mean |err| {e.mean():.1f} ms"
+                  f"  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
         print(f"worst mark error {worst[0]:+.1f} ms at {worst[1]}; onsets not found: {missing}")
         plain_and_importer(voice)
     return 0
@@ -137,10 +138,12 @@ def plain_and_importer(voice) -> None:
         e = np.abs([x for x in errs if x is not None])
         print(f"  {kind:<8} n={len(errs)}  not found {sum(x is None for x in errs)}  mean |err| {e.mean():.1f} ms"
               f"  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms")
-    print(f"  out of bounds (stop/joined > 20 ms, silence outside its fade-in): {failed or 'none'}")
+    print(f"  out of bounds (stop/joined > 20 ms, silence outside its fade-in): "
+          f"{failed or 'none'}")
     e = np.abs(importer)
-    print(f"importer's onset placement vs marks: n={len(e)}  median {np.median(e):.1f} ms  p95 {np.percentile(e, 95):.1f} ms"
-          f"  max {e.max():.1f} ms  within 20 ms {np.mean(e <= 20) * 100:.0f}%  within 50 ms {np.mean(e <= 50) * 100:.0f}%")
+    print(f"importer's onset placement vs marks: n={len(e)}  median {np.median(e):.1f} ms"
+          f"  p95 {np.percentile(e, 95):.1f} ms  max {e.max():.1f} ms"
+          f"  within 20 ms {np.mean(e <= 20) * 100:.0f}%  within 50 ms {np.mean(e <= 50) * 100:.0f}%")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import random
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import NoReturn
 
 from poems.kana import is_hiragana
 from poems.model import Poem
@@ -21,7 +22,7 @@ class PoemDataError(ValueError):
     """The poem data file is damaged: the message names the poem and the field."""
 
 
-def _fail(no, field: str, why: str):
+def _fail(no, field: str, why: str) -> NoReturn:
     where = "the joka" if no == 0 else f"poem {no}"
     raise PoemDataError(f"poem data: {where}, field {field!r}: {why}")
 
@@ -56,17 +57,22 @@ def _units(raw: dict, no, part: str, kana: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(tuple(u) for u in value)
 
 
+def _part(raw: dict, no: int, part: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """One half of a poem ("kami" or "shimo"): its phrases, their kana and their sound units."""
+    count = PHRASES[part]
+    phrases = _phrases(raw, no, part, count, kana=False)
+    kana = _phrases(raw, no, part + "_kana", count, kana=True)
+    return phrases, kana, _units(raw, no, part, kana)
+
+
 def parse_poem(raw: dict, expect_no: int | None = None) -> Poem:
     if not isinstance(raw, dict):
         _fail(expect_no if expect_no is not None else "?", "(entry)", "not an object")
     no = raw.get("no")
     if not isinstance(no, int) or not 0 <= no <= 100:
         _fail(expect_no if expect_no is not None else "?", "no", f"must be 0..100, got {no!r}")
-    fields = {}
-    for part, count in PHRASES.items():
-        fields[part] = _phrases(raw, no, part, count, kana=False)
-        fields[part + "_kana"] = _phrases(raw, no, part + "_kana", count, kana=True)
-        fields[part + "_units"] = _units(raw, no, part, fields[part + "_kana"])
+    kami, kami_kana, kami_units = _part(raw, no, "kami")
+    shimo, shimo_kana, shimo_units = _part(raw, no, "shimo")
     poet = raw.get("poet", "")
     if no and (not isinstance(poet, str) or not poet):
         _fail(no, "poet", "missing")
@@ -74,9 +80,10 @@ def parse_poem(raw: dict, expect_no: int | None = None) -> Poem:
     if no:
         if not isinstance(kimariji, str) or not kimariji:
             _fail(no, "kimariji", "missing")
-        if not "".join(fields["kami_kana"]).startswith(kimariji):
+        if not "".join(kami_kana).startswith(kimariji):
             _fail(no, "kimariji", f"{kimariji!r} is not the opening of the kami-no-ku")
-    return Poem(no=no, poet=poet, kimariji=kimariji, **fields)
+    return Poem(no=no, poet=poet, kimariji=kimariji, kami=kami, shimo=shimo, kami_kana=kami_kana,
+                shimo_kana=shimo_kana, kami_units=kami_units, shimo_units=shimo_units)
 
 
 def parse(data: dict) -> tuple[Poem, tuple[Poem, ...]]:

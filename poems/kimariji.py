@@ -18,7 +18,7 @@ from poems import database
 def opening_table() -> tuple[list[list[int]], list[int]]:
     """For every pair of poems, how many kana their openings share as heard; and
     each poem's key length. Built once (a game asks at every read)."""
-    keys = [[]] + [p.listening_key() for p in database.ALL]
+    keys: list[list[str]] = [[]] + [p.listening_key() for p in database.ALL]  # index 0: the joka's place
     shared = [[0] * 101 for _ in range(101)]
     for a in range(1, 101):
         for b in range(a + 1, 101):

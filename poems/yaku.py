@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 # Set 1, "pass to the right": torifuda whose verse holds one of these words.
 KEYWORDS: Mapping[str, frozenset[int]] = MappingProxyType({
@@ -48,7 +48,8 @@ class YakuSets:
 
     def override(self, **sets) -> "YakuSets":
         """A copy with some sets replaced, e.g. ``override(sadness={5, 82, 86})``."""
-        fixed = {k: (dict(v) if k == "keywords" else frozenset(v)) for k, v in sets.items()}
+        # keywords is a mapping, every other set a frozenset: the values differ per field
+        fixed: dict[str, Any] = {k: (dict(v) if k == "keywords" else frozenset(v)) for k, v in sets.items()}
         return replace(self, **fixed)
 
     def keywords_of(self, no: int) -> tuple[str, ...]:

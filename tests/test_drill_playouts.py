@@ -25,7 +25,7 @@ def test_listening_reflex_random_players():
         drill = ListeningReflex(range(1, 101), clock=clock, seed=seed, territory_size=size,
                                 karafuda=rng.randint(0, 12))
         taken, wrong_touches = [], set()
-        while (reading := drill.next_reading()) is not None:
+        while drill.next_reading() is not None:
             drill.reading_started(clock.t + rng.uniform(0.5, 2.0))
             for _ in range(rng.randint(0, 3)):
                 if not drill.field:
@@ -94,6 +94,6 @@ def test_kami_to_torifuda_choices_over_many_seeds():
             drill.reading_started(0.0)
             try:
                 drill.touch(rng.choice(rnd.choices))
-            except DrillError:
-                raise AssertionError("a choice on show could not be touched")
+            except DrillError as err:
+                raise AssertionError("a choice on show could not be touched") from err
         assert sorted(asked) == sorted(cards)

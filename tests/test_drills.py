@@ -253,7 +253,7 @@ def test_positional_memorise_then_recall():
     layout = dict(drill.layout)
     assert len(layout) == 7 and drill.rows == 3 and drill.columns == 4
     with pytest.raises(DrillError, match="not started"):
-        drill.face_down
+        _ = drill.face_down
     drill.start()
     assert set(drill.visible().values()) == set(layout.values())
     clock.advance(19.9)

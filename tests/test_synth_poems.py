@@ -199,7 +199,8 @@ def test_every_mark_agrees_with_a_plain_rendering(voice):
         for part in ("kami", "shimo"):
             phrases = poem.kami_sound if part == "kami" else poem.shimo_sound
             rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine)
-            for k, kind, err, ok in plain_verdicts(_clip(voice, no, part), rendering, v, _phrase_morae(poem, part), held):
+            verdicts = plain_verdicts(_clip(voice, no, part), rendering, v, _phrase_morae(poem, part), held)
+            for k, kind, err, ok in verdicts:
                 out.append((no, part, k, kind, err, ok))
         return out
 

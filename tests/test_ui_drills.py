@@ -174,7 +174,6 @@ def test_kimariji_henka_answers_every_field_card(qtbot, panel, store, clock):
     choose(panel, "kimariji_henka", "all", field=3, rounds=2)
     assert panel.start()
     screen = panel.screen
-    model = screen.model
     expected = []
     for rnd in range(2):
         qtbot.mouseClick(screen.ask_button, Qt.MouseButton.LeftButton)

@@ -139,9 +139,18 @@ class FudaNagashi:
         """This run's figures; `recent`: earlier runs, newest first (for the rank)."""
         n = len(self.results)
         n_correct = sum(r.correct for r in self.results)
-        mean = sum(r.reaction_ms for r in self.results) / n if n else None
-        total = ms_between(self.started_at, self.ended_at) if n else 0.0
-        partial = FudaNagashiSummary(n, n_correct, total, mean,
-                                     tuple((r.card, r.reaction_ms) for r in self.results), None)
+        per_card = tuple((r.card, _shown_ms(r)) for r in self.results)
+        mean = sum(ms for _, ms in per_card) / n if n else None
+        total = 0.0
+        if n:
+            assert self.started_at is not None and self.ended_at is not None, "a card was shown and answered"
+            total = ms_between(self.started_at, self.ended_at)
+        partial = FudaNagashiSummary(n, n_correct, total, mean, per_card, None)
         rank = rank_from_recent([partial, *recent]) if n else None
         return FudaNagashiSummary(n, n_correct, total, mean, partial.per_card_ms, rank)
+
+
+def _shown_ms(result: TrialResult) -> float:
+    """How long the card was on show before this answer."""
+    assert result.reaction_ms is not None, "every fuda nagashi answer is timed from its card's showing (_finish)"
+    return result.reaction_ms

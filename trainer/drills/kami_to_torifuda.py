@@ -72,26 +72,27 @@ class KamiToTorifuda:
         self.kimariji_at = kimariji_at
 
     def touch(self, card: int, at: float | None = None) -> TrialResult:
-        rnd = self._current()
+        rnd, kimariji_at = self._current()
         if card not in rnd.choices:
             raise DrillError(f"card {card} is not among the torifuda on show")
         at = self.clock() if at is None else at
         correct = card == rnd.card
         return self._finish(TrialResult(KIND, rnd.card, correct, str(card),
-                                        ms_between(self.kimariji_at, at),
+                                        ms_between(kimariji_at, at),
                                         None if correct else "otetsuki"))
 
     def time_out(self) -> TrialResult:
         """No touch before the reading ended: a miss, no fault."""
-        rnd = self._current()
+        rnd, _ = self._current()
         return self._finish(TrialResult(KIND, rnd.card, False, None, None, None))
 
-    def _current(self) -> Round:
+    def _current(self) -> tuple[Round, float]:
+        """The round on show and the moment its kimariji was heard."""
         if self.round is None:
             raise DrillError("no round is on show")
         if self.kimariji_at is None:
             raise DrillError("no poem is being read yet")
-        return self.round
+        return self.round, self.kimariji_at
 
     def _finish(self, result: TrialResult) -> TrialResult:
         self.round = None

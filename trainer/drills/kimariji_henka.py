@@ -112,6 +112,7 @@ class KimarijiHenka:
             raise DrillError(f"card {card} is not asked about now")
         if card not in self._open:
             raise DrillError(f"card {card} was already answered this round")
+        assert self._last_at is not None, "ask() sets it together with _asked_at"
         now = self.clock()
         expected = self._expected[card]
         correct = is_kimariji(text, card, len(expected.kimariji))

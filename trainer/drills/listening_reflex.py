@@ -138,12 +138,12 @@ class ListeningReflex:
         """The yoin ended: close the reading and give its result."""
         if self.reading is None:
             raise DrillError("no poem is being read")
-        r = self.reading
-        took = self._take is not None
+        r, take = self.reading, self._take
+        took = take is not None
         correct = (not self._touched) if r.karafuda else (took and self._fault is None)
         answer = ",".join(str(c) for c in self._touched + ([r.card] if took else [])) or None
         result = TrialResult(KIND, r.card, correct, answer,
-                             self._take.reaction_ms if took else None, self._fault)
+                             take.reaction_ms if take is not None else None, self._fault)
         self.results.append(result)
         self.reading = None
         return result

@@ -74,31 +74,33 @@ class PositionalMemory:
 
     def ready(self) -> None:
         """The player turns the cards over before the time is up."""
-        self._require_started()
+        self._started()
         if self._ready_at is None:
             self._ready_at = self.clock()
 
     @property
     def face_down(self) -> bool:
-        self._require_started()
+        started = self._started()
         if self._ready_at is not None:
             return True
-        return self.clock() >= self.started_at + self.memorise_s
+        return self.clock() >= started + self.memorise_s
 
     @property
     def seconds_left(self) -> float:
         if self.face_down:
             return 0.0
-        return self.started_at + self.memorise_s - self.clock()
+        return self._started() + self.memorise_s - self.clock()
 
     def visible(self) -> dict[Slot, int | None]:
         """What the player sees: cards face up while memorising, None once face down."""
         down = self.face_down
         return {slot: (None if down else card) for slot, card in self.layout.items()}
 
-    def _require_started(self) -> None:
+    def _started(self) -> float:
+        """When the memorising time started; DrillError before `start`."""
         if self.started_at is None:
             raise DrillError("the memorising time has not started")
+        return self.started_at
 
     # --- recall ----------------------------------------------------------------------
 
@@ -123,35 +125,38 @@ class PositionalMemory:
         self.kimariji_at = kimariji_at
 
     def touch(self, slot: Slot, at: float | None = None) -> TrialResult:
-        r = self._current()
+        r, kimariji_at = self._current()
         if slot not in self.layout:
             raise DrillError(f"there is no card at {slot}")
         at = self.clock() if at is None else at
-        reaction = ms_between(self.kimariji_at, at)
+        reaction = ms_between(kimariji_at, at)
         if r.karafuda:
             result = TrialResult(KIND, r.card, False, _slot_text(slot), reaction, FAULT_KARAFUDA)
         else:
             correct = self.layout[slot] == r.card
             result = TrialResult(KIND, r.card, correct, _slot_text(slot), reaction,
                                  None if correct else FAULT_WRONG_PLACE)
-        return self._finish(result)
+        return self._finish(r, result)
 
     def reading_over(self) -> TrialResult:
         """The yoin ended with no touch: right for a karafuda, a miss otherwise."""
-        r = self._current()
-        return self._finish(TrialResult(KIND, r.card, r.karafuda, None, None, None))
+        r, _ = self._current()
+        return self._finish(r, TrialResult(KIND, r.card, r.karafuda, None, None, None))
 
     def place_of(self, card: int) -> Slot | None:
         return next((s for s, c in self.layout.items() if c == card), None)
 
-    def _current(self) -> PositionalReading:
+    def _current(self) -> tuple[PositionalReading, float]:
+        """The reading under way and the moment its kimariji was heard."""
         if self.reading is None or self.kimariji_at is None:
             raise DrillError("no poem is being read")
-        return self.reading
+        return self.reading, self.kimariji_at
 
-    def _finish(self, result: TrialResult) -> TrialResult:
-        if not self.reading.karafuda:
-            del self.layout[self.place_of(self.reading.card)]  # turned up and removed
+    def _finish(self, reading: PositionalReading, result: TrialResult) -> TrialResult:
+        if not reading.karafuda:
+            slot = self.place_of(reading.card)
+            assert slot is not None, "a card read that is not a karafuda lies on the layout until taken"
+            del self.layout[slot]  # turned up and removed
         self.reading = None
         self.results.append(result)
         return result

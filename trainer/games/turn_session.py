@@ -141,7 +141,7 @@ class TurnSession:
         seat = self.waiting_for()[0]
         if self._stand_in is None:
             raise RuntimeError("a turn timer needs a stand-in CPU")
-        out = [TurnTimedOut(seat, float(self.turn_seconds or 0))]
+        out: list[GameEvent] = [TurnTimedOut(seat, float(self.turn_seconds or 0))]
         self.log.append(out[0])
         player = self._stand_in(seat)
         out += self._apply(player.choose(self.state.view(seat), self.state.legal_actions(seat)))

@@ -178,7 +178,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         return DRILLS[self.drill_box.currentIndex()]
 
     def _drill_changed(self, *_) -> None:
-        for name, (msg, _lo, _hi, _d, used_by) in OPTIONS.items():
+        for name, (_msg, _lo, _hi, _d, used_by) in OPTIONS.items():
             self.form.setRowVisible(self.spins[name], self.drill in used_by)
         self.form.setRowVisible(self.upside_box, self.drill == "fuda_nagashi")
         self.form.setRowVisible(self.audio_box, self.drill in
