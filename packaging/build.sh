@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Build the standalone Linux program (no Python needed on the user's machine),
+# its tarball, and the wheel and sdist:
+#   bash packaging/build.sh
+# Output in build/:
+#   build/dist/karuta/                              the program folder (run ./karuta)
+#   build/karuta-trainer-VERSION-linux-x86_64.tar.gz  that folder, to hand out
+#   build/python/                                   the wheel and the sdist (pip/pipx)
+# About 6-8 minutes on 2 cores from nothing (see the report of bench/bench_bundle.py).
+# Environment:
+#   KARUTA_BUILD_PYTHON   a Python that already has the project's dependencies and
+#                         the [build] extra (skips making build/venv)
+#   KARUTA_CJK_FONT       the CJK font to ship (default: Debian's Noto Serif CJK)
+#   KARUTA_SKIP_PYTHON_DIST=1  skip the wheel and sdist
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD="$ROOT/build"
+APP_ID=io.github.karutatrainer.KarutaTrainer
+cd "$ROOT"
+mkdir -p "$BUILD"
+
+# 1. The system pieces that go into the bundle: PortAudio, the CJK font, the validators.
+"$ROOT/packaging/bootstrap.sh" --system-only
+
+# 2. A Python with the project's dependencies and PyInstaller.
+PY=${KARUTA_BUILD_PYTHON:-}
+if [ -z "$PY" ]; then
+    if [ ! -x "$BUILD/venv/bin/python" ]; then
+        python3 -m venv "$BUILD/venv"
+    fi
+    PY="$BUILD/venv/bin/python"
+    "$PY" -m pip install -q --upgrade pip
+    "$PY" -m pip install -q "$ROOT[build]"
+fi
+VERSION=$("$PY" -c "import sys; sys.path.insert(0, '$ROOT'); import trainer; print(trainer.__version__)")
+
+# 3. The desktop entry and AppStream metadata must validate before they ship.
+bash "$ROOT/packaging/validate-desktop.sh"
+
+# 4. The one-folder program.
+start=$(date +%s)
+"$PY" -m PyInstaller --noconfirm --log-level WARN \
+    --distpath "$BUILD/dist" --workpath "$BUILD/work" "$ROOT/packaging/karuta.spec"
+DIST="$BUILD/dist/karuta"
+echo "build: PyInstaller took $(( $(date +%s) - start )) s" >&2
+
+# 5. Desktop integration inside the folder (install.sh puts it in the user's menu).
+ICONS="$ROOT/trainer/resources/icons"
+mkdir -p "$DIST/share/applications" "$DIST/share/metainfo" "$DIST/share/icons/hicolor/scalable/apps"
+cp "$ROOT/packaging/linux/$APP_ID.desktop" "$DIST/share/applications/"
+cp "$ROOT/packaging/linux/$APP_ID.metainfo.xml" "$DIST/share/metainfo/"
+cp "$ICONS/karuta-trainer.svg" "$DIST/share/icons/hicolor/scalable/apps/$APP_ID.svg"
+for png in "$ICONS"/karuta-trainer-*.png; do
+    size=${png##*-}; size=${size%.png}
+    mkdir -p "$DIST/share/icons/hicolor/${size}x${size}/apps"
+    cp "$png" "$DIST/share/icons/hicolor/${size}x${size}/apps/$APP_ID.png"
+done
+cp "$ROOT/packaging/linux/install.sh" "$DIST/install.sh"
+cp "$ROOT/README.md" "$ROOT/LICENSE" "$DIST/"
+
+# 6. It must start: the version, without any Python of ours on PATH.
+env -i HOME="$HOME" PATH=/usr/bin:/bin "$DIST/karuta" --version
+
+# 7. The tarball.
+TARBALL="$BUILD/karuta-trainer-$VERSION-linux-$(uname -m).tar.gz"
+tar -C "$BUILD/dist" -czf "$TARBALL" karuta
+echo "build: $TARBALL ($(du -h "$TARBALL" | cut -f1)); folder $(du -sh "$DIST" | cut -f1)" >&2
+
+# 8. The wheel and sdist, for pip and pipx.
+if [ "${KARUTA_SKIP_PYTHON_DIST:-}" != 1 ]; then
+    "$PY" -m build --outdir "$BUILD/python" "$ROOT" >/dev/null
+    ls "$BUILD/python" >&2
+fi
