@@ -91,16 +91,22 @@ def start_xvfb(display: str) -> subprocess.Popen | None:
 
 
 def time_to_window(exe: Path, display: str, home: Path) -> float | None:
+    """Seconds from launch until a visible window carries the main window's title.
+
+    Polled every 20 ms (`xdotool search --sync` can fail outright when Qt's
+    helper windows vanish during its search).
+    """
     env = bare_env(home, DISPLAY=display)
+    x_env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
     start = time.perf_counter()
     app = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", WINDOW_TITLE],
-                               env={"DISPLAY": display, "PATH": "/usr/bin:/bin"},
-                               capture_output=True, timeout=120)
-        took = time.perf_counter() - start
-        return took if found.returncode == 0 else None
-    except subprocess.TimeoutExpired:
+        while time.perf_counter() - start < 120 and app.poll() is None:
+            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", WINDOW_TITLE],
+                                   env=x_env, capture_output=True)
+            if found.returncode == 0 and found.stdout.strip():
+                return time.perf_counter() - start
+            time.sleep(0.02)
         return None
     finally:
         app.send_signal(signal.SIGTERM)

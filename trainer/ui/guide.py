@@ -5,7 +5,10 @@ a paragraph with the keys that matter; Back / Next / Skip.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget,
                                QVBoxLayout, QWidget)
 
@@ -17,6 +20,7 @@ from trainer.ui.i18n import tr
 GUIDE_SEEN = S.Key("ui/guide_seen", False)
 
 PAGES = ("reader", "match", "drills", "voice")
+GUIDE_IMAGES = Path(__file__).resolve().parent.parent / "resources" / "guide"
 
 
 class GuideDialog(QDialog):
@@ -24,7 +28,7 @@ class GuideDialog(QDialog):
         super().__init__(parent)
         self.settings = settings
         self.setWindowTitle(tr("guide.title"))
-        self.setMinimumSize(620, 360)
+        self.setMinimumSize(720, 640)
         layout = QVBoxLayout(self)
         self.stack = QStackedWidget()
         for page in PAGES:
@@ -51,15 +55,22 @@ class GuideDialog(QDialog):
 
     @staticmethod
     def _page(name: str) -> QWidget:
+        """A title, the mode as it looks (a screenshot, tools/guide_images.py), what to do."""
         page = QWidget()
         layout = QVBoxLayout(page)
         title = QLabel(f"<h2>{tr(f'guide.{name}.title')}</h2>")
+        layout.addWidget(title)
+        picture = QLabel()
+        picture.setPixmap(QPixmap(str(GUIDE_IMAGES / f"{name}.jpg")))
+        picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(picture)
         body = QLabel(tr(f"guide.{name}.body"))
         body.setWordWrap(True)
         body.setTextFormat(Qt.TextFormat.RichText)
         body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        body.setStyleSheet("font-size: 12pt; line-height: 150%;")
-        layout.addWidget(title)
+        font = body.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        body.setFont(font)
         layout.addWidget(body, 1)
         return page
 
