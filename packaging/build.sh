@@ -12,6 +12,13 @@
 #                         the [build] extra (skips making build/venv)
 #   KARUTA_CJK_FONT       the CJK font to ship (default: Debian's Noto Serif CJK)
 #   KARUTA_SKIP_PYTHON_DIST=1  skip the wheel and sdist
+#
+# No AppImage: wrapping this folder needs the AppImage runtime (the small ELF
+# put in front of the squashfs image) or appimagetool, and neither is packaged
+# in Debian nor shipped inside a PyPI or npm package (the PyPI `appimage` and
+# `python-appimage` tools and electron-builder download them from their own
+# release pages at build time). squashfs-tools alone is not enough. The tarball
+# plus install.sh gives the same result: one folder, a menu entry, an icon.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD="$ROOT/build"
