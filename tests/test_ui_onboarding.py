@@ -99,6 +99,12 @@ def test_first_run_with_the_synthesised_voice_prepares_it_then_shows_the_guide_o
     assert len(open_dialogs(window, GuideDialog)) == 0
 
 
+def test_someone_who_already_chose_a_language_is_not_welcomed_again(window, settings):
+    settings.set(S.LANGUAGE, "en")
+    assert onboarding.first_run(window) is None
+    assert window.voices.asked == 1
+
+
 def test_first_run_can_go_straight_to_importing_recordings(window, qtbot):
     welcome = onboarding.first_run(window)
     welcome.import_button.setChecked(True)

@@ -137,7 +137,8 @@ def first_run(window):
     Returns the welcome dialog when it is shown, else None.
     """
     settings = window.settings
-    if settings.get(WELCOMED):
+    # Someone who already chose a language used the app before the welcome existed.
+    if settings.get(WELCOMED) or settings.get(S.LANGUAGE):
         window.voices.ensure_ready(window, then=lambda: _guide_once(window))
         return None
     welcome = WelcomeDialog(window)
