@@ -6,11 +6,13 @@
 #   build/dist/karuta/                              the program folder (run ./karuta)
 #   build/karuta-trainer-VERSION-linux-x86_64.tar.gz  that folder, to hand out
 #   build/python/                                   the wheel and the sdist (pip/pipx)
-# About 6-8 minutes on 2 cores from nothing (see the report of bench/bench_bundle.py).
+# 162 s here from nothing but a warm pip cache (2 shared cores), of which PyInstaller
+# 80 s; python bench/bench_bundle.py --build times it again and checks the result.
 # Environment:
 #   KARUTA_BUILD_PYTHON   a Python that already has the project's dependencies and
 #                         the [build] extra (skips making build/venv)
-#   KARUTA_CJK_FONT       the CJK font to ship (default: Debian's Noto Serif CJK)
+#   KARUTA_CJK_FONTS      the CJK fonts to ship, colon-separated (default: Debian's
+#                         Noto Sans CJK and Noto Serif CJK, Regular)
 #   KARUTA_SKIP_PYTHON_DIST=1  skip the wheel and sdist
 #
 # No AppImage: wrapping this folder needs the AppImage runtime (the small ELF

@@ -157,7 +157,7 @@ def test_about_gives_the_version_the_data_folders_and_the_licences(window, setti
     rows = {about.table.item(r, 0).text(): about.table.item(r, 1).text()
             for r in range(about.table.rowCount())}
     assert rows["Qt 6 / PySide6"].startswith("LGPL")
-    assert rows["Noto Serif CJK (fonts-noto-cjk)"] == "OFL-1.1"
+    assert rows["Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)"] == "OFL-1.1"
     assert any("Open JTalk" in name for name in rows)
 
 
@@ -233,3 +233,34 @@ def test_import_dialog_refuses_a_missing_folder_and_keeps_the_voice(settings, tm
     assert not dialog.running()
     assert dialog.status.text() == "Choose a folder"
     assert settings.get(S.VOICE) == "synth"
+
+
+# -- the CJK font fallback of the standalone build ----------------------------------------------
+
+NOTO_SANS = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+
+
+@pytest.mark.skipif(not NOTO_SANS.exists(), reason="fonts-noto-cjk is not installed")
+def test_bundled_fonts_become_the_interface_font_only_where_no_japanese_font_exists(
+        qapp, tmp_path, monkeypatch):
+    from trainer.ui import fonts
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / NOTO_SANS.name).symlink_to(NOTO_SANS)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    before = qapp.font()
+    try:
+        monkeypatch.setattr(fonts, "has_japanese_font", lambda: True)
+        assert fonts.register_bundled_fonts(qapp) == []          # the machine's own fonts win
+        assert qapp.font().family() == before.family()
+        monkeypatch.setattr(fonts, "has_japanese_font", lambda: False)
+        assert fonts.INTERFACE_FAMILY in fonts.register_bundled_fonts(qapp)
+        assert qapp.font().family() == fonts.INTERFACE_FAMILY
+        assert qapp.font().pointSizeF() == before.pointSizeF()
+    finally:
+        qapp.setFont(before)
+
+
+def test_no_bundled_fonts_when_run_from_python(qapp):
+    from trainer.ui import fonts
+    assert not hasattr(sys, "_MEIPASS")
+    assert fonts.bundled_font_dir() is None and fonts.register_bundled_fonts(qapp) == []

@@ -28,7 +28,8 @@ COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
     ("pyqtgraph", "MIT", "統計のグラフ", "statistics charts"),
     ("fsrs", "MIT", "練習の出題間隔", "spaced repetition of the drills"),
     ("platformdirs", "MIT", "データの保存場所", "where user data lives"),
-    ("Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "日本語の文字（単体版）", "Japanese text (standalone build)"),
+    ("Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "日本語の文字（単体版）",
+     "Japanese text (standalone build)"),
 )
 
 

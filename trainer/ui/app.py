@@ -24,7 +24,7 @@ def run(args=None) -> int:
     for size in (16, 32, 48, 64, 128, 256):
         icon.addFile(str(app_icon_path(size)))
     app.setWindowIcon(icon)
-    register_bundled_fonts()
+    register_bundled_fonts(app)
     window = MainWindow(Settings())
     window.show()
     window.after_show()
