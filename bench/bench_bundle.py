@@ -1,6 +1,6 @@
 """The standalone build: its size, that it runs with no Python of ours, and how fast it opens.
 
-    python bench/bench_bundle.py [--build] [--display :157] [--starts 3]
+    python bench/bench_bundle.py [--build] [--display :187] [--starts 3]
 
 --build runs `bash packaging/build.sh` first and times it. Then, from
 build/dist/karuta with a bare environment (env -i, PATH=/usr/bin:/bin, so no
@@ -75,14 +75,23 @@ def check_render(exe: Path, home: Path) -> bool:
     return ok
 
 
+def display_answers(display: str) -> bool:
+    return subprocess.run(["xdpyinfo", "-display", display], capture_output=True).returncode == 0
+
+
 def start_xvfb(display: str) -> subprocess.Popen | None:
     if shutil.which("Xvfb") is None or shutil.which("xdotool") is None:
         print("start-up time: Xvfb or xdotool missing, not measured")
         return None
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    if display_answers(display):
+        print(f"start-up time: display {display} is already in use; pass another with --display")
+        return None
+    # -noreset: by default the server resets when its last client leaves, and a
+    # program starting during the reset cannot connect.
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp", "-noreset"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
-        if subprocess.run(["xdpyinfo", "-display", display], capture_output=True).returncode == 0:
+        if xvfb.poll() is None and display_answers(display):
             return xvfb
         time.sleep(0.05)
     xvfb.terminate()
@@ -99,7 +108,8 @@ def time_to_window(exe: Path, display: str, home: Path) -> float | None:
     env = bare_env(home, DISPLAY=display)
     x_env = {"DISPLAY": display, "PATH": "/usr/bin:/bin"}
     start = time.perf_counter()
-    app = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = home / "karuta.log"
+    app = subprocess.Popen([str(exe)], env=env, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     try:
         while time.perf_counter() - start < 120 and app.poll() is None:
             found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", WINDOW_TITLE],
@@ -107,6 +117,8 @@ def time_to_window(exe: Path, display: str, home: Path) -> float | None:
             if found.returncode == 0 and found.stdout.strip():
                 return time.perf_counter() - start
             time.sleep(0.02)
+        print(f"  no window after {time.perf_counter() - start:.1f} s; exit status {app.poll()}; "
+              f"stderr: {log.read_text()[-1500:]!r}")
         return None
     finally:
         app.send_signal(signal.SIGTERM)
@@ -120,7 +132,7 @@ def time_to_window(exe: Path, display: str, home: Path) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", action="store_true", help="run packaging/build.sh first and time it")
-    ap.add_argument("--display", default=":157", help="a free X display number for Xvfb")
+    ap.add_argument("--display", default=":187", help="a free X display number for Xvfb")
     ap.add_argument("--starts", type=int, default=3)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -151,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
                     run_home = home / f"start{k}"       # a first start every time
                     run_home.mkdir()
                     t = time_to_window(exe, args.display, run_home)
+                    if t is None and xvfb.poll() is not None:
+                        print(f"start {k + 1}: Xvfb {args.display} died (exit {xvfb.poll()}); stopping")
+                        ok = False
+                        break
                     if t is None:
                         print(f"start {k + 1}: the window did not appear FAILED")
                         ok = False
