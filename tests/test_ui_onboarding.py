@@ -264,3 +264,29 @@ def test_no_bundled_fonts_when_run_from_python(qapp):
     from trainer.ui import fonts
     assert not hasattr(sys, "_MEIPASS")
     assert fonts.bundled_font_dir() is None and fonts.register_bundled_fonts(qapp) == []
+
+
+def test_cancelling_an_import_keeps_what_was_imported_and_reports_it(settings, tmp_path, qtbot):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for no in range(1, 13):
+        sf.write(str(folder / f"{no:03d}.flac"), poem_reading(no).samples, RATE)
+    dialog = ImportDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.set_folder(str(folder))
+    # Cancel as soon as the first poem is done: the poems not yet started are left out.
+    def first_progress(done):
+        if done >= 1 and dialog.cancel_button.isEnabled():
+            dialog.cancel_button.click()
+    dialog.progress.valueChanged.connect(first_progress)
+    dialog.start_button.click()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=60_000)
+    report = dialog.report
+    assert report is not None and report.cancelled
+    assert dialog.status.text() == "Cancelled; the poems already imported stay."
+    assert 1 <= len(report.poems) < 12
+    lines = dialog.report_view.toPlainText().splitlines()
+    assert sum(line.startswith(("ok", "CHECK")) for line in lines) == len(report.poems)
+    from audio.recorded_voice import RecordedVoice
+    assert set(RecordedVoice("many").available()) == {p.no for p in report.poems}
+    assert dialog.start_button.isEnabled() and dialog.close_button.isEnabled()
