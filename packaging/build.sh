@@ -28,8 +28,20 @@ APP_ID=io.github.karutatrainer.KarutaTrainer
 cd "$ROOT"
 mkdir -p "$BUILD"
 
-# 1. The system pieces that go into the bundle: PortAudio, the CJK font, the validators.
+# 1. The system pieces that go into the bundle (PortAudio, the CJK fonts), the validators,
+#    and what the build itself needs: PyInstaller reads binaries with binutils' objdump.
 "$ROOT/packaging/bootstrap.sh" --system-only
+need=()
+command -v objdump >/dev/null 2>&1 || need+=(binutils)
+python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+    else
+        echo "build: install these first: sudo apt-get install ${need[*]}" >&2
+        exit 1
+    fi
+fi
 
 # 2. A Python with the project's dependencies and PyInstaller.
 PY=${KARUTA_BUILD_PYTHON:-}
