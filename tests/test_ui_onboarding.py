@@ -99,6 +99,14 @@ def test_first_run_with_the_synthesised_voice_prepares_it_then_shows_the_guide_o
     assert len(open_dialogs(window, GuideDialog)) == 0
 
 
+def test_closing_the_welcome_without_choosing_asks_again_next_time(window, settings):
+    welcome = onboarding.first_run(window)
+    welcome.reject()
+    assert not settings.get(onboarding.WELCOMED)
+    assert window.voices.asked == 0                   # nothing starts while the app may be quitting
+    assert onboarding.first_run(window) is not None
+
+
 def test_someone_who_already_chose_a_language_is_not_welcomed_again(window, settings):
     settings.set(S.LANGUAGE, "en")
     assert onboarding.first_run(window) is None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QCheckBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
 
 import trainer.ui.help_text  # noqa: F401  (its messages)
@@ -43,6 +43,8 @@ class ImportDialog(QDialog):
         self.setWindowTitle(tr("import.title"))
         self.setMinimumSize(760, 520)
         self._build()
+        # Quitting mid-import: stop after the poems being analysed, and let the thread end.
+        QApplication.instance().aboutToQuit.connect(self._stop_for_quit)
         if folder:
             self.set_folder(folder)
 
@@ -190,6 +192,11 @@ class ImportDialog(QDialog):
         if self.use_check.isChecked():
             self.settings.set(S.VOICE, name)
         self.imported.emit(name)
+
+    def _stop_for_quit(self) -> None:
+        if self.task is not None:
+            self._stop.set()
+            self.task.wait()
 
     def reject(self) -> None:
         if self.running():          # closing waits for the import to stop, losing nothing

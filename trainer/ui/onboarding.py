@@ -143,7 +143,11 @@ def first_run(window):
         return None
     welcome = WelcomeDialog(window)
 
-    def chosen(_result):
+    def chosen(result):
+        # Closed without choosing (Esc, or the app quitting): ask again next time. The
+        # modes still prepare the voice when a reading starts.
+        if result != QDialog.DialogCode.Accepted:
+            return
         settings.set(WELCOMED, True)
         window.set_language(LANG.code)
         if welcome.wants_import():
