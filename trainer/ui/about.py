@@ -60,6 +60,7 @@ class AboutDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(tr("about.title"))
         self.setMinimumWidth(760)
+        self.resize(900, 680)        # the whole licence table without scrolling
         layout = QVBoxLayout(self)
         layout.addLayout(self._heading())
         layout.addWidget(self._data_box(settings))
