@@ -8,6 +8,7 @@ the guide once; later starts only make sure the voice is ready, as before.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QGroupBox, QHBoxLayout,
                                QLabel, QRadioButton, QVBoxLayout)
@@ -92,13 +93,25 @@ def add_menu_entries(window) -> None:
     window.help_menu.addAction(window.guide_action)
     window.help_menu.addAction(window.about_action)
 
-    def retranslate(*_):
-        window.import_action.setText(tr("action.import"))
-        window.help_menu.setTitle(tr("menu.help"))
-        window.guide_action.setText(tr("action.guide"))
-        window.about_action.setText(tr("action.about"))
-    LANG.changed.connect(retranslate)
-    retranslate()
+    window.help_texts = _MenuTexts(window)
+
+
+class _MenuTexts(QObject):
+    """Retitles the entries above when the language changes. A QObject child of the
+    window, so the connection to the app-wide LANG ends with the window."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def retranslate(self, *_) -> None:
+        w = self.window
+        w.import_action.setText(tr("action.import"))
+        w.help_menu.setTitle(tr("menu.help"))
+        w.guide_action.setText(tr("action.guide"))
+        w.about_action.setText(tr("action.about"))
 
 
 def open_about(window):
