@@ -2,6 +2,7 @@
 # Make this checkout ready to run: system packages (when root and missing) and
 # a virtual environment in .venv with the project installed.
 #   packaging/bootstrap.sh [--test]     --test also installs the test extras
+#   packaging/bootstrap.sh --system-only  only the system packages (packaging/build.sh)
 # Safe to run again: it does only what is missing.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +30,8 @@ if [ -n "${pkgs// /}" ]; then
         echo "  sudo apt-get install $pkgs" >&2
     fi
 fi
+
+[ "${1:-}" = "--system-only" ] && exit 0
 
 stamp="$VENV/.installed$EXTRAS"
 if [ ! -x "$VENV/bin/python" ]; then

@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reader, judge and trainer for kyogi karuta. "
         "With no subcommand, opens the application window.",
     )
+    from trainer import __version__
+    parser.add_argument("--version", action="version", version=f"karuta {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = sub.add_parser("gui", help="open the application window (the default)")
     gui.set_defaults(func=run_gui)

@@ -14,6 +14,7 @@ def run(args=None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
+    _desktop_identity(app)
     window = open_window(lambda: MainWindow(Settings()))
     if window is None:
         return 1
@@ -35,3 +36,19 @@ def open_window(make):
         print(f"karuta: {exc}", file=sys.stderr)
         QMessageBox.critical(None, APP_NAME, f"{exc}\n\nPlease report this; reinstalling may help.")
         return None
+
+
+def _desktop_identity(app) -> None:
+    """Version, icon and desktop entry (packaging/linux/), and the bundled CJK fonts if needed."""
+    from PySide6.QtGui import QIcon
+
+    from trainer import __version__
+    from trainer.ui.about import app_icon_path
+    from trainer.ui.fonts import register_bundled_fonts
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName("io.github.karutatrainer.KarutaTrainer")
+    icon = QIcon()
+    for size in (16, 32, 48, 64, 128, 256):
+        icon.addFile(str(app_icon_path(size)))
+    app.setWindowIcon(icon)
+    register_bundled_fonts(app)

@@ -150,6 +150,8 @@ class MainWindow(QMainWindow):
         self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         self.quit_action.triggered.connect(self.close)
         self.file_menu.addAction(self.quit_action)
+        from trainer.ui import onboarding
+        onboarding.add_menu_entries(self)      # File → Import recordings…, Help → Guide, About
 
         # The reader panel tells us when what it can do changes.
         self._refresh_timer = QTimer(self, interval=200)
@@ -238,8 +240,9 @@ class MainWindow(QMainWindow):
 
     # -- first run and closing ---------------------------------------------------------------
     def after_show(self) -> None:
-        """Once the window is up: make sure a voice exists (synthesised the first time)."""
-        QTimer.singleShot(0, lambda: self.voices.ensure_ready(self))
+        """Once the window is up: the first-run welcome, then a voice (synthesised the first time)."""
+        from trainer.ui import onboarding
+        QTimer.singleShot(0, lambda: onboarding.first_run(self))
         QTimer.singleShot(1500, self._preload_charts)
 
     def _preload_charts(self) -> None:

@@ -50,6 +50,10 @@ class VoiceBook:
             self._voices[name] = self._open(name)
         return self._voices[name]
 
+    def forget(self, name: str) -> None:
+        """Reopen voice `name` when next asked for (its clips were imported again)."""
+        self._voices.pop(name, None)
+
     def _open(self, name: str):
         if name == SYNTH:
             from audio.synth import SynthVoice

@@ -1,0 +1,100 @@
+"""What a player installs: the wheel holds the poem data and the icons and runs `karuta --version`
+from itself; the standalone build, when one was made, runs with no Python of ours on PATH."""
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "build" / "dist" / "karuta"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    # No build isolation: the test must not need the network (setuptools >= 77 is a test dependency).
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                    "-w", str(out), str(ROOT)], check=True, capture_output=True, cwd=out)
+    (found,) = out.glob("karuta_trainer-*.whl")
+    return found
+
+
+@pytest.mark.slow
+def test_wheel_holds_the_poems_the_icons_and_an_spdx_licence(wheel):
+    from trainer import __version__
+    assert wheel.name.startswith(f"karuta_trainer-{__version__}-")
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        metadata = z.read(f"karuta_trainer-{__version__}.dist-info/METADATA").decode()
+        entry_points = z.read(f"karuta_trainer-{__version__}.dist-info/entry_points.txt").decode()
+    assert "poems/data/poems.json" in names
+    assert "trainer/resources/icons/karuta-trainer.svg" in names
+    assert {f"trainer/resources/icons/karuta-trainer-{n}.png" for n in (16, 32, 48, 128, 256, 512)} <= names
+    assert f"karuta_trainer-{__version__}.dist-info/licenses/LICENSE" in names
+    assert "License-Expression: MIT" in metadata
+    assert "karuta = trainer.cli:main" in entry_points
+
+
+@pytest.mark.slow
+def test_karuta_from_the_unpacked_wheel_alone_gives_its_version_and_its_poems(wheel, tmp_path):
+    """Unpacked away from the checkout and first on the path: the code and data come from the wheel."""
+    from trainer import __version__
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(site)
+    run = f"import sys; sys.path.insert(0, {str(site)!r}); from trainer.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    version = subprocess.run([sys.executable, "-c", run, "--version"], capture_output=True, text=True,
+                             cwd=tmp_path, env=env)
+    assert version.returncode == 0 and version.stdout.strip() == f"karuta {__version__}"
+    where = subprocess.run([sys.executable, "-c", run.replace("from trainer.cli", "import poems; print(poems.__file__); from trainer.cli"),
+                            "poems"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert where.returncode == 0, where.stderr
+    lines = where.stdout.splitlines()
+    assert lines[0].startswith(str(site))
+    assert "あきのたの かりほのいほの" in lines[1] and len(lines) == 101
+
+
+def test_cli_version_matches_the_package_version(capsys):
+    from trainer import __version__
+    from trainer.cli import main
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"karuta {__version__}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DIST / "karuta").exists(), reason="no standalone build: bash packaging/build.sh")
+def test_the_standalone_build_renders_three_cards_with_no_python_on_path(tmp_path):
+    import soundfile as sf
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KARUTA_DATA_DIR": str(tmp_path / "data")}
+    version = subprocess.run([str(DIST / "karuta"), "--version"], env=env, capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.startswith("karuta ")
+    out = tmp_path / "three.flac"
+    read = subprocess.run([str(DIST / "karuta"), "read", "--out", str(out), "--cards", "3"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert read.returncode == 0, read.stderr[-2000:]
+    info = sf.info(str(out))
+    assert info.samplerate == 48_000 and info.duration > 40
+
+
+@pytest.mark.skipif(shutil.which("desktop-file-validate") is None or shutil.which("appstreamcli") is None,
+                    reason="desktop-file-utils / appstream not installed")
+def test_desktop_entry_and_appstream_metadata_validate():
+    out = subprocess.run(["bash", str(ROOT / "packaging" / "validate-desktop.sh")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_desktop_entry_names_the_icon_and_the_command_that_exist():
+    desktop = next((ROOT / "packaging" / "linux").glob("*.desktop"))
+    fields = dict(line.split("=", 1) for line in desktop.read_text().splitlines() if "=" in line)
+    assert fields["Icon"] == desktop.stem
+    assert fields["Exec"].split()[0] == "karuta"
+    metainfo = desktop.with_name(desktop.stem + ".metainfo.xml").read_text()
+    assert f"<launchable type=\"desktop-id\">{desktop.name}</launchable>" in metainfo
+    from trainer import __version__
+    assert f'<release version="{__version__}"' in metainfo

@@ -1,0 +1,132 @@
+"""Help → About: the version, where the user's data lives, and the licences of what ships with it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QPixmap
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox, QHBoxLayout,
+                               QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout)
+
+import trainer.ui.help_text  # noqa: F401  (its messages)
+from trainer import __version__
+from trainer.ui.i18n import LANG, tr
+
+# (component, licence, what it does here: 日本語, English). The font ships only in the standalone build.
+COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
+    ("Qt 6 / PySide6", "LGPL-3.0-only", "画面", "window, widgets"),
+    ("Python 3.11", "PSF-2.0", "実行環境（単体版）", "runtime (standalone build)"),
+    ("NumPy, SciPy", "BSD-3-Clause", "音声の解析", "audio analysis"),
+    ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "合成音声", "synthesised voice"),
+    ("Open JTalk dictionary (NAIST-jdic)", "BSD-3-Clause", "合成音声", "synthesised voice"),
+    ("HTS voice \u201cMei\u201d (MMDAgent)", "CC-BY-3.0", "合成音声", "synthesised voice"),
+    ("PortAudio, python-sounddevice", "MIT", "音声出力", "sound output"),
+    ("libsndfile, python-soundfile", "LGPL-2.1-or-later, BSD-3-Clause", "音声ファイル", "audio files"),
+    ("libsoxr, python-soxr", "LGPL-2.1-or-later", "サンプリング周波数の変換", "resampling"),
+    ("pyqtgraph", "MIT", "統計のグラフ", "statistics charts"),
+    ("fsrs", "MIT", "練習の出題間隔", "spaced repetition of the drills"),
+    ("platformdirs", "MIT", "データの保存場所", "where user data lives"),
+    ("Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "日本語の文字（単体版）",
+     "Japanese text (standalone build)"),
+)
+
+
+def data_locations(settings=None) -> list[tuple[str, Path]]:
+    """(message id, path) of everything the app keeps about its user."""
+    from trainer.paths import cache_dir, data_dir
+    rows = [("about.data_dir", data_dir()), ("about.cache_dir", cache_dir())]
+    if settings is not None and hasattr(settings, "store"):
+        rows.append(("about.settings_file", Path(settings.store.fileName())))
+    return rows
+
+
+def licence_dir() -> Path | None:
+    """The folder of full licence texts in the standalone build (None when run from Python)."""
+    base = getattr(sys, "_MEIPASS", None)
+    if base is None:
+        return None
+    path = Path(base) / "licenses"
+    return path if path.is_dir() else None
+
+
+def app_icon_path(size: int = 128) -> Path:
+    return Path(__file__).resolve().parent.parent / "resources" / "icons" / f"karuta-trainer-{size}.png"
+
+
+class AboutDialog(QDialog):
+    def __init__(self, settings=None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(tr("about.title"))
+        self.setMinimumWidth(760)
+        self.resize(900, 680)        # the whole licence table without scrolling
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._heading())
+        layout.addWidget(self._data_box(settings))
+        layout.addWidget(self._components_box(), 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("common.close"))
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _heading(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        icon = QLabel()
+        icon.setPixmap(QPixmap(str(app_icon_path(64))))
+        row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        text = QVBoxLayout()
+        title = QLabel(f"<h2>{tr('app.title')}</h2>")
+        self.version_label = QLabel(tr("about.version", version=__version__))
+        summary = QLabel(tr("about.summary"))
+        summary.setWordWrap(True)
+        for w in (title, self.version_label, summary):
+            text.addWidget(w)
+        row.addLayout(text, 1)
+        return row
+
+    def _data_box(self, settings) -> QGroupBox:
+        box = QGroupBox(tr("about.data"))
+        grid = QGridLayout(box)
+        self.paths: dict[str, Path] = {}
+        for row, (msg, path) in enumerate(data_locations(settings)):
+            self.paths[msg] = path
+            grid.addWidget(QLabel(tr(msg)), row, 0)
+            shown = QLabel(str(path))
+            shown.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            grid.addWidget(shown, row, 1)
+        grid.setColumnStretch(1, 1)
+        opener = QPushButton(tr("about.open_data"))
+        opener.clicked.connect(self.open_data_folder)
+        grid.addWidget(opener, 0, 2)
+        return box
+
+    def _components_box(self) -> QGroupBox:
+        box = QGroupBox(tr("about.components"))
+        layout = QVBoxLayout(box)
+        self.table = QTableWidget(len(COMPONENTS), 3)
+        self.table.setHorizontalHeaderLabels([tr("about.component"), tr("about.licence"), tr("about.use")])
+        for row, (name, licence, use_ja, use_en) in enumerate(COMPONENTS):
+            use = use_ja if LANG.code == "ja" else use_en
+            for col, value in enumerate((name, licence, use)):
+                self.table.setItem(row, col, QTableWidgetItem(value))
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        layout.addWidget(self.table)
+        folder = licence_dir()
+        if folder is not None:
+            note = QLabel(tr("about.licence_files", path=folder))
+            note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(note)
+        return box
+
+    def open_data_folder(self) -> None:
+        from trainer.paths import data_dir
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(data_dir())))
