@@ -13,12 +13,11 @@ Both draw with ``trainer.ui.torifuda.paint_torifuda``.
 """
 from __future__ import annotations
 
-import time
-
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from audio.clock import SYSTEM
 from trainer.ui.territory import TATAMI, TATAMI_LINE
 from trainer.ui.torifuda import ASPECT, GREEN, paint_torifuda, torifuda_columns
 
@@ -38,7 +37,7 @@ class CardField(QWidget):
     slot_touched = Signal(int, int, float)   # row, column, clock time at delivery
     touched = Signal(int, float)             # card at that place (if any), same time
 
-    def __init__(self, clock=time.perf_counter, parent=None):
+    def __init__(self, clock=SYSTEM, parent=None):
         super().__init__(parent)
         self.clock = clock
         self.rows, self.columns = 1, 1

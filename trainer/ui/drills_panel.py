@@ -14,12 +14,13 @@ is off (``drills_reading``).
 from __future__ import annotations
 
 import random
-import time
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout,
                                QWidget)
+
+from audio.clock import SYSTEM
 
 import trainer.ui.drills_text  # noqa: F401  (registers the strings)
 from trainer.drills import card_sets
@@ -49,7 +50,7 @@ OPTIONS = {
 
 class DrillsPanel(UsesStatsStore, QWidget):
     def __init__(self, settings: S.Settings | None = None, voices=None, store=None, *,
-                 clock=time.perf_counter, driver=None, reading_factory=None,
+                 clock=SYSTEM, driver=None, reading_factory=None,
                  seed: int | None = None, parent=None):
         super().__init__(parent)
         self.settings = settings

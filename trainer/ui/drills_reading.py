@@ -21,9 +21,9 @@ starts, so a touch before it is an anticipation with a negative reaction.
 """
 from __future__ import annotations
 
-import time
-
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from audio.clock import SYSTEM
 
 MORA_S = 0.22          # a reading pace of about 4.5 morae a second, as official readers
 AFTER_KAMI_S = 1.5     # the text stays up this long after the kami-no-ku (stands for the shimo)
@@ -50,7 +50,7 @@ class DrillReading(QObject):
 
 
 class TextReading(DrillReading):
-    def __init__(self, clock=time.perf_counter, mora_s: float = MORA_S,
+    def __init__(self, clock=SYSTEM, mora_s: float = MORA_S,
                  after_s: float = AFTER_KAMI_S, gap_s: float = GAP_S, parent=None):
         super().__init__(parent)
         self.clock = clock

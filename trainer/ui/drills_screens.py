@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPus
                                QVBoxLayout, QWidget)
 
 import poems
+from audio.clock import SYSTEM
 import trainer.ui.drills_text  # noqa: F401  (registers the strings)
 from trainer.drills.common import confusables_first
 from trainer.rules.territory import Territory
@@ -59,7 +59,7 @@ def results_text(results) -> str:
 class DrillScreen(QWidget):
     done = Signal()
 
-    def __init__(self, model, record, clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, clock=SYSTEM, parent=None):
         super().__init__(parent)
         self.model = model
         self.record = record
@@ -125,7 +125,7 @@ class DrillScreen(QWidget):
 class FudaNagashiScreen(DrillScreen):
     N_PICKS = 6
 
-    def __init__(self, model, record, recent_runs=lambda: [], clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, recent_runs=lambda: [], clock=SYSTEM, parent=None):
         super().__init__(model, record, clock, parent)
         self.recent_runs = recent_runs
         self._rng = random.Random(len(model.order))
@@ -229,7 +229,7 @@ class FudaNagashiScreen(DrillScreen):
 # -- 上の句から取り札 --------------------------------------------------------------------------
 
 class KamiToTorifudaScreen(DrillScreen):
-    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, reading, clock=SYSTEM, parent=None):
         super().__init__(model, record, clock, parent)
         self.field = CardField(clock)
         self.field.touched.connect(self.on_touch)
@@ -306,7 +306,7 @@ class KamiToTorifudaScreen(DrillScreen):
 class ListeningReflexScreen(DrillScreen):
     """A real floor (the shared territory widget): half the cards on each side."""
 
-    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, reading, clock=SYSTEM, parent=None):
         super().__init__(model, record, clock, parent)
         rng = random.Random(len(model.readings))
         half = (len(model.territory) + 1) // 2
@@ -396,7 +396,7 @@ class ListeningReflexScreen(DrillScreen):
 # -- 決まり字の変化 --------------------------------------------------------------------------
 
 class KimarijiHenkaScreen(DrillScreen):
-    def __init__(self, model, record, clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, clock=SYSTEM, parent=None):
         super().__init__(model, record, clock, parent)
         self.read_list = QListWidget()
         _big(self.read_list, 18)
@@ -493,7 +493,7 @@ class KimarijiHenkaScreen(DrillScreen):
 # -- 位置の暗記 ------------------------------------------------------------------------------
 
 class PositionalScreen(DrillScreen):
-    def __init__(self, model, record, reading, clock=time.perf_counter, parent=None):
+    def __init__(self, model, record, reading, clock=SYSTEM, parent=None):
         super().__init__(model, record, clock, parent)
         self.field = CardField(clock)
         self.field.slot_touched.connect(self.on_slot)
