@@ -312,6 +312,7 @@ class UnsunTable(TableView):
         self._seats: list[QRectF] = []
         self._status = QRectF()
         self._trick = QRectF()
+        self.trick_slots: list[tuple[QRectF, int, bool]] = []   # as last drawn: rect, seat, drawn as a back
 
     # -- state ---------------------------------------------------------------------------------
     def show_view(self, view: UnsunView | None, playable: Sequence[Card] = ()) -> None:
@@ -484,11 +485,13 @@ class UnsunTable(TableView):
               align=Qt.AlignmentFlag.AlignCenter)
         order = [(leader + k) % 8 for k in range(8)] if leader is not None else list(range(8))
         by_seat = {s: (c, down) for s, c, down in plays}
+        self.trick_slots = []
         top = r.top() + label_h + 2
         for k, seat in enumerate(order):
             slot = QRectF(r.left() + k * slot_w + (slot_w - cw) / 2, top, cw, ch)
             if seat in by_seat:
                 card, face_down = by_seat[seat]
+                self.trick_slots.append((slot, seat, card is None))
                 if card is None:
                     paint_card_back(p, slot)            # another seat's face-down trump
                 else:
