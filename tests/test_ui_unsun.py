@@ -97,7 +97,8 @@ def test_a_whole_deal_played_by_clicking_fills_the_score_sheet(qtbot, panel):
     qtbot.waitUntil(lambda: panel.shell.scores.rowCount() == 2, timeout=5000)
     result = panel.session.view(ME).results[0]
     sheet = panel.shell.scores
-    assert sheet.columnCount() == 2 and "Team A" in sheet.horizontalHeaderItem(0).text()
+    assert sheet.columnCount() == 2 and sheet.horizontalHeaderItem(0).text() == "Team A"
+    assert sheet.horizontalHeaderItem(1).toolTip() == "Team B: seat 1, seat 3, seat 5, seat 7"
     assert [sheet.item(0, c).text() for c in (0, 1)] == [str(p) for p in result.points]
     assert sheet.verticalHeaderItem(0).text() == f"Deal 1 ({result.tricks[0]}–{result.tricks[1]})"
     assert sheet.totals() == list(result.points) and sum(result.tricks) == 9
@@ -214,7 +215,7 @@ def test_both_languages_render(qtbot, panel):
     LANG.set("ja")
     assert panel.new_button.text() == "新しいゲーム" and panel.shell.log_title.text() == "記録"
     assert panel.level.currentText() == "普通" and panel.seat.currentText() == "席3（B組）"
-    assert panel.shell.scores.horizontalHeaderItem(0).text().startswith("A組")
+    assert panel.shell.scores.horizontalHeaderItem(0).text() == "A組"
     assert panel.shell.log.item(0).text() != english_log and "第1局" in panel.shell.log.item(0).text()
     assert all("席" in t for t in panel.table.titles)
     assert not panel.table.grab().toImage().isNull()

@@ -59,7 +59,7 @@ add_messages({
     "unsun.ui.hide": ("隠しロバイ（役5点）", "Hide the Robai (yaku 5)"),
     "unsun.ui.scores": ("点数（局ごと）", "Scores by deal"),
     "unsun.ui.log": ("記録", "Log"),
-    "unsun.ui.col": ("{team}組（{seats}）", "Team {team} ({seats})"),
+    "unsun.ui.col": ("{team}組: {seats}", "Team {team}: {seats}"),
     "unsun.ui.row": ("第{deal}局 {a}–{b}手", "Deal {deal} ({a}–{b})"),
     "unsun.ui.result.win": ("終局: {team}組の勝ち（A {a} ・ B {b}）{you}",
                             "Game over: team {team} wins (A {a} · B {b}){you}"),
@@ -281,9 +281,11 @@ class UnsunPanel(QWidget):
         self.hide_button.setVisible(on)
 
     def _columns(self) -> None:
-        self.shell.scores.set_columns([
-            tr("unsun.ui.col", team="AB"[t], seats=",".join(str(s) for s in range(t, PLAYERS, 2)))
-            for t in (0, 1)])
+        scores = self.shell.scores
+        scores.set_columns([tr("unsun.ui.team", team="AB"[t]) for t in (0, 1)])
+        for t in (0, 1):         # the seats in a tooltip: the header stays short on a small screen
+            scores.horizontalHeaderItem(t).setToolTip(
+                tr("unsun.ui.col", team="AB"[t], seats=", ".join(seat_name(s) for s in range(t, PLAYERS, 2))))
 
     def _fill_scores(self, view: UnsunView) -> None:
         for k in range(self._rows, len(view.results)):
