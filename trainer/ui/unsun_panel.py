@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout,
                                QWidget)
 

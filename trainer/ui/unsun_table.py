@@ -366,8 +366,6 @@ class UnsunTable(TableView):
         vl = max((b.right() for b in boxes if b.right() < cx), default=0.0)
         vr = min((b.left() for b in boxes if b.left() > cx), default=float(self.width()))
         vt = max((b.bottom() for b in boxes if b.left() < cx < b.right() and b.center().y() < cy), default=0.0)
-        vb = min((b.top() for b in boxes if b.left() < cx < b.right() and b.center().y() > cy),
-                 default=float(self.height()))
         trick_h = min(band.height() * 0.72, band.width() / 8 * 1.9)
         trick = QRectF(band.left(), band.bottom() - trick_h, band.width(), trick_h)
         status = QRectF(vl + gap, vt + gap, vr - vl - 2 * gap, trick.top() - vt - 2 * gap)
