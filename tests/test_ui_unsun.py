@@ -262,3 +262,51 @@ def test_every_card_face_paints(qtbot, lang):
         paint_card(p, QRectF(2, 2, 66, 100), card, trump="kotsu", dim=card.rank == 5)
         p.end()
         assert image.pixelColor(40, 60).alpha() == 255 and image.pixelColor(0, 0).alpha() == 0
+
+
+def test_the_robai_choice_by_buttons_and_the_discard_by_a_click(qtbot, panel):
+    panel.new_game(seed=7, me=ME)                  # seat 0 deals and holds the trump's ロバイ
+    wait_for_me(qtbot, panel)
+    assert panel.session.view(ME).phase == ROBAI_CHOICE and panel.robau_button.isVisible()
+    assert panel.status.text().startswith("You hold the trump Robai")
+    click_card(qtbot, panel, panel.table.hand_cards()[0])         # a card now: refused, with the reason
+    assert panel.notice.text() == "First choose: robau or hide the Robai"
+    qtbot.mouseClick(panel.hide_button, Qt.MouseButton.LeftButton)
+    view = panel.session.view(ME)
+    assert view.hidden_robai and view.okie_holder == ME and view.phase == "discard"
+    assert not panel.hide_button.isVisible() and panel.table.playable == set(view.hand)
+    mine = [e for e in panel.session.log_for(ME) if e.kind == "unsun.hidden_robai"]
+    assert [e.seat for e in mine] == [ME]                         # the holder's own log names them
+    theirs = [e for e in panel.session.log_for(1) if e.kind == "unsun.hidden_robai"]
+    assert [e.seat for e in theirs] == [None]                     # another seat's does not
+    discard = max(view.hand)
+    click_card(qtbot, panel, discard)
+    assert panel.table.view.discard == discard and discard not in panel.table.hand_cards()
+
+
+def test_while_a_cpu_decides_about_the_robai_nobody_is_shown_as_deciding(qtbot, panel):
+    panel.cpu_delay_s = 60                          # the CPUs wait: the test steps the table
+    panel.new_game(seed=1, me=ME)                  # seat 5 holds the trump's ロバイ
+    panel.game._step()                              # the deal
+    assert panel.session.state.phase == ROBAI_CHOICE and panel.session.state.to_act == 5
+    assert panel.table.active_seat is None and panel.status.text() == "The Robai holder is deciding"
+    panel.game._step()
+    assert panel.session.state.phase != ROBAI_CHOICE and panel.table.active_seat is not None
+
+
+def test_a_whole_game_ends_with_eight_rows_and_the_result(qtbot, panel):
+    panel.cpu_delay_s = 60
+    panel.new_game(seed=6, me=2)
+    s = panel.session
+    while not s.is_over():                          # the person's moves straight to the session
+        s.run_cpus()
+        if s.waiting_for():
+            s.act(2, s.legal(2)[0])
+    panel.game._changed()
+    sheet = panel.shell.scores
+    assert sheet.rowCount() == 9 and sheet.verticalHeaderItem(8).text() == "Σ"
+    a, b = s.state.totals
+    assert sheet.totals() == [a, b]
+    assert panel.result.isVisible() and panel.result.text().startswith("Game over")
+    assert f"A {a}" in panel.result.text() and f"B {b}" in panel.result.text()
+    assert (("your team won" in panel.result.text()) == (a > b)) or a == b

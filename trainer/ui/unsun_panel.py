@@ -101,6 +101,10 @@ def why_not(view: UnsunView, me: int, card: Card) -> str:
     return tr("unsun.ui.why.other", card=card_name(card))
 
 
+PAUSE_AFTER = ("unsun.trick", "unsun.yaku", "unsun.yaku_void", "unsun.monchi", "unsun.deal_scored")
+"""The kinds that can end a trick's events: the next CPU lead (or deal) waits `TRICK_PAUSE_S`."""
+
+
 class UnsunTurnTable(TurnTable):
     """The shell's `TurnTable`, with a pause after each trick so the person sees it turned up."""
 
@@ -109,7 +113,7 @@ class UnsunTurnTable(TurnTable):
     def _changed(self) -> None:
         base = self.cpu_delay_s
         log = self.session.log
-        if base > 0 and log and log[-1].kind in ("unsun.trick", "unsun.yaku", "unsun.yaku_void", "unsun.monchi"):
+        if base > 0 and log and log[-1].kind in PAUSE_AFTER:
             self.cpu_delay_s = max(base, self.trick_pause_s)
         try:
             super()._changed()
