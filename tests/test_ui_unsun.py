@@ -200,6 +200,7 @@ def test_the_turn_timer_is_off_by_default_and_the_stand_in_plays_after_five_minu
     clock.advance(299)
     qtbot.wait(250)                                      # the table polls the session's timer
     assert len(panel.session.log) == before and panel.table.timer_fraction == pytest.approx(1 / 300)
+    assert not panel.grab().isNull()                     # the box draws "0:01 left"
     clock.advance(1.5)
     qtbot.waitUntil(lambda: len(panel.session.log) > before, timeout=2000)
     timed_out = panel.session.log[before]
@@ -310,3 +311,14 @@ def test_a_whole_game_ends_with_eight_rows_and_the_result(qtbot, panel):
     assert panel.result.isVisible() and panel.result.text().startswith("Game over")
     assert f"A {a}" in panel.result.text() and f"B {b}" in panel.result.text()
     assert (("your team won" in panel.result.text()) == (a > b)) or a == b
+
+
+def test_the_time_left_is_shown_in_the_persons_box(qtbot, panel, clock):
+    panel.timer_box.setChecked(True)
+    panel.new_game(seed=4, me=ME)
+    wait_for_me(qtbot, panel)
+    clock.advance(100)
+    qtbot.waitUntil(lambda: panel.table.timer_fraction is not None
+                    and panel.table.timer_fraction < 0.7, timeout=2000)
+    assert panel.table.turn_seconds == 300
+    assert round(panel.table.timer_fraction * 300) == 200          # drawn as "3:20 left"

@@ -192,6 +192,7 @@ class UnsunPanel(QWidget):
             options["turn_seconds"] = TURN_SECONDS
         seats = tuple(HUMAN if s == self.me else CPU for s in range(PLAYERS))
         self.session = new_session(registry.find("unsun"), self.seed, seats, options)
+        self.table.turn_seconds = options.get("turn_seconds")
         self.shell.log.clear()
         self._rows = 0
         self._columns()

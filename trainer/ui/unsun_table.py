@@ -61,7 +61,7 @@ add_messages({
     "unsun.ui.phase_hint.deal": ("", ""),
     "unsun.ui.phase_hint.over": ("", ""),
     "unsun.ui.your_discard": ("あなたの捨て札", "Your discard"),
-    "unsun.ui.your_tricks": ("あなたが取った手: {n}", "Tricks you took: {n}"),
+    "unsun.ui.time_left": ("残り {time}", "{time} left"),
     "unsun.ui.trump": ("切り札", "Trump"),
     "unsun.ui.okie": ("オキエ", "Okié"),
     "unsun.ui.okie_on_table": ("場にある", "on the table"),
@@ -254,7 +254,7 @@ def _paint_court(p: QPainter, card: Card, area: QRectF) -> None:
     f = QFont()
     f.setBold(True)
     f.setPixelSize(max(7, int(area.width() * 0.28)))
-    fit = area.width() * 0.7     # clear of the 切 mark in the corner
+    fit = area.width() * 0.62    # clear of the 切 mark in the corner
     while f.pixelSize() > 7 and QFontMetricsF(f).horizontalAdvance(name) > fit:
         f.setPixelSize(f.pixelSize() - 1)
     text_h = f.pixelSize() * 1.3
@@ -269,7 +269,7 @@ def _paint_court(p: QPainter, card: Card, area: QRectF) -> None:
 
 def _paint_trump_mark(p: QPainter, rect: QRectF) -> None:
     """切 in the bottom-right corner of a trump."""
-    s = max(10.0, rect.width() * 0.26)
+    s = max(10.0, rect.width() * 0.2)
     tag = QRectF(rect.right() - s - 2, rect.bottom() - s - 2, s, s)
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(TRUMP_MARK)
@@ -308,6 +308,7 @@ class UnsunTable(TableView):
         self.view: UnsunView | None = None
         self.playable: frozenset[Card] = frozenset()   # the cards the person may play now
         self.seat_name: Callable[[int], str] = lambda s: f"{s}"
+        self.turn_seconds: float | None = None           # the turn timer's length, for the time left
         self._hand: list[tuple[QRectF, Card]] = []
         self._seats: list[QRectF] = []
         self._status = QRectF()
@@ -389,7 +390,7 @@ class UnsunTable(TableView):
             paint_card_back(p, QRectF(room.left() + k * step, room.top() + 2, cw, ch))
 
     def _paint_own_seat(self, p: QPainter, room: QRectF) -> None:
-        """The person's own box: their discard (only they know it) and the tricks they took."""
+        """The person's own box: their discard (only they know it) and the time left on their turn."""
         v = self.view
         assert v is not None
         ch = min(room.height() - 4, 90.0)
@@ -401,8 +402,11 @@ class UnsunTable(TableView):
             paint_card(p, card, v.discard, trump=v.trump, seal="伏")
             _text(p, QRectF(card.right() + 6, room.top(), room.width() / 2, 18), tr("unsun.ui.your_discard"), 12)
             x = card.right() + 6
-        mine = sum(1 for w in v.winners if w == self.me)
-        _text(p, QRectF(x, room.top() + 20, room.right() - x, 18), tr("unsun.ui.your_tricks", n=mine), 12)
+        if self.timer_fraction is not None and self.turn_seconds:
+            left = max(0, round(self.timer_fraction * self.turn_seconds))
+            p.setPen(QColor("#c0392b") if self.timer_fraction < 0.25 else QColor("#1f5fbf"))
+            _text(p, QRectF(x, room.top() + 22, room.right() - x, 22),
+                  tr("unsun.ui.time_left", time=f"{left // 60}:{left % 60:02d}"), 16, bold=True)
         p.restore()
 
     def paint_centre(self, p: QPainter, rect: QRectF) -> None:
