@@ -130,6 +130,7 @@ GAMES: tuple[Variant, ...] = (
             simulate="trainer.sim.unsun_sim:simulate_variant",
             report="trainer.sim.unsun_sim:format_report",
             cli_options="trainer.sim.unsun_sim:add_cli_options",
+            table="trainer.ui.unsun_panel:UnsunPanel",
             options=_frozen(first_lead="okie_taker", unheld_robai="dealer_takes", yaku_order="any"),
             deck="unsun"),
     Variant("yomi", "standard", "Yomi, 3-4 players, 40 or 30 mekurifuda, loop 1-10", 3, 4,

@@ -101,7 +101,8 @@ def _values(event: GameEvent) -> dict[str, Any]:
         if key in f:
             out[key] = f[key] + 1  # people count deals and tricks from 1
     if "face_down" in f:
-        out["how"] = ("（伏せ）" if _ja() else " (face-down)") if f["face_down"] else ""
+        # a card the reader may not see is already worded "face-down": say it once
+        out["how"] = ("（伏せ）" if _ja() else " (face-down)") if f["face_down"] and f.get("card") else ""
     if "revealed" in f:
         shown = [f"{seat_name(s)} {card_name(c)}" for s, c in f["revealed"]]
         out["revealed"] = (f"（伏せ札: {'、'.join(shown)}）" if _ja() else
