@@ -6,7 +6,7 @@ values over them (seat names, card names such as 松に鶴 / "Pine with Crane").
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MONTHS_JA, hana_name, month
@@ -71,7 +71,7 @@ def card_name(card: int) -> str:
     return hana_name(card)
 
 
-def seat_name(seat: int) -> str:
+def _seat_name(seat: int) -> str:
     return f"席{seat}" if _ja() else f"seat {seat}"
 
 
@@ -83,8 +83,12 @@ def _join(items) -> str:
     return ("、" if _ja() else ", ").join(items)
 
 
-def _values(event: GameEvent) -> dict[str, Any]:
+def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
     f = event.fields()
+
+    def seat_name(seat: int) -> str:       # the table's names ("You", "CPU 2") when it gives them
+        return names[seat] if names is not None and 0 <= seat < len(names) else _seat_name(seat)
+
     out: dict[str, Any] = {}
     for key in ("seat", "dealer", "player1"):
         if key in f:
@@ -110,6 +114,9 @@ def _values(event: GameEvent) -> dict[str, Any]:
     return out
 
 
-def describe_umebotan(event: GameEvent) -> str:
-    """One line of the log in the interface language."""
-    return describe(event, **_values(event))
+def describe_umebotan(event: GameEvent, names: Sequence[str] | None = None) -> str:
+    """One line of the log in the interface language; *names*: the seats' names at the table."""
+    return describe(event, **_values(event, names))
+
+
+seat_name = _seat_name
