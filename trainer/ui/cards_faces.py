@@ -437,10 +437,15 @@ def _badge(q: QPainter, art: QRectF, colour: QColor) -> None:
 
 # -- the twelve motifs: simple, drawn, each in its month's colour -------------------------------
 
+def _at(a: QRectF, fx: float, fy: float) -> QPointF:
+    """The point at fractions (fx, fy) of the art rect."""
+    return QPointF(a.left() + a.width() * fx, a.top() + a.height() * fy)
+
+
 def _pine(q: QPainter, a: QRectF, c: QColor) -> None:
     q.setPen(Qt.PenStyle.NoPen)
     q.setBrush(QColor("#6b4423"))
-    q.drawRect(QRectF(a.center().x() - a.width() * 0.05, a.top() + a.height() * 0.55, a.width() * 0.1, a.height() * 0.45))
+    q.drawRect(QRectF(_at(a, 0.45, 0.55), _at(a, 0.55, 1.0)))
     q.setBrush(c)
     for k in range(3):
         top = a.top() + a.height() * (0.25 + k * 0.17)
@@ -459,7 +464,8 @@ def _blossoms(q: QPainter, a: QRectF, petal: QColor, centre: QColor, spots: tupl
         q.setBrush(petal)
         for k in range(5):
             ang = k * 2 * math.pi / 5
-            q.drawEllipse(QPointF(ctr.x() + r * 0.6 * math.cos(ang), ctr.y() + r * 0.6 * math.sin(ang)), r * 0.5, r * 0.5)
+            petal_at = QPointF(ctr.x() + r * 0.6 * math.cos(ang), ctr.y() + r * 0.6 * math.sin(ang))
+            q.drawEllipse(petal_at, r * 0.5, r * 0.5)
         q.setBrush(centre)
         q.drawEllipse(ctr, r * 0.25, r * 0.25)
 
@@ -484,7 +490,7 @@ def _wisteria(q, a, c):
 def _iris(q, a, c):
     q.setPen(QPen(QColor("#2e7d32"), max(1.5, a.width() * 0.05)))
     for fx in (0.25, 0.5, 0.75):
-        q.drawLine(QPointF(a.left() + a.width() * fx, a.bottom()), QPointF(a.left() + a.width() * (fx + 0.05), a.top() + a.height() * 0.35))
+        q.drawLine(_at(a, fx, 1.0), _at(a, fx + 0.05, 0.35))
     q.setPen(Qt.PenStyle.NoPen)
     q.setBrush(c)
     for fx in (0.3, 0.72):
@@ -573,7 +579,8 @@ def _willow(q, a, c):
     for k in range(5):
         x = a.left() + a.width() * (0.1 + 0.2 * k)
         path = QPainterPath(QPointF(x, a.top()))
-        path.quadTo(x + a.width() * 0.12, a.top() + a.height() * 0.4, x - a.width() * 0.02, a.top() + a.height() * (0.6 + 0.06 * (k % 2)))
+        end = a.top() + a.height() * (0.6 + 0.06 * (k % 2))
+        path.quadTo(x + a.width() * 0.12, a.top() + a.height() * 0.4, x - a.width() * 0.02, end)
         q.drawPath(path)
 
 
@@ -599,11 +606,8 @@ def _lightning(q: QPainter, a: QRectF) -> None:
     q.setPen(Qt.PenStyle.NoPen)
     q.setBrush(QColor("#3a3a3a"))
     q.drawRect(QRectF(a.left(), a.top() + a.height() * 0.45, a.width(), a.height() * 0.55))
-    w, h = a.width(), a.height()
-    bolt = QPolygonF([QPointF(a.left() + w * 0.55, a.top() + h * 0.05), QPointF(a.left() + w * 0.3, a.top() + h * 0.5),
-                      QPointF(a.left() + w * 0.5, a.top() + h * 0.5), QPointF(a.left() + w * 0.35, a.bottom() - h * 0.05),
-                      QPointF(a.left() + w * 0.75, a.top() + h * 0.4), QPointF(a.left() + w * 0.55, a.top() + h * 0.4),
-                      QPointF(a.left() + w * 0.75, a.top() + h * 0.05)])
+    bolt = QPolygonF([_at(a, fx, fy) for fx, fy in ((0.55, 0.05), (0.3, 0.5), (0.5, 0.5), (0.35, 0.95),
+                                                    (0.75, 0.4), (0.55, 0.4), (0.75, 0.05))])
     q.setPen(QPen(QColor("#5a0f0f"), 1))
     q.setBrush(QColor("#d32f2f"))
     q.drawPolygon(bolt)

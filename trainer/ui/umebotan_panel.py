@@ -61,7 +61,8 @@ add_messages({
     "ume.kind.chaff": ("カス", "Chaff"),
     # the calculator
     "calc.title": ("梅牡丹の点数計算", "Ume Botan score calculator"),
-    "calc.help": ("山を選び、その人が取った札をクリックしてください（もう一度クリックで戻す）。48枚すべてをどこかの山に入れてから「計算」。",
+    "calc.help": ("山を選び、その人が取った札をクリックしてください（もう一度クリックで戻す）。"
+                  "48枚すべてをどこかの山に入れてから「計算」。",
                   "Pick a pile, then click the cards that player captured (click again to take one back). "
                   "Put all 48 cards in a pile, then press Score."),
     "calc.pile": ("{n} 人目", "Player {n}"),
@@ -77,8 +78,8 @@ add_messages({
     "calc.yaku": ("役", "Yaku"),
     "calc.score_col": ("得点", "Score"),
     "calc.none": ("なし", "none"),
-    "calc.missing": ("どの山にも入っていない札が {n} 枚あります: {cards}",
-                     "{n} cards are in no pile: {cards}"),
+    "calc.missing": ("どの山にも入っていない札（{n} 枚）: {cards}",
+                     "Cards in no pile ({n}): {cards}"),
     "calc.twice": ("{card} が2つ以上の山に入っています（{piles}）", "{card} is in more than one pile ({piles})"),
     "calc.extra": ("{n} 人目の山は使えません（{players} 人の勝負）",
                    "Pile {n} cannot be used: this is a {players}-player game"),
