@@ -390,6 +390,11 @@ def _matches(card: int, v: UmeBotanView) -> bool:
 
 # =========================================================================== the score calculator
 
+def numbered_name(card: int) -> str:
+    """A card's name and its number (the chaff of a month share a name): "Paulownia chaff (122)"."""
+    return f"{card_name(card)} ({card})"
+
+
 class CardGrid(QWidget):
     """The 48 faces, a month per column; each card tagged with the pile it is in."""
 
@@ -422,7 +427,8 @@ class CardGrid(QWidget):
             for k, pile in enumerate(piles):
                 paint_outline(p, r.adjusted(2 * k, 2 * k, -2 * k, -2 * k), PILE_COLOURS[pile % 4])
                 s = max(14.0, r.width() * 0.4)
-                tag = QRectF(r.right() - s - 2 - k * (s + 2), r.bottom() - s - 2, s, s)
+                # over the picture, clear of the month chip, the name and the points
+                tag = QRectF(r.center().x() - s / 2 + k * (s + 2), r.bottom() - r.height() * 0.22 - s, s, s)
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(PILE_COLOURS[pile % 4])
                 p.drawEllipse(tag)
@@ -562,13 +568,14 @@ class ScoreCalculator(QDialog):
                 where.setdefault(c, []).append(k + 1)
         for c, ks in where.items():
             if len(ks) > 1 and c in HANAFUDA:
-                return tr("calc.twice", card=card_name(c), piles=", ".join(map(str, ks)))
+                return tr("calc.twice", card=numbered_name(c), piles=", ".join(map(str, ks)))
         try:
             check_partition(piles)
         except PileError as exc:
             missing = [c for c in HANAFUDA if c not in where]
             if missing and all(c in HANAFUDA for c in where):
-                shown = ", ".join(card_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
+                comma = "、" if LANG.code == "ja" else ", "
+                shown = comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
                 return tr("calc.missing", n=len(missing), cards=shown)
             return str(exc)
         return None

@@ -50,9 +50,11 @@ add_messages({
     "yomi.undealt": ("伏せ札", "Undealt"),
     "yomi.wild_is": ("鬼札（万能）", "Wild card"),
     "yomi.cards": ("{n} 枚", "{n} cards"),
+    "yomi.card_one": ("{n} 枚", "{n} card"),
     "yomi.dealer": ("親", "dealer"),
     "yomi.round_row": ("第{n}局", "Round {n}"),
     "yomi.won_points": ("{n} 点", "{n} pts"),
+    "yomi.rounds_won": ("{n} 勝", "{n} won"),
     "yomi.play_hint": ("{n} を出してください", "Play a {n}"),
 })
 
@@ -120,11 +122,6 @@ class YomiTable(TableView):
         h = min(rect.height() * 0.85, 180.0, rect.width() * 0.3 / ASPECT)
         w = h * ASPECT
         pile = QRectF(rect.left() + rect.width() * 0.32 - w / 2, rect.center().y() - h / 2, w, h)
-        if v.undealt:
-            back = QRectF(rect.left(), pile.top() + h * 0.3, w * 0.55, h * 0.55)
-            paint_card_back(p, back)
-            _label(p, QRectF(back.left(), back.bottom() + 2, back.width() + 30, 18), tr("yomi.undealt"), 12,
-                   align=Qt.AlignmentFlag.AlignLeft)
         shown = v.discard[-3:]
         for k, card in enumerate(shown):       # the last cards peek out under the top one
             off = (len(shown) - 1 - k) * w * 0.22
@@ -144,16 +141,25 @@ class YomiTable(TableView):
             big = tr("yomi.next", n=v.needed)
         else:
             big = ""
-        _label(p, QRectF(info.left(), info.top() + h * 0.1, info.width(), h * 0.4), big,
+        _label(p, QRectF(info.left(), info.top(), info.width(), h * 0.36), big,
                int(min(30, max(14, info.width() / 6))), bold=True, colour=QColor("#7a2e12"))
-        _label(p, QRectF(info.left(), info.top() + h * 0.52, info.width(), 22),
+        _label(p, QRectF(info.left(), info.top() + h * 0.36, info.width(), 22),
                tr("yomi.pile", n=len(v.discard)), 14)
-        if v.wild_card is not None and info.width() > 90:
-            ww = 36.0
-            r = QRectF(info.left(), info.top() + h * 0.68, ww, ww / ASPECT)
-            paint_mekuri(p, r, v.wild_card, self.style, wild=True, faces_painted=self.faces_painted)
-            _label(p, QRectF(r.right() + 6, r.top(), info.width() - ww - 6, r.height()), tr("yomi.wild_is"),
-                   13, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        # small legends: the wild card (a rule, the same for every seat: not a card in play, so
+        # not counted in faces_painted) and the undealt card, face-down
+        row_h = min(52.0, h * 0.24)
+        y = info.top() + h * 0.36 + 28
+        legends = ([("wild", tr("yomi.wild_is"))] if v.wild_card is not None else []) + \
+                  ([("undealt", tr("yomi.undealt"))] if v.undealt else [])
+        for what, text in legends:
+            r = QRectF(info.left() + 6, y, row_h * ASPECT, row_h)
+            if what == "wild":
+                paint_mekuri(p, r, v.wild_card, self.style, wild=True)
+            else:
+                paint_card_back(p, r)
+            _label(p, QRectF(r.right() + 6, r.top(), info.right() - r.right() - 6, r.height()), text, 13,
+                   align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            y += row_h + 6
 
     def paint_hand(self, p: QPainter, rect: QRectF) -> None:
         v = self.view
@@ -283,10 +289,13 @@ class YomiPanel(CardGamePanel):
         v = self.table.view
         if v is None:
             return ""
-        line = tr("yomi.cards", n=v.hand_counts[seat])
+        n = v.hand_counts[seat]
+        line = tr("yomi.card_one" if n == 1 else "yomi.cards", n=n)
         if seat == v.dealer:
             line += " · " + tr("yomi.dealer")
-        return line + " · " + tr("yomi.won_points", n=v.scores[seat])
+        # the standard game counts rounds won; the 37-card variation scores points
+        score = "yomi.won_points" if v.ruleset == "yomi37" else "yomi.rounds_won"
+        return line + " · " + tr(score, n=v.scores[seat])
 
     def status_text(self) -> str:
         s = self.session
