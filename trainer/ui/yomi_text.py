@@ -49,21 +49,21 @@ def card_name(card: MekuriCard | None) -> str:
     return str(card)
 
 
-def _seat_name(seat: int) -> str:
+def seat_name(seat: int) -> str:
     return f"席{seat}" if _ja() else f"seat {seat}"
 
 
 def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
     f = event.fields()
 
-    def seat_name(seat: int) -> str:       # the table's names ("You", "CPU 2") when it gives them
-        return names[seat] if names is not None and 0 <= seat < len(names) else _seat_name(seat)
+    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
+        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
 
     ja = _ja()
     out: dict[str, Any] = {}
     for key in ("seat", "dealer"):
         if key in f:
-            out[key] = seat_name(f[key])
+            out[key] = who(f[key])
     if "card" in f:
         out["card"] = card_name(f["card"])
     if "cards" in f:
@@ -78,7 +78,7 @@ def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, A
         out["undealt"] = (f" 伏せ札は{card_name(f['undealt'])}" if ja else
                           f"; the face-down card was {card_name(f['undealt'])}") if f["undealt"] else ""
     if "winners" in f:
-        out["winners"] = ("、" if ja else ", ").join(seat_name(s) for s in f["winners"])
+        out["winners"] = ("、" if ja else ", ").join(who(s) for s in f["winners"])
     return out
 
 
@@ -86,5 +86,3 @@ def describe_yomi(event: GameEvent, names: Sequence[str] | None = None) -> str:
     """One line of the log in the interface language; *names*: the seats' names at the table."""
     return describe(event, **_values(event, names))
 
-
-seat_name = _seat_name
