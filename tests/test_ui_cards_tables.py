@@ -126,6 +126,19 @@ def test_yomi_face_styles_change_the_drawing_not_the_game(qtbot):
     assert panel.session.legal(0)                                          # still the person's turn
 
 
+def test_the_chosen_faces_are_remembered(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+    from trainer.ui import settings as S
+    ini = str(tmp_path / "s.ini")
+    first = YomiPanel(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), None, clock=FakeClock())
+    qtbot.addWidget(first)
+    first.faces.setCurrentIndex(first.faces.findData("western"))
+    first.settings.sync()
+    again = YomiPanel(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), None, clock=FakeClock())
+    qtbot.addWidget(again)
+    assert again.faces.currentData() == "western" and again.table.style == "western"
+
+
 # =========================================================================== Ume Botan
 
 def ume_rect(table, item):

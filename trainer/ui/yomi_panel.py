@@ -25,6 +25,7 @@ from trainer.rules.yomi import Discard, HandDealt, Lead, Pass, RoundWon, YomiVie
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
 from trainer.ui.cards_faces import ASPECT, FACE_STYLES, paint_mekuri
 from trainer.ui.i18n import add_messages, tr
+from trainer.ui.settings import Key
 from trainer.ui.table_shell import RING, TableView, paint_card_back
 from trainer.ui.yomi_text import describe_yomi
 
@@ -58,6 +59,8 @@ add_messages({
     "yomi.play_hint": ("{n} を出してください", "Play a {n}"),
 })
 
+FACES = Key("games/yomi_faces", "mekuri", choices=FACE_STYLES)
+"""The card faces the person chose, remembered between runs."""
 VARIANTS = ("yomi/standard", "yomi/wild", "yomi37/standard")
 """The registry's Yomi variants this one panel plays."""
 PLAYABLE = QColor("#d4a017")
@@ -239,7 +242,8 @@ class YomiPanel(CardGamePanel):
         _fill(self.variant, [(tr("yomi.variant." + ("yomi37" if k.startswith("yomi37") else k.split("/")[1])), k)
                              for k in VARIANTS])
         _fill(self.level, [(tr(f"yomi.level.{lv}"), lv) for lv in LEVELS], default="chain")
-        _fill(self.faces, [(tr(f"yomi.faces.{s}"), s) for s in FACE_STYLES])
+        remembered = self.settings.get(FACES) if self.settings is not None else FACES.default
+        _fill(self.faces, [(tr(f"yomi.faces.{s}"), s) for s in FACE_STYLES], default=remembered)
 
     def _variant_changed(self) -> None:
         key = self.variant.currentData()
@@ -253,7 +257,9 @@ class YomiPanel(CardGamePanel):
             self.players.setCurrentIndex(self.players.findData(v.seats))
 
     def _faces_changed(self) -> None:
-        self.table.style = self.faces.currentData() or "mekuri"
+        self.table.style = self.faces.currentData() or FACES.default
+        if self.settings is not None:
+            self.settings.set(FACES, self.table.style)
         self.table.refresh()
 
     # -- the game ------------------------------------------------------------------------------------
