@@ -318,3 +318,16 @@ def test_the_tables_are_registered_and_follow_the_mode_protocol(qtbot):
         panel.start_game(seed=1)
         panel.shutdown()
         assert panel.game is None
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("size", [(1150, 700), (700, 480)])
+def test_the_centre_the_games_draw_in_is_clear_of_every_seat(n, size):
+    from PySide6.QtCore import QRectF
+    from trainer.ui.card_game_panel import free_centre
+    from trainer.ui.table_shell import RING, centre_of, seat_boxes
+    area = QRectF(0, 0, *size)
+    boxes = seat_boxes(n, area, 0)
+    free = free_centre(centre_of(area, boxes, RING), boxes)
+    assert free.width() > 100 and free.height() > 80
+    assert not any(free.intersects(b) for b in boxes)

@@ -42,23 +42,23 @@ ME = 0
 
 
 def free_centre(centre: QRectF, boxes: Sequence[QRectF], gap: float = 10.0) -> QRectF:
-    """The part of the shell's centre no seat box covers (the shell's ring centre reaches
-    under the side boxes): bounded by the boxes level with its middle on the left and right,
-    and by those above and below its middle."""
-    mid = centre.center()
-    left, right, top, bottom = centre.left(), centre.right(), centre.top(), centre.bottom()
-    for b in boxes:
-        if b.top() <= mid.y() <= b.bottom():
-            if b.center().x() < mid.x():
-                left = max(left, b.right() + gap)
-            else:
-                right = min(right, b.left() - gap)
-        if b.left() <= mid.x() <= b.right():
-            if b.center().y() < mid.y():
-                top = max(top, b.bottom() + gap)
-            else:
-                bottom = min(bottom, b.top() - gap)
-    return QRectF(left, top, max(0.0, right - left), max(0.0, bottom - top))
+    """The part of the shell's centre no seat box covers (the ring's centre reaches under the
+    boxes): each box that still overlaps it cuts it on the side that keeps the most room."""
+    free = QRectF(centre)
+    for _ in range(2 * len(boxes)):
+        hit = next((b.adjusted(-gap, -gap, gap, gap) for b in boxes
+                    if b.adjusted(-gap, -gap, gap, gap).intersects(free)), None)
+        if hit is None:
+            break
+        cuts = [QRectF(free).adjusted(max(0.0, hit.right() - free.left()), 0, 0, 0),     # right of it
+                QRectF(free).adjusted(0, 0, min(0.0, hit.left() - free.right()), 0),     # left of it
+                QRectF(free).adjusted(0, max(0.0, hit.bottom() - free.top()), 0, 0),     # below it
+                QRectF(free).adjusted(0, 0, 0, min(0.0, hit.top() - free.bottom()))]     # above it
+        cuts = [c for c in cuts if c.width() > 0 and c.height() > 0 and not c.intersects(hit)]
+        if not cuts:
+            return QRectF()
+        free = max(cuts, key=lambda c: c.width() * c.height())
+    return free
 
 
 class CardGamePanel(QWidget):

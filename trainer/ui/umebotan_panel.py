@@ -118,16 +118,19 @@ def _text(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
     p.restore()
 
 
-def _fitted(p: QPainter, rect: QRectF, text: str, px: int) -> None:
-    """A short label in *rect*, in smaller type when it would not fit."""
+def _fitted(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
+            colour: QColor = QColor("#333"), align: Any = Qt.AlignmentFlag.AlignLeft) -> None:
+    """A one-line label in *rect*: smaller type when it would not fit, elided if still too long."""
     f = QFont()
     f.setPixelSize(px)
-    while f.pixelSize() > 8 and QFontMetricsF(f).horizontalAdvance(text) > rect.width():
+    f.setBold(bold)
+    while f.pixelSize() > 9 and QFontMetricsF(f).horizontalAdvance(text) > rect.width():
         f.setPixelSize(f.pixelSize() - 1)
     p.save()
     p.setFont(f)
-    p.setPen(QColor("#333"))
-    p.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
+    p.setPen(colour)
+    text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+    p.drawText(rect, align | Qt.AlignmentFlag.AlignTop, text)
     p.restore()
 
 
@@ -183,8 +186,8 @@ class UmebotanTable(TableView):
         if v.round_no:
             mult = 2 if v.field_kind != "normal" else 1
             head += f" · {field_kind_name(v.field_kind)} ×{mult}"
-        _text(p, QRectF(area.left(), area.top(), area.width(), 20), head, 15, bold=True,
-              colour=QColor("#7a2e12"))
+        _fitted(p, QRectF(area.left(), area.top(), area.width(), 20), head, 15, bold=True,
+                colour=QColor("#7a2e12"), align=Qt.AlignmentFlag.AlignHCenter)
         if v.draw_pile:
             paint_card_back(p, self._pile)
             _text(p, self._pile, str(v.draw_pile), int(self._pile.width() * 0.45), bold=True,
