@@ -407,7 +407,7 @@ class CardGrid(QWidget):
         super().__init__(parent)
         self.owner: dict[int, list[int]] = {}    # card -> the piles (0-based) holding it
         self._rects: list[tuple[QRectF, int]] = []
-        self.setMinimumSize(12 * 46, 4 * 74)
+        self.setMinimumSize(12 * 40, 4 * 66)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def sizeHint(self) -> QSize:
@@ -487,7 +487,7 @@ class ScoreCalculator(QDialog):
         self.table = QTableWidget(0, 3)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.setMinimumHeight(130)
+        self.table.setMinimumHeight(110)
         v = QVBoxLayout(self)
         v.addWidget(self.help)
         v.addLayout(top)
@@ -503,7 +503,8 @@ class ScoreCalculator(QDialog):
         self.players.currentIndexChanged.connect(self._players_changed)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
-        self.resize(900, 760)
+        room = self.screen().availableGeometry() if self.screen() is not None else None
+        self.resize(min(900, room.width() - 40) if room else 900, min(760, room.height() - 60) if room else 760)
 
     # -- piles -------------------------------------------------------------------------------------
     def player_count(self) -> int:
