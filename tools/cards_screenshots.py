@@ -2,8 +2,8 @@
 
     QT_QPA_PLATFORM=offscreen PYTHONPATH=. python tools/cards_screenshots.py OUT_DIR [WxH ...]
 
-Plays each game through the real panel (the person clicks its first legal
-action, CPU seats at once) into its second round, so the score sheet has a
+Plays each game through the real panel (the person's moves chosen by a CPU of
+the game, the CPU seats at once) into its second round, so the score sheet has a
 row and the table is mid-round, and grabs the panel in both languages:
 OUT_DIR/<game>-<lang>-<W>x<H>.png. The README's pictures are the English 1600x1000 ones.
 """
@@ -20,7 +20,7 @@ from trainer.ui.i18n import LANG
 
 
 def settle(app: QApplication, panel, turns: int) -> None:
-    """Let the CPUs play and the person act (first legal action) until the first round is
+    """Let the CPUs play and the person act (as a CPU would) until the first round is
     scored, then *turns* times more: mid-round, with a row on the score sheet."""
     s = panel.session
     while not s.is_over() and panel.shell.scores.rowCount() == 0:
@@ -34,7 +34,7 @@ def _person_acts(app: QApplication, panel) -> None:
     s = panel.session
     _until_person(app, s)
     if not s.is_over():
-        s.act(panel.me, s.legal(panel.me)[0])
+        s.act(panel.me, panel.stand_in.choose(s.view(panel.me), s.legal(panel.me)))
         panel.game._changed()
         _until_person(app, s)
 
@@ -54,6 +54,8 @@ def yomi(size: tuple[int, int]):
     panel.variant.setCurrentIndex(panel.variant.findData("yomi/wild"))
     panel.rounds.setValue(3)
     panel.start_game(seed=12)
+    from trainer.players.yomi_cpu import YomiCpu
+    panel.stand_in = YomiCpu(panel.me, "chain")
     return panel, 3
 
 
@@ -63,6 +65,8 @@ def umebotan(size: tuple[int, int]):
     panel.resize(*size)
     panel.show()
     panel.start_game(seed=21)
+    from trainer.players.umebotan_cpu import UmeBotanCpu
+    panel.stand_in = UmeBotanCpu(panel.me, "greedy")
     return panel, 2
 
 
