@@ -49,6 +49,7 @@ add_messages({
     "yomi.lead": ("好きな札で始める", "Lead any card"),
     "yomi.pile": ("捨て札 {n} 枚", "{n} discarded"),
     "yomi.undealt": ("伏せ札", "Undealt"),
+    "yomi.discarded_so_far": ("この局に出た札（数ごと）", "Discarded this round, by number"),
     "yomi.wild_is": ("鬼札（万能）", "Wild card"),
     "yomi.cards": ("{n} 枚", "{n} cards"),
     "yomi.card_one": ("{n} 枚", "{n} card"),
@@ -106,7 +107,10 @@ class YomiTable(TableView):
 
     def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
         v = self.view
-        if v is None or seat == self.me or seat >= len(v.hand_counts):
+        if v is None or seat >= len(v.hand_counts):
+            return
+        if seat == self.me:               # the person's hand is in the strip below
+            self._paint_discarded(p, rect, v)
             return
         n = v.hand_counts[seat]
         h = min(rect.height(), 96.0)
@@ -115,6 +119,32 @@ class YomiTable(TableView):
         left = rect.center().x() - (w + step * (n - 1)) / 2
         for k in range(n):                     # another seat's cards: backs only
             paint_card_back(p, QRectF(left + k * step, rect.top(), w, h))
+
+    def _paint_discarded(self, p: QPainter, rect: QRectF, v: YomiView) -> None:
+        """What has gone onto the pile this round, number by number (everyone saw it): a chip
+        per number with a dot per discarded card."""
+        if not v.discard:
+            return
+        _label(p, QRectF(rect.left(), rect.top(), rect.width(), 18), tr("yomi.discarded_so_far"), 12,
+               align=Qt.AlignmentFlag.AlignLeft)
+        out = [c.rank for c in v.discard if c != v.wild_card]
+        w = min(30.0, rect.width() / v.loop - 3)
+        hgt = min(rect.height() - 22, 44.0)
+        for k, n in enumerate(range(1, v.loop + 1)):
+            chip = QRectF(rect.left() + k * (w + 3), rect.top() + 20, w, hgt)
+            p.save()
+            p.setPen(QPen(QColor("#cfc4a8"), 1))
+            p.setBrush(QColor("#fffaf0") if n != v.needed else QColor("#ffe9a8"))
+            p.drawRoundedRect(chip, 4, 4)
+            p.restore()
+            _label(p, QRectF(chip.left(), chip.top() + 1, w, hgt * 0.5), str(n), int(min(15, w * 0.55)), bold=True)
+            p.save()
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#7a2e12"))
+            dot = min(2.6, w * 0.09)
+            for d in range(out.count(n)):       # up to four suits: four dots across the chip
+                p.drawEllipse(QPointF(chip.left() + w * (0.16 + 0.225 * d), chip.bottom() - hgt * 0.22), dot, dot)
+            p.restore()
 
     def paint_centre(self, p: QPainter, rect: QRectF) -> None:
         v = self.view
