@@ -255,10 +255,10 @@ def _suit_symbol(q: QPainter, r: QRectF, suit: str, colour: QColor) -> None:
     else:   # clubs: a knotted baton, slanted
         q.translate(r.center())
         q.rotate(-30)
-        q.drawRoundedRect(QRectF(-w * 0.11, -h * 0.45, w * 0.22, h * 0.9), w * 0.1, w * 0.1)
+        q.drawRoundedRect(QRectF(-w * 0.15, -h * 0.45, w * 0.3, h * 0.9), w * 0.12, w * 0.12)
         q.setBrush(colour.darker(130))
         for t in (-0.25, 0.05, 0.3):
-            q.drawEllipse(QPointF(0, h * t), w * 0.14, h * 0.05)
+            q.drawEllipse(QPointF(0, h * t), w * 0.19, h * 0.06)
     q.restore()
 
 
@@ -268,7 +268,9 @@ def _court(q: QPainter, body: QRectF, card: MekuriCard, colour: QColor) -> None:
     q.setPen(QPen(colour.darker(150), 1.2))
     q.setBrush(colour.lighter(175))
     q.drawRoundedRect(body, 4, 4)
-    x, y, w, h = body.left(), body.top(), body.width(), body.height()
+    named = body.width() >= 34          # room for the name under the figure
+    fig = body.adjusted(0, 0, 0, -body.height() * 0.2) if named else body
+    x, y, w, h = fig.left(), fig.top(), fig.width(), fig.height()
     q.setBrush(colour)
     q.setPen(QPen(INK, max(1.0, w * 0.03)))
     if card.rank == 1:      # the Dragon: a winding body and a head
@@ -310,8 +312,8 @@ def _court(q: QPainter, body: QRectF, card: MekuriCard, colour: QColor) -> None:
             q.drawChord(QRectF(head.x() - w * 0.14, head.y() - w * 0.15, w * 0.28, w * 0.24), 0, 180 * 16)
     q.restore()
     label = (COURT_JA if LANG.code == "ja" else COURT_EN)[card.rank]
-    if body.width() >= 34:
-        _text(q, QRectF(body.left(), body.bottom() - body.height() * 0.2, body.width(), body.height() * 0.2),
+    if named:
+        _text(q, QRectF(body.left(), fig.bottom(), body.width(), body.height() * 0.2),
               label, body.width() * 0.2, INK)
 
 
