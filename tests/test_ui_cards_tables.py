@@ -80,6 +80,7 @@ def test_a_yomi_round_played_by_clicks(qtbot, variant, players):
         assert table.highlighted == {card_of(a) for a in legal}          # the outlined cards are the legal ones
         table.grab()                                                      # a paint: what is face-up
         assert not table.faces_painted & hidden_cards(s)                  # no other seat's card is drawn
+        assert table.view == s.view(0) and not any(v is s.state for v in vars(table).values())
         assert set(s.view(0).hand) <= table.faces_painted
         # a card that may not be played does nothing
         wrong = [c for _, c in table._hand if c not in table.highlighted]
@@ -180,6 +181,7 @@ def test_an_ume_botan_round_played_by_clicks(qtbot):
         hidden = {c for k, h in enumerate(s.state.hands) if k != 0 for c in h} | set(s.state.draw_pile)
         hidden |= set(s.state.reserved[1:] if s.state.reserved else ())
         assert not table.faces_painted & hidden                            # backs for what the person may not see
+        assert table.view == s.view(0) and not any(v is s.state for v in vars(table).values())
         assert set(s.view(0).hand) <= table.faces_painted
         turns += isinstance(s.legal(0)[0], Play)                          # (not a drawn card's choice)
         play_ume_turn(qtbot, panel)
