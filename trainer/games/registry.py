@@ -106,12 +106,14 @@ _YOMI: dict[str, Any] = dict(
     simulate="trainer.sim.yomi_sim:simulate_variant",
     report="trainer.sim.yomi_sim:format_report",
     cli_options="trainer.sim.yomi_sim:add_cli_options",
+    table="trainer.ui.yomi_panel:YomiPanel",
 )
 _UMEBOTAN: dict[str, Any] = dict(
     session="trainer.games.umebotan_session:new_session",
     simulate="trainer.sim.umebotan_sim:simulate_variant",
     report="trainer.sim.umebotan_sim:format_report",
     cli_options="trainer.sim.umebotan_sim:add_cli_options",
+    table="trainer.ui.umebotan_panel:UmebotanPanel",
 )
 
 

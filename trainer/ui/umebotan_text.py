@@ -6,7 +6,7 @@ values over them (seat names, card names such as 松に鶴 / "Pine with Crane").
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MONTHS_JA, hana_name, month
@@ -83,33 +83,38 @@ def _join(items) -> str:
     return ("、" if _ja() else ", ").join(items)
 
 
-def _values(event: GameEvent) -> dict[str, Any]:
+def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
     f = event.fields()
+
+    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
+        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
+
     out: dict[str, Any] = {}
     for key in ("seat", "dealer", "player1"):
         if key in f:
-            out[key] = seat_name(f[key])
+            out[key] = who(f[key])
     if "card" in f:
         out["card"] = card_name(f["card"])
     for key in ("cards", "taken", "draws"):
         if key in f:
             out[key] = _join(card_name(c) for c in f[key])
     if "order" in f:
-        out["order"] = " → ".join(seat_name(s) for s in f["order"])
+        out["order"] = " → ".join(who(s) for s in f["order"])
     if "month" in f:
         out["month"] = MONTHS_JA[f["month"] - 1] if _ja() else f"{f['month']}"
     if "field_kind" in f:
         out["field_kind"] = (FIELD_JA if _ja() else FIELD_EN)[f["field_kind"]]
     if "winners" in f:
-        out["winners"] = _join(seat_name(s) for s in f["winners"])
+        out["winners"] = _join(who(s) for s in f["winners"])
     if event.kind == "umebotan.scored":
-        made = [f"{seat_name(s)} {_join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
+        made = [f"{who(s)} {_join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
         out["yaku"] = ((" 役: " if _ja() else "; yaku: ") + "; ".join(made)) if made else ""
     if event.kind == "umebotan.dealt" and not f["cards"]:
         out["cards"] = ""
     return out
 
 
-def describe_umebotan(event: GameEvent) -> str:
-    """One line of the log in the interface language."""
-    return describe(event, **_values(event))
+def describe_umebotan(event: GameEvent, names: Sequence[str] | None = None) -> str:
+    """One line of the log in the interface language; *names*: the seats' names at the table."""
+    return describe(event, **_values(event, names))
+

@@ -6,7 +6,7 @@ values over them (seat names, card names such as コップの5 / "5 of Cups").
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MekuriCard
@@ -53,13 +53,17 @@ def seat_name(seat: int) -> str:
     return f"席{seat}" if _ja() else f"seat {seat}"
 
 
-def _values(event: GameEvent) -> dict[str, Any]:
+def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
     f = event.fields()
+
+    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
+        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
+
     ja = _ja()
     out: dict[str, Any] = {}
     for key in ("seat", "dealer"):
         if key in f:
-            out[key] = seat_name(f[key])
+            out[key] = who(f[key])
     if "card" in f:
         out["card"] = card_name(f["card"])
     if "cards" in f:
@@ -74,10 +78,11 @@ def _values(event: GameEvent) -> dict[str, Any]:
         out["undealt"] = (f" 伏せ札は{card_name(f['undealt'])}" if ja else
                           f"; the face-down card was {card_name(f['undealt'])}") if f["undealt"] else ""
     if "winners" in f:
-        out["winners"] = ("、" if ja else ", ").join(seat_name(s) for s in f["winners"])
+        out["winners"] = ("、" if ja else ", ").join(who(s) for s in f["winners"])
     return out
 
 
-def describe_yomi(event: GameEvent) -> str:
-    """One line of the log in the interface language."""
-    return describe(event, **_values(event))
+def describe_yomi(event: GameEvent, names: Sequence[str] | None = None) -> str:
+    """One line of the log in the interface language; *names*: the seats' names at the table."""
+    return describe(event, **_values(event, names))
+
