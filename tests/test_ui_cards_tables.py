@@ -305,11 +305,11 @@ def test_the_tables_render_in_both_languages(qtbot, code, cls):
 
 
 def test_the_tables_are_registered_and_follow_the_mode_protocol(qtbot):
-    from trainer.ui.main_window import game_modes
-    modes = {msg: (module, cls) for msg, module, cls in game_modes()}
-    assert modes["mode.yomi"] == ("trainer.ui.yomi_panel", "YomiPanel")
-    assert modes["mode.umebotan"] == ("trainer.ui.umebotan_panel", "UmebotanPanel")
-    assert "mode.yomi37" not in modes                                     # one panel serves all three variants
+    from trainer.ui.modes import game_tables
+    modes = {game: (module, cls) for game, module, cls in game_tables()}
+    assert modes["yomi"] == ("trainer.ui.yomi_panel", "YomiPanel")
+    assert modes["umebotan"] == ("trainer.ui.umebotan_panel", "UmebotanPanel")
+    assert "yomi37" not in modes                                          # one panel serves all three variants
     assert {v.table for v in registry.variants("yomi") + registry.variants("yomi37")} == \
         {"trainer.ui.yomi_panel:YomiPanel"}
     for cls in (YomiPanel, UmebotanPanel):
