@@ -45,6 +45,21 @@ def test_a_damaged_session_is_ignored_with_a_message_and_left_alone(qtbot, tmp_p
                         FakeDriver())
     qtbot.addWidget(panel)
     assert path.read_bytes() == data                     # never deleted nor rewritten
+    assert "saved reading session" in panel.startup_notice
+
+
+def test_what_start_up_ignored_is_said_in_the_window(qtbot, tmp_path):
+    session_path().write_text("[]", encoding="utf-8")
+    ini = str(tmp_path / "settings.ini")
+    q = QSettings(ini, QSettings.Format.IniFormat)
+    q.setValue(S.MA.name, "inf")
+    q.sync()
+    LANG.set("en")
+    w = MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
+                   voices=FakeVoices())
+    qtbot.addWidget(w)
+    shown = w.statusBar().currentMessage()
+    assert "saved reading session" in shown and S.MA.name in shown
 
 
 def test_a_good_session_still_loads():

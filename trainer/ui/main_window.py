@@ -176,6 +176,15 @@ class MainWindow(QMainWindow):
         self.sound_status = QLabel()
         self.statusBar().addPermanentWidget(self.sound_status)
         on_sound_notice(self._show_sound_notice)
+        # What start-up had to ignore (a damaged saved session, a foreign setting): said where
+        # the person looks, not only on stderr. Every setting is read once so none waits to
+        # be found wrong in the middle of a match.
+        for key in S.all_keys():
+            self.settings.get(key)
+        notices = [*getattr(self.settings, "ignored", []), getattr(self.reader, "startup_notice", None)]
+        told = "; ".join(n for n in notices if n)
+        if told:
+            self.statusBar().showMessage(told[0].upper() + told[1:], 60_000)
 
     def _show_sound_notice(self, text: str) -> None:
         self.statusBar().showMessage(text, 20_000)

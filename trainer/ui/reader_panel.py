@@ -16,9 +16,10 @@ from PySide6.QtWidgets import (QButtonGroup, QGridLayout, QHBoxLayout, QLabel, Q
                                QTextBrowser, QVBoxLayout, QWidget)
 
 import poems
+from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
-from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, load_session,
+from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
                                        parse_card_set)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")
@@ -29,11 +30,16 @@ class ReaderPanel(QWidget):
 
     status_message = Signal(str)
 
-    def __init__(self, settings: S.Settings, driver, parent=None):
+    def __init__(self, settings: S.Settings, driver, parent=None, clock: Clock = SYSTEM):
         super().__init__(parent)
         self.settings = settings
         self.driver = driver
-        self.session: ReaderSession | None = load_session()
+        self.clock = clock
+        self.session: ReaderSession | None
+        self.session, self.startup_notice = read_session()   # a damaged file is ignored, said why
+        if self.startup_notice:
+            import sys
+            print(f"karuta: {self.startup_notice}", file=sys.stderr)
         self.current: int | None = None       # poem being read (0 = joka)
         self.revealed = False                 # the poem is shown once its kimariji has sounded
         self.reading = False
@@ -224,15 +230,13 @@ class ReaderPanel(QWidget):
 
     def _on_kimariji(self, index: int, no: int, when: float) -> None:
         """Show the poem when its kimariji is heard, not before: a screen must not beat the ear."""
-        import time
-
         from PySide6.QtCore import QTimer
 
         def reveal():
             if self.current == no:
                 self.revealed = True
                 self._show_poem()
-        QTimer.singleShot(max(0, round((when - time.perf_counter()) * 1000)), reveal)
+        QTimer.singleShot(max(0, round((when - self.clock.now()) * 1000)), reveal)
 
     def _on_card_finished(self, no: int) -> None:
         s = self.session

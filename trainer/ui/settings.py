@@ -49,6 +49,11 @@ MODE = Key("window/mode", 0)
 SETTINGS_FILE = "settings.ini"
 
 
+def all_keys() -> list[Key]:
+    """Every setting of this module (the main window checks them all at start-up)."""
+    return [v for v in globals().values() if isinstance(v, Key)]
+
+
 def default_qsettings() -> QSettings:
     if os.environ.get("KARUTA_DATA_DIR"):
         from trainer.paths import data_dir
