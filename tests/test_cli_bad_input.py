@@ -127,7 +127,7 @@ CASES = {
                                          "--games must be at least 1"),
     "simulate without game": Case(("simulate",), 2, "required: GAME"),
     # --- import-readings (arguments only; the importer's file cases are tested with it) ---
-    "import-readings without folder": Case(("import-readings",), 2, "required: DIR"),
+    "import-readings without folder": Case(("import-readings",), 2, "give the folder holding the recordings"),
     "import-readings of a missing folder": Case(("import-readings", "{w}/nodir"), 2,
                                                 "is not a folder"),
     "import-readings of a file": Case(("import-readings", "{w}/passwd"), 2, "is not a folder"),
