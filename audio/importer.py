@@ -371,6 +371,7 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     kami_morae, shimo_morae, kimariji = _poem_text(no)
     lv, mask, span = _check_voice(x)
     split = onsets.split_reading(mask, lv)
+    assert split is not None, "_check_voice raised if there were no voice to split"
     warnings = _edge_warnings(mask, span)
     if not split.pause_found:
         warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
@@ -428,6 +429,7 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
 
 @dataclass(frozen=True)
 class _Job:
+    """The files of one poem: `whole`, or else both `kami` and `shimo` (see `plan`)."""
     no: int
     whole: Path | None = None
     kami: Path | None = None
@@ -466,6 +468,7 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
             return [FailedFile(job.whole.name, str(exc))]
         files, warnings = [job.whole.name], list(job.notes) + warnings + more
     else:
+        assert job.kami is not None and job.shimo is not None, "plan gives a job a whole file or both verses"
         parts, warnings, failed = {}, list(job.notes), []
         for part, path in (("kami", job.kami), ("shimo", job.shimo)):
             try:
@@ -528,7 +531,8 @@ def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
             continue
         for group in (kami, shimo):
             for dup in group[1:]:
-                failed.append(FailedFile(dup.path.name, f"duplicate: {label} is already taken from {group[0].path.name}"))
+                failed.append(FailedFile(dup.path.name,
+                                         f"duplicate: {label} is already taken from {group[0].path.name}"))
         if kami and shimo:
             jobs.append(_Job(no, kami=kami[0].path, shimo=shimo[0].path, notes=_notes(kami[0], shimo[0])))
         else:
@@ -633,7 +637,9 @@ def _voice_dir(name: str) -> Path:
     return voice_dir
 
 
-def _run_jobs(jobs, voice_dir, workers, progress, cancelled):
+def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
+              progress: Callable[[int, int], None] | None,
+              cancelled: Callable[[], bool] | None) -> tuple[list[PoemResult], list[FailedFile]]:
     """Analyse every poem and write its clips under new names (until the index names
     them the voice keeps reading its old ones, so a crash mid-import loses nothing)."""
     results: list[PoemResult] = []
@@ -642,7 +648,7 @@ def _run_jobs(jobs, voice_dir, workers, progress, cancelled):
     # More threads than cores: decoding and FFTs release the GIL, and file I/O overlaps.
     workers = workers or min(8, max(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        def work(job: _Job):
+        def work(job: _Job) -> PoemResult | list[FailedFile] | None:
             if cancelled is not None and cancelled():
                 return None
             try:

@@ -299,7 +299,7 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     T, n = len(v), sum(phrase_lengths)
     # A phrase is likely to start where the voice resumes after a breath.
     gap_end = np.zeros(T)
-    for a, b in breaths:
+    for _a, b in breaths:
         gap_end[max(b - 2, 0):b + 1] = 1.0
     # Onsets sit on voice or just before it (a stop's burst can be quieter
     # than the voiced threshold: allow 40 ms).
@@ -320,7 +320,8 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     s = s.astype(np.float32)
     allowed = allowed.astype(np.float32)
 
-    score = np.full(T, -np.inf, dtype=np.float32)
+    # float32; float64 on a step to a phrase's first mora (gap_end, which adds its bonus, is float64)
+    score: np.ndarray = np.full(T, -np.inf, dtype=np.float32)
     score[0] = 0.0
     back = []
     for i in range(1, n):

@@ -63,12 +63,15 @@ import math
 import os
 import threading
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from audio.programme import KAMI, SHIMO, Programme
 from audio.voice import RATE
+
+if TYPE_CHECKING:  # imported when a device is opened: PortAudio may be missing
+    import sounddevice
 
 # Player states.
 IDLE, PLAYING, PAUSED, HELD, FINISHED = "idle", "playing", "paused", "held", "finished"
@@ -237,7 +240,7 @@ class Player:
         self.realtime: bool | None = None  # did the audio thread get real-time priority?
         self._commands: collections.deque = collections.deque()
         self._events: collections.deque = collections.deque(maxlen=10_000)
-        self._stream = None
+        self._stream: sounddevice.OutputStream | None = None
         self._thread: threading.Thread | None = None
         self._running = False
         self._lost = False            # the device went away: the silent clock plays
@@ -260,9 +263,9 @@ class Player:
         self._frames = 0              # output frames since the stream opened
         # Published after every block for other threads: (loaded, state, pos, mi,
         # time of the sample at `pos`, hold_at, seconds per frame).
-        self._snap = (None, IDLE, 0, 0, 0.0, -1, 1.0 / rate)
+        self._snap: tuple[_Loaded | None, str, int, int, float, int, float] = (None, IDLE, 0, 0, 0.0, -1, 1.0 / rate)
         # The clock filter (see `_smooth`): predicted time of the next block, seconds per frame.
-        self._t_next = None
+        self._t_next: float | None = None
         self._spf = 1.0 / rate
         self._spf_ahead = 1.0 / rate  # long-baseline seconds per frame, for the future
         self._since = 0               # frame of the last reset
@@ -294,17 +297,17 @@ class Player:
             return self._go_silent(f"no sound output device ({exc})")
         self._device_name = info["name"]
         try:
-            self._stream = self._new_stream(sd)
-            self._stream.start()
+            self._stream = stream = self._new_stream(sd)
+            stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             self._stream = None
             return self._go_silent(f"the sound device {info['name']!r} cannot be opened ({exc})")
         self._watchdog.reset(self._frames)
-        self.clock_offset = self._measure_offset()
+        self.clock_offset = self._measure_offset(stream)
         self.status_message = (f"playing on {info['name']!r}, output latency "
-                               f"{self._stream.latency * 1000:.1f} ms")
+                               f"{stream.latency * 1000:.1f} ms")
 
-    def _new_stream(self, sd):
+    def _new_stream(self, sd) -> sounddevice.OutputStream:
         return sd.OutputStream(
             samplerate=self.rate, blocksize=self.blocksize, device=self.device,
             channels=1, dtype="float32", latency=self.latency, callback=self._callback)
@@ -313,16 +316,17 @@ class Player:
         self.silent = True
         self.status_message = f"{why}. Playing silently: the clock runs on the system clock."
 
-    def _measure_offset(self) -> float:
-        """perf_counter minus stream time, from the tightest of several bracketed reads."""
-        best = None
+    @staticmethod
+    def _measure_offset(stream: sounddevice.OutputStream) -> float:
+        """perf_counter minus `stream`'s time, from the tightest of several bracketed reads."""
+        best_width, best_offset = math.inf, 0.0
         for _ in range(50):
             a = time.perf_counter()
-            s = self._stream.time
+            s = stream.time
             b = time.perf_counter()
-            if best is None or b - a < best[0]:
-                best = (b - a, (a + b) / 2 - s)
-        return best[1]
+            if b - a < best_width:
+                best_width, best_offset = b - a, (a + b) / 2 - s
+        return best_offset
 
     def _start_silent_clock(self) -> None:
         self._running = True
@@ -413,7 +417,7 @@ class Player:
             self._start_silent_clock()
             return False
         self._watchdog.reset(self._frames)
-        self.clock_offset = self._measure_offset()
+        self.clock_offset = self._measure_offset(stream)
         self.silent = False
         self.status_message = f"the sound device {self._device_name!r} is back; playing on it again"
         self._events.append(Event(DEVICE_BACK, -1, -1, self.position, time.perf_counter()))
@@ -649,15 +653,23 @@ class Player:
                 self._apply_after((cmd, arg))
         return after
 
+    def _current(self) -> _Loaded:
+        """The loaded programme, for the callback's helpers below: they run only for a
+        command that `_apply_commands` let through, and it drops every command but
+        "load" while nothing is loaded (and nothing unloads a programme)."""
+        loaded = self._loaded
+        assert loaded is not None, "a command reached the player before any programme was loaded"
+        return loaded
+
     def _apply_after(self, command) -> None:
         cmd, _ = command
-        loaded = self._loaded
         if cmd == "pause":
             if self._state == PLAYING:
                 self._state = PAUSED
         elif cmd == "stop":
             self._state = IDLE
         elif cmd == "skip":
+            loaded = self._current()
             k = int(np.searchsorted(loaded.kami_starts, self._pos, side="right"))
             if k >= len(loaded.kami_starts):
                 self._seek(loaded.programme.total_samples)
@@ -666,6 +678,7 @@ class Player:
                 self._seek(lead if lead > self._pos else int(loaded.kami_starts[k]))
             self._go_on()
         elif cmd == "repeat":
+            loaded = self._current()
             k = int(np.searchsorted(loaded.shimo_starts, self._pos, side="right")) - 1
             if k >= 0:
                 self._seek(int(loaded.shimo_starts[k]))
@@ -676,7 +689,7 @@ class Player:
             self._state, self._fade_in = PLAYING, True
 
     def _seek(self, pos: int) -> None:
-        loaded = self._loaded
+        loaded = self._current()
         self._pos = max(0, min(pos, loaded.programme.total_samples))
         self._hint = -1
         self._mi = int(np.searchsorted(loaded.pos, self._pos, side="left"))
@@ -684,13 +697,13 @@ class Player:
             self._hold_at = self._next_hold(self._hold_kind)
 
     def _next_hold(self, kind: str) -> int:
-        points = self._loaded.holds[kind]
+        points = self._current().holds[kind]
         k = int(np.searchsorted(points, self._pos, side="left"))
         return int(points[k]) if k < len(points) else -1
 
     def _play(self, out: np.ndarray, frames: int, t0: float) -> int:
         """Play up to `frames` samples from the programme; return how many were written."""
-        loaded = self._loaded
+        loaded = self._current()
         pos = self._pos
         total = loaded.programme.total_samples
         n = min(frames, total - pos)

@@ -17,7 +17,6 @@ Prints the folder and tarball sizes. Exits 1 if a check fails.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import signal
 import statistics

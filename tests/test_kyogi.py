@@ -288,7 +288,7 @@ def test_arrange_replaces_the_layout_with_the_same_cards_only():
 
 def test_territory_rows_capacity_columns_and_json():
     t = Territory.arranged(range(1, 26))
-    assert [len(l) + len(r) for l, r in t.rows()] == [8, 8, 9]
+    assert [len(left) + len(right) for left, right in t.rows()] == [8, 8, 9]
     assert Territory.from_json(t.to_json()) == t
     slots = {c: (r, col) for c, r, col in t.slots()}
     assert len(set(slots.values())) == 25 and all(0 <= col < COLUMNS for _, col in slots.values())

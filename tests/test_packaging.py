@@ -51,8 +51,9 @@ def test_karuta_from_the_unpacked_wheel_alone_gives_its_version_and_its_poems(wh
     version = subprocess.run([sys.executable, "-c", run, "--version"], capture_output=True, text=True,
                              cwd=tmp_path, env=env)
     assert version.returncode == 0 and version.stdout.strip() == f"karuta {__version__}"
-    where = subprocess.run([sys.executable, "-c", run.replace("from trainer.cli", "import poems; print(poems.__file__); from trainer.cli"),
-                            "poems"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    run_where = run.replace("from trainer.cli", "import poems; print(poems.__file__); from trainer.cli")
+    where = subprocess.run([sys.executable, "-c", run_where, "poems"], capture_output=True, text=True,
+                           cwd=tmp_path, env=env)
     assert where.returncode == 0, where.stderr
     lines = where.stdout.splitlines()
     assert lines[0].startswith(str(site))

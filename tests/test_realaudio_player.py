@@ -100,7 +100,7 @@ def sink(pulse):
         deadline = time.perf_counter() + 10
         while (_sink_latency_us(pulse, name) or 10**9) >= 50_000:
             if time.perf_counter() > deadline:
-                pytest.skip(f"the test sink's latency never settled below 50 ms")
+                pytest.skip("the test sink's latency never settled below 50 ms")
             time.sleep(0.1)
         old = os.environ.get("PULSE_SINK")
         os.environ["PULSE_SINK"] = name

@@ -198,7 +198,7 @@ def play(qtbot, panel, clock, human_side, cpu_side, steps: list[Step]) -> None:
         for card, dt in sorted(step.human, key=lambda t: t[1]):
             clock.advance_to(panel.epoch + (current.kimariji_ms + dt) / 1000)
             _click(qtbot, panel, card)
-        clock.advance_until(lambda: len(panel.state.outcomes) == n)
+        clock.advance_until(lambda taken=n: len(panel.state.outcomes) == taken)
         outcome = panel.state.outcomes[-1]
         assert outcome.poem == step.poem
         assert outcome.taker == step.taker

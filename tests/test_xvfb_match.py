@@ -17,8 +17,9 @@ arrives only after the server has taken the press. perf_counter
 (CLOCK_MONOTONIC, shared by both processes) is read right before the write and
 right after the answer: the press happened inside that bracket (a fraction of
 a ms wide). The reaction the app reports must equal click − kimariji mark
-within 5 ms (of the bracket; the figures printed are from its middle). Takes from the CPU's side make the app ask for an okurifuda,
-which is clicked the same way, so the match is played to its end.
+within 5 ms (of the bracket; the figures printed are from its middle). Takes
+from the CPU's side make the app ask for an okurifuda, which is clicked the
+same way, so the match is played to its end.
 
 Uses KARUTA_XVFB_DISPLAY if set (packaging/test.sh exports it), else starts
 Xvfb on :95 (or the next free display if :95 is taken). Skips, saying why, without

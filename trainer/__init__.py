@@ -1,4 +1,7 @@
-"""Rules engines and CPU players, statistics and the Qt application (the only package that imports PySide6, in trainer.ui)."""
+"""Rules engines and CPU players, statistics and the Qt application.
+
+Only trainer.ui imports PySide6.
+"""
 
 # The one place the version is written: pyproject.toml reads it from here
 # (`dynamic = ["version"]`), `karuta --version` and Help → About print it.

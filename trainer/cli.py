@@ -144,7 +144,7 @@ def _write_crash_log(exc: Exception) -> str:
     import traceback
     text = "".join(traceback.format_exception(exc))
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    folders = []
+    folders: list[str | os.PathLike[str]] = []
     try:
         from trainer.paths import data_dir
         folders.append(data_dir())

@@ -53,7 +53,8 @@ def cmd_poems(args) -> int:
         return 0
     from poems.kimariji import spelled
     for p in poems.ALL:
-        print(f"{p.no:3}  {spelled(p.no, p.kimariji_len, args.spelling):<6}\u3000{' '.join(p.kami_kana)}\u3000/\u3000{' '.join(p.shimo_kana)}")
+        kimariji = spelled(p.no, p.kimariji_len, args.spelling)
+        print(f"{p.no:3}  {kimariji:<6}\u3000{' '.join(p.kami_kana)}\u3000/\u3000{' '.join(p.shimo_kana)}")
     return 0
 
 

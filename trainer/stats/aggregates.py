@@ -149,9 +149,9 @@ def weakest_cards(store: StatsStore, n: int = 10, kind: str | None = None,
                   cards: list[CardStats] | None = None) -> list[int]:
     """The n weakest cards, weakest first (cards with too few trials are left out)."""
     cards = card_stats(store, kind) if cards is None else cards
-    rated = [c for c in cards if c.weakness is not None]
-    rated.sort(key=lambda c: (-c.weakness, -(c.mean_reaction_ms or 0.0), c.card))
-    return [c.card for c in rated[:n]]
+    rated = [(c.weakness, c) for c in cards if c.weakness is not None]
+    rated.sort(key=lambda wc: (-wc[0], -(wc[1].mean_reaction_ms or 0.0), wc[1].card))
+    return [c.card for _w, c in rated[:n]]
 
 
 def faults_by_kind(store: StatsStore, kind: str | None = None) -> dict[str, int]:

@@ -427,13 +427,13 @@ class StatsStore:
         with self.transaction() as conn:
             cur = conn.execute("INSERT INTO sessions (kind, started, settings) VALUES (?, ?, ?)",
                                (kind, time.time() if at is None else at, settings_json))
-            return int(cur.lastrowid)
+            return _new_row_id(cur)
 
     def record(self, trial: Trial) -> int:
         """Write one trial and commit it; returns its id. Durable once this returns."""
         row = _trial_row(trial)
         with self.transaction() as conn:
-            trial_id = int(conn.execute(_INSERT_TRIAL, row).lastrowid)
+            trial_id = _new_row_id(conn.execute(_INSERT_TRIAL, row))
             _add_to_daily(conn, [row])
             _add_to_card_totals(conn, [row])
         return trial_id
@@ -528,9 +528,16 @@ _INSERT_TRIAL = ("INSERT INTO trials (at, day, kind, session, card, answer, corr
                  "reaction_ms, fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)")
 
 
+def _new_row_id(cur: sqlite3.Cursor) -> int:
+    """The rowid the INSERT just run on `cur` made (sqlite3 says None only before any insert)."""
+    row_id = cur.lastrowid
+    assert row_id is not None, "an INSERT that returned sets lastrowid"
+    return row_id
+
+
 def _add_to_daily(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     sums: dict[tuple[int, str], list] = {}
-    for at, day, kind, _s, _c, _a, correct, rt, fault, _v in rows:
+    for _at, day, kind, _s, _c, _a, correct, rt, fault, _v in rows:
         acc = sums.setdefault((day, kind), [0, 0, 0, 0, 0.0])
         acc[0] += 1
         acc[1] += correct
