@@ -56,6 +56,25 @@ def mora_index(no: int, n_kana: int) -> int:
     return _mora_counts()[no][n_kana] - 1
 
 
+SPELLINGS = ("sound", "historical")
+"""How kimariji are written: as read aloud (おうこ, なにわが; what players, printed
+competition kimariji and peer trainers use) or in historical kana (あふこ, なにはが)."""
+
+
+def sound(no: int, n_kana: int) -> str:
+    """The first `n_kana` historical kana of poem `no`'s kami-no-ku as they are read aloud:
+    the sound form of the morae that carry them (あふこ → おうこ, をぐ → おぐ)."""
+    poem = database.get(no)
+    return "".join(poem.kami_morae()[:poem.kimariji_mora_count(n_kana)])
+
+
+def spelled(no: int, n_kana: int, spelling: str = "sound") -> str:
+    """The kimariji of `n_kana` historical kana in `spelling` (see SPELLINGS)."""
+    if spelling not in SPELLINGS:
+        raise ValueError(f"unknown spelling {spelling!r}; known: {', '.join(SPELLINGS)}")
+    return sound(no, n_kana) if spelling == "sound" else database.get(no).kana_prefix(n_kana)
+
+
 @dataclass(frozen=True)
 class Current:
     """Poem `no`'s kimariji now: the zero point of every reaction time."""
@@ -67,6 +86,11 @@ class Current:
     """Its length in historical kana."""
     mora: int
     """The kami-no-ku mora whose onset completes it (programme mark ``kami:mora:{mora}``)."""
+
+    @property
+    def sound(self) -> str:
+        """The kimariji as read aloud (おうこ for あふこ)."""
+        return sound(self.no, self.length)
 
     @property
     def changed(self) -> bool:
@@ -91,16 +115,19 @@ def lengths(in_play: Iterable[int]) -> dict[int, int]:
     return {no: length_among(no, nos) for no in nos}
 
 
-def dynamic(read: Iterable[int] = (), in_play: Iterable[int] | None = None) -> dict[int, str]:
+def dynamic(read: Iterable[int] = (), in_play: Iterable[int] | None = None,
+            spelling: str = "historical") -> dict[int, str]:
     """Current kimariji of every unread poem, after the poems in `read` were read.
 
-    `in_play` limits the poems considered (default all 100). Every yomifuda
+    `in_play` limits the poems considered (default all 100): in a reading of a
+    chosen set, only the cards of the set can still be read. Every yomifuda
     is read in a real game, karafuda too, so `read` may name any poem.
+    `spelling`: "historical" (あふこ) or "sound" (おうこ), see SPELLINGS.
     """
     read_set = {database.check_no(n) for n in read}
     pool = set(range(1, 101) if in_play is None else (database.check_no(n) for n in in_play))
     unread = pool - read_set
-    return {no: database.get(no).kana_prefix(n) for no, n in lengths(unread).items()}
+    return {no: spelled(no, n, spelling) for no, n in lengths(unread).items()}
 
 
 def static(no: int) -> str:

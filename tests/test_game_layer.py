@@ -61,3 +61,118 @@ def test_registry_refuses_unknown_names():
         registry.find("mubeyama", "okayama5")
     with pytest.raises(ValueError, match="played by 4 players, not 5"):
         registry.find("mubeyama", "okayama4").check_seats(5)
+
+
+# -- the turn session, on a toy game: seats count up in turn; whoever says 10 wins -------------
+
+from dataclasses import dataclass  # noqa: E402
+
+from audio.clock import FakeClock  # noqa: E402
+from trainer.games.protocol import GameEvent, GameOutcome, GameState  # noqa: E402
+from trainer.games.turn_session import CPU, HUMAN, NotYourTurn, TurnSession, play_out  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Said(GameEvent):
+    kind = "toy.said"
+    seat: int
+    number: int
+    secret: bool
+
+
+class CountGame:
+    players = 3
+
+    def __init__(self):
+        self.n, self.turn = 0, 0
+
+    def actors(self):
+        return () if self.is_over() else (self.turn,)
+
+    def legal_actions(self, seat):
+        return [self.n + 1, self.n + 2]
+
+    def apply(self, action):
+        if action not in self.legal_actions(self.turn):
+            raise ValueError("illegal")
+        self.n = min(action, 10)
+        said = Said(self.turn, self.n, secret=self.n % 2 == 1)
+        self.turn = (self.turn + 1) % 3
+        return [said]
+
+    def is_over(self):
+        return self.n >= 10
+
+    def outcome(self):
+        return GameOutcome((0, 0, 0), ((self.turn - 1) % 3,), "ten") if self.is_over() else None
+
+    def view(self, seat):
+        return self.n
+
+    def clone(self):
+        c = CountGame()
+        c.n, c.turn = self.n, self.turn
+        return c
+
+    def check_invariants(self):
+        assert 0 <= self.n <= 10
+
+    def redact(self, event, seat):
+        return None if event.secret and event.seat != seat else event
+
+
+class Lowest:
+    def choose(self, view, legal):
+        return min(legal)
+
+
+def test_toy_game_is_a_game_state():
+    assert isinstance(CountGame(), GameState)
+
+
+def test_turn_session_waits_for_the_person_and_plays_the_cpus():
+    s = TurnSession(CountGame(), [CPU, HUMAN, CPU], {0: Lowest(), 2: Lowest()}, clock=FakeClock())
+    assert [e.number for e in s.run_cpus()] == [1]
+    assert s.waiting_for() == (1,)
+    with pytest.raises(NotYourTurn):
+        s.act(0, 2)
+    s.act(1, 3)
+    assert [e.number for e in s.run_cpus()] == [4, 5]
+    # odd numbers are secret to everybody but their sayer
+    assert [e.number for e in s.log_for(1)] == [3, 4]
+    assert [e.number for e in s.log_for(0)] == [1, 4, 5]
+
+
+def test_turn_timer_lets_a_stand_in_play_and_logs_it():
+    clock = FakeClock()
+    s = TurnSession(CountGame(), [HUMAN, CPU, CPU], {1: Lowest(), 2: Lowest()}, clock=clock,
+                    turn_seconds=300, stand_in=lambda seat: Lowest())
+    assert s.turn_left() == 300
+    clock.advance(299)
+    assert s.tick() == []
+    clock.advance(1)
+    out = s.tick()
+    assert out[0].kind == "table.timeout" and out[1].number == 1
+
+
+def test_play_out_runs_an_all_cpu_table_to_the_end():
+    s = play_out(TurnSession(CountGame(), [CPU] * 3, {k: Lowest() for k in range(3)}))
+    assert s.is_over() and s.state.outcome().reason == "ten"
+
+
+def test_the_shared_timeout_event_has_a_text_in_both_languages():
+    import os
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from trainer.games.turn_session import TurnTimedOut
+    from trainer.ui import event_text
+    from trainer.ui.i18n import LANG
+    assert event_text.missing(["table.timeout"]) == []
+    was = LANG.code
+    try:
+        LANG.set("en")
+        assert event_text.describe(TurnTimedOut(2, 300.0)) == \
+            "Seat 3's turn time (300 s) ran out; the CPU played for them"
+        LANG.set("ja")
+        assert "3 番席" in event_text.describe(TurnTimedOut(2, 300.0))
+    finally:
+        LANG.set(was)

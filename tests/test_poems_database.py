@@ -44,7 +44,7 @@ HARD_SOUND = {
     (2, "shimo"): ("ころもほすちょう", "あまのかぐやま"),          # てふ→ちょう, ほす keeps ほ
     (3, "shimo"): ("ながながしよお", "ひとりかもねん"),            # auxiliary む→ん
     (12, "kami"): ("あまつかぜ", "くものかよいじ", "ふきとじよ"),  # ひ→い, ぢ→じ
-    (17, "kami"): ("ちわやぶる", "かみよもきかず", "たつたがわ"),  # ちはや → chiwaya
+    (17, "kami"): ("ちはやぶる", "かみよもきかず", "たつたがわ"),  # ち|はや (千早): は starts a word
     (17, "shimo"): ("からくれないに", "みずくくるとわ"),           # ゐ→い, づ→ず
     (39, "kami"): ("あさじうの", "おののしのはら", "しのぶれど"),  # ぢふ→じう, 篠原 keeps は
     (41, "kami"): ("こいすちょう", "わがなわまだき", "たちにけり"),
@@ -69,7 +69,7 @@ HARD_ROMAJI = {
     41: ("koisuchō", "waganawamadaki", "tachinikeri"),
     44: ("ōkotono", "taeteshinakuwa", "nakanakani"),
     95: ("ōkenaku", "ukiyonotamini", "ōukana"),
-    17: ("chiwayaburu", "kamiyomokikazu", "tatsutagawa"),
+    17: ("chihayaburu", "kamiyomokikazu", "tatsutagawa"),
     0: ("naniwazuni", "sakuyakonohana", "fuyugomori"),
     21: ("imakonto", "iishibakarini", "nagatsukino"),
 }

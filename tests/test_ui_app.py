@@ -99,23 +99,43 @@ def test_language_is_restored_from_settings(qtbot, ini):
     LANG.set("en")
 
 
-def test_only_working_modes_are_offered(window):
+def test_every_mode_is_there(window):
+    """Reader, Match, Drills, every registered game with a table, Statistics: none may go missing."""
+    from trainer.ui.main_window import game_modes
+    ids = [m for m, _ in window.modes]
+    games = [msg for msg, _, _ in game_modes()]
+    assert ids[:3] == ["mode.reader", "mode.kyogi", "mode.drills"] and ids[-1] == "mode.stats"
+    assert sorted(ids[3:-1]) == sorted(g for g in games if g != "mode.kyogi")
+    assert "mode.mubeyama" in ids
     names = [window.tabs.tabText(k) for k in range(window.tabs.count())]
-    assert names[:2] == ["Reader", "Match"]
+    assert names[:3] == ["Reader", "Match", "Drills"] and names[-1] == "Statistics"
     assert len(names) == len(window.modes) == window.stack.count()
-    for _, panel in window.modes:               # every mode speaks the commands protocol
-        assert callable(panel.available) and callable(panel.command)
+    for msg, panel in window.modes:             # every mode speaks the commands protocol
+        assert callable(panel.available) and callable(panel.command), msg
+        assert msg in MESSAGES, msg
 
 
-def test_a_mode_that_fails_to_build_is_left_out(qtbot, ini, monkeypatch, capsys):
+def test_a_mode_that_fails_to_build_stops_the_window_loudly(qtbot, ini, monkeypatch):
+    """A tab that silently disappears hides a broken build; the window refuses to open instead."""
     import trainer.ui.main_window as mw
-    monkeypatch.setattr(mw, "OPTIONAL_MODES", (("mode.reader", "trainer.ui.no_such_panel", "X",
-                                                 lambda cls, s, v: cls()),))
-    w = MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
-                   voices=FakeVoices())
-    qtbot.addWidget(w)
-    assert [m for m, _ in w.modes] == ["mode.reader", "mode.match"]
-    assert "left out" in capsys.readouterr().err
+    monkeypatch.setattr(mw, "TRAINING_MODES", (("mode.drills", "trainer.ui.no_such_panel", "X",
+                                                  lambda cls, s, v: cls()),))
+    with pytest.raises(mw.ModeBuildError, match="drills mode .*no_such_panel.* could not be built"):
+        mw.MainWindow(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), driver=FakeDriver(),
+                      voices=FakeVoices())
+
+
+def test_the_app_says_which_mode_is_broken(qtbot, monkeypatch, capsys):
+    import trainer.ui.app as app
+    import trainer.ui.main_window as mw
+    from PySide6.QtWidgets import QMessageBox
+
+    def broken():
+        raise mw.ModeBuildError("the drills mode (x.Y) could not be built: ImportError: gone")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: shown.append(a[2]))
+    assert app.open_window(broken) is None
+    assert "drills mode" in capsys.readouterr().err and "drills mode" in shown[0]
 
 
 def test_shortcuts_are_bound_and_shown(window):

@@ -8,20 +8,32 @@ import sys
 def register(sub) -> None:
     p = sub.add_parser("poems", help="list the 100 poems with their kimariji")
     p.add_argument("--json", action="store_true", help="machine-readable list")
+    _spelling_option(p)
     p.set_defaults(func=cmd_poems)
 
     k = sub.add_parser("kimariji", help="current kimariji of every unread poem")
     k.add_argument("--read", default="", metavar="N,N,...",
                    help="poems already read, e.g. --read 42,75")
+    k.add_argument("--set", default="", metavar="N,N-M,...",
+                   help="only these cards are in the reading, e.g. --set 1,5,22-30 (default all 100)")
     k.add_argument("--json", action="store_true", help="object: poem number → kimariji")
+    _spelling_option(k)
     k.set_defaults(func=cmd_kimariji)
 
 
-def poem_record(poem) -> dict:
+def _spelling_option(parser) -> None:
+    parser.add_argument("--spelling", choices=["sound", "historical"], default="sound",
+                        help="kimariji as read aloud (おうこ, the default) or in historical kana (あふこ)")
+
+
+def poem_record(poem, spelling: str = "sound") -> dict:
+    from poems.kimariji import spelled
     return {
         "no": poem.no,
         "poet": poem.poet,
-        "kimariji": poem.kimariji,
+        "kimariji": spelled(poem.no, poem.kimariji_len, spelling),
+        "kimariji_sound": spelled(poem.no, poem.kimariji_len, "sound"),
+        "kimariji_historical": poem.kimariji,
         "kimariji_len": poem.kimariji_len,
         "kami": list(poem.kami),
         "shimo": list(poem.shimo),
@@ -35,38 +47,49 @@ def poem_record(poem) -> dict:
 def cmd_poems(args) -> int:
     import poems
     if args.json:
-        json.dump([poem_record(p) for p in poems.ALL], sys.stdout, ensure_ascii=False, indent=1)
+        json.dump([poem_record(p, args.spelling) for p in poems.ALL], sys.stdout,
+                  ensure_ascii=False, indent=1)
         print()
         return 0
+    from poems.kimariji import spelled
     for p in poems.ALL:
-        print(f"{p.no:3}  {p.kimariji:<6}\u3000{' '.join(p.kami_kana)}\u3000/\u3000{' '.join(p.shimo_kana)}")
+        print(f"{p.no:3}  {spelled(p.no, p.kimariji_len, args.spelling):<6}\u3000{' '.join(p.kami_kana)}\u3000/\u3000{' '.join(p.shimo_kana)}")
     return 0
 
 
-def parse_read(text: str) -> list[int]:
+def parse_read(text: str, option: str = "--read", ranges: bool = False) -> list[int]:
+    """Poem numbers separated by commas (or spaces); with `ranges`, also 22-30."""
     from poems import check_no
     from trainer.cli import UsageError
-    nos = []
-    for item in (x.strip() for x in text.split(",")):
-        if not item:
-            continue
+    nos: list[int] = []
+    for item in text.replace(",", " ").split():
         try:
-            nos.append(check_no(item))
+            if ranges and "-" in item.strip("-"):
+                a, b = (check_no(x) for x in item.split("-", 1))
+                if a > b:
+                    raise ValueError(f"the range {item} runs backwards")
+                nos.extend(range(a, b + 1))
+            else:
+                nos.append(check_no(item))
         except ValueError as exc:
-            raise UsageError(f"--read: {exc}") from None
+            raise UsageError(f"{option}: {exc}") from None
     return nos
 
 
 def cmd_kimariji(args) -> int:
     import poems
+    from trainer.cli import UsageError
     read = parse_read(args.read)
-    current = poems.kimariji.dynamic(read)
+    in_play = parse_read(args.set, "--set", ranges=True) if args.set.strip() else None
+    if in_play is not None and not set(in_play) - set(read):
+        raise UsageError("--set: every card of the set has been read; nothing is left to decide")
+    current = poems.kimariji.dynamic(read, in_play, args.spelling)
     if args.json:
         json.dump({str(no): k for no, k in sorted(current.items())}, sys.stdout, ensure_ascii=False)
         print()
         return 0
     for no, k in sorted(current.items()):
-        static = poems.get(no).kimariji
+        static = poems.kimariji.spelled(no, poems.get(no).kimariji_len, args.spelling)
         change = f"  (was {static})" if k != static else ""
         print(f"{no:3}  {k}{change}")
     return 0

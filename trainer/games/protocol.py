@@ -8,13 +8,16 @@ Modelled on OpenSpiel's ``State`` and python-chess's ``Board``:
 - `legal_actions(seat)`: the actions that seat may take now (small frozen
   dataclasses; "malformed" raises `ValueError`, "not allowed now" raises the
   engine's ``IllegalAction``, a `ValueError` too);
-- `apply(action)`: changes the state and returns what happened as
-  `GameEvent` values: frozen dataclasses with fields, never prose. The UI
+- `apply(action)`: changes the state and returns what happened (at least
+  one event per action) as `GameEvent` values: frozen dataclasses with fields, never prose. The UI
   turns each event kind into text in the player's language
   (`trainer.ui.event_text`); the log, statistics and tests read the fields;
 - `is_over()` / `outcome()`: the result as a value (`GameOutcome`);
 - `view(seat)`: only what that seat may see (hidden cards stay hidden);
 - `clone()`: an independent copy (CPU look-ahead, tests);
+- optional ``redact(event, seat) -> GameEvent | None``: the event as that
+  seat may see it (a face-down card hidden), None when the seat does not
+  learn of it; without it every event is public;
 - `check_invariants()`: raises `AssertionError` when the state is inconsistent
   (cards conserved, scores consistent); tests and simulators call it after
   every step.

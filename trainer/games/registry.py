@@ -117,6 +117,13 @@ GAMES: tuple[Variant, ...] = (
             4, 4, options=_frozen(ruleset="gambling4", hidden_card=False), **_MUBEYAMA),
     Variant("mubeyama", "gambling5", "Mubeyama, five-player gambling game", 5, 5,
             options=_frozen(ruleset="gambling5", hidden_card=False), **_MUBEYAMA),
+    Variant("unsun", "standard", "Unsun karuta, Hachi-nin Meri (8 players, two teams)", 8, 8,
+            session="trainer.games.unsun_session:new_session",
+            simulate="trainer.sim.unsun_sim:simulate_variant",
+            report="trainer.sim.unsun_sim:format_report",
+            cli_options="trainer.sim.unsun_sim:add_cli_options",
+            options=_frozen(first_lead="okie_taker", unheld_robai="dealer_takes", yaku_order="any"),
+            deck="unsun"),
 )
 
 

@@ -25,8 +25,12 @@ def add_event_messages(table: dict[str, tuple[str, str]]) -> None:
 
 
 def describe(event: GameEvent, **values: Any) -> str:
-    """The event as one line in the interface language; `values` add or override fields."""
-    return tr(message_id(event.kind), **{**event.fields(), **values})
+    """The event as one line in the interface language; `values` add or override fields.
+    A ``seat_name`` placeholder defaults to "Seat N" (1-based) when the table names none."""
+    fields = event.fields()
+    if "seat" in fields and "seat_name" not in values and isinstance(fields["seat"], int):
+        values["seat_name"] = tr("table.seat", n=fields["seat"] + 1)
+    return tr(message_id(event.kind), **{**fields, **values})
 
 
 def missing(kinds: Iterable[str]) -> list[str]:
@@ -37,3 +41,12 @@ def missing(kinds: Iterable[str]) -> list[str]:
 def texts(kind: str) -> dict[str, str]:
     """The text of one kind in every language, by language code."""
     return dict(zip(LANGUAGES, MESSAGES[message_id(kind)]))
+
+
+add_messages({"table.seat": ("{n} 番席", "Seat {n}")})
+
+# Events of the shared table itself (trainer.games.turn_session), not of one game.
+add_event_messages({
+    "table.timeout": ("{seat_name} の持ち時間（{seconds:.0f} 秒）が切れたので、代わりに CPU が打ちました",
+                      "{seat_name}'s turn time ({seconds:.0f} s) ran out; the CPU played for them"),
+})

@@ -15,6 +15,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "app.title": ("競技かるた 読手・審判", "Kyōgi karuta reader and judge"),
     "mode.reader": ("読手", "Reader"),
     "mode.match": ("対戦", "Match"),
+    "mode.kyogi": ("対戦", "Match"),
     "menu.file": ("ファイル", "&File"),
     "menu.reading": ("読み", "&Reading"),
     "menu.view": ("表示", "&View"),

@@ -25,12 +25,31 @@ ACTIONS = {
 }
 
 
-# Modes of other parts of the project: (message id, module, class, how to build it).
-OPTIONAL_MODES = (
+class ModeBuildError(RuntimeError):
+    """A mode could not be built: the window refuses to open without it (a tab that silently
+    vanished would hide a broken build from everyone, tests included)."""
+
+
+# Modes that are not games: (message id, module, class, how to build it). The games'
+# tabs come from the game registry (`trainer.games.registry`), between Drills and Statistics.
+TRAINING_MODES = (
     ("mode.drills", "trainer.ui.drills_panel", "DrillsPanel", lambda cls, s, v: cls(s, v)),
-    ("mode.mubeyama", "trainer.ui.mubeyama_panel", "MubeyamaPanel", lambda cls, s, v: cls(s, v)),
+)
+LAST_MODES = (
     ("mode.stats", "trainer.ui.stats_panel", "StatsPanel", lambda cls, s, v: cls(s)),
 )
+
+
+def game_modes() -> list[tuple[str, str, str]]:
+    """(message id, module, class) of each registered game's table view, once per view.
+    A game's table takes ``(settings, voices)``; its tab is message ``mode.<game>``."""
+    from trainer.games import registry
+    seen: dict[str, tuple[str, str, str]] = {}
+    for v in registry.games():
+        if v.table and v.table not in seen:
+            module, _, cls = v.table.partition(":")
+            seen[v.table] = (f"mode.{v.game}", module, cls)
+    return list(seen.values())
 
 
 class MainWindow(QMainWindow):
@@ -60,11 +79,16 @@ class MainWindow(QMainWindow):
         from trainer.ui.reader_panel import ReaderPanel
         self.reader = ReaderPanel(self.settings, self.driver)
         self.modes: list[tuple[str, QWidget]] = [("mode.reader", self.reader)]
-        match = self._make_match_panel()
-        if match is not None:
-            self.match = match
-            self.modes.append(("mode.match", match))
-        self._add_optional_modes()
+        games = game_modes()
+        kyogi = [g for g in games if g[0] == "mode.kyogi"]
+        others = [(msg, module, cls, lambda c, s, v: c(s, v)) for msg, module, cls in games
+                  if msg != "mode.kyogi"]
+        modes = [(msg, module, cls, lambda c, s, v: c(s, v)) for msg, module, cls in kyogi]
+        for msg, module, cls, build in (*modes, *TRAINING_MODES, *others, *LAST_MODES):
+            panel = self._build_mode(msg, module, cls, build)
+            if msg == "mode.kyogi":
+                self.match = panel
+            self.modes.append((msg, panel))
         self.tabs = QTabBar()
         self.tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.stack = QStackedWidget()
@@ -79,31 +103,14 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
-    def _make_match_panel(self):
-        """Match mode appears only when the kyōgi engine and the CPU are installed."""
-        try:
-            from trainer.ui.match_panel import MatchPanel
-        except ImportError:
-            return None
-        return MatchPanel(self.settings, self.voices)
-
-    def _add_optional_modes(self) -> None:
-        """Modes built by other parts of the project, shown once they import and build.
-
-        Each follows the mode protocol of the Reader and Match panels
-        (``available``/``command``/``retranslate``/``settings_changed``/``shutdown``).
-        One that fails to build is left out with a note on stderr: the app keeps working.
-        """
+    def _build_mode(self, msg: str, module: str, cls: str, build) -> QWidget:
         import importlib
-        import sys
-        for msg, module, cls, build in OPTIONAL_MODES:
-            try:
-                panel_class = getattr(importlib.import_module(module), cls)
-                panel = build(panel_class, self.settings, self.voices)
-            except Exception as exc:                  # a mode still being written
-                print(f"karuta: {cls} left out: {type(exc).__name__}: {exc}", file=sys.stderr)
-                continue
-            self.modes.append((msg, panel))
+        try:
+            panel_class = getattr(importlib.import_module(module), cls)
+            return build(panel_class, self.settings, self.voices)
+        except Exception as exc:
+            raise ModeBuildError(f"the {msg.removeprefix('mode.')} mode ({module}.{cls}) could not be "
+                                 f"built: {type(exc).__name__}: {exc}") from exc
 
     def set_mode(self, index: int) -> None:
         index = max(0, min(int(index), len(self.modes) - 1))

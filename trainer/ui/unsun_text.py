@@ -1,0 +1,118 @@
+"""Text of Unsun karuta's events, Japanese and English (registered with `trainer.ui.event_text`).
+
+Engine events carry cards, seats and teams as values; `describe_unsun`
+turns them into names (パオのロバイ / "Pao Robai", 席3 / "seat 3") before
+the message is filled, and writes a face-down card the reader may not see
+as 伏せ札 / "a face-down card".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.games.protocol import GameEvent
+from trainer.rules.unsun import COURT_KANA, SUIT_KANA, TENKA, Card
+from trainer.ui.event_text import add_event_messages, describe
+from trainer.ui.i18n import LANG
+
+COURT_ROMAJI = {10: "Kaba", 11: "Rei", 12: "Robai", 13: "Sōta", 14: "Un", 15: "Sun"}
+SUIT_ROMAJI = {"pao": "Pao", "isu": "Isu", "kotsu": "Kotsu", "ori": "Ori", "guru": "Guru"}
+
+# kind: (日本語, English)
+EVENT_TEXT: dict[str, tuple[str, str]] = {
+    "unsun.deal": ("第{deal}局: 親は{dealer}。オキエは{okie}、切り札は{trump}",
+                   "Deal {deal}: {dealer} deals. The Okié is {okie}; {trump} is trump"),
+    "unsun.hand": ("{seat}の手札: {cards}", "{seat}'s hand: {cards}"),
+    "unsun.robau": ("{seat}がロバう", "{seat} holds the Robai and takes the Okié (robau)"),
+    "unsun.hidden_robai": ("{seat}がロバイを隠した（隠しロバイ: 役は5点）",
+                           "{seat} hid the Robai (hidden Robai: every yaku is worth 5)"),
+    "unsun.no_robai": ("切り札のロバイは誰の手にもない（親は{dealer}）",
+                       "Nobody holds the trump Robai ({dealer} deals)"),
+    "unsun.okie_taken": ("{seat}がオキエ（{card}）を取る", "{seat} takes the Okié ({card})"),
+    "unsun.discard": ("{seat}が{card}を伏せて捨てる", "{seat} discards {card} face-down"),
+    "unsun.play": ("{seat}: {card}{how}", "{seat}: {card}{how}"),
+    "unsun.meri": ("{seat}が{card}を打ち出して「メリ！」", "{seat} leads {card}: \"Meri!\""),
+    "unsun.monchi": ("第{trick}手からモンチ（台札に付ける）",
+                     "Monchi from trick {trick}: follow the led suit or play trump"),
+    "unsun.trick": ("第{trick}手は{seat}（{team}組）が{card}で取る{revealed}",
+                    "Trick {trick} goes to {seat} (team {team}) with {card}{revealed}"),
+    "unsun.yaku": ("役: {seat}の{card}が{over_seat}の{over_card}に勝つ（{team}組 {points}点）",
+                   "Yaku: {seat}'s {card} over {over_seat}'s {over_card} (team {team}, {points} points)"),
+    "unsun.yaku_void": ("役なし: {seat}の{card}より上の札はもう出ている（{over_seat}の{over_card}）",
+                        "No yaku: every card above {seat}'s {card} was already played "
+                        "(over {over_seat}'s {over_card})"),
+    "unsun.deal_scored": ("第{deal}局: 手数 A {tricks_a}・B {tricks_b}、役 A {yaku_a}・B {yaku_b} → "
+                          "A {points_a}点・B {points_b}点（計 A {total_a}・B {total_b}）",
+                          "Deal {deal}: tricks A {tricks_a}, B {tricks_b}; yaku A {yaku_a}, "
+                          "B {yaku_b} → A {points_a}, B {points_b} (totals A {total_a}, B {total_b})"),
+    "unsun.game_over": ("終局: A {total_a}点・B {total_b}点。{result}",
+                        "Game over: A {total_a}, B {total_b}. {result}"),
+}
+add_event_messages(EVENT_TEXT)
+
+
+def _ja() -> bool:
+    return LANG.code == "ja"
+
+
+def card_name(card: Card | None) -> str:
+    """パオのロバイ / "Pao Robai"; テンカ; a face-down card as 伏せ札."""
+    if card is None:
+        return "伏せ札" if _ja() else "a face-down card"
+    if _ja():
+        return card.kana()
+    if card == TENKA:
+        return "Tenka (Pao Sōta)"
+    return f"{SUIT_ROMAJI[card.suit]} {COURT_ROMAJI.get(card.rank, str(card.rank))}"
+
+
+def suit_name(suit: str) -> str:
+    return SUIT_KANA[suit] if _ja() else SUIT_ROMAJI[suit]
+
+
+def seat_name(seat: int | None) -> str:
+    if seat is None:
+        return "誰か" if _ja() else "someone"
+    return f"席{seat}" if _ja() else f"seat {seat}"
+
+
+def rank_name(rank: int) -> str:
+    return COURT_KANA.get(rank, str(rank)) if _ja() else COURT_ROMAJI.get(rank, str(rank))
+
+
+def _values(event: GameEvent) -> dict[str, Any]:
+    f = event.fields()
+    out: dict[str, Any] = {}
+    for key in ("seat", "dealer", "over_seat"):
+        if key in f:
+            out[key] = seat_name(f[key])
+    for key in ("card", "okie", "over_card"):
+        if key in f:
+            out[key] = card_name(f[key])
+    if event.kind == "unsun.discard" and f["card"] is None:
+        out["card"] = "札を1枚" if _ja() else "a card"
+    if "cards" in f:
+        out["cards"] = "、".join(card_name(c) for c in f["cards"]) if _ja() else ", ".join(
+            card_name(c) for c in f["cards"])
+    if "trump" in f:
+        out["trump"] = suit_name(f["trump"])
+    if "team" in f:
+        out["team"] = "AB"[f["team"]]
+    for key in ("deal", "trick"):
+        if key in f:
+            out[key] = f[key] + 1  # people count deals and tricks from 1
+    if "face_down" in f:
+        out["how"] = ("（伏せ）" if _ja() else " (face-down)") if f["face_down"] else ""
+    if "revealed" in f:
+        shown = [f"{seat_name(s)} {card_name(c)}" for s, c in f["revealed"]]
+        out["revealed"] = (f"（伏せ札: {'、'.join(shown)}）" if _ja() else
+                           f" (face-down: {', '.join(shown)})") if shown else ""
+    if "winner" in f:
+        w = f["winner"]
+        out["result"] = (("引き分け" if w is None else f"{'AB'[w]}組の勝ち") if _ja() else
+                         ("A tie" if w is None else f"Team {'AB'[w]} wins"))
+    return out
+
+
+def describe_unsun(event: GameEvent) -> str:
+    """One line of the log in the interface language."""
+    return describe(event, **_values(event))
