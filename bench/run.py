@@ -4,7 +4,7 @@
     python bench/run.py audio         # synthesis, import, render, callback
     python bench/run.py synth stats   # any of the names below
 
-Names: synth, import, render, callback, simulate, mubeyama, unsun, stats, dashboard, floor.
+Names: synth, import, render, callback, simulate, mubeyama, unsun, league, stats, dashboard, floor.
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
@@ -25,13 +25,14 @@ BENCHES = {
     "simulate": ["bench_simulate.py", "--games", "200"],
     "mubeyama": ["bench_mubeyama.py"],
     "unsun": ["bench_unsun.py"],
+    "league": ["bench_league.py", "--games", "400"],
     "stats": ["bench_stats.py", "--repeat", "3"],
     "dashboard": ["bench_dashboard.py", "--repeat", "3"],
     "floor": ["bench_ui_floor.py"],
 }
 GROUPS = {
     "audio": ["synth", "import", "render", "callback"],
-    "games": ["simulate", "mubeyama", "unsun"],
+    "games": ["simulate", "mubeyama", "unsun", "league"],
     "training": ["stats", "dashboard"],
     "ui": ["floor", "dashboard"],
 }
