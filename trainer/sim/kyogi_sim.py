@@ -272,8 +272,9 @@ def before_simulate(args) -> int | None:
     from trainer.players.karuta_cpu import LEVELS
     for lv in LEVELS.values():
         print(f"{lv.name:9} {lv.label:32} reaction ≈ {lv.mu:.0f} ms ± {lv.sigma:.0f} "
-              f"(+{lv.tau:.0f} ms tail), knows {lv.knows:.0%} of the cards")
-    print("Sources and caveats: docs/cpu-levels.md")
+              f"(+{lv.tau:.0f} ms tail, form ± {lv.form_ms:.0f} ms a game), knows {lv.knows:.0%} "
+              f"of the cards, anticipates {lv.anticipate:.0%} of one-in-two reads")
+    print("Level against level: karuta simulate kyogi --league. Sources and caveats: docs/cpu-levels.md")
     return 0
 
 
