@@ -72,17 +72,17 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
     #                                     mu  sig  tau form att knows search       miss
     #   wrong  conf  kara  kdabu  antic  ear  attack
     Level("beginner", "beginner (E class)", 385, 130, 160, 90, 90, 0.87, (600, 2000), 0.18,
-          0.030, 0.30, 0.30, 0.15, 0.03, 0.25, 0.25),
+          0.030, 0.28, 0.26, 0.15, 0.03, 0.25, 0.25),
     Level("novice", "novice (D class)", 355, 115, 145, 85, 80, 0.91, (500, 1600), 0.13,
-          0.022, 0.25, 0.25, 0.12, 0.06, 0.35, 0.30),
-    Level("club", "club player (C class)", 325, 100, 125, 80, 70, 0.94, (450, 1300), 0.10,
-          0.016, 0.20, 0.20, 0.10, 0.10, 0.45, 0.35),
-    Level("strong", "strong club player (B class)", 292, 85, 110, 75, 60, 0.97, (400, 1000), 0.07,
-          0.011, 0.16, 0.16, 0.08, 0.15, 0.55, 0.40),
+          0.022, 0.22, 0.20, 0.12, 0.06, 0.35, 0.30),
+    Level("club", "club player (C class)", 322, 100, 125, 80, 70, 0.95, (450, 1300), 0.10,
+          0.016, 0.17, 0.15, 0.10, 0.10, 0.45, 0.35),
+    Level("strong", "strong club player (B class)", 298, 85, 110, 75, 60, 0.97, (400, 1000), 0.07,
+          0.011, 0.13, 0.11, 0.08, 0.15, 0.55, 0.40),
     Level("a-class", "A class", 262, 72, 95, 70, 50, 0.99, (300, 800), 0.04,
-          0.007, 0.13, 0.12, 0.06, 0.20, 0.65, 0.45),
+          0.007, 0.10, 0.08, 0.06, 0.20, 0.65, 0.45),
     Level("meijin", "top (Meijin / Queen contender)", 235, 60, 80, 65, 40, 1.0, (300, 600), 0.0,
-          0.004, 0.10, 0.09, 0.05, 0.25, 0.75, 0.50),
+          0.004, 0.07, 0.05, 0.05, 0.25, 0.75, 0.50),
 )}
 ALIASES = {"e": "beginner", "d": "novice", "c": "club", "b": "strong", "a": "a-class",
            "top": "meijin", "queen": "meijin"}
@@ -131,8 +131,9 @@ def _shared() -> list[list[int]]:
 
 def confusion_weight(shared: int, true_tomofuda: bool) -> float:
     """How confusing a floor card sharing `shared` kana with the sound is: the longer the
-    shared opening, the more the hand is already committed (あさぼらけ, わたのはら);
-    half as much for a card that does not part from the sound at its own decisive kana."""
+    shared opening, the more the hand is already committed (あさぼらけ, わたのはら: full
+    from four kana on); half as much for a card that does not part from the sound at its
+    own decisive kana."""
     return min(1.0, shared / 4) * (1.0 if true_tomofuda else 0.5)
 
 
@@ -238,16 +239,18 @@ class KarutaCPU:
                    rate: float, before: float) -> Touch | None:
         """A hasty or misheard touch on a floor card sharing the sound so far, or None.
 
-        The hand goes on the shared opening and lands 0.6 of a reaction after the
-        distinguishing mora begins: before it could tell that mora. Each floor card
-        sharing at least one kana is a candidate, longest shared opening first, with
-        chance `rate` × `confusion_weight` × 1.5 on the side it watches (× 0.5 elsewhere).
+        The candidates are the floor cards sharing the longest opening with the sound
+        (its closest tomofuda on the floor), each with chance `rate` × `confusion_weight`
+        × 1.5 on the side it watches (× 0.5 elsewhere). The hand goes on the shared
+        opening and lands 0.6 of a reaction after the distinguishing mora begins:
+        before it could tell that mora.
         """
         lv, rng = self.level, self.rng
         table = _shared()[poem]
-        candidates = sorted((-table[c], c) for c in view.floor() if c != poem and table[c] > 0)
-        for minus_shared, card in candidates:
-            shared = -minus_shared
+        shared = max((table[c] for c in view.floor() if c != poem), default=0)
+        if shared == 0:
+            return None
+        for card in sorted(c for c in view.floor() if c != poem and table[c] == shared):
             side = 1.5 if view.side_of(card) == watching else 0.5
             draw = rng.random()
             if draw >= rate * confusion_weight(shared, True) * side:
