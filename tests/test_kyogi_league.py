@@ -214,3 +214,19 @@ def test_neighbouring_levels_upset_each_other_and_stay_ordered():
     for weaker, stronger in zip(names, names[1:]):
         share = league(60, 2, check=False, levels=[weaker, stronger])["wins"][weaker][stronger]
         assert 0.10 <= share < 0.5, (weaker, stronger, share)
+
+
+def test_the_documented_level_table_is_the_code():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "cpu-levels.md").read_text(encoding="utf-8")
+    rows = {cells[0]: cells[1:] for line in doc.splitlines() if line.startswith("| ")
+            for cells in [[c.strip() for c in line.strip("|").split("|")]] if cells[0] in LEVELS}
+    assert list(rows) == list(LEVELS)
+    for name, lv in LEVELS.items():
+        low, high = lv.search_ms
+        expected = [lv.mu, lv.sigma, lv.tau, lv.form_ms, lv.attack_ms, lv.knows, None, lv.miss,
+                    lv.wrong_side, lv.confusable, lv.karafuda, lv.karadabu_share, lv.anticipate,
+                    lv.ear, lv.attack_share]
+        cells = rows[name]
+        assert cells[6] == f"{low}-{high}", name
+        assert [float(c) for i, c in enumerate(cells) if i != 6] == [e for e in expected if e is not None], name

@@ -69,15 +69,17 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    #                                     mu  sig  tau form att knows search       miss
-    #   wrong  conf  kara  kdabu  antic  ear  attack
+    # name, label, mu, sigma, tau, form_ms, attack_ms, knows, search_ms, miss,
+    #   wrong_side, confusable, karafuda, karadabu_share, anticipate, ear, attack_share
+    # (estimates, tuned so that neighbouring levels upset each other 20-35 % of games:
+    # docs/cpu-levels.md, `karuta simulate kyogi --league`)
     Level("beginner", "beginner (E class)", 385, 130, 160, 90, 90, 0.87, (600, 2000), 0.18,
           0.030, 0.28, 0.26, 0.15, 0.03, 0.25, 0.25),
     Level("novice", "novice (D class)", 355, 115, 145, 85, 80, 0.91, (500, 1600), 0.13,
           0.022, 0.22, 0.20, 0.12, 0.06, 0.35, 0.30),
     Level("club", "club player (C class)", 322, 100, 125, 80, 70, 0.95, (450, 1300), 0.10,
           0.016, 0.17, 0.15, 0.10, 0.10, 0.45, 0.35),
-    Level("strong", "strong club player (B class)", 298, 85, 110, 75, 60, 0.97, (400, 1000), 0.07,
+    Level("strong", "strong club player (B class)", 294, 85, 110, 75, 60, 0.97, (400, 1000), 0.07,
           0.011, 0.13, 0.11, 0.08, 0.15, 0.55, 0.40),
     Level("a-class", "A class", 262, 72, 95, 70, 50, 0.99, (300, 800), 0.04,
           0.007, 0.10, 0.08, 0.06, 0.20, 0.65, 0.45),
