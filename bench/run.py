@@ -4,8 +4,8 @@
     python bench/run.py audio         # synthesis, import, render, callback
     python bench/run.py synth stats   # any of the names below
 
-Names: synth, import, render, callback, simulate, mubeyama, unsun, yomi, umebotan, stats,
-dashboard, floor.
+Names: synth, import, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
+umebotan, league, stats, dashboard, salvage, floor.
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
@@ -29,6 +29,7 @@ BENCHES = {
     "unsun": ["bench_unsun.py"],
     "yomi": ["bench_yomi.py"],
     "umebotan": ["bench_umebotan.py"],
+    "league": ["bench_league.py", "--games", "400"],
     "stats": ["bench_stats.py", "--repeat", "3"],
     "dashboard": ["bench_dashboard.py", "--repeat", "3"],
     "salvage": ["bench_salvage.py"],
@@ -36,7 +37,7 @@ BENCHES = {
 }
 GROUPS = {
     "audio": ["synth", "import", "render", "callback"],
-    "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan"],
+    "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
     "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],
 }

@@ -2,11 +2,27 @@
 
 The CPU plays from its seat's view plus what it hears (``Heard``: the
 kami-no-ku's morae and their onset times), never from the engine's hidden
-state. Its touch time is the kimariji mark plus a reaction drawn from its
-level's ex-Gaussian distribution (normal + exponential tail, the usual shape
-of human reaction times), plus the hand's travel to the card. Faults and
-misses come from per-level rates. Every number and its provenance is in
-docs/cpu-levels.md; most are estimates, said so there.
+state. It plans its touches for a read from the sound, mora by mora:
+
+- a **reaction**: the kimariji mark plus a draw from its level's ex-Gaussian
+  (normal + exponential tail, the usual shape of human reaction times),
+  shifted by its **form** in this game (調子: one draw per game), plus the
+  hand's travel to the card; never sooner than ``REACTION_FLOOR_MS`` after the
+  mark;
+- **anticipation** (張り): when the sound so far leaves two unread cards and
+  at least one lies on the floor, it sometimes goes before the decisive kana:
+  on the right card (a fast take, before the mark) when it caught the
+  decisive sound's first cue, else on a guess: a fault if the guess lies in
+  the territory without the read card, or on a karafuda;
+- a **tomofuda confusion** (聞き間違い): a hasty or misheard touch on a floor
+  card sharing the sound so far, landing before it could tell the
+  distinguishing mora; likelier the longer the shared opening and on the side
+  it is watching (攻め or 守り this read);
+- a layout slip (**wrong side**), unknown cards (**search**, **miss**).
+
+Every number and its provenance is in docs/cpu-levels.md: the level-against-
+level win table is measured (``karuta simulate kyogi --league``); the
+per-level parameters are estimates, said so there.
 
 Seeded: the same seed, level and inputs give the same touches.
 """
@@ -21,7 +37,9 @@ from poems import kimariji as _kimariji
 from trainer.rules.kyogi import Send, Touch, Touches, View, other
 from trainer.rules.territory import COLUMNS, Territory
 
-REACTION_FLOOR_MS = 100   # nobody touches sooner than this after the decisive sound begins
+REACTION_FLOOR_MS = 100   # nobody *reacts* sooner than this after the decisive sound begins
+GUESS_GROUP = 2           # it anticipates only a one-in-two choice (a pair sharing the sound)
+CORRECT_MS = (120, 250)   # after a wrong touch, the hand goes on to the right card this much later
 
 
 @dataclass(frozen=True)
@@ -32,32 +50,41 @@ class Level:
     mu: float                 # ex-Gaussian: mean of the normal part (kimariji mark -> touch)
     sigma: float              # ... its standard deviation
     tau: float                # ... mean of the exponential tail (hesitations)
+    form_ms: float            # sd of the per-game form (調子), added to every reaction of a game
     attack_ms: float          # extra time to reach the opponent's side (beyond plain travel)
     knows: float              # fraction of the 100 cards it reliably recognises
     search_ms: tuple[int, int]  # extra time to find a card it does not know
     miss: float               # chance it never finds a card it does not know
     wrong_side: float         # per read of a floor card: goes first to the wrong territory
-    confusable: float         # per read whose tomofuda lies in the other territory: jumps on it
-    karafuda: float           # per karafuda read that sounds like a floor card: touches it
+    confusable: float         # per read and floor tomofuda: hasty/misheard touch (before weights)
+    karafuda: float           # the same on a karafuda read (every touch is then a fault)
     karadabu_share: float     # share of karafuda faults that touch both territories
+    anticipate: float         # per read whose sound so far leaves a pair, one on the floor: goes early
+    ear: float                # chance an early touch follows the decisive sound's first cue
+    attack_share: float       # share of reads it watches the opponent's side (攻め), else its own
 
-    def reaction(self, rng: random.Random) -> float:
-        return max(REACTION_FLOOR_MS, rng.gauss(self.mu, self.sigma) + rng.expovariate(1 / self.tau))
+    def reaction(self, rng: random.Random, form: float = 0.0) -> float:
+        return max(REACTION_FLOOR_MS,
+                   rng.gauss(self.mu + form, self.sigma) + rng.expovariate(1 / self.tau))
 
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (
-    Level("beginner", "beginner (E class)", 700, 180, 350, 120, 0.55, (800, 3000), 0.35,
-          0.06, 0.25, 0.20, 0.15),
-    Level("novice", "novice (D class)", 520, 130, 220, 90, 0.80, (600, 2200), 0.25,
-          0.04, 0.20, 0.14, 0.12),
-    Level("club", "club player (C class)", 400, 90, 140, 70, 0.93, (500, 1600), 0.15,
-          0.025, 0.14, 0.09, 0.10),
-    Level("strong", "strong club player (B class)", 320, 65, 90, 55, 0.98, (400, 1200), 0.10,
-          0.015, 0.10, 0.06, 0.08),
-    Level("a-class", "A class", 260, 45, 60, 40, 0.995, (300, 900), 0.05,
-          0.008, 0.07, 0.04, 0.06),
-    Level("meijin", "top (Meijin / Queen contender)", 210, 35, 40, 30, 1.0, (300, 600), 0.0,
-          0.004, 0.05, 0.03, 0.05),
+    # name, label, mu, sigma, tau, form_ms, attack_ms, knows, search_ms, miss,
+    #   wrong_side, confusable, karafuda, karadabu_share, anticipate, ear, attack_share
+    # (estimates, tuned so that neighbouring levels upset each other 20-35 % of games:
+    # docs/cpu-levels.md, `karuta simulate kyogi --league`)
+    Level("beginner", "beginner (E class)", 385, 130, 160, 90, 90, 0.87, (600, 2000), 0.18,
+          0.030, 0.28, 0.26, 0.15, 0.03, 0.25, 0.25),
+    Level("novice", "novice (D class)", 355, 115, 145, 85, 80, 0.91, (500, 1600), 0.13,
+          0.022, 0.22, 0.20, 0.12, 0.06, 0.35, 0.30),
+    Level("club", "club player (C class)", 322, 100, 125, 80, 70, 0.95, (450, 1300), 0.10,
+          0.016, 0.17, 0.15, 0.10, 0.10, 0.45, 0.35),
+    Level("strong", "strong club player (B class)", 294, 85, 110, 75, 60, 0.97, (400, 1000), 0.07,
+          0.011, 0.13, 0.11, 0.08, 0.15, 0.55, 0.40),
+    Level("a-class", "A class", 262, 72, 95, 70, 50, 0.99, (300, 800), 0.04,
+          0.007, 0.10, 0.08, 0.06, 0.20, 0.65, 0.45),
+    Level("meijin", "top (Meijin / Queen contender)", 235, 60, 80, 65, 40, 1.0, (300, 600), 0.0,
+          0.004, 0.07, 0.05, 0.05, 0.25, 0.75, 0.50),
 )}
 ALIASES = {"e": "beginner", "d": "novice", "c": "club", "b": "strong", "a": "a-class",
            "top": "meijin", "queen": "meijin"}
@@ -99,10 +126,24 @@ def identify(morae: Sequence[str]) -> int:
     return _by_sound()[tuple(morae)]
 
 
+def _shared() -> list[list[int]]:
+    """`shared_opening` as a table (the CPU asks for every floor card at every read)."""
+    return _kimariji.opening_table()[0]
+
+
+def confusion_weight(shared: int, true_tomofuda: bool) -> float:
+    """How confusing a floor card sharing `shared` kana with the sound is: the longer the
+    shared opening, the more the hand is already committed (あさぼらけ, わたのはら: full
+    from four kana on); half as much for a card that does not part from the sound at its
+    own decisive kana."""
+    return min(1.0, shared / 4) * (1.0 if true_tomofuda else 0.5)
+
+
 # -- the player ----------------------------------------------------------------------------------
 
 class KarutaCPU:
-    """A CPU seat of a given level. `seed` fixes which cards it knows and all its draws."""
+    """A CPU seat of a given level for one game. `seed` fixes which cards it knows, its form
+    in this game and all its draws."""
 
     def __init__(self, lvl: Level | str, seat: int, seed: int = 0):
         self.level = level(lvl) if isinstance(lvl, str) else lvl
@@ -111,6 +152,7 @@ class KarutaCPU:
         cards = list(range(1, 101))
         self.rng.shuffle(cards)
         self.known = frozenset(cards[:round(self.level.knows * 100)])
+        self.form = self.rng.gauss(0.0, self.level.form_ms) if self.level.form_ms else 0.0
 
     # -- before the game --------------------------------------------------------------------
     def arrange(self, cards: Iterable[int]) -> Territory:
@@ -125,12 +167,14 @@ class KarutaCPU:
     # -- during a read ------------------------------------------------------------------------
     def touches(self, view: View, heard: Heard) -> Touches:
         """The touches this CPU makes during the current read."""
-        poem = identify(heard.morae)
+        poem = identify(heard.morae)       # the sound as it unfolds; see each step for when
         unread = set(range(1, 101)) - set(view.read)
         owner = view.side_of(poem)
+        watching = other(self.seat) if self.rng.random() < self.level.attack_share else self.seat
+        early = self._anticipation(view, heard, poem, unread, watching)
         if owner is None:
-            return Touches(self.seat, self._karafuda_touches(view, heard, poem, unread))
-        return Touches(self.seat, self._race(view, heard, poem, owner, unread))
+            return Touches(self.seat, self._karafuda_touches(view, heard, poem, unread, watching, early))
+        return Touches(self.seat, self._race(view, heard, poem, owner, unread, watching, early))
 
     def _travel_ms(self, view: View, card: int) -> float:
         """Hand travel from the ready position (just behind one's own 下段) to the card."""
@@ -142,62 +186,99 @@ class KarutaCPU:
             return (2 - place.row) * 10 + lateral
         return 35 + place.row * 15 + lateral + self.level.attack_ms
 
-    def _race(self, view: View, heard: Heard, poem: int, owner: int, unread: set[int]) -> tuple[Touch, ...]:
+    def _race(self, view: View, heard: Heard, poem: int, owner: int, unread: set[int],
+              watching: int, early: Touch | None) -> tuple[Touch, ...]:
         lv, rng = self.level, self.rng
-        t = heard.kimariji_ms + lv.reaction(rng) + self._travel_ms(view, poem)
+        if early is not None and early.card == poem:
+            return (early,)                # anticipated right: a take before the mark
+        t = heard.kimariji_ms + lv.reaction(rng, self.form) + self._travel_ms(view, poem)
+        found = True
         if poem not in self.known:
-            if rng.random() < lv.miss:
-                return ()
+            found = rng.random() >= lv.miss
             t += rng.uniform(*lv.search_ms)
         out: list[Touch] = []
-        dead = other(owner)
-        confuser = self._confuser(view, heard, poem, unread, side=dead)
-        if confuser is not None and rng.random() < lv.confusable * confuser[1]:
-            card, closeness, jump_ms = confuser
-            out.append(Touch(card, round(min(jump_ms, t - 40))))
-            t += 120                       # it sees its mistake and goes on
-        elif len(view.side(dead)) and rng.random() < lv.wrong_side:
-            card = rng.choice(view.side(dead).cards())
-            out.append(Touch(card, round(t - 30)))
-            t += rng.uniform(150, 300)     # memory of the layout failed; it corrects
-        out.append(Touch(poem, round(t)))
+        if early is not None:              # anticipated wrong: the hand goes on from there
+            out.append(early)
+            t = max(t, early.time_ms + rng.uniform(*CORRECT_MS))
+        else:
+            slip = self._confusion(view, heard, poem, unread, watching, lv.confusable, before=t)
+            if slip is not None:
+                out.append(slip)
+                t = max(t, slip.time_ms + rng.uniform(*CORRECT_MS))
+            elif rng.random() < lv.wrong_side and len(view.side(other(owner))):
+                card = rng.choice(view.side(other(owner)).cards())
+                out.append(Touch(card, round(t - 30)))
+                t += rng.uniform(150, 300)     # memory of the layout failed; it corrects
+        if found:
+            out.append(Touch(poem, round(t)))
         return tuple(out)
 
-    def _confuser(self, view: View, heard: Heard, poem: int, unread: set[int],
-                  side: int | None) -> tuple[int, float, float] | None:
-        """The floor card (on `side`, or anywhere if None) that sounds most like `poem`:
-        (card, closeness 0..1, when a hasty hand would land on it)."""
-        best = None
-        for c in view.floor():
-            if c == poem or (side is not None and view.side_of(c) != side):
-                continue
-            shared = shared_opening(poem, c)
-            if shared == 0:
-                continue
-            if best is None or shared > best[1]:
-                best = (c, shared)
-        if best is None:
-            return None
-        card, shared = best
-        # a true tomofuda: the two part exactly at the card's own decisive kana
-        closeness = 1.0 if kimariji_length(card, unread) == shared + 1 else 0.3
-        diverge = kimariji_mora_index(poem, shared + 1)
-        onset = heard.mora_ms[min(diverge, len(heard.mora_ms) - 1)]
-        jump_ms = onset + 0.6 * self.level.reaction(self.rng) + self._travel_ms(view, card)
-        return card, closeness, jump_ms
-
-    def _karafuda_touches(self, view: View, heard: Heard, poem: int, unread: set[int]) -> tuple[Touch, ...]:
+    def _anticipation(self, view: View, heard: Heard, poem: int, unread: set[int],
+                      watching: int) -> Touch | None:
+        """An early touch (before the kimariji mark), or None. Only when the sound up to the
+        decisive kana is shared by a pair (`GUESS_GROUP`) of unread cards, one on the floor."""
         lv, rng = self.level, self.rng
-        confuser = self._confuser(view, heard, poem, unread, side=None)
-        if confuser is None:
+        n = kimariji_length(poem, unread)
+        decisive = kimariji_mora_index(poem, n)
+        if n < 2 or decisive < 1:
+            return None
+        table = _shared()[poem]
+        group = [g for g in unread if g == poem or table[g] >= n - 1]
+        on_floor = [g for g in group if view.side_of(g) is not None and g in self.known]
+        if not on_floor or len(group) > GUESS_GROUP or rng.random() >= lv.anticipate:
+            return None
+        if rng.random() < lv.ear:          # it caught the decisive sound's first cue
+            if poem not in on_floor:
+                return None                # ... and it is not a card on the floor: it holds
+            guess = poem
+        else:                              # a blind bet, likelier on the side it watches
+            weights = [2.0 if view.side_of(g) == watching else 1.0 for g in on_floor]
+            guess = rng.choices(on_floor, weights)[0]
+        go = heard.mora_ms[decisive - 1] + rng.uniform(60, 160) + self._travel_ms(view, guess)
+        return Touch(guess, round(min(go, heard.kimariji_ms - 1)))
+
+    def _confusion(self, view: View, heard: Heard, poem: int, unread: set[int], watching: int,
+                   rate: float, before: float) -> Touch | None:
+        """A hasty or misheard touch on a floor card sharing the sound so far, or None.
+
+        The candidates are the floor cards sharing the longest opening with the sound
+        (its closest tomofuda on the floor), each with chance `rate` × `confusion_weight`
+        × 1.5 on the side it watches (× 0.5 elsewhere). The hand goes on the shared
+        opening and lands 0.6 of a reaction after the distinguishing mora begins:
+        before it could tell that mora.
+        """
+        lv, rng = self.level, self.rng
+        table = _shared()[poem]
+        shared = max((table[c] for c in view.floor() if c != poem), default=0)
+        if shared == 0:
+            return None
+        for card in sorted(c for c in view.floor() if c != poem and table[c] == shared):
+            side = 1.5 if view.side_of(card) == watching else 0.5
+            draw = rng.random()
+            if draw >= rate * confusion_weight(shared, True) * side:
+                continue                   # (the true-pair test below is the costly part)
+            true_pair = kimariji_length(card, unread) == shared + 1
+            if draw >= rate * confusion_weight(shared, true_pair) * side:
+                continue
+            parts = kimariji_mora_index(poem, shared + 1)
+            onset = heard.mora_ms[min(parts, len(heard.mora_ms) - 1)]
+            lands = onset + 0.6 * lv.reaction(rng, self.form) + self._travel_ms(view, card)
+            if lands >= before - 40:
+                return None                # it had heard enough by then: no slip this read
+            return Touch(card, round(lands))
+        return None
+
+    def _karafuda_touches(self, view: View, heard: Heard, poem: int, unread: set[int],
+                          watching: int, early: Touch | None) -> tuple[Touch, ...]:
+        lv, rng = self.level, self.rng
+        touch = early or self._confusion(view, heard, poem, unread, watching, lv.karafuda,
+                                         before=float("inf"))
+        if touch is None:
             return ()
-        card, closeness, jump_ms = confuser
-        if rng.random() >= lv.karafuda * closeness:
-            return ()
-        out = [Touch(card, round(jump_ms))]
-        beyond = view.side(other(view.side_of(card)))  # type: ignore[arg-type]
+        out = [touch]
+        beyond = view.side(other(view.side_of(touch.card)))  # type: ignore[arg-type]
         if len(beyond) and rng.random() < lv.karadabu_share:
-            out.append(Touch(rng.choice(beyond.cards()), round(jump_ms + 60)))  # swept across
+            out.append(Touch(rng.choice(beyond.cards()), touch.time_ms + 60))  # swept across
         return tuple(out)
 
     # -- after a read ---------------------------------------------------------------------------
@@ -214,11 +295,12 @@ class KarutaCPU:
         unread = set(range(1, 101)) - set(view.read)
         own = view.side(self.seat).cards()
         own_set = set(own)
+        table = _shared()
 
         def score(c: int) -> tuple[float, float]:
             k = kimariji_length(c, unread)
             s = (k - 1) + (2 if c not in self.known else 0) - (3 if k == 1 else 0)
-            if k > 1 and any(g in own_set and g != c and shared_opening(c, g) == k - 1 for g in unread):
+            if k > 1 and any(g in own_set and g != c and table[c][g] == k - 1 for g in unread):
                 s += 3
             return s, self.rng.random()
 

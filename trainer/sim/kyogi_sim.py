@@ -262,16 +262,87 @@ def add_cli_options(parser) -> None:
                         help="two comma-separated levels: beginner, novice, club, strong, "
                              "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
     parser.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
+    parser.add_argument("--league", action="store_true",
+                        help="play every level against every other level and print the win table "
+                             f"(--games per pair of levels, seats alternated; default {LEAGUE_GAMES})")
+    parser.set_defaults(games=None)    # the league's default differs: see before_simulate
 
 
 def before_simulate(args) -> int | None:
+    if args.games is None:
+        args.games = LEAGUE_GAMES if args.league else SIMULATE_GAMES
+    if args.league:
+        return _league_command(args)
     if not args.levels:
         return None
     from trainer.players.karuta_cpu import LEVELS
     for lv in LEVELS.values():
         print(f"{lv.name:9} {lv.label:32} reaction ≈ {lv.mu:.0f} ms ± {lv.sigma:.0f} "
-              f"(+{lv.tau:.0f} ms tail), knows {lv.knows:.0%} of the cards")
-    print("Sources and caveats: docs/cpu-levels.md")
+              f"(+{lv.tau:.0f} ms tail, form ± {lv.form_ms:.0f} ms a game), knows {lv.knows:.0%} "
+              f"of the cards, anticipates {lv.anticipate:.0%} of one-in-two reads")
+    print("Level against level: karuta simulate kyogi --league. Sources and caveats: docs/cpu-levels.md")
+    return 0
+
+
+# -- the league: every level against every other ---------------------------------------------
+
+SIMULATE_GAMES = 100     # `karuta simulate kyogi` games by default
+LEAGUE_GAMES = 40        # games per pair of levels in `--league` by default (under a minute)
+
+
+def league(games: int, seed: int, check: bool = True, levels: list[str] | None = None) -> dict:
+    """Every level against every other, `games` games per pair of levels, seats alternated
+    (game k of a pair: the weaker-listed level at seat 0 when k is even). Game k of every
+    pair deals with the same seed (`game_seed(seed, k)`), so the pairs meet the same deals.
+
+    ``wins[a][b]`` is the fraction of their games level a won against level b (so
+    ``wins[a][b] + wins[b][a] == 1``); a level does not play itself.
+    """
+    from trainer.players.karuta_cpu import LEVELS
+    names = list(levels or LEVELS)
+    timing = make_timing()
+    wins: dict[str, dict[str, float]] = {a: {} for a in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            won = 0
+            for k in range(games):
+                seats = (a, b) if k % 2 == 0 else (b, a)
+                winner = play_game(game_seed(seed, k), seats, timing, check).state.winner()
+                won += seats[winner] == a  # type: ignore[index]
+            wins[a][b] = round(won / games, 4)
+            wins[b][a] = round((games - won) / games, 4)
+    return {"levels": names, "wins": wins, "games": games, "seed": seed,
+            "per": "pair of levels, seats alternated", "timing": type(timing).__name__,
+            "invariants_checked": check}
+
+
+def format_league(r: dict) -> str:
+    """The win table: row level's share of its games against the column level."""
+    names = r["levels"]
+    width = max(9, *(len(n) for n in names))
+    lines = [f"kyogi league: {r['games']} games per pair of levels (seats alternated), seed {r['seed']}; "
+             "row's share of wins against column",
+             " " * width + "".join(f"{n:>{width + 1}}" for n in names)]
+    for a in names:
+        cells = ("—" if a == b else f"{r['wins'][a][b]:.2f}" for b in names)
+        lines.append(f"{a:<{width}}" + "".join(f"{c:>{width + 1}}" for c in cells))
+    upsets = [f"{a} beat {b} {r['wins'][a][b]:.0%}" for a, b in zip(names, names[1:])]
+    lines.append("neighbouring upsets: " + ", ".join(upsets))
+    return "\n".join(lines)
+
+
+def _league_command(args) -> int:
+    import json
+    import sys
+    from trainer.cli import UsageError
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    result = league(args.games, args.seed)
+    if args.json:
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print(format_league(result))
     return 0
 
 
