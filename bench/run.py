@@ -5,7 +5,7 @@
     python bench/run.py synth stats   # any of the names below
 
 Names: synth, import, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
-umebotan, league, stats, dashboard, salvage, floor.
+umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build).
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 BENCHES = {
     "synth": ["bench_synth.py"],
     "import": ["bench_import.py", "--speech", "0"],
+    "import-memory": ["bench_import_memory.py", "--minutes", "1", "4", "20"],
     "render": ["bench_render.py"],
     "callback": ["bench_callback.py", "--seconds", "5"],
     "simulate": ["bench_simulate.py", "--games", "200"],
@@ -34,9 +35,11 @@ BENCHES = {
     "dashboard": ["bench_dashboard.py", "--repeat", "3"],
     "salvage": ["bench_salvage.py"],
     "floor": ["bench_ui_floor.py"],
+    "bundle": ["bench_bundle.py"],            # needs `bash packaging/build.sh` first
 }
+NEEDS_BUILD = {"bundle"}   # run by name once packaging/build.sh has built the standalone program
 GROUPS = {
-    "audio": ["synth", "import", "render", "callback"],
+    "audio": ["synth", "import", "import-memory", "render", "callback"],
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
     "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],
@@ -45,7 +48,7 @@ GROUPS = {
 
 def main(argv: list[str]) -> int:
     names: list[str] = []
-    for word in argv or list(BENCHES):
+    for word in argv or [n for n in BENCHES if n not in NEEDS_BUILD]:
         for name in GROUPS.get(word, [word]):
             if name not in BENCHES:
                 print(f"bench: unknown benchmark {name!r}; choose from "
