@@ -341,3 +341,14 @@ def test_the_window_redraws_when_the_spelling_changes(qtbot, tmp_path):
     settings.set(S.KIMARIJI_SPELLING, "sound")   # what the dialog's OK does
     SPELLING.load(settings)
     assert ">おうこ<" in w.reader.dynamic.toHtml() and "あふこ" not in w.reader.dynamic.toHtml()
+
+
+def test_karuta_stats_lists_the_weakest_cards_as_heard(tmp_path, monkeypatch, capsys):
+    from trainer.cli import main
+    from trainer.stats.store import StatsStore, Trial
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))
+    with StatsStore.open() as store:
+        store.record_many(Trial("fuda_nagashi", card, False, reaction_ms=900.0) for card in (44, 19) * 3)
+    assert main(["stats", "summary"]) == 0
+    out = capsys.readouterr().out
+    assert " 44 おうこ" in out and " 19 なにわが" in out and "あふこ" not in out
