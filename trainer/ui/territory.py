@@ -32,8 +32,8 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from trainer.rules.territory import COLUMNS, ENDS, ROWS, LayoutError, Place, Territory
-from trainer.ui.kimariji_text import SPELLING, static_text
 from trainer.ui.torifuda import CARD_H_MM, CARD_W_MM, paint_torifuda, torifuda_columns
+from trainer.ui.kimariji_text import SPELLING, static_text
 
 TERRITORY_W_MM = 870.0
 ROW_GAP_MM = 10.0
