@@ -98,10 +98,12 @@ def _summary(args) -> int:
     if d.weakest:
         print("\nweakest cards (weakest first):")
         import poems
+        from poems.kimariji import sound
         for no in d.weakest:
             c = d.cards[no - 1]
             rt = f", mean {c.mean_reaction_ms:.0f} ms" if c.mean_reaction_ms is not None else ""
-            print(f"  {no:3d} {poems.get(no).kimariji:<7} {c.n} trials, "
+            kimariji = sound(no, poems.get(no).kimariji_len)      # as players write it: おうこ
+            print(f"  {no:3d} {kimariji:<7} {c.n} trials, "
                   f"{c.accuracy:.0%} right{rt}")
     if d.faults:
         print("\nfaults: " + ", ".join(f"{k} {n}" for k, n in d.faults.items()))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from audio.clock import SYSTEM
 from trainer.ui.territory import TATAMI, TATAMI_LINE
+from trainer.ui.kimariji_text import static_text
 from trainer.ui.torifuda import ASPECT, GREEN, paint_torifuda, torifuda_columns
 
 Slot = tuple[int, int]
@@ -149,7 +150,7 @@ class CardField(QWidget):
                 continue
             poem = _poem(card)
             paint_torifuda(p, rect, torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
-                           kimariji=poem.kimariji if self.show_kimariji else None,
+                           kimariji=static_text(poem.no) if self.show_kimariji else None,
                            upside_down=slot in self.upside_down)
         p.end()
 

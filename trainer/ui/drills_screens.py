@@ -23,6 +23,7 @@ from trainer.drills.common import confusables_first
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
 from trainer.ui.i18n import tr
+from trainer.ui.kimariji_text import kana_text, static_text
 from trainer.ui.territory import Floor, TerritoryWidget
 
 FEEDBACK_S = 1.0     # how long a round's outcome stays up before the next one
@@ -190,7 +191,7 @@ class FudaNagashiScreen(DrillScreen):
                                                    self.N_PICKS - 1)]
         self._rng.shuffle(choices)
         for b, card in zip(self.pick_buttons, choices):
-            b.setText(poems.get(card).kimariji)
+            b.setText(static_text(card))
             b.setProperty("card", card)
         self.edit.clear()
 
@@ -218,10 +219,10 @@ class FudaNagashiScreen(DrillScreen):
         self.record(result)
         poem = poems.get(result.card)
         if result.correct:
-            self.status.setText(tr("drill.ok", text=f"{poem.kimariji}  {ms_text(result.reaction_ms)}"))
+            self.status.setText(tr("drill.ok", text=f"{static_text(poem.no)}  {ms_text(result.reaction_ms)}"))
             self.status.setStyleSheet(f"color: {OK_TEXT};")
         else:
-            self.status.setText(tr("drill.ng", text=tr("fuda.wrong", kimariji=poem.kimariji)))
+            self.status.setText(tr("drill.ng", text=tr("fuda.wrong", kimariji=static_text(poem.no))))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
         self._next()
 
@@ -293,11 +294,11 @@ class KamiToTorifudaScreen(DrillScreen):
             self.status.setText(tr("drill.ok", text=ms_text(result.reaction_ms)))
             self.status.setStyleSheet(f"color: {OK_TEXT};")
         elif result.answer is None:
-            self.status.setText(tr("drill.missed", kimariji=poem.kimariji))
+            self.status.setText(tr("drill.missed", kimariji=static_text(poem.no)))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
         else:
             self.status.setText(tr("drill.ng", text=f"{ms_text(result.reaction_ms)} — "
-                                                    + tr("fuda.wrong", kimariji=poem.kimariji)))
+                                                    + tr("fuda.wrong", kimariji=static_text(poem.no))))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
 
 
@@ -368,7 +369,7 @@ class ListeningReflexScreen(DrillScreen):
             self.model.reading_started(self.clock())
         result = self.model.reading_over()
         self.record(result)
-        kimariji = poems.get(poem).kimariji
+        kimariji = static_text(poem)
         self.kami.setText("　".join(poems.get(poem).kami))
         if r.karafuda:
             self.floor.caption = tr("drill.karafuda_read", kimariji=kimariji)
@@ -442,7 +443,7 @@ class KimarijiHenkaScreen(DrillScreen):
         self.read_list.clear()
         for card in rnd.read_now:
             p = poems.get(card)
-            self.read_list.addItem(f"{p.kimariji}　{p.kami[0]}（{card}）")
+            self.read_list.addItem(f"{static_text(card)}　{p.kami[0]}（{card}）")
         self.read_total.setText(tr("henka.read_total", n=len(rnd.read_so_far)))
         self.field.set_row(rnd.field, per_row=min(6, len(rnd.field)))
         self.prompt.setText("")
@@ -473,8 +474,9 @@ class KimarijiHenkaScreen(DrillScreen):
         result = self.model.answer(card, text)
         self.record(result)
         e = self.expected[card]
-        told = tr("henka.changed", static=e.static, now=e.kimariji) if e.changed \
-            else tr("henka.same", now=e.kimariji)
+        now = kana_text(card, e.kimariji)        # the drill's answers are historical kana
+        told = tr("henka.changed", static=kana_text(card, e.static), now=now) if e.changed \
+            else tr("henka.same", now=now)
         ok = result.correct
         self.status.setText(tr("drill.ok" if ok else "drill.ng", text=told))
         self.status.setStyleSheet(f"color: {OK_TEXT if ok else WRONG_COLOUR.name()};")
@@ -599,15 +601,15 @@ class PositionalScreen(DrillScreen):
         p = poems.get(result.card)
         self.kami.setText("　".join(p.kami))      # the poem read, in full, once decided
         if result.fault == "karafuda":
-            text, colour = tr("drill.ng", text=tr("drill.karafuda_read", kimariji=p.kimariji)), WRONG_COLOUR
+            text, colour = tr("drill.ng", text=tr("drill.karafuda_read", kimariji=static_text(p.no))), WRONG_COLOUR
         elif result.correct and result.answer is None:
             text, colour = tr("drill.karafuda_ok"), RIGHT_COLOUR
         elif result.correct:
             text, colour = tr("pos.right", ms=f"{result.reaction_ms:.0f}"), RIGHT_COLOUR
         elif result.answer is None:
-            text, colour = tr("drill.missed", kimariji=p.kimariji), WRONG_COLOUR
+            text, colour = tr("drill.missed", kimariji=static_text(p.no)), WRONG_COLOUR
         else:
-            text, colour = tr("pos.wrong", kimariji=p.kimariji), WRONG_COLOUR
+            text, colour = tr("pos.wrong", kimariji=static_text(p.no)), WRONG_COLOUR
         self.status.setText(text)
         self.status.setStyleSheet(f"color: {OK_TEXT if colour == RIGHT_COLOUR else colour.name()};")
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStackedWidget,
 
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.kimariji_text import SPELLING
 from trainer.ui.modes import MATCH_GAME, ModeBuildError, build_mode, game_tables  # noqa: F401
 
 # command name → (message id, shortcuts)
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         code = settings.get(S.LANGUAGE)
         if code:
             LANG.set(code)
+        SPELLING.load(settings)               # how every screen writes kimariji
         from trainer.ui import voices as voices_mod
         self.voices = voices or voices_mod.VoiceBook(settings)
         if driver is None:
@@ -63,6 +65,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_status_bar()
         LANG.changed.connect(self.retranslate)
+        SPELLING.changed.connect(self._settings_changed)
         self.retranslate()
         geometry = settings.get(S.GEOMETRY)
         if not geometry or not self.restoreGeometry(geometry):

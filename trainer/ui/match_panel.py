@@ -42,6 +42,7 @@ from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.ui.event_text import describe
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.kimariji_text import changed_note
 from trainer.ui.kyogi_text import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.reader_session import ReadingTiming
@@ -72,14 +73,16 @@ def current_kimariji(no: int, read) -> tuple[str, int]:
     """The kimariji of poem `no` now that the poems in `read` (every yomifuda, karafuda too)
     have been read, as historical kana, and the index of the kami-no-ku mora whose onset
     completes it (the programme's ``kami:mora:K`` mark)."""
+    # Over all 100, not the 50 dealt: a match reads every yomifuda, the karafuda too.
     now = poems.kimariji.current(no, read)
     return now.kana, now.mora
 
 
 def kimariji_note(no: int, now: str) -> str:
-    """'kimariji あさぼ (was あさぼらけう)' when it has changed, else 'kimariji あさぼらけう'."""
-    was = poems.get(no).kimariji
-    if now == was:
+    """'kimariji あさぼ (was あさぼらけう)' when it has changed, else 'kimariji あさぼらけう'.
+    `now` is in historical kana (as the session's events carry it); shown in the spelling set."""
+    now, was = changed_note(no, now)
+    if was is None:
         return tr("match.kimariji_now", now=now)
     return tr("match.kimariji_was", now=now, was=was)
 
@@ -302,6 +305,8 @@ class MatchPanel(UsesStatsStore, QWidget):
     def settings_changed(self) -> None:
         self.floor.set_options(show_kimariji=self.settings.get(S.SHOW_KIMARIJI),
                                dakuten=self.settings.get(S.DAKUTEN))
+        if self.kimariji_label.text() and getattr(self, "_kimariji_shown", None):
+            self.kimariji_label.setText(kimariji_note(*self._kimariji_shown))
         self.retranslate()
 
     def _update_controls(self) -> None:
@@ -519,6 +524,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         outcome = self._judged
         text = reaction_text(r.ms, r.fault)
         self.reaction.setText(text)
+        self._kimariji_shown = (r.poem, r.kimariji)     # redrawn if the spelling changes
         self.kimariji_label.setText(kimariji_note(r.poem, r.kimariji))
         colour = "#c0392b" if r.fault else ("#1f5fbf" if r.taken else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
@@ -543,8 +549,8 @@ class MatchPanel(UsesStatsStore, QWidget):
     def _log_line(self, outcome, text: str, kimariji: str) -> str:
         p = poems.get(outcome.poem)
         n = len(self.state.read)
-        if kimariji != p.kimariji:
-            kimariji = tr("match.kimariji_short", now=kimariji, was=p.kimariji)
+        now, was = changed_note(p.no, kimariji)
+        kimariji = now if was is None else tr("match.kimariji_short", now=now, was=was)
         head = f"{n:>3}. {kimariji}（{p.no}）"
         you, cpu = tr("match.you"), tr("match.cpu")
         cpu_rt = outcome.reaction_ms[CPU]

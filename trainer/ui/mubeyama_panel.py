@@ -38,6 +38,7 @@ from trainer.ui.mubeyama_text import (error_text, event_line, kami_words, ledger
                                       win_words)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.kimariji_text import changed_note
 from trainer.ui.stats_store import UsesStatsStore
 from audio.clock import SYSTEM
 from trainer.games.mubeyama_session import GameConfig, MubeyamaSession
@@ -524,10 +525,11 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _kimariji_note(self, poem) -> str:
         """'kimariji あさぼ (was あさぼらけう)' once cards read have shortened it."""
-        now = self.session.kimariji
-        if now == poem.kimariji:
+        # Over all 100 (the session's `kimariji`): every yomifuda is read, karafuda too.
+        now, was = changed_note(poem.no, self.session.kimariji)
+        if was is None:
             return tr("mubeyama.kimariji_now", now=now)
-        return tr("mubeyama.kimariji_was", now=now, was=poem.kimariji)
+        return tr("mubeyama.kimariji_was", now=now, was=was)
 
     def _show_progress(self) -> None:
         """How far the current card's reading has got (kami-no-ku start to shimo-no-ku end)."""

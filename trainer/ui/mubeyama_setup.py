@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
                                QPushButton, QRadioButton, QScrollArea, QSpinBox, QVBoxLayout,
                                QWidget)
 
-import poems
 from poems.yaku import KEYWORD_KANJI, SEED, YakuSets
 from trainer.rules.mubeyama import LayoutError, Stakes, new_game
 from trainer.ui.mubeyama_text import error_text, seat_name
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.kimariji_text import by_static
 from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig
 from trainer.rules.mubeyama import VARIANTS, VariantSpec
 
@@ -54,10 +54,10 @@ def parse_layout(text: str, seat: int) -> list[int]:
         if part.isdigit():
             out.append(int(part))
             continue
-        poem = poems.by_kimariji(part)
-        if poem is None:
+        no = by_static(part)           # either spelling: おうこ as heard, あふこ as written
+        if no is None:
             raise LayoutError(tr("mubeyama.layouts.bad", seat=seat + 1, text=part))
-        out.append(poem.no)
+        out.append(no)
     return out
 
 

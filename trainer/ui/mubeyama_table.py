@@ -28,6 +28,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 
 import poems
 from trainer.rules.mubeyama import Event, MubeyamaView, Passed, SlotView
+from trainer.ui.kimariji_text import SPELLING, static_text
 from trainer.ui.table_shell import ROWS, TableView, paint_card_back, paint_outline, paint_seal
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
 
@@ -227,7 +228,8 @@ class TableWidget(TableView):
     def _face_pixmap(self, no: int, w: float, h: float, dimmed: bool) -> QPixmap:
         """One card's face, drawn once per size: a table repaints 100 cards per animation frame."""
         ratio = self.devicePixelRatioF()
-        key = (no, round(w * ratio), round(h * ratio), dimmed, self.show_kimariji, self.dakuten)
+        key = (no, round(w * ratio), round(h * ratio), dimmed, self.show_kimariji and SPELLING.code,
+               self.dakuten)
         pix = self._faces.get(key)
         if pix is None:
             if len(self._faces) > 600:
@@ -239,7 +241,7 @@ class TableWidget(TableView):
             painter = QPainter(pix)
             paint_torifuda(painter, QRectF(0, 0, w, h),
                            torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
-                           kimariji=poem.kimariji if self.show_kimariji else None, dimmed=dimmed)
+                           kimariji=static_text(no) if self.show_kimariji else None, dimmed=dimmed)
             painter.end()
             self._faces[key] = pix
         return pix

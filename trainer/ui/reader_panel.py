@@ -19,6 +19,7 @@ import poems
 from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.kimariji_text import current_text, shown
 from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
                                        parse_card_set)
 
@@ -299,8 +300,16 @@ class ReaderPanel(QWidget):
             self.poem_view.setText("")
             return
         p = poems.JOKA if self.current == 0 else poems.get(self.current)
-        head = "" if p.no == 0 else f"<span style='font-size:18px;color:#666'>{p.no}　{p.poet}</span><br>"
+        head = "" if p.no == 0 else (f"<span style='font-size:18px;color:#666'>{p.no}　{p.poet}"
+                                     f"{self._kimariji_of(p.no)}</span><br>")
         self.poem_view.setText(f"{head}{'　'.join(p.kami)}<br>{'　'.join(p.shimo)}")
+
+    def _kimariji_of(self, no: int) -> str:
+        """'　【あさぼ】' (the card's current kimariji in this reading) when kimariji are shown."""
+        s = self.session
+        if not self.settings.get(S.SHOW_KIMARIJI) or s is None or no not in s.order:
+            return ""
+        return f"　【{current_text(poems.kimariji.current(no, s.read_cards, in_play=s.order))}】"
 
     def _fill_read_list(self) -> None:
         s = self.session
@@ -322,9 +331,14 @@ class ReaderPanel(QWidget):
         self.dyn_title.setVisible(True)
         s = self.session
         read = s.read_cards if s else []
-        now = poems.kimariji.dynamic(read)
-        # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
-        changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
+        # Over the cards of this reading only: in a chosen set ("1 5 22-30") no other poem
+        # can be read, so it cannot keep a kimariji long (all 100: the set is all of them).
+        in_play = s.order if s else None
+        lengths = poems.kimariji.lengths(set(in_play or range(1, 101)) - set(read))
+        now = {no: shown(no, n) for no, n in lengths.items()}
+        # Cards whose kimariji got shorter first (what a player must re-learn), then the rest;
+        # by length in historical kana, which the sound spelling does not keep (あふ → おう).
+        changed = {no for no, n in lengths.items() if n < poems.get(no).kimariji_len}
         cells = []
         for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
             style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"

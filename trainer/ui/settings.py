@@ -32,6 +32,8 @@ class Key:
 
 LANGUAGE = Key("ui/language", "", choices=("", "ja", "en"))  # '' = follow the system locale
 SHOW_KIMARIJI = Key("ui/show_kimariji", False)
+# How kimariji are written everywhere: as read aloud (おうこ) or in historical kana (あふこ)
+KIMARIJI_SPELLING = Key("ui/kimariji_spelling", "sound", choices=("sound", "historical"))
 SHOW_POEM = Key("reader/show_poem", True)
 DAKUTEN = Key("ui/torifuda_dakuten", False)  # real torifuda are printed without them
 MA = Key("reading/ma", 1.0, 0.3, 5.0)        # silence after the shimo-no-ku (yoin) before the next kami

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, add_messages, tr
+from trainer.ui.kimariji_text import SPELLING
 
 add_messages({
     "settings.judge_window": ("同時の判定幅（ms）", "Same-time window (ms)"),
@@ -13,6 +14,10 @@ add_messages({
         "この差以内で触れた場合は同時とみなし、札のある陣の選手が取ります",
         "Touches of the read card this close count as the same time: the card goes to "
         "the player whose side it is on"),
+    "settings.spelling": ("決まり字の書き方", "Kimariji written"),
+    "settings.spelling_sound": ("読む音で（おうこ・なにわが）", "As read aloud (おうこ, なにわが)"),
+    "settings.spelling_historical": ("歴史的仮名遣いで（あふこ・なにはが）",
+                                     "In historical kana (あふこ, なにはが)"),
 })
 
 
@@ -51,6 +56,11 @@ class SettingsDialog(QDialog):
         self.kimariji = QCheckBox(tr("settings.kimariji"))
         self.kimariji.setChecked(settings.get(S.SHOW_KIMARIJI))
         form.addRow(self.kimariji)
+        self.spelling = QComboBox()
+        for code in S.KIMARIJI_SPELLING.choices:
+            self.spelling.addItem(tr(f"settings.spelling_{code}"), code)
+        self.spelling.setCurrentIndex(max(0, self.spelling.findData(settings.get(S.KIMARIJI_SPELLING))))
+        form.addRow(tr("settings.spelling"), self.spelling)
         self.dakuten = QCheckBox(tr("settings.dakuten"))
         self.dakuten.setChecked(settings.get(S.DAKUTEN))
         form.addRow(self.dakuten)
@@ -83,8 +93,10 @@ class SettingsDialog(QDialog):
         s.set(S.VOICE, self.voice.currentData())
         s.set(S.JOKA, self.joka.isChecked())
         s.set(S.SHOW_KIMARIJI, self.kimariji.isChecked())
+        s.set(S.KIMARIJI_SPELLING, self.spelling.currentData())
         s.set(S.DAKUTEN, self.dakuten.isChecked())
         s.set(S.MEMORISE_MIN, self.memorise.value())
         s.set(S.JUDGE_WINDOW_MS, self.judge_window.value())
         s.sync()
         LANG.set(self.language.currentData())
+        SPELLING.set(self.spelling.currentData())

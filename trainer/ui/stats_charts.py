@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
 from trainer.ui.i18n import tr
+from trainer.ui.kimariji_text import static_text
 
 KIND_COLOURS = {
     "fuda_nagashi": "#1a73e8", "kami_to_torifuda": "#e37400", "listening_reflex": "#188038",
@@ -240,9 +241,7 @@ class HeatGrid(QWidget):
         self.setMouseTracking(True)
 
     def set_data(self, cards) -> None:
-        import poems
         self.cards = {c.card: c for c in cards}
-        self._kimariji = {p.no: p.kimariji for p in poems.ALL}
         self.update()
 
     def sizeHint(self) -> QSize:
@@ -281,7 +280,7 @@ class HeatGrid(QWidget):
         acc = "—" if c.accuracy is None else f"{c.accuracy:.0%}"
         mean = "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f} ms"
         weak = "—" if c.weakness is None else f"{c.weakness:.2f}"
-        self.setToolTip(f"{card} {self._kimariji.get(card, '')}\n{c.n} · {acc} · {mean} · {weak}")
+        self.setToolTip(f"{card} {static_text(card)}\n{c.n} · {acc} · {mean} · {weak}")
 
     def paintEvent(self, event):
         p = QPainter(self)
@@ -290,7 +289,6 @@ class HeatGrid(QWidget):
         small, big = QFont(), QFont()
         small.setPixelSize(max(7, int(side * 0.22)))
         big.setPixelSize(max(8, int(side * 0.30)))
-        kimariji = getattr(self, "_kimariji", {})
         for card in range(1, 101):
             r = self.cell_rect(card).adjusted(1, 1, -1, -1)
             c = self.cards.get(card)
@@ -299,7 +297,7 @@ class HeatGrid(QWidget):
             p.setFont(small)
             p.drawText(r.adjusted(3, 1, -2, -2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                        str(card))
-            text = kimariji.get(card, "")
+            text = static_text(card)      # in the spelling set, read at each paint
             big.setPixelSize(max(7, int(min(side * 0.30, side * 0.86 / max(1, len(text))))))
             p.setFont(big)
             p.setPen(QColor("#202124"))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.kimariji_text import static_text
 from trainer.ui.stats_store import UsesStatsStore
 
 WEAKEST_N = 10
@@ -228,12 +229,11 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.select_card(self.selected)
 
     def _fill_weakest(self) -> None:
-        import poems
         cards = {c.card: c for c in self.data.cards}
         self.weak_table.setRowCount(len(self.data.weakest))
         for row, no in enumerate(self.data.weakest):
             c = cards[no]
-            values = [str(no), poems.get(no).kimariji, f"{c.weakness:.2f}",
+            values = [str(no), static_text(no), f"{c.weakness:.2f}",
                       _pct(c.accuracy), "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f}"]
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
@@ -244,7 +244,6 @@ class StatsPanel(UsesStatsStore, QWidget):
         return int(self.weak_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
 
     def select_card(self, card: int | None) -> None:
-        import poems
         from trainer.stats.aggregates import DIST_WINDOW, recent_trials
         self.selected = card
         if not self._charts_built:
@@ -255,9 +254,8 @@ class StatsPanel(UsesStatsStore, QWidget):
             self.dist.set_data(None, "", [])
             self.card_button.setEnabled(False)
             return
-        poem = poems.get(card)
-        self.dist.set_data(card, poem.kimariji, recent_trials(self.store, card, DIST_WINDOW, self.kind))
-        self.card_button.setText(tr("stats.card_title", card=card, poet=poem.kimariji) + " →")
+        self.dist.set_data(card, static_text(card), recent_trials(self.store, card, DIST_WINDOW, self.kind))
+        self.card_button.setText(tr("stats.card_title", card=card, poet=static_text(card)) + " →")
         self.card_button.setEnabled(True)
 
     # -- the card page ---------------------------------------------------------------------------
@@ -398,7 +396,7 @@ class CardPage(QWidget):
         p = poems.get(card)
         self.view.show_card(card)
         self.back.setText(tr("stats.back"))
-        self.title.setText(f"{tr('stats.card_title', card=card, poet=p.poet)}　【{p.kimariji}】")
+        self.title.setText(f"{tr('stats.card_title', card=card, poet=p.poet)}　【{static_text(card)}】")
         self.poem.setText(f"{'　'.join(p.kami)}<br>{'　'.join(p.shimo)}")
         n = len(history)
         right = sum(r.correct for r in history)

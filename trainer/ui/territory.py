@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from trainer.rules.territory import COLUMNS, ROWS, LayoutError, Place, Territory
 from trainer.ui.torifuda import CARD_H_MM, CARD_W_MM, paint_torifuda, torifuda_columns
+from trainer.ui.kimariji_text import SPELLING, static_text
 
 TERRITORY_W_MM = 870.0
 ROW_GAP_MM = 10.0
@@ -329,7 +330,7 @@ class TerritoryWidget(QWidget):
 
     def _card_pixmap(self, card: int, w: int, h: int, upside_down: bool) -> QPixmap:
         ratio = self.devicePixelRatioF()
-        key = (card, w, h, upside_down, self.show_kimariji, self.dakuten, ratio)
+        key = (card, w, h, upside_down, self.show_kimariji and SPELLING.code, self.dakuten, ratio)
         pix = self._card_cache.get(key)
         if pix is None:
             if len(self._card_cache) > 400:      # sizes change on resize: drop the old ones
@@ -340,7 +341,8 @@ class TerritoryWidget(QWidget):
             pix.fill(Qt.GlobalColor.transparent)
             painter = QPainter(pix)
             paint_torifuda(painter, QRectF(0, 0, w, h), torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
-                           kimariji=poem.kimariji if self.show_kimariji else None, upside_down=upside_down)
+                           kimariji=static_text(poem.no) if self.show_kimariji else None,
+                           upside_down=upside_down)
             painter.end()
             self._card_cache[key] = pix
         return pix
