@@ -57,15 +57,31 @@ def mora_index(no: int, n_kana: int) -> int:
 
 
 SPELLINGS = ("sound", "historical")
-"""How kimariji are written: as read aloud (おうこ, なにわが; what players, printed
-competition kimariji and peer trainers use) or in historical kana (あふこ, なにはが)."""
+"""How kimariji are written: as read aloud, in modern kana (おうこ, なにわが; what players,
+printed competition kimariji and peer trainers use) or in historical kana (あふこ, なにはが)."""
+
+# The particles は and を inside a kimariji: read わ and お, but modern kana (現代仮名遣い)
+# still writes them は and を (ひとは, not ひとわ), as players do. Poem → index of the particle
+# among its kami-no-ku's historical kana. Only kimariji-length openings matter (a dynamic
+# kimariji is never longer than the static one); `tests/test_kimariji_cli.py` checks every
+# は/を/へ of every kimariji is either here or read as written in modern kana.
+PARTICLES = {35: 2, 48: 2, 62: 1, 63: 2, 93: 4}
 
 
 def sound(no: int, n_kana: int) -> str:
-    """The first `n_kana` historical kana of poem `no`'s kami-no-ku as they are read aloud:
-    the sound form of the morae that carry them (あふこ → おうこ, をぐ → おぐ)."""
+    """The first `n_kana` historical kana of poem `no`'s kami-no-ku as they are read aloud,
+    written in modern kana: the sound form of the morae that carry them (あふこ → おうこ,
+    をぐ → おぐ), the particles は/を kept as written (ひとは, よを)."""
     poem = database.get(no)
-    return "".join(poem.kami_morae()[:poem.kimariji_mora_count(n_kana)])
+    morae = poem.kami_morae()
+
+    def read(a: int, b: int) -> str:       # the morae carrying historical kana a..b-1
+        return "".join(morae[poem.kimariji_mora_count(a):poem.kimariji_mora_count(b)])
+
+    k = PARTICLES.get(no)
+    if k is None or n_kana <= k:
+        return read(0, n_kana)
+    return read(0, k) + poem.kana_prefix(k + 1)[-1] + read(k + 1, n_kana)
 
 
 def spelled(no: int, n_kana: int, spelling: str = "sound") -> str:

@@ -12,7 +12,9 @@ from trainer.cli import main
 
 # Printed the way players say them; the historical spelling differs on these cards.
 SOUND = {17: "ちは", 19: "なにわが", 26: "おぐ", 44: "おうこ", 50: "きみがためお", 60: "おおえ",
-         62: "よお", 71: "ゆう", 78: "あわじ", 88: "なにわえ", 95: "おおけ"}
+         71: "ゆう", 78: "あわじ", 88: "なにわえ", 95: "おおけ",
+         # the particles は and を stay as written in modern kana
+         35: "ひとは", 48: "かぜを", 62: "よを", 63: "いまは", 93: "よのなかは"}
 HISTORICAL = {19: "なにはが", 26: "をぐ", 44: "あふこ", 50: "きみがためを", 71: "ゆふ"}
 
 
@@ -28,6 +30,29 @@ def test_kimariji_json_is_the_sound_form_for_all_100(capsys):
         assert got[str(no)] == text
     for no in range(1, 101):        # the sound of exactly the morae that carry the kimariji
         assert got[str(no)] == kimariji.sound(no, poems.get(no).kimariji_len)
+
+
+def test_exactly_the_kimariji_the_issue_names_differ_from_their_historical_spelling(capsys):
+    """Issue 10.6: 14 poems' kimariji are written differently when read aloud."""
+    got = _json(capsys, ["kimariji", "--json"])
+    differ = sorted(int(no) for no, k in got.items() if k != poems.get(int(no)).kimariji)
+    assert len(differ) == 14 and {19, 26, 44, 50, 71} <= set(differ)
+
+
+def test_every_ha_wo_he_of_a_kimariji_is_a_word_sound_or_a_listed_particle():
+    """A は/を/へ read わ/お/え inside a kimariji is either part of a word (なには → なにわ, modern
+    kana writes the sound) or a particle (ひとは), kept as written; the particles are listed."""
+    words = {19: "なには", 26: "を", 39: "あさぢ", 45: "あは", 47: "やへ", 50: "きみがためを",
+             78: "あは", 88: "なには"}
+    for p in poems.ALL:
+        opening = p.kimariji
+        for i, kana in enumerate(opening):
+            if kana in "はをへ" and kimariji.sound(p.no, i + 1)[-1] != kana:
+                assert p.no in words, (p.no, opening)
+        if p.no in kimariji.PARTICLES:
+            k = kimariji.PARTICLES[p.no]
+            assert opening[k] in "はを" and kimariji.sound(p.no, len(opening))[-1 - (len(opening) - 1 - k)] \
+                == opening[k]
 
 
 def test_historical_spelling_on_request(capsys):

@@ -69,10 +69,16 @@ def test_a_dynamic_kimariji_never_shows_a_where_the_reader_says_o():
 
 
 def test_the_sound_form_at_every_length_opens_what_the_reader_says():
+    """Kana for kana what the reader says, but for the particles は/を, which modern kana keeps."""
+    from poems.kimariji import PARTICLES
     for p in poems.ALL:
         said = "".join(p.kami_morae())
         for n in range(1, p.kimariji_len + 1):
-            assert said.startswith(poems.kimariji.sound(p.no, n)), (p.no, n)
+            shown = poems.kimariji.sound(p.no, n)
+            if p.no in PARTICLES and n > PARTICLES[p.no]:
+                k = PARTICLES[p.no]
+                shown = shown[:k] + {"は": "わ", "を": "お"}[shown[k]] + shown[k + 1:]
+            assert said.startswith(shown), (p.no, n)
 
 
 def test_either_spelling_names_a_card_in_a_mubeyama_layout():
