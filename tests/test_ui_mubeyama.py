@@ -224,7 +224,7 @@ def test_the_kimariji_is_the_current_one_among_the_cards_not_yet_read(panel, dri
         assert s.kimariji_mora == poems.get(no).kimariji_mora_count(len(s.kimariji)) - 1
         shorter += len(s.kimariji) < len(poems.get(no).kimariji)
         if len(s.kimariji) < len(poems.get(no).kimariji):
-            # written as read aloud by default (issue 10): ひとわ, not ひとは
+            # written as read aloud by default (issue 10): おうこ, not あふこ
             assert f"(was {static_text(no)})" in panel.yomifuda.text()
         while not s.state.is_over() and not isinstance(s.state.pending, AwaitRead):
             act_as_people(panel, qtbot)
