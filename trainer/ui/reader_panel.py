@@ -6,23 +6,52 @@ reader's: start, pause/resume, wait (待った: hold before the next kami-no-ku
 until released, while players put scattered cards back), repeat the last
 shimo-no-ku, skip, stop.  The session is saved after every card
 (``reader_session``), so it survives a pause of any length and a restart.
+
+For club practice on a real floor: karafuda from outside a chosen set, the
+むすめふさほせ study order, shimo-no-ku only (下の句かるた), a memorisation
+period (暗記時間, 15 minutes by default, with spoken notices and a large
+countdown that runs on the reading's own clock, so a pause stops it), and
+"read again in the same order" for the post-game review (感想戦).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QListWidget, QMessageBox, QPushButton, QRadioButton, QSplitter,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QListWidget, QMessageBox, QPushButton, QRadioButton,
+                               QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
 import poems
 from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
-from trainer.ui.i18n import LANG, tr
-from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
-                                       parse_card_set)
+from trainer.ui.i18n import LANG, add_messages, tr
+from trainer.ui.reader_session import (ORDERS, ReaderSession, ReadingTiming, clear_session,
+                                       parse_card_set, read_session)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")
+MEMORISE_DEFAULT = 15      # minutes: the 暗記時間 of an official match
+NOTICE_AT = 120.0          # seconds left when "two minutes left" is said (audio.programme.NOTICE_BEFORE)
+
+# id: (日本語, English)
+TEXT: dict[str, tuple[str, str]] = {
+    "reader.karafuda": ("空札", "Karafuda"),
+    "reader.karafuda_tip": ("場にない札をこの枚数だけ混ぜて読みます（お手つきの練習）",
+                            "Also read this many cards that are not on the floor (practise not faulting)"),
+    "reader.order": ("読む順", "Order"),
+    "reader.order.random": ("ランダム", "Random"),
+    "reader.order.musumefusahose": ("むすめふさほせ順（学習用）", "むすめふさほせ (study order)"),
+    "reader.shimo_only": ("下の句のみ（下の句かるた）", "Shimo-no-ku only (Hokkaido)"),
+    "reader.memorise": ("暗記時間（分）", "Memorisation (min)"),
+    "reader.replay": ("同じ順でもう一度読む", "Read again in the same order"),
+    "reader.memorising": ("暗記時間", "Memorisation"),
+    "reader.notice.two_minutes": ("暗記時間、残り二分です", "Two minutes of memorisation left"),
+    "reader.notice.start": ("競技を始めます", "The match begins"),
+    "reader.karafuda_mark": ("空札", "karafuda"),
+    "reader.replaying": ("同じ順で読み直します（感想戦）", "Reading again in the same order (review)"),
+}
+add_messages(TEXT)
 
 
 class ReaderPanel(QWidget):
@@ -45,6 +74,7 @@ class ReaderPanel(QWidget):
         self.reading = False
         self.paused = False
         self.held = False
+        self.memorise_left: float | None = None   # seconds, while the memorisation period runs
         self._build()
         driver.card_started.connect(self._on_card_started)
         driver.kimariji.connect(self._on_kimariji)
@@ -52,6 +82,8 @@ class ReaderPanel(QWidget):
         driver.finished.connect(self._on_finished)
         driver.state_changed.connect(self._on_state)
         driver.error.connect(self._on_error)
+        self._tick = QTimer(self, interval=200)   # the countdown reads the reading's clock
+        self._tick.timeout.connect(self._update_countdown)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self._refresh()
@@ -101,15 +133,48 @@ class ReaderPanel(QWidget):
         setrow.addWidget(self.new_button, 0, 4)
         setrow.setColumnStretch(3, 1)
 
+        # Club practice: karafuda, study order, shimo-no-ku only, memorisation, replay.
+        self.karafuda_label = QLabel()
+        self.karafuda = QSpinBox(minimum=0, maximum=99)
+        self.order_label = QLabel()
+        self.order = QComboBox()
+        for name in ORDERS:
+            self.order.addItem("", name)
+        self.shimo_only = QCheckBox()
+        self.memorise = QCheckBox()
+        self.memorise_min = QSpinBox(minimum=1, maximum=60, value=MEMORISE_DEFAULT)
+        self.memorise.toggled.connect(self.memorise_min.setEnabled)
+        self.memorise_min.setEnabled(False)
+        self.replay_button = QPushButton()
+        self.replay_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.replay_button.clicked.connect(self.replay)
+        self.set_given.toggled.connect(self.karafuda.setEnabled)
+        self.karafuda.setEnabled(False)         # karafuda lie outside a chosen set
+        clubrow = QHBoxLayout()
+        for w in (self.karafuda_label, self.karafuda, self.order_label, self.order, self.shimo_only,
+                  self.memorise, self.memorise_min):
+            clubrow.addWidget(w)
+        clubrow.addStretch(1)
+        clubrow.addWidget(self.replay_button)
+
+        self.countdown = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        huge = QFont()
+        huge.setPixelSize(120)
+        huge.setBold(True)
+        self.countdown.setFont(huge)
+        self.countdown.setVisible(False)
+
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.addStretch(1)
         lv.addWidget(self.count)
+        lv.addWidget(self.countdown)
         lv.addWidget(self.status)
         lv.addWidget(self.poem_view, 2)
         lv.addStretch(1)
         lv.addLayout(row)
         lv.addLayout(setrow)
+        lv.addLayout(clubrow)
 
         self.read_title = QLabel()
         self.read_list = QListWidget()
@@ -147,6 +212,14 @@ class ReaderPanel(QWidget):
         self.set_given.setText(tr("reader.set_given"))
         self.set_text.setPlaceholderText(tr("reader.set_hint"))
         self.new_button.setText(tr("action.new_session"))
+        self.karafuda_label.setText(tr("reader.karafuda"))
+        self.karafuda.setToolTip(tr("reader.karafuda_tip"))
+        self.order_label.setText(tr("reader.order"))
+        for k in range(self.order.count()):
+            self.order.setItemText(k, tr(f"reader.order.{self.order.itemData(k)}"))
+        self.shimo_only.setText(tr("reader.shimo_only"))
+        self.memorise.setText(tr("reader.memorise"))
+        self.replay_button.setText(tr("reader.replay"))
         self.read_title.setText(tr("reader.read_list"))
         self.dyn_title.setText(tr("reader.dynamic"))
         self._refresh()
@@ -178,13 +251,17 @@ class ReaderPanel(QWidget):
             self.driver.skip()
         elif name == "stop":
             self.driver.stop()
+            self._tick.stop()
+            self.memorise_left = None
             self.reading = self.paused = self.held = False
             self.current = None
         self._refresh()
 
     def timing(self) -> ReadingTiming:
         g = self.settings.get
-        return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA))
+        return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
+                             shimo_only=self.shimo_only.isChecked(),
+                             memorise=float(self.memorise_min.value()) if self.memorise.isChecked() else 0.0)
 
     def new_session(self) -> bool:
         """Discard the saved session and make a new one from the card-set choice."""
@@ -195,14 +272,33 @@ class ReaderPanel(QWidget):
             except ValueError as exc:
                 QMessageBox.warning(self, tr("error.title"), tr("error.bad_numbers", text=str(exc)))
                 return False
+        try:
+            session = ReaderSession.new(cards, timing=self.timing(), karafuda=self.karafuda.value()
+                                        if cards else 0, order=self.order.currentData())
+        except ValueError as exc:          # more karafuda than poems outside the set
+            QMessageBox.warning(self, tr("error.title"), str(exc))
+            return False
         if self.reading:
             self.command("stop")
         clear_session()
-        self.session = ReaderSession.new(cards, timing=self.timing())
+        self.session = session
         self.session.save()
         self.read_list.clear()
         self._refresh()
         return True
+
+    def can_replay(self) -> bool:
+        return not self.reading and self.session is not None and self.session.read > 0
+
+    def replay(self) -> None:
+        """Read the last reading again from its start, in the same order (感想戦)."""
+        if not self.can_replay():
+            return
+        self.session = self.session.replayed()
+        self.session.save()
+        self.read_list.clear()
+        self.start()
+        self.status_message.emit(tr("reader.replaying"))
 
     def start(self) -> None:
         """Start or continue; the first time, the synthesised voice is made first."""
@@ -216,14 +312,19 @@ class ReaderPanel(QWidget):
         s = self.session
         s.timing = self.timing()          # settings changed between runs apply from the next card on
         s.save()
-        joka = s.timing.joka and not s.joka_done and s.read == 0
+        fresh = not s.joka_done and s.read == 0
+        joka = s.timing.joka and fresh
+        timing = s.timing if fresh else replace(s.timing, memorise=0.0)   # memorise once, at the start
         self.reading = True
         self.paused = self.held = False
-        self.driver.start(s.order[s.read:], timing=s.timing, joka=joka)
+        self.driver.start(s.order[s.read:], timing=timing, joka=joka)
+        if timing.memorise:
+            self._tick.start()
         self._refresh()
 
     # -- events from the driver (GUI thread) ------------------------------------------------
     def _on_card_started(self, no: int) -> None:
+        self.memorise_left = None
         self.current = no
         self.revealed = no == 0
         self._refresh()
@@ -250,11 +351,15 @@ class ReaderPanel(QWidget):
         self._refresh()
 
     def _on_finished(self) -> None:
+        self._tick.stop()
+        self.memorise_left = None
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
 
     def _on_error(self, message: str) -> None:
+        self._tick.stop()
+        self.memorise_left = None
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
@@ -264,6 +369,26 @@ class ReaderPanel(QWidget):
         self.paused = state == "paused"
         self.held = state == "held"
         self.retranslate()
+
+    def _update_countdown(self) -> None:
+        """Ask the driver how much of the memorisation period is left (its clock, not ours)."""
+        ask = getattr(self.driver, "memorise_left", None)
+        left = ask() if ask is not None else None
+        self.memorise_left = left
+        if left is None and self.current is not None:
+            self._tick.stop()
+        self._refresh()
+
+    def memorise_notice(self) -> str:
+        """The words of the notice due now (shown on screen, for voices that only sound a tone)."""
+        left = self.memorise_left
+        if left is None:
+            return ""
+        if left <= 1.5:
+            return tr("reader.notice.start")
+        if left <= NOTICE_AT:
+            return tr("reader.notice.two_minutes")
+        return tr("reader.memorising")
 
     # -- display -----------------------------------------------------------------------------
     def _refresh(self) -> None:
@@ -283,6 +408,8 @@ class ReaderPanel(QWidget):
             status = tr("reader.resumed", n=s.read + 1)
         elif not self.reading:
             status = tr("reader.ready")
+        elif self.memorise_left is not None:
+            status = self.memorise_notice()
         elif self.current == 0:
             status = tr("reader.joka")
         else:
@@ -293,6 +420,12 @@ class ReaderPanel(QWidget):
         self._show_dynamic()
         for name, b in self.buttons.items():
             b.setEnabled(self.available(name))
+        self.replay_button.setEnabled(self.can_replay())
+        left = self.memorise_left
+        self.countdown.setVisible(left is not None)
+        if left is not None:
+            minutes, secs = divmod(int(left + 0.999), 60)   # 0:01 until the very end
+            self.countdown.setText(f"{minutes}:{secs:02d}")
 
     def _show_poem(self) -> None:
         if not self.settings.get(S.SHOW_POEM) or self.current is None or not self.revealed:
@@ -309,7 +442,8 @@ class ReaderPanel(QWidget):
             self.read_list.clear()
         for k in range(self.read_list.count(), len(cards)):
             p = poems.get(cards[k])
-            self.read_list.addItem(f"{k + 1:>3}.  {p.kami[0]}…  {''.join(p.shimo_kana)[:7]}  ({p.no})")
+            mark = f"  〔{tr('reader.karafuda_mark')}〕" if s.is_karafuda(p.no) else ""
+            self.read_list.addItem(f"{k + 1:>3}.  {p.kami[0]}…  {''.join(p.shimo_kana)[:7]}  ({p.no}){mark}")
         self.read_list.scrollToBottom()
 
     def _show_dynamic(self) -> None:
@@ -322,9 +456,13 @@ class ReaderPanel(QWidget):
         self.dyn_title.setVisible(True)
         s = self.session
         read = s.read_cards if s else []
-        now = poems.kimariji.dynamic(read)
-        # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
-        changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
+        # Over every card that will be read (a chosen set and its karafuda), not all 100.
+        if s is not None and s.timing.shimo_only:
+            now, changed = self._shimo_kimariji(s)
+        else:
+            now = poems.kimariji.dynamic(read, in_play=s.order if s else None)
+            # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
+            changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
         cells = []
         for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
             style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
@@ -334,3 +472,13 @@ class ReaderPanel(QWidget):
         rows = ["<tr>" + "".join(cells[k:k + per_row]) + "</tr>" for k in range(0, len(cells), per_row)]
         self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
                              + "".join(rows) + "</table>")
+
+    @staticmethod
+    def _shimo_kimariji(s: ReaderSession) -> tuple[dict[int, str], set[int]]:
+        """Shimo-no-ku only: each unread card's shimo-no-ku opening that decides it among the
+        cards still to be read (audio.programme.shimo_kimariji), and those that got shorter."""
+        from audio.programme import shimo_kimariji
+        unread = s.order[s.read:]
+        now = {no: "".join(shimo_kimariji(no, unread)) for no in unread}
+        changed = {no for no, kima in now.items() if len(kima) < len("".join(shimo_kimariji(no, s.order)))}
+        return now, changed
