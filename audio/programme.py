@@ -343,7 +343,8 @@ class _Builder:
         if s.memorise > 0:
             self.memorisation(round(s.memorise * self.rate))
         if s.joka:
-            self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=0, prefix="kami")
+            # after the "start" notice, the ma (a joka that opens the session has nothing before it)
+            self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=ma, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo2")
         for i, no in enumerate(order):
