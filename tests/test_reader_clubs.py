@@ -209,3 +209,19 @@ def test_sessions_with_the_club_settings_round_trip_and_old_files_still_load():
                      ({"timing": {"memorise": 600}}, "memorise"), ({"timing": {"shimo_only": 1}}, "shimo")):
         with pytest.raises(ValueError, match=msg):
             ReaderSession.from_json({**old, **bad})
+
+
+def test_the_synthesised_voice_speaks_the_notices_and_caches_them(tmp_path):
+    pytest.importorskip("pyopenjtalk")
+    from audio.cache import ClipCache
+    from audio.notices import TEXTS, notices_for
+    cache = ClipCache(tmp_path / "c")
+    clips = notices_for("synth", cache)
+    assert set(clips) == set(TEXTS)
+    for clip in clips.values():
+        assert clip.rate == RATE and 0 < clip.marks["phrase:0"] < clip.marks["end"]
+        assert 0.5 < (clip.marks["end"] - clip.marks["phrase:0"]) / RATE < 4.0
+    assert len(list((tmp_path / "c").glob("*.clip"))) == 2
+    again = notices_for("synth", cache)["start"]           # from the cache (24-bit): the same clip
+    assert np.allclose(again.samples, clips["start"].samples, atol=1e-6) and again.marks == clips["start"].marks
+    assert notices_for("my-recordings", cache) is None      # an imported voice: tones stand in

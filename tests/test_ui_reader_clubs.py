@@ -151,3 +151,41 @@ def test_replay_works_from_the_saved_session_after_a_restart(panel, qtbot, tmp_p
     again.replay()
     assert again.driver.calls[-1][1] == order
     assert sorted(order) == list(range(20, 26))
+
+
+# -- the real driver and player (silent clock), tone voice ---------------------------------------
+
+@pytest.fixture
+def driver(qtbot, tmp_path):
+    from audio.fake_voice import ToneVoice
+    from audio.player import Player
+    from trainer.ui.reading import ReadingDriver
+    from trainer.ui.voices import VoiceBook
+    settings = S.Settings(QSettings(str(tmp_path / "d.ini"), QSettings.Format.IniFormat))
+    player = Player(backend="silent").open()
+    book = VoiceBook(settings, player=player)
+    book._voices["tones"] = ToneVoice(mora_s=0.02, yoin_s=0.05)   # a voice without notices: tones
+    d = ReadingDriver(book)
+    yield d
+    d.stop()
+    player.close()
+
+
+def test_the_driver_counts_memorisation_down_on_the_players_clock_through_a_pause(qtbot, driver):
+    from trainer.ui.reader_session import ReadingTiming
+    started, kimariji = [], []
+    driver.card_started.connect(started.append)
+    driver.kimariji.connect(lambda i, no, t: kimariji.append(no))
+    timing = ReadingTiming(ma=0.1, pause=0.1, voice="tones", joka=True, shimo_only=True, memorise=0.05)
+    driver.start([1, 15, 3], timing, joka=True)
+    qtbot.waitUntil(lambda: driver.memorise_left() is not None, timeout=10_000)
+    assert 0 < driver.memorise_left() <= 3.0
+    driver.pause()
+    qtbot.wait(300)
+    held = driver.memorise_left()
+    qtbot.wait(500)
+    assert driver.memorise_left() == pytest.approx(held, abs=0.02)   # paused: the period waits too
+    driver.resume()
+    with qtbot.waitSignal(driver.finished, timeout=30_000):
+        pass
+    assert started == [0, 1, 15, 3] and kimariji == [1, 15, 3] and driver.memorise_left() is None
