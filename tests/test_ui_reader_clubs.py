@@ -176,16 +176,16 @@ def test_the_driver_counts_memorisation_down_on_the_players_clock_through_a_paus
     started, kimariji = [], []
     driver.card_started.connect(started.append)
     driver.kimariji.connect(lambda i, no, t: kimariji.append(no))
-    timing = ReadingTiming(ma=0.1, pause=0.1, voice="tones", joka=True, shimo_only=True, memorise=0.05)
-    driver.start([1, 15, 3], timing, joka=True)
+    timing = ReadingTiming(ma=0.1, pause=0.1, voice="tones", joka=False, shimo_only=True, memorise=0.025)
+    driver.start([1, 15], timing, joka=False)
     qtbot.waitUntil(lambda: driver.memorise_left() is not None, timeout=10_000)
-    assert 0 < driver.memorise_left() <= 3.0
+    assert 0 < driver.memorise_left() <= 1.5
     driver.pause()
-    qtbot.wait(300)
+    qtbot.wait(200)
     held = driver.memorise_left()
-    qtbot.wait(500)
+    qtbot.wait(300)
     assert driver.memorise_left() == pytest.approx(held, abs=0.02)   # paused: the period waits too
     driver.resume()
     with qtbot.waitSignal(driver.finished, timeout=30_000):
         pass
-    assert started == [0, 1, 15, 3] and kimariji == [1, 15, 3] and driver.memorise_left() is None
+    assert started == [1, 15] and kimariji == [1, 15] and driver.memorise_left() is None
