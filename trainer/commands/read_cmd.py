@@ -168,7 +168,7 @@ def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
         if session is None:
             raise UsageError(f"read: --replay: {problem or 'there is no saved reading session to read again'}")
         return list(session.order), list(session.karafuda)
-    if args.chosen is None and args.cards is None and not args.karafuda and args.order == "random":
+    if args.chosen is None and not args.karafuda and args.order == "random":
         return poems.shuffled(seed)[: args.cards], []   # the plain reading, as before
     floor = args.chosen if args.chosen is not None else poems.shuffled(seed)[: args.cards]
     try:
