@@ -106,7 +106,8 @@ def test_memorisation_is_asked_once_and_counted_down_large(panel, qtbot):
     panel.command("start")
     assert panel.driver.timings[0].memorise == 15.0
     panel._update_countdown()
-    assert not panel.countdown.isHidden() and panel.countdown.text() == "15:00" and panel.status.text() == "Memorisation"
+    assert not panel.countdown.isHidden() and panel.countdown.text() == "15:00"
+    assert panel.status.text() == "Memorisation"
     panel.driver.left = 119.2
     qtbot.waitUntil(lambda: panel.countdown.text() == "2:00", timeout=2000)   # the panel's own tick
     assert panel.status.text() == "Two minutes of memorisation left"
