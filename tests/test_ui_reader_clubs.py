@@ -190,3 +190,18 @@ def test_the_driver_counts_memorisation_down_on_the_players_clock_through_a_paus
     with qtbot.waitSignal(driver.finished, timeout=30_000):
         pass
     assert started == [1, 15] and kimariji == [1, 15] and driver.memorise_left() is None
+
+
+def test_wait_in_shimo_only_holds_before_the_next_card(qtbot, driver):
+    from trainer.ui.reader_session import ReadingTiming
+    started = []
+    driver.card_started.connect(started.append)
+    timing = ReadingTiming(ma=0.1, pause=0.1, voice="tones", joka=False, shimo_only=True)
+    driver.start([7, 3], timing, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    driver.hold()
+    qtbot.waitUntil(lambda: driver.voices.player().state == "held", timeout=10_000)
+    assert started == [7]                      # held after 7's shimo-no-ku: card 3 has not begun
+    with qtbot.waitSignal(driver.card_started, timeout=10_000):
+        driver.release()
+    assert started == [7, 3]

@@ -136,7 +136,9 @@ class ReadingDriver(QObject):
         prog = player.programme
         if prog is not None:
             seg = prog.segments[prog.segment_at(player.position)]
-            if seg.kind in (KAMI, PAUSE):
+            # One verse per card (kami-no-ku only, shimo-no-ku only): no shimo-no-ku to wait before.
+            two_verses = prog.settings.read_kami and prog.settings.read_shimo
+            if seg.kind in (KAMI, PAUSE) and two_verses:
                 before = SHIMO
         player.hold(before)
         self._set_state(HELD)
