@@ -139,6 +139,15 @@ def test_read_again_in_the_same_order_after_a_finished_reading(panel):
     assert load_session().order == first_order
 
 
+def test_a_replay_has_no_second_memorisation_period(panel):
+    panel.memorise.setChecked(True)
+    panel.command("start")
+    assert panel.driver.timings[-1].memorise == 15.0
+    read_all(panel)
+    panel.replay()
+    assert panel.driver.timings[-1].memorise == 0.0 and panel.driver.calls[-1][2] is True
+
+
 def test_replay_works_from_the_saved_session_after_a_restart(panel, qtbot, tmp_path):
     panel.set_given.setChecked(True)
     panel.set_text.setText("20-25")

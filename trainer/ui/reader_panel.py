@@ -297,14 +297,15 @@ class ReaderPanel(QWidget):
         self.session = self.session.replayed()
         self.session.save()
         self.read_list.clear()
-        self.start()
+        self.start(memorise=False)            # a review needs no second memorisation period
         self.status_message.emit(tr("reader.replaying"))
 
-    def start(self) -> None:
-        """Start or continue; the first time, the synthesised voice is made first."""
+    def start(self, memorise: bool = True) -> None:
+        """Start or continue; the first time, the synthesised voice is made first.
+        The memorisation period (if chosen) comes only before a session's first card."""
         voices = getattr(self.driver, "voices", None)
         if voices is not None and voices.needs_synthesis():
-            voices.ensure_ready(self.window(), then=self.start)
+            voices.ensure_ready(self.window(), then=lambda: self.start(memorise))
             return
         if self.session is None or self.session.finished:
             if not self.new_session():
@@ -314,7 +315,7 @@ class ReaderPanel(QWidget):
         s.save()
         fresh = not s.joka_done and s.read == 0
         joka = s.timing.joka and fresh
-        timing = s.timing if fresh else replace(s.timing, memorise=0.0)   # memorise once, at the start
+        timing = s.timing if fresh and memorise else replace(s.timing, memorise=0.0)
         self.reading = True
         self.paused = self.held = False
         self.driver.start(s.order[s.read:], timing=timing, joka=joka)
