@@ -94,6 +94,7 @@ def test_shimo_only_goes_to_the_driver_and_shows_shimo_no_ku_kimariji(panel):
     panel.shimo_only.setChecked(True)
     panel.command("start")
     assert panel.driver.timings[0].shimo_only is True
+    assert not panel.buttons["repeat"].isEnabled() and panel.buttons["wait"].isEnabled()
     html = panel.dynamic.toHtml()
     assert ">わがころもでわ<" in html        # poem 1's shimo-no-ku opening among all 100
 

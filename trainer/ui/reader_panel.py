@@ -228,6 +228,8 @@ class ReaderPanel(QWidget):
     def available(self, name: str) -> bool:
         if name == "start":
             return not self.reading
+        if name == "repeat" and self.session is not None and self.session.timing.shimo_only:
+            return False     # shimo-no-ku only: each card is one verse, nothing to repeat after it
         return self.reading
 
     def command(self, name: str) -> None:
