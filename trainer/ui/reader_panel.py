@@ -457,15 +457,15 @@ class ReaderPanel(QWidget):
             return
         self.dynamic.setVisible(True)
         self.dyn_title.setVisible(True)
+        if self.session is not None and self.session.timing.shimo_only:
+            self._show_shimo_dynamic(self.session)
+            return
+
         s = self.session
         read = s.read_cards if s else []
-        # Over every card that will be read (a chosen set and its karafuda), not all 100.
-        if s is not None and s.timing.shimo_only:
-            now, changed = self._shimo_kimariji(s)
-        else:
-            now = poems.kimariji.dynamic(read, in_play=s.order if s else None)
-            # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
-            changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
+        now = poems.kimariji.dynamic(read)
+        # Cards whose kimariji got shorter first (what a player must re-learn), then the rest.
+        changed = {no for no, kima in now.items() if len(kima) < poems.get(no).kimariji_len}
         cells = []
         for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
             style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
@@ -476,12 +476,18 @@ class ReaderPanel(QWidget):
         self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
                              + "".join(rows) + "</table>")
 
-    @staticmethod
-    def _shimo_kimariji(s: ReaderSession) -> tuple[dict[int, str], set[int]]:
+    def _show_shimo_dynamic(self, s: ReaderSession) -> None:
         """Shimo-no-ku only: each unread card's shimo-no-ku opening that decides it among the
-        cards still to be read (audio.programme.shimo_kimariji), and those that got shorter."""
+        cards still to be read (audio.programme.shimo_kimariji); those that got shorter first."""
         from audio.programme import shimo_kimariji
         unread = s.order[s.read:]
         now = {no: "".join(shimo_kimariji(no, unread)) for no in unread}
-        changed = {no for no, kima in now.items() if len(kima) < len("".join(shimo_kimariji(no, s.order)))}
-        return now, changed
+        changed = {no for no, kima in now.items() if len(kima) < len(shimo_kimariji(no, s.order))}
+        cells = []
+        for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
+            style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
+            cells.append(f"<td><span style='{style}'>{kima}</span>"
+                         f"<span style='color:#999;font-size:10px'>{no}</span></td>")
+        rows = ["<tr>" + "".join(cells[k:k + 3]) + "</tr>" for k in range(0, len(cells), 3)]
+        self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
+                             + "".join(rows) + "</table>")
