@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, 
 import poems
 from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
-from trainer.ui.i18n import LANG, add_messages, tr
-from trainer.ui.reader_session import (ORDERS, ReaderSession, ReadingTiming, clear_session,
-                                       parse_card_set, read_session)
+from trainer.ui.i18n import add_messages
+from trainer.ui.reader_session import ORDERS
+from trainer.ui.i18n import LANG, tr
+from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
+                                       parse_card_set)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")
 MEMORISE_DEFAULT = 15      # minutes: the 暗記時間 of an official match
