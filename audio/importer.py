@@ -52,6 +52,10 @@ AUDIO_SUFFIXES = frozenset({
     ".wav", ".wave", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".aif", ".aiff",
     ".aifc", ".au", ".caf", ".w64", ".rf64",
 })
+# AAC in an MP4 box (what phones record): libsndfile, the only decoder here, cannot read it,
+# and a decoder for it would be a heavy dependency. Such files are refused with a line
+# saying how to convert them, instead of being skipped as "not audio".
+CONVERT_FIRST = frozenset({".m4a", ".aac", ".mp4"})
 INDEX_NAME = "index.json"
 INDEX_FORMAT = "karuta-recorded-voice"
 INDEX_VERSION = 1
@@ -496,6 +500,13 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
     )
 
 
+def convert_first(name: str) -> str:
+    """The one line for a file this importer cannot decode (AAC / .m4a)."""
+    stem = Path(name).stem
+    return (f"not read: {Path(name).suffix.lower()} (AAC) cannot be decoded here; convert it first, "
+            f"e.g. `ffmpeg -i '{name}' '{stem}.flac'`, and import the .flac")
+
+
 def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
     """Which files make which poem: jobs, files refused by name, files skipped as not audio."""
     failed, skipped = [], []
@@ -508,6 +519,9 @@ def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
         if odd is not None:
             if audio_name or odd != "a folder":  # an ordinary subfolder needs no line
                 failed.append(FailedFile(path.name, f"not read: {odd}, not an audio file"))
+            continue
+        if not audio_name and path.suffix.lower() in CONVERT_FIRST and odd is None:
+            failed.append(FailedFile(path.name, convert_first(path.name)))
             continue
         if not audio_name:
             skipped.append(path.name)

@@ -27,6 +27,27 @@ card index ``JOKA`` (-1). Marks of a card, by name (all absolute samples):
 
 The joka's repeated shimo-no-ku uses ``shimo2_start``, ``shimo2_end``, ``shimo2:<mark>``.
 
+Shimo-no-ku only (下の句かるた, as read in Hokkaido): ``read_kami=False``. Each
+card is one verse, its shimo-no-ku, laid where a kami-no-ku would be: the
+segment has kind KAMI (the verse that opens a card, which is what the player's
+skip, wait and card events key on) but holds the shimo-no-ku clip. Its marks
+are ``shimo:<clip mark>``, ``shimo_start``, ``shimo_end``, and ``kami_start`` /
+``kami_end`` at the same samples (the card's start and end for every reader of
+`card_times`). Its ``kimariji`` is the shimo-no-ku's decisive opening: the
+shortest run of its morae (as read aloud) that no other card still to be read
+in this programme shares (see `shimo_kimariji`), at the onset of the last of
+those morae when the clip marks its morae, else no kimariji mark.
+
+Memorisation period (暗記時間): ``memorise`` seconds of silence before the
+joka, on the programme's own clock (a pause of the player pauses it too).
+Its notices are clips given to `Programme.build` (``notices``: "two_minutes",
+"start"; by default short tones, `notice_tone`), on card index ``MEMORISE``:
+the "two_minutes" notice begins ``NOTICE_BEFORE`` s before the end (when the
+period is long enough to hold it), the "start" notice begins at the end
+(mark ``memorise_end``), and the joka's first sound follows the end of the
+"start" notice after the ma. Marks: ``memorise_start`` (0), ``memorise_end``,
+``two_minutes_start``, ``start_start``, ``start_end``.
+
 Reading speed: applied here by resampling each clip (``soxr``), like playing a
 tape faster: durations and marks scale by exactly 1/speed (marks stay exact to
 the sample) and the pitch rises by the same ratio (±10 % speed is about ±1.7
@@ -44,10 +65,15 @@ from audio.clip import Clip
 from audio.voice import RATE, Voice, VoiceError
 
 JOKA = -1  # card index of the joka (序歌)
+MEMORISE = -2  # card index of the memorisation period and its notices (暗記時間)
 
-# Segment kinds. Sounding: KAMI, SHIMO. Silent: MA (before a kami-no-ku),
-# PAUSE (before a shimo-no-ku).
+# Segment kinds. Sounding: KAMI, SHIMO, NOTICE. Silent: MA (before a kami-no-ku),
+# PAUSE (before a shimo-no-ku), MEMORISING (the memorisation period).
 KAMI, SHIMO, MA, PAUSE = "kami", "shimo", "ma", "pause"
+NOTICE, MEMORISING = "notice", "memorising"
+NOTICES = ("two_minutes", "start")
+NOTICE_BEFORE = 120.0  # the "two minutes left" notice, seconds before the end of memorisation
+MAX_MEMORISE = 60 * 60.0
 
 MIN_SPEED, MAX_SPEED = 0.5, 2.0
 
@@ -70,6 +96,10 @@ class ReadingSettings:
     """Which voice: 'synth' or the name of an imported recording set."""
     joka: bool = True
     """Read the joka first (kami, shimo, shimo again)."""
+    read_kami: bool = True
+    """False: shimo-no-ku only (下の句かるた), see the module doc."""
+    memorise: float = 0.0
+    """Seconds of memorisation period before the joka (0: none), see the module doc."""
 
     def __post_init__(self):
         if not (0.0 <= self.ma <= 60.0):
@@ -80,6 +110,11 @@ class ReadingSettings:
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED}, not {self.speed}")
         if self.cards is not None and not (0 <= self.cards <= 100):
             raise ValueError(f"cards must be 0..100, not {self.cards}")
+        if not (self.read_kami or self.read_shimo):
+            raise ValueError("kami-no-ku only and shimo-no-ku only exclude each other")
+        if not (0.0 <= self.memorise <= MAX_MEMORISE):
+            raise ValueError(f"memorisation must be 0..{MAX_MEMORISE / 60:g} minutes, "
+                             f"not {self.memorise / 60:g}")
 
 
 @dataclass(frozen=True)
@@ -143,11 +178,13 @@ class Programme:
     @classmethod
     def build(cls, voice: Voice, card_order: Iterable[int],
               settings: ReadingSettings = ReadingSettings(),
-              progress: Callable[[int, int], None] | None = None) -> "Programme":
+              progress: Callable[[int, int], None] | None = None,
+              notices: Mapping[str, Clip] | None = None) -> "Programme":
         """Lay out the session for `card_order` (poem numbers, read in this order).
 
         Asks the voice for every clip (which may synthesise them): `progress(done,
         total)` is called after each. A voice's `VoiceError` passes through.
+        `notices`: the memorisation period's spoken notices (default: tones).
         """
         order = [int(n) for n in card_order]
         if settings.cards is not None:
@@ -157,7 +194,7 @@ class Programme:
                 raise ValueError(f"card order holds {no}; poems are numbered 1..100")
         if len(set(order)) != len(order):
             raise ValueError("card order reads a poem twice")
-        return _Builder(voice, settings, progress).build(order)
+        return _Builder(voice, settings, progress, notices).build(order)
 
     @classmethod
     def shuffled(cls, voice: Voice, seed: int | None,
@@ -273,7 +310,9 @@ class Programme:
         return {
             "rate": r, "total_samples": self.total_samples, "total_s": sec(self.total_samples),
             "settings": {"ma": s.ma, "pause": s.pause, "speed": s.speed, "read_shimo": s.read_shimo,
+                         "read_kami": s.read_kami, "memorise_s": s.memorise,
                          "joka": s.joka, "voice": s.voice},
+            "memorise_end_s": sec(self._marks.get((MEMORISE, "memorise_end"))),
             "joka": self.has_mark(JOKA, "kami_start") and {
                 "kami_start_s": sec(self.mark_sample(JOKA, "kami_start")),
                 "shimo2_end_s": sec(self.mark_sample(JOKA, "shimo2_end")),
@@ -285,8 +324,9 @@ class Programme:
 class _Builder:
     """Lays clips end to end with the set gaps between what is heard."""
 
-    def __init__(self, voice: Voice, settings: ReadingSettings, progress=None):
+    def __init__(self, voice: Voice, settings: ReadingSettings, progress=None, notices=None):
         self.voice = voice
+        self.notices = notices
         self.settings = settings
         self.progress = progress
         self.fetched = 0
@@ -299,16 +339,70 @@ class _Builder:
         s = self.settings
         ma = round(s.ma * self.rate)
         pause = round(s.pause * self.rate)
-        self.to_fetch = (3 if s.joka else 0) + len(order) * (2 if s.read_shimo else 1)
+        self.to_fetch = (3 if s.joka else 0) + len(order) * (s.read_kami + s.read_shimo)
+        if s.memorise > 0:
+            self.memorisation(round(s.memorise * self.rate))
         if s.joka:
-            self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=0, prefix="kami")
+            # after the "start" notice, the ma (a joka that opens the session has nothing before it)
+            self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=ma, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo2")
         for i, no in enumerate(order):
+            if not s.read_kami:
+                self.place_shimo_only(i, no, order[i:], gap=ma)
+                continue
             self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
             if s.read_shimo:
                 self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=pause, prefix="shimo")
         return Programme(self.segments, order, s, self.rate)
+
+    def memorisation(self, end: int) -> None:
+        """The silent period with its notices; the joka then follows the "start" notice."""
+        given = self.notices or {}
+        clips = {name: self.prepared(given.get(name) or notice_tone(name, self.rate))
+                 for name in NOTICES}
+        start_clip = clips["start"]
+        start_at = end - _onset(start_clip)          # its first sound at the end of the period
+        two_clip = clips["two_minutes"]
+        two_heard = end - round(NOTICE_BEFORE * self.rate)
+        two_at = two_heard - _onset(two_clip)
+        two_fits = two_at >= 0 and two_at + len(two_clip.samples) <= start_at
+        pos = 0
+        marks = {"memorise_start": 0, "memorise_end": end}
+        if two_fits:
+            self.segments.append(Segment(MEMORISING, MEMORISE, 0, 0, two_at, marks=marks))
+            self.segments.append(Segment(NOTICE, MEMORISE, 0, two_at, len(two_clip.samples), two_clip,
+                                         marks={"two_minutes_start": two_heard}))
+            pos = two_at + len(two_clip.samples)
+            marks = {}
+        if start_at < pos:   # a period shorter than the notice's lead-in: the notice starts at 0
+            start_at = pos
+        self.segments.append(Segment(MEMORISING, MEMORISE, 0, pos, start_at - pos, marks=marks))
+        heard = start_at + _onset(start_clip)
+        ends = start_at + start_clip.marks.get("end", len(start_clip.samples))
+        self.segments.append(Segment(NOTICE, MEMORISE, 0, start_at, len(start_clip.samples), start_clip,
+                                     marks={"start_start": heard, "start_end": ends}))
+        self.prev_end = ends
+
+    def prepared(self, clip: Clip) -> Clip:
+        """A notice at the session rate (never sped up: it is spoken, not read)."""
+        if len(clip.samples) == 0:
+            raise VoiceError("a memorisation notice is empty")
+        return clip if clip.rate == self.rate else _resample(clip, 1.0, self.rate)
+
+    def place_shimo_only(self, i: int, no: int, unread: Sequence[int], gap: int) -> None:
+        """Card `i` read as its shimo-no-ku alone (下の句かるた), see the module doc."""
+        clip = self.clip(no, SHIMO)
+        self.place(KAMI, i, no, clip, gap=gap, prefix="shimo")
+        seg = self.segments[-1]
+        marks = dict(seg.marks)
+        marks["kami_start"], marks["kami_end"] = marks["shimo_start"], marks["shimo_end"]
+        marks.pop("kimariji", None)
+        n = len(shimo_kimariji(no, unread))
+        if f"shimo:mora:{n - 1}" in marks:
+            marks["kimariji"] = marks[f"shimo:mora:{n - 1}"]
+        self.segments[-1] = Segment(seg.kind, seg.card_index, seg.poem, seg.start, seg.length,
+                                    seg.clip, seg.offset, marks)
 
     def clip(self, no: int, part: str) -> Clip:
         clip = self.voice.kami(no) if part == KAMI else self.voice.shimo(no)
@@ -351,6 +445,48 @@ class _Builder:
         self.segments.append(Segment(kind, card, no, start, len(clip.samples) - trim,
                                      clip, trim, marks))
         self.prev_end = base + end
+
+
+def shimo_kimariji(no: int, among: Iterable[int]) -> list[str]:
+    """The shimo-no-ku's decisive opening (下の句の決まり字) among the cards `among`.
+
+    The shortest run of the shimo-no-ku's morae, as read aloud, that no other
+    card of `among` begins its shimo-no-ku with. In a shimo-no-ku-only reading
+    `among` is the cards still to be read (so it shortens as cards are read,
+    like the kami-no-ku's kimariji). No two shimo-no-ku of the hundred are the
+    same, so one always exists.
+    """
+    import poems
+    mine = poems.get(no).shimo_morae()
+    others = [poems.get(g).shimo_morae() for g in set(among) if g != no]
+    longest = 0
+    for other in others:
+        n = 0
+        for a, b in zip(mine, other):
+            if a != b:
+                break
+            n += 1
+        longest = max(longest, n)
+    return mine[:min(longest + 1, len(mine))]
+
+
+def notice_tone(name: str, rate: int = RATE) -> Clip:
+    """A stand-in notice for a voice that has none: one short tone ("two_minutes")
+    or two rising ones ("start"); the Reader panel shows the words on screen."""
+    if name not in NOTICES:
+        raise ValueError(f"no notice {name!r}; notices: {', '.join(NOTICES)}")
+    tone = round(0.25 * rate)
+    gap = round(0.12 * rate)
+    freqs = (660.0,) if name == "two_minutes" else (660.0, 880.0)
+    t = np.arange(tone, dtype=np.float32) / rate
+    env = np.minimum(1.0, np.minimum(t, t[::-1]) / 0.01).astype(np.float32)  # 10 ms ramps: no click
+    parts = []
+    for k, f in enumerate(freqs):
+        if k:
+            parts.append(np.zeros(gap, dtype=np.float32))
+        parts.append((0.4 * np.sin(2 * np.pi * f * t) * env).astype(np.float32))
+    samples = np.concatenate(parts)
+    return Clip(samples, rate, {"phrase:0": 0, "end": len(samples)})
 
 
 def _onset(clip: Clip) -> int:

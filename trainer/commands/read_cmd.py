@@ -33,6 +33,23 @@ def register(sub) -> None:
                    help="print the timeline as JSON (card order, times of kami start, kimariji, "
                    "shimo end); without --out nothing is played")
     p.add_argument("--device", default=None, help="output device (name or number) for playing")
+    club = p.add_argument_group("club practice")
+    club.add_argument("--set", default=None, metavar="CARDS", dest="card_set",
+                      help="read only these poems, e.g. '1 5 22-30' (the cards on the floor)")
+    club.add_argument("--karafuda", type=int, default=0, metavar="K",
+                      help="also read K poems from outside the chosen set (--set or --cards), "
+                      "chosen with the seed: cards that are not on the floor (空札)")
+    club.add_argument("--order", default="random", metavar="random|musumefusahose",
+                      help="reading order: the seeded shuffle (default) or the むすめふさほせ study "
+                      "order (by first sound, the one-card sounds む す め ふ さ ほ せ first)")
+    club.add_argument("--shimo-only", action="store_true",
+                      help="read each card's shimo-no-ku only (下の句かるた, as in Hokkaido)")
+    club.add_argument("--memorise", type=float, default=0.0, metavar="MIN",
+                      help="a memorisation period of MIN minutes before the joka (15 in a match), "
+                      "with a notice two minutes before its end and one at its end")
+    club.add_argument("--replay", action="store_true",
+                      help="read the Reader's saved session again from its start, in the same order "
+                      "(感想戦); a headless reading is repeated with the same --seed and options")
     p.set_defaults(func=run)
 
 
@@ -41,13 +58,15 @@ def run(args) -> int:
     settings, seed = _settings(args, UsageError)
     if args.out is not None:
         _check_out(args.out, UsageError)   # before the long preparation, not after it
-    programme = _build(args, settings, seed)
+    order, karafuda = _order(args, seed, UsageError)
+    args.karafuda_cards = karafuda
+    programme = _build(args, settings, seed, order)
     if programme is None:
         return 1
     if args.out is not None:
         return _render(args, programme, seed)
     if args.json:
-        _print_json(programme, seed)
+        _print_json(programme, seed, args)
         return 0
     return _play(args, programme, seed)
 
@@ -93,26 +112,77 @@ def _check_out(out: str, UsageError) -> None:
 
 
 def _settings(args, UsageError):
+    import math
     import random
 
     from audio.programme import ReadingSettings
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     if args.cards is not None and not 1 <= args.cards <= 100:
         raise UsageError(f"read: --cards must be 1..100, not {args.cards}")
+    _check_club(args, UsageError)
+    if args.kami_only and args.shimo_only:
+        raise UsageError("read: --kami-only and --shimo-only exclude each other; give one")
+    if not math.isfinite(args.memorise) or not 0 <= args.memorise <= 60:
+        raise UsageError(f"read: --memorise must be 0..60 minutes, not {args.memorise:g}")
     try:
         settings = ReadingSettings(ma=args.ma, pause=args.pause, speed=args.speed,
                                    read_shimo=not args.kami_only, cards=args.cards,
-                                   voice=args.voice, joka=not args.no_joka)
+                                   voice=args.voice, joka=not args.no_joka,
+                                   read_kami=not args.shimo_only, memorise=60.0 * args.memorise)
     except ValueError as exc:
         raise UsageError(f"read: {exc}") from None
     return settings, seed
 
 
-def _build(args, settings, seed):
+def _check_club(args, UsageError) -> None:
+    """The club options, checked before anything is prepared: one line each."""
+    from trainer.ui.reader_session import ORDERS, parse_card_set
+    if args.order not in ORDERS:
+        raise UsageError(f"read: --order must be one of {', '.join(ORDERS)}, not {args.order!r}")
+    if args.card_set is not None:
+        if args.cards is not None:
+            raise UsageError("read: give --set or --cards, not both")
+        try:
+            args.chosen = parse_card_set(args.card_set)
+        except ValueError as exc:
+            raise UsageError(f"read: --set: {str(exc)!r} is not a poem number or range "
+                             "1..100 (e.g. --set '1 5 22-30')") from None
+    else:
+        args.chosen = None
+    if args.karafuda < 0:
+        raise UsageError(f"read: --karafuda must be 0 or more, not {args.karafuda}")
+    if args.karafuda and args.card_set is None and args.cards is None:
+        raise UsageError("read: --karafuda needs the cards on the floor: --set CARDS or --cards N")
+    if args.replay and (args.seed is not None or args.card_set is not None or args.cards is not None
+                        or args.karafuda or args.order != "random"):
+        raise UsageError("read: --replay reads the saved session's own order; "
+                         "it takes no --seed, --set, --cards, --karafuda or --order")
+
+
+def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
+    """(the reading order, the karafuda in it) from the club options."""
+    import poems
+    from trainer.ui.reader_session import ReaderSession, read_session
+    if args.replay:
+        session, problem = read_session()
+        if session is None:
+            raise UsageError(f"read: --replay: {problem or 'there is no saved reading session to read again'}")
+        return list(session.order), list(session.karafuda)
+    if args.chosen is None and not args.karafuda and args.order == "random":
+        return poems.shuffled(seed)[: args.cards], []   # the plain reading, as before
+    floor = args.chosen if args.chosen is not None else poems.shuffled(seed)[: args.cards]
+    try:
+        session = ReaderSession.new(floor, seed=seed, karafuda=args.karafuda, order=args.order)
+    except ValueError as exc:
+        raise UsageError(f"read: --karafuda: {exc}") from None
+    return session.order, session.karafuda
+
+
+def _build(args, settings, seed, order):
     """The programme, or None after telling the user why there is none."""
     from dataclasses import replace
 
-    import poems
+    from audio.notices import notices_for
     from audio.programme import Programme
     from audio.render import ProgressBar, open_voice
     from audio.voice import VoiceError
@@ -122,9 +192,6 @@ def _build(args, settings, seed):
     except VoiceError as exc:
         print(f"karuta read: {exc}", file=sys.stderr)
         return None
-    order = poems.shuffled(seed)
-    if settings.cards is not None:
-        order = order[: settings.cards]
     missing = [no for no in order if no not in have]
     if missing:
         order = [no for no in order if no in have]
@@ -140,8 +207,9 @@ def _build(args, settings, seed):
         settings = replace(settings, joka=False)
     settings = replace(settings, cards=None)
     try:
+        notices = notices_for(args.voice) if settings.memorise else None
         return Programme.build(voice, order, settings,
-                               progress=ProgressBar(f"preparing {voice.name}"))
+                               progress=ProgressBar(f"preparing {voice.name}"), notices=notices)
     except VoiceError as exc:
         print(f"\nkaruta read: {exc}", file=sys.stderr)
         return None
@@ -161,12 +229,16 @@ def _render(args, programme, seed) -> int:
     print(f"karuta read: wrote {path} ({int(minutes)}:{secs:04.1f}, "
           f"{len(programme.card_order)} cards, seed {seed})", file=sys.stderr)
     if args.json:
-        _print_json(programme, seed)
+        _print_json(programme, seed, args)
     return 0
 
 
-def _print_json(programme, seed) -> None:
+def _print_json(programme, seed, args) -> None:
     data = {"seed": seed, **programme.timeline()}
+    data["order"] = "replay" if args.replay else args.order
+    data["karafuda"] = sorted(n for n in args.karafuda_cards if n in programme.card_order)
+    for card in data["cards"]:
+        card["karafuda"] = card["poem"] in args.karafuda_cards
     json.dump(data, sys.stdout, ensure_ascii=False, indent=1)
     print()
 
@@ -185,6 +257,9 @@ def _play(args, programme, seed) -> int:
             return 1
         print(f"karuta read: seed {seed}, {len(programme.card_order)} cards; "
               f"{player.status_message}. Ctrl-C stops.", file=sys.stderr)
+        if programme.settings.memorise:
+            print(f"memorisation: {programme.settings.memorise / 60:g} min, then the reading",
+                  file=sys.stderr, flush=True)
         time.sleep(0.2)  # a new stream loses its first ms and may stall briefly: start into it
         player.load(programme)
         player.start()
@@ -193,7 +268,8 @@ def _play(args, programme, seed) -> int:
             while True:
                 for ev in player.poll_events():
                     if ev.kind == CARD_STARTED and ev.card_index >= 0:
-                        print(f"card {ev.card_index + 1}/{n}: poem {ev.poem}", flush=True)
+                        kara = " (karafuda)" if ev.poem in args.karafuda_cards else ""
+                        print(f"card {ev.card_index + 1}/{n}: poem {ev.poem}{kara}", flush=True)
                     elif ev.kind in (DEVICE_LOST, DEVICE_BACK):   # the reading goes on either way
                         print(f"karuta read: {player.status_message}", file=sys.stderr, flush=True)
                 if player.state == FINISHED:

@@ -6,24 +6,55 @@ reader's: start, pause/resume, wait (待った: hold before the next kami-no-ku
 until released, while players put scattered cards back), repeat the last
 shimo-no-ku, skip, stop.  The session is saved after every card
 (``reader_session``), so it survives a pause of any length and a restart.
+
+For club practice on a real floor: karafuda from outside a chosen set, the
+むすめふさほせ study order, shimo-no-ku only (下の句かるた), a memorisation
+period (暗記時間, 15 minutes by default, with spoken notices and a large
+countdown that runs on the reading's own clock, so a pause stops it), and
+"read again in the same order" for the post-game review (感想戦).
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QButtonGroup, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QListWidget, QMessageBox, QPushButton, QRadioButton, QSplitter,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QListWidget, QMessageBox, QPushButton, QRadioButton,
+                               QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
 import poems
 from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
+from trainer.ui.i18n import add_messages
+from trainer.ui.reader_session import ORDERS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import current_text, shown
 from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
                                        parse_card_set)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")
+MEMORISE_DEFAULT = 15      # minutes: the 暗記時間 of an official match
+NOTICE_AT = 120.0          # seconds left when "two minutes left" is said (audio.programme.NOTICE_BEFORE)
+
+# id: (日本語, English)
+TEXT: dict[str, tuple[str, str]] = {
+    "reader.karafuda": ("空札", "Karafuda"),
+    "reader.karafuda_tip": ("場にない札をこの枚数だけ混ぜて読みます（お手つきの練習）",
+                            "Also read this many cards that are not on the floor (practise not faulting)"),
+    "reader.order": ("読む順", "Order"),
+    "reader.order.random": ("ランダム", "Random"),
+    "reader.order.musumefusahose": ("むすめふさほせ順（学習用）", "むすめふさほせ (study order)"),
+    "reader.shimo_only": ("下の句のみ（下の句かるた）", "Shimo-no-ku only (Hokkaido)"),
+    "reader.memorise": ("暗記時間（分）", "Memorisation (min)"),
+    "reader.replay": ("同じ順でもう一度読む", "Read again in the same order"),
+    "reader.memorising": ("暗記時間", "Memorisation"),
+    "reader.notice.two_minutes": ("暗記時間、残り二分です", "Two minutes of memorisation left"),
+    "reader.notice.start": ("競技を始めます", "The match begins"),
+    "reader.karafuda_mark": ("空札", "karafuda"),
+    "reader.replaying": ("同じ順で読み直します（感想戦）", "Reading again in the same order (review)"),
+}
+add_messages(TEXT)
 
 
 class ReaderPanel(QWidget):
@@ -46,6 +77,7 @@ class ReaderPanel(QWidget):
         self.reading = False
         self.paused = False
         self.held = False
+        self.memorise_left: float | None = None   # seconds, while the memorisation period runs
         self._build()
         driver.card_started.connect(self._on_card_started)
         driver.kimariji.connect(self._on_kimariji)
@@ -53,6 +85,8 @@ class ReaderPanel(QWidget):
         driver.finished.connect(self._on_finished)
         driver.state_changed.connect(self._on_state)
         driver.error.connect(self._on_error)
+        self._tick = QTimer(self, interval=200)   # the countdown reads the reading's clock
+        self._tick.timeout.connect(self._update_countdown)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self._refresh()
@@ -102,15 +136,48 @@ class ReaderPanel(QWidget):
         setrow.addWidget(self.new_button, 0, 4)
         setrow.setColumnStretch(3, 1)
 
+        # Club practice: karafuda, study order, shimo-no-ku only, memorisation, replay.
+        self.karafuda_label = QLabel()
+        self.karafuda = QSpinBox(minimum=0, maximum=99)
+        self.order_label = QLabel()
+        self.order = QComboBox()
+        for name in ORDERS:
+            self.order.addItem("", name)
+        self.shimo_only = QCheckBox()
+        self.memorise = QCheckBox()
+        self.memorise_min = QSpinBox(minimum=1, maximum=60, value=MEMORISE_DEFAULT)
+        self.memorise.toggled.connect(self.memorise_min.setEnabled)
+        self.memorise_min.setEnabled(False)
+        self.replay_button = QPushButton()
+        self.replay_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.replay_button.clicked.connect(self.replay)
+        self.set_given.toggled.connect(self.karafuda.setEnabled)
+        self.karafuda.setEnabled(False)         # karafuda lie outside a chosen set
+        clubrow = QHBoxLayout()
+        for w in (self.karafuda_label, self.karafuda, self.order_label, self.order, self.shimo_only,
+                  self.memorise, self.memorise_min):
+            clubrow.addWidget(w)
+        clubrow.addStretch(1)
+        clubrow.addWidget(self.replay_button)
+
+        self.countdown = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        huge = QFont()
+        huge.setPixelSize(120)
+        huge.setBold(True)
+        self.countdown.setFont(huge)
+        self.countdown.setVisible(False)
+
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.addStretch(1)
         lv.addWidget(self.count)
+        lv.addWidget(self.countdown)
         lv.addWidget(self.status)
         lv.addWidget(self.poem_view, 2)
         lv.addStretch(1)
         lv.addLayout(row)
         lv.addLayout(setrow)
+        lv.addLayout(clubrow)
 
         self.read_title = QLabel()
         self.read_list = QListWidget()
@@ -148,6 +215,14 @@ class ReaderPanel(QWidget):
         self.set_given.setText(tr("reader.set_given"))
         self.set_text.setPlaceholderText(tr("reader.set_hint"))
         self.new_button.setText(tr("action.new_session"))
+        self.karafuda_label.setText(tr("reader.karafuda"))
+        self.karafuda.setToolTip(tr("reader.karafuda_tip"))
+        self.order_label.setText(tr("reader.order"))
+        for k in range(self.order.count()):
+            self.order.setItemText(k, tr(f"reader.order.{self.order.itemData(k)}"))
+        self.shimo_only.setText(tr("reader.shimo_only"))
+        self.memorise.setText(tr("reader.memorise"))
+        self.replay_button.setText(tr("reader.replay"))
         self.read_title.setText(tr("reader.read_list"))
         self.dyn_title.setText(tr("reader.dynamic"))
         self._refresh()
@@ -156,6 +231,8 @@ class ReaderPanel(QWidget):
     def available(self, name: str) -> bool:
         if name == "start":
             return not self.reading
+        if name == "repeat" and self.session is not None and self.session.timing.shimo_only:
+            return False     # shimo-no-ku only: each card is one verse, nothing to repeat after it
         return self.reading
 
     def command(self, name: str) -> None:
@@ -179,13 +256,17 @@ class ReaderPanel(QWidget):
             self.driver.skip()
         elif name == "stop":
             self.driver.stop()
+            self._tick.stop()
+            self.memorise_left = None
             self.reading = self.paused = self.held = False
             self.current = None
         self._refresh()
 
     def timing(self) -> ReadingTiming:
         g = self.settings.get
-        return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA))
+        return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
+                             shimo_only=self.shimo_only.isChecked(),
+                             memorise=float(self.memorise_min.value()) if self.memorise.isChecked() else 0.0)
 
     def new_session(self) -> bool:
         """Discard the saved session and make a new one from the card-set choice."""
@@ -196,20 +277,40 @@ class ReaderPanel(QWidget):
             except ValueError as exc:
                 QMessageBox.warning(self, tr("error.title"), tr("error.bad_numbers", text=str(exc)))
                 return False
+        try:
+            session = ReaderSession.new(cards, timing=self.timing(), karafuda=self.karafuda.value()
+                                        if cards else 0, order=self.order.currentData())
+        except ValueError as exc:          # more karafuda than poems outside the set
+            QMessageBox.warning(self, tr("error.title"), str(exc))
+            return False
         if self.reading:
             self.command("stop")
         clear_session()
-        self.session = ReaderSession.new(cards, timing=self.timing())
+        self.session = session
         self.session.save()
         self.read_list.clear()
         self._refresh()
         return True
 
-    def start(self) -> None:
-        """Start or continue; the first time, the synthesised voice is made first."""
+    def can_replay(self) -> bool:
+        return not self.reading and self.session is not None and self.session.read > 0
+
+    def replay(self) -> None:
+        """Read the last reading again from its start, in the same order (感想戦)."""
+        if not self.can_replay():
+            return
+        self.session = self.session.replayed()
+        self.session.save()
+        self.read_list.clear()
+        self.start(memorise=False)            # a review needs no second memorisation period
+        self.status_message.emit(tr("reader.replaying"))
+
+    def start(self, memorise: bool = True) -> None:
+        """Start or continue; the first time, the synthesised voice is made first.
+        The memorisation period (if chosen) comes only before a session's first card."""
         voices = getattr(self.driver, "voices", None)
         if voices is not None and voices.needs_synthesis():
-            voices.ensure_ready(self.window(), then=self.start)
+            voices.ensure_ready(self.window(), then=lambda: self.start(memorise))
             return
         if self.session is None or self.session.finished:
             if not self.new_session():
@@ -217,14 +318,19 @@ class ReaderPanel(QWidget):
         s = self.session
         s.timing = self.timing()          # settings changed between runs apply from the next card on
         s.save()
-        joka = s.timing.joka and not s.joka_done and s.read == 0
+        fresh = not s.joka_done and s.read == 0
+        joka = s.timing.joka and fresh
+        timing = s.timing if fresh and memorise else replace(s.timing, memorise=0.0)
         self.reading = True
         self.paused = self.held = False
-        self.driver.start(s.order[s.read:], timing=s.timing, joka=joka)
+        self.driver.start(s.order[s.read:], timing=timing, joka=joka)
+        if timing.memorise:
+            self._tick.start()
         self._refresh()
 
     # -- events from the driver (GUI thread) ------------------------------------------------
     def _on_card_started(self, no: int) -> None:
+        self.memorise_left = None
         self.current = no
         self.revealed = no == 0
         self._refresh()
@@ -251,11 +357,15 @@ class ReaderPanel(QWidget):
         self._refresh()
 
     def _on_finished(self) -> None:
+        self._tick.stop()
+        self.memorise_left = None
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
 
     def _on_error(self, message: str) -> None:
+        self._tick.stop()
+        self.memorise_left = None
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
@@ -265,6 +375,26 @@ class ReaderPanel(QWidget):
         self.paused = state == "paused"
         self.held = state == "held"
         self.retranslate()
+
+    def _update_countdown(self) -> None:
+        """Ask the driver how much of the memorisation period is left (its clock, not ours)."""
+        ask = getattr(self.driver, "memorise_left", None)
+        left = ask() if ask is not None else None
+        self.memorise_left = left
+        if left is None and self.current is not None:
+            self._tick.stop()
+        self._refresh()
+
+    def memorise_notice(self) -> str:
+        """The words of the notice due now (shown on screen, for voices that only sound a tone)."""
+        left = self.memorise_left
+        if left is None:
+            return ""
+        if left <= 1.5:
+            return tr("reader.notice.start")
+        if left <= NOTICE_AT:
+            return tr("reader.notice.two_minutes")
+        return tr("reader.memorising")
 
     # -- display -----------------------------------------------------------------------------
     def _refresh(self) -> None:
@@ -284,6 +414,8 @@ class ReaderPanel(QWidget):
             status = tr("reader.resumed", n=s.read + 1)
         elif not self.reading:
             status = tr("reader.ready")
+        elif self.memorise_left is not None:
+            status = self.memorise_notice()
         elif self.current == 0:
             status = tr("reader.joka")
         else:
@@ -294,6 +426,12 @@ class ReaderPanel(QWidget):
         self._show_dynamic()
         for name, b in self.buttons.items():
             b.setEnabled(self.available(name))
+        self.replay_button.setEnabled(self.can_replay())
+        left = self.memorise_left
+        self.countdown.setVisible(left is not None)
+        if left is not None:
+            minutes, secs = divmod(int(left + 0.999), 60)   # 0:01 until the very end
+            self.countdown.setText(f"{minutes}:{secs:02d}")
 
     def _show_poem(self) -> None:
         if not self.settings.get(S.SHOW_POEM) or self.current is None or not self.revealed:
@@ -318,7 +456,8 @@ class ReaderPanel(QWidget):
             self.read_list.clear()
         for k in range(self.read_list.count(), len(cards)):
             p = poems.get(cards[k])
-            self.read_list.addItem(f"{k + 1:>3}.  {p.kami[0]}…  {''.join(p.shimo_kana)[:7]}  ({p.no})")
+            mark = f"  〔{tr('reader.karafuda_mark')}〕" if s.is_karafuda(p.no) else ""
+            self.read_list.addItem(f"{k + 1:>3}.  {p.kami[0]}…  {''.join(p.shimo_kana)[:7]}  ({p.no}){mark}")
         self.read_list.scrollToBottom()
 
     def _show_dynamic(self) -> None:
@@ -329,6 +468,10 @@ class ReaderPanel(QWidget):
             return
         self.dynamic.setVisible(True)
         self.dyn_title.setVisible(True)
+        if self.session is not None and self.session.timing.shimo_only:
+            self._show_shimo_dynamic(self.session)
+            return
+
         s = self.session
         read = s.read_cards if s else []
         # Over the cards of this reading only: in a chosen set ("1 5 22-30") no other poem
@@ -346,5 +489,21 @@ class ReaderPanel(QWidget):
                          f"<span style='color:#999;font-size:10px'>{no}</span></td>")
         per_row = 3
         rows = ["<tr>" + "".join(cells[k:k + per_row]) + "</tr>" for k in range(0, len(cells), per_row)]
+        self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
+                             + "".join(rows) + "</table>")
+
+    def _show_shimo_dynamic(self, s: ReaderSession) -> None:
+        """Shimo-no-ku only: each unread card's shimo-no-ku opening that decides it among the
+        cards still to be read (audio.programme.shimo_kimariji); those that got shorter first."""
+        from audio.programme import shimo_kimariji
+        unread = s.order[s.read:]
+        now = {no: "".join(shimo_kimariji(no, unread)) for no in unread}
+        changed = {no for no, kima in now.items() if len(kima) < len(shimo_kimariji(no, s.order))}
+        cells = []
+        for no, kima in sorted(now.items(), key=lambda kv: (kv[0] not in changed, kv[1], kv[0])):
+            style = "color:#b3261e;font-weight:bold" if no in changed else "color:#222"
+            cells.append(f"<td><span style='{style}'>{kima}</span>"
+                         f"<span style='color:#999;font-size:10px'>{no}</span></td>")
+        rows = ["<tr>" + "".join(cells[k:k + 3]) + "</tr>" for k in range(0, len(cells), 3)]
         self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
                              + "".join(rows) + "</table>")

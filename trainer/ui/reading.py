@@ -76,12 +76,17 @@ class ReadingDriver(QObject):
         self._generation += 1
         generation = self._generation
         order = list(order)
+        # A club reading's extras (Reader mode): shimo-no-ku only, a memorisation period.
+        memorise = 60.0 * getattr(timing, "memorise", 0.0)
         settings = ReadingSettings(ma=timing.ma, pause=timing.pause, speed=timing.speed,
-                                   voice=timing.voice, joka=joka)
+                                   voice=timing.voice, joka=joka, memorise=memorise,
+                                   read_kami=not getattr(timing, "shimo_only", False))
         voice = self.voices.voice(timing.voice)
 
         def build(progress, cancelled):
-            return Programme.build(voice, order, settings)
+            from audio.notices import notices_for
+            notices = notices_for(timing.voice) if memorise else None
+            return Programme.build(voice, order, settings, notices=notices)
 
         task = BackgroundTask(build, self)
         task.succeeded.connect(lambda prog: self._play(prog, order, generation))
@@ -131,7 +136,9 @@ class ReadingDriver(QObject):
         prog = player.programme
         if prog is not None:
             seg = prog.segments[prog.segment_at(player.position)]
-            if seg.kind in (KAMI, PAUSE):
+            # One verse per card (kami-no-ku only, shimo-no-ku only): no shimo-no-ku to wait before.
+            two_verses = prog.settings.read_kami and prog.settings.read_shimo
+            if seg.kind in (KAMI, PAUSE) and two_verses:
                 before = SHIMO
         player.hold(before)
         self._set_state(HELD)
@@ -159,6 +166,20 @@ class ReadingDriver(QObject):
             self._player_call("stop")
         self._timer.stop()
         self._set_state(IDLE)
+
+    def memorise_left(self) -> float | None:
+        """Seconds left of the memorisation period, on the player's sample clock (so a
+        pause stops it too), or None outside one."""
+        from audio.programme import MEMORISE
+        prog = self.programme
+        if prog is None or self._state == IDLE or not self.voices.has_player() \
+                or not prog.has_mark(MEMORISE, "memorise_end"):
+            return None
+        player = self.voices.player()
+        if player.programme is not prog:
+            return None
+        left = (prog.mark_sample(MEMORISE, "memorise_end") - player.position) / prog.rate
+        return left if left > 0 else None
 
     def mark_time(self, card_index: int, name: str) -> float | None:
         return self.voices.player().mark_time(card_index, name)

@@ -1,0 +1,61 @@
+"""The spoken notices of the memorisation period (暗記時間), for `audio.programme`.
+
+The synthesised voice speaks them (pyopenjtalk's own voice, read plainly, not
+chanted: they are announcements, not poems), cached on disk like the poems'
+clips. A voice that cannot synthesise (an imported recording set, or no
+engine here) gets tones instead (`audio.programme.notice_tone`); the Reader
+panel shows the words on screen either way.
+"""
+from __future__ import annotations
+
+from audio.cache import ClipCache, cache_key
+from audio.clip import Clip
+from audio.voice import RATE
+
+TEXTS = {
+    "two_minutes": "暗記時間、残り二分です。",
+    "start": "競技を始めます。",
+}
+NOTICE_VERSION = 1
+SILENCE_DB = 45.0   # a clip's sound starts/ends where it rises above loudest - this
+
+
+def notices_for(voice_name: str, cache: ClipCache | None = None) -> dict[str, Clip] | None:
+    """Spoken notices for the voice called `voice_name`, or None (tones will stand in)."""
+    if voice_name != "synth":
+        return None
+    try:
+        return {name: spoken(name, cache) for name in TEXTS}
+    except Exception:   # no engine on this platform: the tones stand in, the reading goes on
+        return None
+
+
+def spoken(name: str, cache: ClipCache | None = None) -> Clip:
+    """Notice `name` (a key of TEXTS) spoken by pyopenjtalk, from the cache when it is there."""
+    import pyopenjtalk
+    text = TEXTS[name]
+    cache = cache or ClipCache()
+    key = cache_key(notice=text, engine=getattr(pyopenjtalk, "__version__", "?"),
+                    version=NOTICE_VERSION, rate=RATE)
+    clip = cache.get(key)
+    if clip is None:
+        clip = _render(text)
+        try:
+            cache.put(key, clip)
+        except OSError:
+            pass   # a full or read-only disk costs time, not the notice
+    return clip
+
+
+def _render(text: str) -> Clip:
+    import numpy as np
+    import pyopenjtalk
+    wave, rate = pyopenjtalk.tts(text)
+    x = np.asarray(wave, dtype=np.float64) / 32768.0
+    if rate != RATE:
+        import soxr
+        x = soxr.resample(x, rate, RATE)
+    x = (0.7 * x / max(1e-9, float(np.max(np.abs(x))))).astype(np.float32)
+    loud = np.flatnonzero(np.abs(x) > 10 ** (-SILENCE_DB / 20) * float(np.max(np.abs(x))))
+    first, end = (int(loud[0]), int(loud[-1]) + 1) if len(loud) else (0, len(x))
+    return Clip(np.ascontiguousarray(x), RATE, {"phrase:0": first, "end": end})
