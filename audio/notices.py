@@ -12,11 +12,13 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE
 
+# In kana, as the poems are fed: the standalone build leaves out the dictionary that reads
+# kanji, and kana read the same everywhere. (暗記時間、残り二分です。/ 競技を始めます。)
 TEXTS = {
-    "two_minutes": "暗記時間、残り二分です。",
-    "start": "競技を始めます。",
+    "two_minutes": "あんきじかん、のこり、にふんです。",
+    "start": "きょうぎを、はじめます。",
 }
-NOTICE_VERSION = 1
+NOTICE_VERSION = 2
 SILENCE_DB = 45.0   # a clip's sound starts/ends where it rises above loudest - this
 
 
@@ -32,7 +34,8 @@ def notices_for(voice_name: str, cache: ClipCache | None = None) -> dict[str, Cl
 
 def spoken(name: str, cache: ClipCache | None = None) -> Clip:
     """Notice `name` (a key of TEXTS) spoken by pyopenjtalk, from the cache when it is there."""
-    import pyopenjtalk
+    from audio.synth_hts import openjtalk
+    pyopenjtalk = openjtalk()          # without the notice it prints to stdout on import
     text = TEXTS[name]
     cache = cache or ClipCache()
     key = cache_key(notice=text, engine=getattr(pyopenjtalk, "__version__", "?"),
@@ -49,8 +52,9 @@ def spoken(name: str, cache: ClipCache | None = None) -> Clip:
 
 def _render(text: str) -> Clip:
     import numpy as np
-    import pyopenjtalk
-    wave, rate = pyopenjtalk.tts(text)
+
+    from audio.synth_hts import openjtalk
+    wave, rate = openjtalk().tts(text)
     x = np.asarray(wave, dtype=np.float64) / 32768.0
     if rate != RATE:
         import soxr
