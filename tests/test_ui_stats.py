@@ -64,9 +64,10 @@ def test_dashboard_draws_the_store(qtbot, panel, store):
     assert d is not None and d.total_trials == store.count() > 0
     assert f"{store.count():,} trials" in panel.summary.text()
     assert len(panel.heat.cards) == 100
-    assert panel.weak_table.rowCount() == len(d.weakest) > 0
-    assert panel.weak_table.item(0, 0).text() == str(d.weakest[0])
-    assert panel.trend.getPlotItem().listDataItems()          # lines drawn
+    weakest = d.weakest_by_family[panel.weak_family.currentData()]   # the table: one family
+    assert panel.weak_table.rowCount() == len(weakest) > 0
+    assert panel.weak_table.item(0, 0).text() == str(weakest[0].card)
+    assert all(p.listDataItems() for p in panel.trend.plots.values())   # lines drawn
     assert panel.faults.getPlotItem().items                   # bars drawn
     assert panel.selected == d.weakest[0]                     # weakest card shown first
     assert not panel.grab().isNull()
@@ -83,7 +84,7 @@ def test_click_a_card_then_open_its_page(qtbot, panel, store):
     qtbot.mouseClick(panel.heat, Qt.MouseButton.LeftButton,
                      pos=panel.heat.cell_rect(card).center().toPoint())
     assert panel.selected == card and panel.heat.selected == card
-    assert "Card 17" in panel.dist.getPlotItem().titleLabel.text
+    assert "Card 17" in panel.dist.title.text
     qtbot.mouseClick(panel.card_button, Qt.MouseButton.LeftButton)
     page = panel.card_page
     assert panel.stack.currentWidget() is page and page.card == card
@@ -96,7 +97,7 @@ def test_click_a_card_then_open_its_page(qtbot, panel, store):
 
 
 def test_weakest_list_opens_the_card_page(qtbot, panel):
-    first = panel.data.weakest[0]
+    first = panel.data.weakest_by_family[panel.weak_family.currentData()][0].card
     panel.weak_table.cellDoubleClicked.emit(0, 0)
     assert panel.card_page.card == first
 
