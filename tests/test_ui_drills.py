@@ -97,6 +97,7 @@ def test_fuda_nagashi_typed_and_picked_answers_are_timed_and_stored(qtbot, panel
         elif k == 1:   # romaji, wrong on purpose
             qtbot.keyClicks(screen.edit, "zzz")
             qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+            qtbot.keyClick(screen.edit, Qt.Key.Key_Return)   # studied: the next card
         else:          # picked among the buttons
             button = next(b for b in screen.pick_buttons if b.property("card") == card)
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
