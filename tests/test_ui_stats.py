@@ -84,7 +84,7 @@ def test_click_a_card_then_open_its_page(qtbot, panel, store):
     qtbot.mouseClick(panel.heat, Qt.MouseButton.LeftButton,
                      pos=panel.heat.cell_rect(card).center().toPoint())
     assert panel.selected == card and panel.heat.selected == card
-    assert "Card 17" in panel.dist.title.text
+    assert "Card 17" in panel.dist.title.text()
     qtbot.mouseClick(panel.card_button, Qt.MouseButton.LeftButton)
     page = panel.card_page
     assert panel.stack.currentWidget() is page and page.card == card

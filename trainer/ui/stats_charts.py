@@ -19,7 +19,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
@@ -28,6 +28,7 @@ from trainer.ui.i18n import tr
 KIND_COLOURS = {
     "fuda_nagashi": "#1a73e8", "kami_to_torifuda": "#e37400", "listening_reflex": "#188038",
     "kimariji_henka": "#9334e6", "positional": "#d01884", "match": "#5f6368",
+    "mubeyama": "#b06000",
 }
 ROLLING_DAYS = 7
 DAILY_SPAN_DAYS = 120   # longer trends are drawn by week
@@ -115,33 +116,61 @@ def family_title(family: str, what: str) -> str:
     return tr("stats.family_title", family=tr(f"family.{family}"), what=tr(what), unit=UNIT[family])
 
 
-class FamilyPlots(pg.GraphicsLayoutWidget):
+class FamilyPlots(QWidget):
     """One plot per timing family with data, side by side or stacked: reaction times in ms,
-    answer and flip times in s never share an axis."""
+    answer and flip times in s never share an axis. Each plot may have a legend beside it
+    (a label: it never covers the lines). Plain PlotWidgets in a Qt layout, made once:
+    a pyqtgraph GraphicsLayoutWidget holding plots crashes PySide6 6.12 at exit (measured,
+    exit code -11)."""
 
-    def __init__(self, stacked: bool):
+    def __init__(self, stacked: bool, axis=None):
         super().__init__()
-        self.setBackground("w")
-        self.stacked = stacked
+        self.setAutoFillBackground(True)
+        palette = self.palette()
+        palette.setColor(self.backgroundRole(), QColor("white"))
+        self.setPalette(palette)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("color: #202124;")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.setSpacing(0)
+        outer.addWidget(self.title)
+        body = QVBoxLayout() if stacked else QHBoxLayout()
+        outer.addLayout(body, 1)
+        self.widgets: dict[str, pg.PlotWidget] = {}
+        self.legends: dict[str, QLabel] = {}
+        for family in FAMILIES:
+            w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
+            legend = QLabel()
+            legend.setStyleSheet("color: #202124;")
+            row = QHBoxLayout()
+            row.addWidget(w, 1)
+            row.addWidget(legend)
+            body.addLayout(row, 1)
+            self.widgets[family], self.legends[family] = w, legend
         self.plots: dict[str, pg.PlotItem] = {}
-        self.title = None
 
-    def reset(self, families, title: str | None = None, axis=None) -> dict[str, pg.PlotItem]:
-        """Empty the widget and make one plot per family (in FAMILIES order)."""
-        self.clear()
+    def reset(self, families, title: str | None = None) -> dict[str, pg.PlotItem]:
+        """Empty every plot; show one per family given (in FAMILIES order), hide the rest."""
+        self.title.setText(title or "")
+        self.title.setVisible(bool(title))
         self.plots = {}
-        row = 0
-        self.title = None
-        if title is not None:
-            span = 1 if self.stacked else max(1, len(families))
-            self.title = self.addLabel(title, row=0, col=0, colspan=span, color="#202124",
-                                       size="10pt")
-            row = 1
-        for k, family in enumerate(f for f in FAMILIES if f in families):
-            axes = {"bottom": axis()} if axis is not None else None
-            r, c = (row + k, 0) if self.stacked else (row, k)
-            self.plots[family] = self.addPlot(row=r, col=c, axisItems=axes)
+        for family, w in self.widgets.items():
+            item = w.getPlotItem()
+            item.clear()
+            self.legends[family].clear()
+            self.legends[family].hide()
+            w.setVisible(family in families)
+            if family in families:
+                self.plots[family] = item
         return self.plots
+
+    def set_legend(self, family: str, entries) -> None:
+        """entries: (name, colour) pairs, shown beside the family's plot."""
+        label = self.legends[family]
+        label.setText("<br>".join(f'<span style="color:{c}">━━</span> {name}' for name, c in entries))
+        label.show()
 
 
 class TrendChart(FamilyPlots):
@@ -150,7 +179,7 @@ class TrendChart(FamilyPlots):
     kinds would be 4,000 dots nobody can read, and slow to draw)."""
 
     def __init__(self):
-        super().__init__(stacked=True)
+        super().__init__(stacked=True, axis=DayAxis)
         self.setMinimumSize(320, 200)
 
     def set_data(self, trend) -> None:
@@ -159,16 +188,14 @@ class TrendChart(FamilyPlots):
             if p.mean_reaction_ms is not None:
                 by_family.setdefault(family_of(p.kind), {}).setdefault(p.kind, []).append(
                     (p.day.toordinal(), p.mean_reaction_ms, p.n))
-        plots = self.reset(by_family, axis=DayAxis)
+        plots = self.reset(by_family)
         days = {d for kinds in by_family.values() for pts in kinds.values() for d, _, _ in pts}
         weekly = bool(days) and max(days) - min(days) > DAILY_SPAN_DAYS
         xs_all = [_day_seconds(date.fromordinal(d)) for d in days]
         for family, item in plots.items():
             unit = UNIT[family]
             _style(item, family_title(family, "stats.by_day"), unit)
-            legend = item.addLegend(offset=(-10, 5), labelTextColor="#202124",
-                                    brush=pg.mkBrush(255, 255, 255, 200))
-            legend.setColumnCount(3)
+            self.set_legend(family, [(tr(f"kind.{k}"), kind_colour(k)) for k in sorted(by_family[family])])
             ys = []
             for kind, points in sorted(by_family[family].items()):
                 colour = QColor(kind_colour(kind))
@@ -176,7 +203,7 @@ class TrendChart(FamilyPlots):
                 mean = scaled(mean, unit)
                 if weekly:
                     x, y = _weekly(day, mean, n)
-                    item.plot(x, y, pen=pg.mkPen(colour, width=2), name=tr(f"kind.{kind}"))
+                    item.plot(x, y, pen=pg.mkPen(colour, width=2))
                     ys.append(y)
                     continue
                 x = np.array([_day_seconds(date.fromordinal(int(d))) for d in day])
@@ -184,8 +211,7 @@ class TrendChart(FamilyPlots):
                 faint.setAlpha(110 if len(x) < 3 else 70)
                 item.plot(x, mean, pen=None, symbol="o", symbolSize=7 if len(x) < 3 else 4,
                           symbolPen=None, symbolBrush=faint)
-                item.plot(x, _rolling(mean, ROLLING_DAYS), pen=pg.mkPen(colour, width=2),
-                          name=tr(f"kind.{kind}"))
+                item.plot(x, _rolling(mean, ROLLING_DAYS), pen=pg.mkPen(colour, width=2))
                 ys.append(mean)
             fit_y(item, np.concatenate(ys), unit)
             fit_x(item, xs_all, 3 * DAY_S)        # every family on the same dates
@@ -231,7 +257,7 @@ class DistributionChart(FamilyPlots):
         rng = np.random.default_rng(card)
         for family, item in plots.items():
             unit = UNIT[family]
-            _style(item, tr(f"family.{family}") + f" ({unit})", unit)
+            _style(item, tr(f"family_short.{family}") + f" ({unit})", unit)
             item.showGrid(x=False, y=True, alpha=0.15)
             kinds = sorted(by_family[family])
             for x, kind in enumerate(kinds):
@@ -288,7 +314,7 @@ class HistoryChart(FamilyPlots):
     crosses wrong, coloured by kind."""
 
     def __init__(self):
-        super().__init__(stacked=True)
+        super().__init__(stacked=True, axis=pg.DateAxisItem)
         self.setMinimumSize(320, 200)
 
     def set_data(self, rows) -> None:
@@ -299,8 +325,7 @@ class HistoryChart(FamilyPlots):
                     (r.kind, r.correct), ([], []))
                 xs.append(r.at)
                 ys.append(r.reaction_ms)
-        plots = self.reset(groups, tr("stats.history_plot") if not groups else None,
-                           axis=pg.DateAxisItem)
+        plots = self.reset(groups, tr("stats.history_plot") if not groups else None)
         xs_all = [x for g in groups.values() for xs, _ in g.values() for x in xs]
         for family, item in plots.items():
             unit = UNIT[family]
