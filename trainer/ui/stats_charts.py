@@ -73,6 +73,7 @@ def _style(item: pg.PlotItem, title: str, unit: str) -> None:
     item.showGrid(x=True, y=True, alpha=0.15)
     item.setMenuEnabled(False)
     item.setLabel("left", unit)
+    item.getAxis("left").setWidth(52)          # stacked plots: their dates line up
     for name in ("left", "bottom"):
         axis = item.getAxis(name)
         axis.setPen(pg.mkPen("#5f6368"))
@@ -140,15 +141,22 @@ class FamilyPlots(QWidget):
         outer.addLayout(body, 1)
         self.widgets: dict[str, pg.PlotWidget] = {}
         self.legends: dict[str, QLabel] = {}
+        self._holders: dict[str, QWidget] = {}
         for family in FAMILIES:
             w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
+            w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+            w.setMinimumHeight(90)              # the page's layout shares the height out
             legend = QLabel()
             legend.setStyleSheet("color: #202124;")
-            row = QHBoxLayout()
+            legend.setFixedWidth(150)           # the stacked plots' date axes line up
+            holder = QWidget()              # hidden whole: an unused family takes no room
+            row = QHBoxLayout(holder)
+            row.setContentsMargins(0, 0, 0, 0)
             row.addWidget(w, 1)
             row.addWidget(legend)
-            body.addLayout(row, 1)
+            body.addWidget(holder, 1)
             self.widgets[family], self.legends[family] = w, legend
+            self._holders[family] = holder
         self.plots: dict[str, pg.PlotItem] = {}
 
     def reset(self, families, title: str | None = None) -> dict[str, pg.PlotItem]:
@@ -161,7 +169,7 @@ class FamilyPlots(QWidget):
             item.clear()
             self.legends[family].clear()
             self.legends[family].hide()
-            w.setVisible(family in families)
+            self._holders[family].setVisible(family in families)
             if family in families:
                 self.plots[family] = item
         return self.plots
@@ -294,6 +302,8 @@ class FaultsChart(pg.PlotWidget):
         item.setTitle(tr("stats.faults") if faults else tr("stats.no_faults"), color="#202124",
                       size="11pt")
         names = list(faults)[::-1]          # largest at the top
+        for side in ("left", "bottom"):
+            item.showAxis(side, bool(names))   # no faults: no empty 0..1 axes
         if not names:
             return
         item.addItem(pg.BarGraphItem(x0=0, y=np.arange(len(names)), width=[faults[n] for n in names],

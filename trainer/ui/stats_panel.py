@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
-from trainer.stats.aggregates import UNIT, family_of
+from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.stats_store import UsesStatsStore
@@ -273,6 +273,8 @@ class StatsPanel(UsesStatsStore, QWidget):
         family = self.weak_family.currentData()
         rows = self.data.weakest_by_family.get(family, ())
         self._weak_headers()
+        self.weak_title.setText(tr("stats.weakest") if rows or not self.data.total_trials
+                                else tr("stats.weak_none", n=WEAK_MIN_TRIALS))
         self.weak_table.setRowCount(len(rows))
         for row, c in enumerate(rows):
             no = c.card
