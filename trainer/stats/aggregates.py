@@ -147,11 +147,6 @@ def trend_by_day(store: StatsStore, kind: str | None = None) -> list[DayPoint]:
             for day, k, n, n_correct, n_faults, rt_n, rt_sum in rows]
 
 
-def mean_reaction_by_kind(store: StatsStore) -> dict[str, float]:
-    rows = store.query("SELECT kind, sum(rt_sum), sum(rt_n) FROM card_totals GROUP BY kind")
-    return {k: s / n for k, s, n in rows if n and s and s / n > 0}
-
-
 def median_reaction_by_kind(rows) -> dict[str, float]:
     """The median positive time of the right answers, per kind, of (kind, correct, ms) rows:
     the typical time a card is compared with (a median: one 70 s flip moves nothing)."""
@@ -213,7 +208,7 @@ def weakest_cards(store: StatsStore, n: int = 10, kind: str | None = None,
     """The n weakest cards, weakest first (cards with too few trials are left out)."""
     cards = card_stats(store, kind) if cards is None else cards
     rated = [c for c in cards if c.weakness is not None]
-    rated.sort(key=lambda c: (-c.weakness, -(c.mean_reaction_ms or 0.0), c.card))
+    rated.sort(key=lambda c: (-(c.weakness or 0.0), -(c.mean_reaction_ms or 0.0), c.card))
     return [c.card for c in rated[:n]]
 
 

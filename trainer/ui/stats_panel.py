@@ -34,10 +34,6 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.0%}"
 
 
-def _ms(x: float | None) -> str:
-    return "—" if x is None else f"{x:.0f} ms"
-
-
 def _time(ms: float | None, unit: str) -> str:
     """A time in its family's unit: 312 (ms) or 12.4 (s)."""
     if ms is None:
