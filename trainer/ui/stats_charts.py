@@ -281,7 +281,7 @@ class DistributionChart(FamilyPlots):
                 jitter = rng.uniform(-0.22, 0.22, len(y))
                 item.plot(x + jitter, y, pen=None, symbol="o", symbolSize=6,
                           symbolBrush=colour, symbolPen=pg.mkPen("w", width=0.5))
-            item.getAxis("bottom").setTicks([[(x, tr(f"kind.{k}")) for x, k in enumerate(kinds)]])
+            item.getAxis("bottom").setTicks([[(x, tr(f"kind_short.{k}")) for x, k in enumerate(kinds)]])
             item.setXRange(-0.6, max(0.6, len(kinds) - 0.4), padding=0)
             fit_y(item, scaled([v for k in kinds for v in by_family[family][k]], unit), unit)
 
@@ -415,9 +415,9 @@ class HeatGrid(QWidget):
             self.setToolTip("")
             return
         acc = "—" if c.accuracy is None else f"{c.accuracy:.0%}"
-        mean = "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f} ms"
         weak = "—" if c.weakness is None else f"{c.weakness:.2f}"
-        self.setToolTip(f"{card} {self._kimariji.get(card, '')}\n{c.n} · {acc} · {mean} · {weak}")
+        # no mean time: over all kinds it would average 300 ms touches with 70 s flips
+        self.setToolTip(f"{card} {self._kimariji.get(card, '')}\n{c.n} · {acc} · {weak}")
 
     def paintEvent(self, event):
         p = QPainter(self)
