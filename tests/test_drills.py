@@ -304,3 +304,25 @@ def test_positional_ready_early_and_karafuda_touch():
         else:
             drill.touch(drill.place_of(reading.card))
     assert drill.layout == {}
+
+
+def test_best_reaction_leaves_anticipations_out():
+    from trainer.drills.common import REACTION_FLOOR_MS, best_reaction
+    assert REACTION_FLOOR_MS == 100.0
+    assert best_reaction([-40.0, 60.0, 312.0, 455.0, None]) == (312.0, 2)
+    assert best_reaction([-5.0]) == (None, 1)
+    assert best_reaction([]) == (None, 0)
+
+
+def test_listening_reflex_best_is_not_an_anticipation():
+    clock = FakeClock()
+    drill = ListeningReflex(range(1, 101), clock=clock, seed=5, territory_size=4, karafuda=0)
+    early = iter([-0.05, 0.04, 0.31, 0.42])     # before the mark, 40 ms, then real takes
+
+    def player(d, reading, clock):
+        d.touch(reading.card, at=d.kimariji_at + next(early))
+
+    _play_reflex(drill, clock, player)
+    s = drill.summary()
+    assert s.taken == 4 and s.anticipations == 2
+    assert s.best_reaction_ms == pytest.approx(310.0)

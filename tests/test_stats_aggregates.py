@@ -124,3 +124,75 @@ def test_weakness_formula():
                     means) == pytest.approx(0.5)
     assert weakness([("match", True, 750.0)] * 10, means) == pytest.approx(0.25)
     assert weakness([("match", True, 5000.0)] * 10, means) == pytest.approx(0.5)  # capped
+
+
+# -- timing families (issue 10, point 14) ------------------------------------------------------
+
+def test_every_kind_the_store_takes_has_a_timing_family():
+    from trainer.stats.aggregates import FAMILIES, UNIT, family_of
+    from trainer.stats.store import KINDS
+    assert {family_of(k) for k in KINDS} == set(FAMILIES)
+    assert family_of("match") == family_of("listening_reflex") == "reaction"
+    assert family_of("fuda_nagashi") == "answer" and family_of("mubeyama") == "flip"
+    assert UNIT == {"reaction": "ms", "answer": "s", "flip": "s"}
+
+
+def _mixed(store):
+    """Match cards 1-4 (card 2 missed once in four); Mubeyama cards 1-3 always right, card 3
+    once flipped after 70 s."""
+    trials = []
+    for rep in range(4):
+        for card in range(1, 5):
+            ok = not (card == 2 and rep == 0)
+            trials.append(Trial("match", card, ok, reaction_ms=300.0 + card if ok else None,
+                                at=_at(2026, 3, 1) + rep * 10 + card))
+        for card in (1, 2, 3):
+            rt = 70_000.0 if (card, rep) == (3, 0) else 9_000.0 + 100 * card
+            trials.append(Trial("mubeyama", card, True, reaction_ms=rt,
+                                at=_at(2026, 3, 1) + 100 + rep * 10 + card))
+    store.record_many(trials)
+
+
+def test_weakest_table_is_per_family_fewest_right_first(store):
+    _mixed(store)
+    d = dashboard_data(store)
+    assert list(d.weakest_by_family) == ["reaction", "flip"]
+    reaction = d.weakest_by_family["reaction"]
+    assert [c.card for c in reaction][:1] == [2]              # the only card ever missed
+    assert reaction[0].accuracy == pytest.approx(0.75)
+    assert {c.family for c in reaction} == {"reaction"}
+    assert all(c.median_ms < 1000 for c in reaction)          # no 70 s flip in a ms table
+    flip = d.weakest_by_family["flip"]
+    # all right: slowest by median first; card 3's one 70 s flip does not make its median
+    assert [c.card for c in flip] == [3, 2, 1]
+    assert flip[0].median_ms == pytest.approx(9_300.0)
+    assert all(c.accuracy == 1.0 for c in flip)
+
+
+def test_a_card_never_missed_ranks_below_a_missed_one_however_slow(store):
+    from trainer.stats.aggregates import family_windows, weakest_in_family
+    trials = [Trial("listening_reflex", 1, True, reaction_ms=5_000.0, at=_at(2026, 3, 1) + k)
+              for k in range(5)]
+    trials += [Trial("listening_reflex", 2, k != 0, reaction_ms=None if k == 0 else 300.0,
+                     at=_at(2026, 3, 1) + 10 + k) for k in range(5)]
+    trials += [Trial("listening_reflex", 3, True, reaction_ms=300.0, at=_at(2026, 3, 1) + 20 + k)
+               for k in range(5)]
+    store.record_many(trials)
+    table = weakest_in_family(family_windows(store)["reaction"], "reaction")
+    assert [c.card for c in table] == [2, 1, 3]
+
+
+def test_weakness_compares_with_the_kinds_median_not_a_mean(store):
+    """One 70 s flip used to raise the kind's mean and hide every other card's slowness."""
+    _mixed(store)
+    d = dashboard_data(store, "mubeyama")
+    c1, c3 = d.cards[0], d.cards[2]
+    assert c1.weakness == pytest.approx(0.0)                  # at the kind's median or faster
+    assert c3.weakness == pytest.approx(0.0, abs=0.02)       # median 9.3 s: usual
+    assert d.weakest_by_family.keys() == {"flip"}            # one kind: one family
+
+
+def test_trend_points_know_their_family(store):
+    _mixed(store)
+    assert {p.kind: p.family for p in trend_by_day(store)} == {"match": "reaction",
+                                                               "mubeyama": "flip"}

@@ -97,6 +97,7 @@ def test_fuda_nagashi_typed_and_picked_answers_are_timed_and_stored(qtbot, panel
         elif k == 1:   # romaji, wrong on purpose
             qtbot.keyClicks(screen.edit, "zzz")
             qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+            qtbot.keyClick(screen.edit, Qt.Key.Key_Return)   # studied: the next card
         else:          # picked among the buttons
             button = next(b for b in screen.pick_buttons if b.property("card") == card)
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
@@ -290,3 +291,147 @@ def test_a_trial_that_cannot_be_saved_is_said_and_the_drill_goes_on(qtbot, panel
     assert "Cannot write to the statistics" in panel.message.text()
     assert "cannot be written" in panel.message.text()
     assert store.count() == 1
+
+
+# -- issue 10, point 15 ---------------------------------------------------------------------------
+
+def _answer_right(qtbot, screen, clock, s=1.0):
+    card = screen.model.current.card
+    clock.advance(s)
+    qtbot.keyClicks(screen.edit, poems.romaji(poems.get(card).kimariji))
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+    return card
+
+
+@pytest.mark.parametrize("lang, words", [("en", ("Stopped", "answered 2", "right 2 / 2", "time 3.5 s")),
+                                         ("ja", ("中止", "回答 2", "正解 2 / 2", "時間 3.5 秒"))])
+def test_a_stopped_drill_shows_its_totals(qtbot, panel, clock, lang, words):
+    choose(panel, "fuda_nagashi", "all")
+    LANG.set(lang)
+    try:
+        assert panel.start()
+        screen = panel.screen
+        _answer_right(qtbot, screen, clock, 1.0)
+        _answer_right(qtbot, screen, clock, 2.0)
+        clock.advance(0.5)
+        panel.command("stop")
+        text = screen.summary.text()
+        assert all(w in text for w in words), text
+        assert "Stop" not in text.replace("Stopped", "")
+    finally:
+        LANG.set("en")
+
+
+def test_fuda_nagashi_keeps_a_missed_card_on_show_until_the_player_moves_on(qtbot, panel, store,
+                                                                            clock):
+    choose(panel, "fuda_nagashi", "pick", "1-3")
+    assert panel.start()
+    screen, model = panel.screen, panel.screen.model
+    missed = model.current.card
+    qtbot.keyClicks(screen.edit, "zzz")
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+    assert screen.studying and model.current is None
+    assert screen.view.card == missed                       # still there, to be studied
+    assert poems.get(missed).kimariji in screen.status.text()
+    assert screen.next_button.isVisible() and "Return" in screen.prompt.text()
+    clock.advance(30)                                        # as long as the player likes
+    qtbot.keyClicks(screen.edit, "ab")                       # typing does not answer anything
+    assert screen.studying and len(model.results) == 1
+    qtbot.keyClick(screen.edit, Qt.Key.Key_N)                # N (or Return, Space) moves on
+    assert not screen.studying and model.current is not None and model.current.card != missed
+    assert screen.edit.text() == "" and not screen.edit.isReadOnly()
+    second = model.current.card
+    clock.advance(1.0)
+    qtbot.keyClicks(screen.edit, "zzz")
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+    assert screen.studying
+    qtbot.mouseClick(screen.next_button, Qt.MouseButton.LeftButton)   # or a click
+    assert model.current is not None and model.current.card not in (missed, second)
+    rows = stored(store, "fuda_nagashi")
+    assert [r[1] for r in rows] == [0, 0] and round(rows[1][2]) == 1000   # study time not counted
+
+
+def test_a_drill_screen_follows_a_language_switch(qtbot, panel, clock):
+    choose(panel, "fuda_nagashi", "pick", "1-2")
+    assert panel.start()
+    screen = panel.screen
+    assert screen.prompt.text().startswith("Kimariji")
+    try:
+        LANG.set("ja")
+        assert "決まり字" in screen.prompt.text() and screen.or_pick.text() == "または選ぶ:"
+        assert screen.next_button.text() == "次の札へ"
+        _answer_right(qtbot, screen, clock)
+        _answer_right(qtbot, screen, clock)
+        assert screen.finished and "終了" in screen.summary.text()
+        LANG.set("en")
+        assert screen.summary.text().startswith("Finished") and "Rank" in screen.summary.text()
+        assert screen.status.text().startswith("✓")
+    finally:
+        LANG.set("en")
+    choose(panel, "kimariji_henka", "all", field=3, rounds=2)
+    assert panel.start()
+    henka = panel.screen
+    LANG.set("ja")
+    try:
+        assert henka.ask_button.text() == "決まり字を答える"
+        assert henka.read_now.text() == "読まれた札（この回）"
+    finally:
+        LANG.set("en")
+    assert henka.next_button.text() == "Next round"
+
+
+def test_the_answer_field_keeps_typing_keys_and_lets_esc_stop_the_drill(qtbot, store, clock):
+    """The main window's single-key shortcuts, bound as it binds them (window-wide) and all
+    enabled: in the answer field Space and letters type, Return answers, Esc stops."""
+    from PySide6.QtGui import QAction, QKeySequence
+    from PySide6.QtWidgets import QMainWindow
+
+    from trainer.ui.main_window import ACTIONS
+    LANG.set("en")
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    panel = DrillsPanel(None, None, store, clock=clock, seed=7)
+    window.setCentralWidget(panel)
+    fired = []
+    for name, (_msg, keys) in ACTIONS.items():
+        act = QAction(window)
+        act.setShortcuts([QKeySequence(k) for k in keys])
+        act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        act.triggered.connect(lambda _=False, n=name: (fired.append(n), panel.command(n)))
+        window.addAction(act)
+    window.show()
+    qtbot.waitExposed(window)
+    window.windowHandle().requestActivate()
+    from PySide6.QtWidgets import QApplication
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    choose(panel, "fuda_nagashi", "pick", "1-3")
+    assert panel.start()
+    screen = panel.screen
+    screen.edit.setFocus()
+    for key in (Qt.Key.Key_Space, Qt.Key.Key_W, Qt.Key.Key_R, Qt.Key.Key_N):
+        qtbot.keyClick(screen.edit, key)
+    assert screen.edit.text() == " wrn" and fired == []      # romaji has w, r and n
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
+    assert fired == [] and len(screen.model.results) == 1    # answered, not "Start"
+    assert screen.studying                                   # " wrn" is no kimariji
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Space)
+    assert fired == [] and not screen.studying               # studied: Space moved on
+    qtbot.keyClick(screen.edit, Qt.Key.Key_Escape)
+    assert fired == ["stop"] and not panel.running
+    assert screen.summary.text().startswith("Stopped")
+
+
+def test_listening_reflex_best_leaves_anticipations_out(qtbot, panel, store, clock):
+    choose(panel, "listening_reflex", "all", territory=4, karafuda=0)
+    assert panel.start()
+    screen, model = panel.screen, panel.screen.model
+    reading = panel.readings[-1]
+    early = iter([-0.06, 0.05, 0.33, 0.41])
+    while not screen.finished:
+        screen.floor.touched.emit(model.reading.card, model.kimariji_at + next(early))
+        clock.advance(20)
+        reading.tick()
+        clock.advance(1.0)
+        reading.tick()
+    text = screen.summary.text()
+    assert "best 330 ms" in text and "2 anticipated" in text, text

@@ -8,6 +8,11 @@ from typing import Callable, Iterable, Sequence
 
 Clock = Callable[[], float]  # seconds; time.perf_counter or a fake in tests
 
+# Below this a touch did not answer the reading: nobody reacts to a sound in under
+# ~100 ms (the figure sprint starts use for a false start). Earlier touches -- and
+# negative ones, before the kimariji -- are anticipations: counted, never a "best".
+REACTION_FLOOR_MS = 100.0
+
 
 @dataclass(frozen=True)
 class TrialResult:
@@ -34,6 +39,17 @@ class DrillError(ValueError):
 
 def ms_between(start: float, end: float) -> float:
     return (end - start) * 1000.0
+
+
+def is_anticipation(ms: float | None) -> bool:
+    return ms is not None and ms < REACTION_FLOOR_MS
+
+
+def best_reaction(times: Iterable[float | None]) -> tuple[float | None, int]:
+    """(the fastest real reaction, how many anticipations were left out)."""
+    timed = [t for t in times if t is not None]
+    real = [t for t in timed if not is_anticipation(t)]
+    return (min(real) if real else None), len(timed) - len(real)
 
 
 def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:

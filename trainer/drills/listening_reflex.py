@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable
 
-from trainer.drills.common import (Clock, DrillError, TrialResult, checked_cards,
+from trainer.drills.common import (Clock, DrillError, TrialResult, best_reaction, checked_cards,
                                    confusables_first, ms_between)
 
 KIND = "listening_reflex"
@@ -53,7 +53,8 @@ class ReflexSummary:
     missed: int           # field cards read and not taken
     faults: int
     mean_reaction_ms: float | None
-    best_reaction_ms: float | None
+    best_reaction_ms: float | None    # the fastest real one: anticipations left out
+    anticipations: int = 0            # takes before the kimariji or under REACTION_FLOOR_MS
 
 
 class ListeningReflex:
@@ -151,8 +152,9 @@ class ListeningReflex:
     def summary(self) -> ReflexSummary:
         field_results = [r for r in self.results if r.card in self.territory]
         taken = [r.reaction_ms for r in field_results if r.reaction_ms is not None]
+        best, early = best_reaction(taken)
         return ReflexSummary(
             readings=len(self.results), taken=len(taken),
             missed=len(field_results) - len(taken), faults=self.faults,
             mean_reaction_ms=sum(taken) / len(taken) if taken else None,
-            best_reaction_ms=min(taken) if taken else None)
+            best_reaction_ms=best, anticipations=early)

@@ -6,16 +6,28 @@ card's most recent trials through the ``(card, id)`` / ``(card, kind, id)``
 indexes, and faults use a partial index over the few trials that have one.
 ``bench/bench_stats.py`` measures ``dashboard_data`` on a million trials.
 
-Weakness of a card (used for "weakest cards" and the weakest-N card set):
-over its last ``WEAK_WINDOW`` trials (at least ``WEAK_MIN_TRIALS``),
+Timing families. Kinds are not timed alike, and no chart or ranking mixes them:
+
+    reaction  ms, from the kimariji mark to the touch: match, listening reflex,
+              positional memory, kami -> torifuda (a touch timed from the mark)
+    answer    s, from the card shown (or the question) to a typed or picked
+              answer: fuda-nagashi, kimariji henka
+    flip      s, Mubeyama: from the card read to its flip, up to minutes
+
+Weakness of a card (the heat grid's colour and the weakest-N card set): over
+its last ``WEAK_WINDOW`` trials (at least ``WEAK_MIN_TRIALS``),
 
     weakness = error rate + 0.5 * clamp(relative median reaction - 1, 0, 1)
 
 where a trial's relative reaction is its reaction divided by the player's
-mean reaction in the same kind of drill (so a 2 s fuda-nagashi answer and a
-400 ms listening-reflex touch are comparable). A card missed half the time
-scores 0.5; a card always right but taken at twice the usual time (or slower)
-scores 0.5, so a miss always weighs at least as much as slowness.
+median reaction in the same kind (so a 2 s fuda-nagashi answer and a 400 ms
+listening-reflex touch are comparable, and one 70 s Mubeyama flip moves no
+typical value). A card missed half the time scores 0.5; a card always right
+but taken at twice the usual time (or slower) scores 0.5.
+
+The dashboard's weakest-cards table is stricter (``weakest_in_family``): per
+timing family, fewest right first, and among equals the slowest by the median
+of its relative times: a card never missed never ranks above one missed.
 """
 from __future__ import annotations
 
@@ -31,6 +43,22 @@ WEAK_WINDOW = 20        # recent trials per card for weakness
 WEAK_MIN_TRIALS = 3
 SLOWNESS_WEIGHT = 0.5
 
+REACTION, ANSWER, FLIP = "reaction", "answer", "flip"
+FAMILIES = (REACTION, ANSWER, FLIP)
+FAMILY_OF = {"match": REACTION, "listening_reflex": REACTION, "positional": REACTION,
+             "kami_to_torifuda": REACTION, "fuda_nagashi": ANSWER, "kimariji_henka": ANSWER,
+             "mubeyama": FLIP}
+UNIT = {REACTION: "ms", ANSWER: "s", FLIP: "s"}     # how each family's times are shown
+
+
+def family_of(kind: str) -> str:
+    """The timing family of a kind of trial (every kind the store accepts has one)."""
+    return FAMILY_OF[kind]
+
+
+def kinds_of(family: str) -> tuple[str, ...]:
+    return tuple(k for k, f in FAMILY_OF.items() if f == family)
+
 
 @dataclass(frozen=True)
 class DayPoint:
@@ -41,6 +69,10 @@ class DayPoint:
     accuracy: float
     mean_reaction_ms: float | None   # correct trials only
     faults: int
+
+    @property
+    def family(self) -> str:
+        return family_of(self.kind)
 
 
 @dataclass(frozen=True)
@@ -55,6 +87,21 @@ class CardStats:
     quartiles_ms: tuple[float, float, float] | None  # q1, median, q3 of the recent ones
     weakness: float | None      # None: not enough recent trials
     last_at: float | None
+
+
+@dataclass(frozen=True)
+class FamilyCard:
+    """One card within one timing family: the weakest-cards table's row."""
+    card: int
+    family: str
+    n: int                      # trials in the recent window (up to WEAK_WINDOW per kind)
+    n_correct: int
+    median_ms: float | None     # median time of the right ones (ms, whatever the family's unit)
+    relative: float | None      # median of time / the kind's median: 1.0 = usual
+
+    @property
+    def accuracy(self) -> float:
+        return self.n_correct / self.n
 
 
 @dataclass(frozen=True)
@@ -78,10 +125,11 @@ class Dashboard:
     accuracy: float | None
     trend: tuple[DayPoint, ...]
     cards: tuple[CardStats, ...]          # 1..100 in order
-    weakest: tuple[int, ...]              # weakest first
+    weakest: tuple[int, ...]              # weakest first, by weakness
     faults: dict[str, int]
     srs_due: int
     srs_new: int
+    weakest_by_family: dict[str, tuple[FamilyCard, ...]] = field(default_factory=dict)
     computed_in_s: float = field(default=0.0, compare=False)
 
 
@@ -99,9 +147,14 @@ def trend_by_day(store: StatsStore, kind: str | None = None) -> list[DayPoint]:
             for day, k, n, n_correct, n_faults, rt_n, rt_sum in rows]
 
 
-def mean_reaction_by_kind(store: StatsStore) -> dict[str, float]:
-    rows = store.query("SELECT kind, sum(rt_sum), sum(rt_n) FROM card_totals GROUP BY kind")
-    return {k: s / n for k, s, n in rows if n and s and s / n > 0}
+def median_reaction_by_kind(rows) -> dict[str, float]:
+    """The median positive time of the right answers, per kind, of (kind, correct, ms) rows:
+    the typical time a card is compared with (a median: one 70 s flip moves nothing)."""
+    by_kind: dict[str, list[float]] = {}
+    for k, ok, rt in rows:
+        if ok and rt is not None and rt > 0:
+            by_kind.setdefault(k, []).append(rt)
+    return {k: statistics.median(v) for k, v in by_kind.items()}
 
 
 def recent_trials(store: StatsStore, card: int, limit: int, kind: str | None = None) -> list[tuple]:
@@ -126,15 +179,20 @@ def weakness(recent: list[tuple], kind_means: dict[str, float]) -> float | None:
 
 def card_stats(store: StatsStore, kind: str | None = None,
                kind_means: dict[str, float] | None = None) -> list[CardStats]:
-    kind_means = mean_reaction_by_kind(store) if kind_means is None else kind_means
+    """Every card's totals and recent reactions; weakness against `kind_means` (default:
+    the median of each kind over all the cards' recent trials)."""
     clause, params = _kind_clause(kind)
     totals = {card: (n, nc, rn, rs, last) for card, n, nc, rn, rs, last in store.query(
         "SELECT card, sum(n), sum(n_correct), sum(rt_n), sum(rt_sum), max(last_at) "
         "FROM card_totals WHERE 1=1" + clause + " GROUP BY card", params)}
+    recents = {card: recent_trials(store, card, DIST_WINDOW, kind) if card in totals else []
+               for card in range(1, 101)}
+    if kind_means is None:
+        kind_means = median_reaction_by_kind(row for rows in recents.values() for row in rows)
     out = []
     for card in range(1, 101):
         n, n_correct, rt_n, rt_sum, last_at = totals.get(card, (0, 0, 0, 0.0, None))
-        recent = recent_trials(store, card, DIST_WINDOW, kind) if n else []
+        recent = recents[card]
         reactions = tuple(rt for _k, ok, rt in recent if ok and rt is not None)
         quartiles = tuple(statistics.quantiles(reactions, n=4)) if len(reactions) >= 2 else None
         out.append(CardStats(
@@ -149,9 +207,42 @@ def weakest_cards(store: StatsStore, n: int = 10, kind: str | None = None,
                   cards: list[CardStats] | None = None) -> list[int]:
     """The n weakest cards, weakest first (cards with too few trials are left out)."""
     cards = card_stats(store, kind) if cards is None else cards
-    rated = [(c.weakness, c) for c in cards if c.weakness is not None]
-    rated.sort(key=lambda wc: (-wc[0], -(wc[1].mean_reaction_ms or 0.0), wc[1].card))
-    return [c.card for _w, c in rated[:n]]
+    rated = [c for c in cards if c.weakness is not None]
+    rated.sort(key=lambda c: (-(c.weakness or 0.0), -(c.mean_reaction_ms or 0.0), c.card))
+    return [c.card for c in rated[:n]]
+
+
+def family_windows(store: StatsStore, kind: str | None = None) -> dict[str, dict[int, list[tuple]]]:
+    """family -> card -> (kind, correct, ms) of its last WEAK_WINDOW trials of each kind
+    of the family (one index seek per card and kind that has trials)."""
+    clause, params = _kind_clause(kind)
+    pairs = store.query("SELECT card, kind FROM card_totals WHERE n > 0" + clause, params)
+    out: dict[str, dict[int, list[tuple]]] = {}
+    for card, k in pairs:
+        rows = store.query("SELECT correct, reaction_ms FROM trials WHERE card = ? AND kind = ? "
+                           "ORDER BY id DESC LIMIT ?", (card, k, WEAK_WINDOW))
+        out.setdefault(family_of(k), {}).setdefault(card, []).extend(
+            (k, bool(ok), rt) for ok, rt in rows)
+    return out
+
+
+def weakest_in_family(windows: dict[int, list[tuple]], family: str,
+                      n: int = 10) -> list[FamilyCard]:
+    """The n weakest cards of one timing family: the fewest right first; among equals, the
+    slowest by the median of time / the kind's median (right answers, positive times)."""
+    medians = median_reaction_by_kind(row for rows in windows.values() for row in rows)
+    rated = []
+    for card, rows in windows.items():
+        if len(rows) < WEAK_MIN_TRIALS:
+            continue
+        times = [(k, rt) for k, ok, rt in rows if ok and rt is not None and rt > 0]
+        relative = [rt / medians[k] for k, rt in times if medians.get(k)]
+        rated.append(FamilyCard(
+            card, family, len(rows), sum(ok for _k, ok, _rt in rows),
+            statistics.median(rt for _k, rt in times) if times else None,
+            statistics.median(relative) if relative else None))
+    rated.sort(key=lambda c: (c.accuracy, -(c.relative or 0.0), c.card))
+    return rated[:n]
 
 
 def faults_by_kind(store: StatsStore, kind: str | None = None) -> dict[str, int]:
@@ -209,9 +300,12 @@ def dashboard_data(store: StatsStore, kind: str | None = None, weakest_n: int = 
     total = sum(c.n for c in cards)
     correct = sum(c.n_correct for c in cards)
     due, new = srs_counts(store, now)
+    by_family = {fam: tuple(weakest_in_family(windows, fam, weakest_n))
+                 for fam, windows in family_windows(store, kind).items()}
     return Dashboard(
         kind=kind, total_trials=total, accuracy=correct / total if total else None,
         trend=tuple(trend), cards=tuple(cards),
         weakest=tuple(weakest_cards(store, weakest_n, kind, cards)),
         faults=faults_by_kind(store, kind), srs_due=due, srs_new=new,
+        weakest_by_family={f: by_family[f] for f in FAMILIES if by_family.get(f)},
         computed_in_s=time.perf_counter() - t0)

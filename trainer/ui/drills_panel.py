@@ -368,9 +368,10 @@ class DrillsPanel(UsesStatsStore, QWidget):
     def stop(self) -> None:
         """Stop the drill on screen; what was answered is already stored."""
         if self.screen is not None:
-            self.screen.stop()
-            if not self.screen.finished:
-                self.screen.finish(tr("drill.stop"))
+            if self.screen.finished:
+                self.screen.stop()
+            else:
+                self.screen.stop_here()        # its totals, not a bare "Stop"
         self._update_buttons()
 
     # -- the main window's actions -------------------------------------------------------------

@@ -4,14 +4,24 @@ A screen gets its model, a ``record(result)`` callable (the panel's
 ``SessionRecorder``: one committed trial per result) and, for the drills that
 read poems, a ``DrillReading`` (audio or text). Screens hold no rules: the
 model judges, the screen draws what it says. ``done`` fires once, when the
-drill is over and its summary is on screen.
+drill is over (or stopped) and its totals are on screen.
+
+Language: every text a screen writes goes through ``say(widget, make)``, which
+keeps ``make`` and runs it again on ``LANG.changed``: a screen built before a
+language switch follows it.
+
+Keys: the main window's single-key shortcuts (Space, W, R, N, Esc, Return) are
+window-wide. An answer field keeps what typing needs -- letters (romaji has
+w, r and n), Space (the IME converts with it), Return (submits the answer,
+never the window's Start) -- and lets Esc through, so Esc stops the drill
+from the field as from anywhere else (``AnswerKeys``).
 """
 from __future__ import annotations
 
 import math
 import random
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
                                QVBoxLayout, QWidget)
@@ -19,10 +29,10 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPus
 import poems
 from audio.clock import SYSTEM
 import trainer.ui.drills_text  # noqa: F401  (registers the strings)
-from trainer.drills.common import confusables_first
+from trainer.drills.common import REACTION_FLOOR_MS, best_reaction, confusables_first
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
-from trainer.ui.i18n import tr
+from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import kana_text, static_text
 from trainer.ui.territory import Floor, TerritoryWidget
 
@@ -42,19 +52,57 @@ def ms_text(ms: float | None) -> str:
         return "—"
     if ms < 0:
         return tr("drill.anticipated", ms=f"{ms:+.0f}")
+    if ms < REACTION_FLOOR_MS:
+        return tr("drill.too_early", ms=f"{ms:.0f}")
     return tr("drill.ms", ms=f"{ms:.0f}")
 
 
 def results_text(results) -> str:
-    """The figures every drill shares: right answers and the mean / best reaction."""
+    """The figures every drill shares: right answers, the mean time and the best real one
+    (anticipations are counted apart, never a "best")."""
     n = len(results)
     right = [r for r in results if r.correct]
     times = [r.reaction_ms for r in right if r.reaction_ms is not None]
     parts = [tr("drill.correct", n=len(right), total=n)]
     if times:
         parts.append(tr("drill.mean", ms=f"{sum(times) / len(times):.0f}"))
-        parts.append(tr("drill.best", ms=f"{min(times):.0f}"))
+        best, early = best_reaction(times)
+        if best is not None:
+            parts.append(tr("drill.best", ms=f"{best:.0f}"))
+        if early:
+            parts.append(tr("drill.anticipations", n=early))
     return " ・ ".join(parts)
+
+
+class AnswerKeys(QObject):
+    """Event filter on an answer field: the field keeps Return and Enter (its own answer,
+    not the window's Start); letters and Space it keeps anyway (QLineEdit claims them);
+    Esc is left to the window (stop). While ``studying`` (a missed card on show), Return,
+    Enter, Space, N and → move on instead of typing."""
+
+    MOVE_ON = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space, Qt.Key.Key_N,
+               Qt.Key.Key_Right)
+
+    def __init__(self, field, move_on=None, studying=lambda: False):
+        super().__init__(field)
+        self.move_on = move_on
+        self.studying = studying
+        field.installEventFilter(self)
+
+    def eventFilter(self, obj, event):
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        key = event.key()
+        if self.studying() and self.move_on is not None and key in self.MOVE_ON:
+            event.accept()
+            if kind == QEvent.Type.KeyPress:
+                self.move_on()
+            return True
+        if kind == QEvent.Type.ShortcutOverride and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()          # the field's: the key then arrives as a KeyPress
+            return True
+        return False
 
 
 class DrillScreen(QWidget):
@@ -67,7 +115,9 @@ class DrillScreen(QWidget):
         self.clock = clock
         self.feedback_s = FEEDBACK_S
         self.finished = False
+        self.began_at = clock()     # built and begun together by the panel: the run's time
         self._generation = 0        # drops delayed steps of a drill already stopped
+        self._live: dict[object, object] = {}   # widget -> what makes its text (say)
         self.status = QLabel()
         self.status.setWordWrap(True)
         _big(self.status, 20)
@@ -75,6 +125,16 @@ class DrillScreen(QWidget):
         self.summary.setWordWrap(True)
         _big(self.summary, 22)
         self.summary.setStyleSheet("color: #174ea6;")
+        LANG.changed.connect(self.retranslate)
+
+    def say(self, widget, make) -> None:
+        """widget.setText(make()), and again whenever the language changes."""
+        self._live[widget] = make
+        widget.setText(make())
+
+    def retranslate(self, *_) -> None:
+        for widget, make in list(self._live.items()):
+            widget.setText(make())
 
     def read_aloud_layout(self, reading, field: QWidget, left: QLabel, kami_pt: int,
                           right: QWidget | None = None) -> None:
@@ -99,7 +159,7 @@ class DrillScreen(QWidget):
             handler = getattr(self, f"on_{signal}", None)
             if handler is not None:
                 getattr(reading, signal).connect(handler)
-        reading.error.connect(self.status.setText)
+        reading.error.connect(lambda text: self.say(self.status, lambda: text))
 
     def begin(self) -> None:
         raise NotImplementedError
@@ -113,12 +173,27 @@ class DrillScreen(QWidget):
         QTimer.singleShot(int(self.feedback_s * 1000),
                           lambda: generation == self._generation and not self.finished and fn())
 
-    def finish(self, text: str) -> None:
+    def summary_text(self) -> str:
+        """The drill's figures, in the current language."""
+        return results_text(self.model.results)
+
+    def finish(self, make=None, *, stopped: bool = False) -> None:
+        """Over: its figures on screen (``make`` gives them; default ``summary_text``)."""
         if self.finished:
             return
         self.finished = True
-        self.summary.setText(f"{tr('drill.done')}: {text}")
+        make = make or self.summary_text
+        heading = "drill.stopped" if stopped else "drill.done"
+        self.say(self.summary, lambda: f"{tr(heading)}: {make()}")
         self.done.emit()
+
+    def stop_here(self) -> None:
+        """Stopped by the player: what was answered, how much of it right, and how long."""
+        self.stop()
+        elapsed = self.clock() - self.began_at
+        n = len(self.model.results)
+        self.finish(lambda: " ・ ".join([tr("drill.answered", n=n), results_text(self.model.results),
+                                         tr("drill.time", s=f"{elapsed:.1f}")]), stopped=True)
 
 
 # -- 札流し ---------------------------------------------------------------------------------
@@ -133,13 +208,22 @@ class FudaNagashiScreen(DrillScreen):
         self.view = TorifudaView()
         self.progress = _big(QLabel(), 18)
         self.timer_label = _big(QLabel(), 18)
-        self.prompt = QLabel(tr("fuda.prompt"))
+        self.prompt = QLabel()
+        self.say(self.prompt, lambda: tr("fuda.prompt"))
         self.edit = QLineEdit()
         _big(self.edit, 26)
         self.edit.returnPressed.connect(self.submit)
+        self.studying = False       # a missed card stays on show until the player moves on
+        self.keys = AnswerKeys(self.edit, self.move_on, lambda: self.studying)
+        self.next_button = QPushButton()
+        self.say(self.next_button, lambda: tr("fuda.next"))
+        self.next_button.clicked.connect(self.move_on)
+        self.next_button.hide()
         self.pick_buttons = [QPushButton() for _ in range(self.N_PICKS)]
         picks = QHBoxLayout()
-        picks.addWidget(QLabel(tr("fuda.or_pick")))
+        self.or_pick = QLabel()
+        self.say(self.or_pick, lambda: tr("fuda.or_pick"))
+        picks.addWidget(self.or_pick)
         for b in self.pick_buttons:
             _big(b, 18)
             b.clicked.connect(lambda _=False, btn=b: self.pick(btn.property("card")))
@@ -151,6 +235,7 @@ class FudaNagashiScreen(DrillScreen):
         side.addWidget(self.prompt)
         side.addWidget(self.edit)
         side.addLayout(picks)
+        side.addWidget(self.next_button)
         side.addWidget(self.status)
         side.addStretch(1)
         side.addWidget(self.summary)
@@ -174,19 +259,21 @@ class FudaNagashiScreen(DrillScreen):
         if prompt is None:
             self._tick.stop()
             s = self.model.summary(self.recent_runs())
-            text = [results_text(self.model.results),
-                    tr("fuda.total_time", s=f"{s.total_ms / 1000:.1f}")]
-            if s.rank:
-                text.append(tr("fuda.rank", rank=s.rank))
+
+            def text():
+                parts = [results_text(self.model.results),
+                         tr("fuda.total_time", s=f"{s.total_ms / 1000:.1f}")]
+                return " ・ ".join(parts + ([tr("fuda.rank", rank=s.rank)] if s.rank else []))
             self.view.show_card(None)
             self.edit.setEnabled(False)
             for b in self.pick_buttons:
                 b.setEnabled(False)
-            self.finish(" ・ ".join(text))
+            self.finish(text)
             return
         self.view.show_card(prompt.card, prompt.upside_down)
         n_done = len(self.model.results)
-        self.progress.setText(tr("drill.progress", n=n_done + 1, total=len(self.model.order)))
+        total = len(self.model.order)
+        self.say(self.progress, lambda: tr("drill.progress", n=n_done + 1, total=total))
         choices = [prompt.card, *confusables_first(self._rng, prompt.card, range(1, 101),
                                                    self.N_PICKS - 1)]
         self._rng.shuffle(choices)
@@ -206,12 +293,12 @@ class FudaNagashiScreen(DrillScreen):
 
     def submit(self) -> None:
         text = self.edit.text()
-        if not text.strip() or self.model.current is None:
+        if self.studying or not text.strip() or self.model.current is None:
             return
         self._after(self.model.answer(text))
 
     def pick(self, card) -> None:
-        if self.model.current is None or card is None:
+        if self.studying or self.model.current is None or card is None:
             return
         self._after(self.model.pick(int(card)))
 
@@ -219,12 +306,38 @@ class FudaNagashiScreen(DrillScreen):
         self.record(result)
         poem = poems.get(result.card)
         if result.correct:
-            self.status.setText(tr("drill.ok", text=f"{static_text(poem.no)}  {ms_text(result.reaction_ms)}"))
+            self.say(self.status, lambda: tr("drill.ok", text=f"{static_text(poem.no)}  "
+                                                             f"{ms_text(result.reaction_ms)}"))
             self.status.setStyleSheet(f"color: {OK_TEXT};")
-        else:
-            self.status.setText(tr("drill.ng", text=tr("fuda.wrong", kimariji=static_text(poem.no))))
-            self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+            self._next()
+            return
+        self.say(self.status, lambda: tr("drill.ng", text=tr("fuda.wrong", kimariji=static_text(poem.no))))
+        self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
+        self._study()
+
+    def _study(self) -> None:
+        """A missed card stays on show, its kimariji said, until the player moves on
+        (Return, Space, N or → in the field, or the button): time to look at it."""
+        self.studying = True
+        self.edit.setReadOnly(True)
+        for b in self.pick_buttons:
+            b.setEnabled(False)
+        self.say(self.prompt, lambda: tr("fuda.study"))
+        self.next_button.show()
+        self.edit.setFocus()
+
+    def move_on(self) -> None:
+        if not self.studying or self.finished:
+            return
+        self.studying = False
+        self.edit.setReadOnly(False)
+        for b in self.pick_buttons:
+            b.setEnabled(True)
+        self.next_button.hide()
+        self.say(self.prompt, lambda: tr("fuda.prompt"))
         self._next()
+        if not self.finished:
+            self.edit.setFocus()
 
 
 # -- 上の句から取り札 --------------------------------------------------------------------------
@@ -248,14 +361,14 @@ class KamiToTorifudaScreen(DrillScreen):
         rnd = self.model.next_round()
         if rnd is None:
             self.reading.stop()
-            self.finish(results_text(self.model.results))
+            self.finish()
             return
         n = len(rnd.choices)
         self.field.set_row(rnd.choices, per_row=n if n <= 6 else math.ceil(n / 2))
-        self.progress.setText(tr("drill.progress", n=len(self.model.results) + 1,
-                                 total=len(self.model.order)))
+        k, total = len(self.model.results) + 1, len(self.model.order)
+        self.say(self.progress, lambda: tr("drill.progress", n=k, total=total))
         self.kami.setText(tr("drill.reading"))
-        self.status.setText(tr("drill.listen"))
+        self.say(self.status, lambda: tr("drill.listen"))
         self.status.setStyleSheet("")
         self.reading.start([rnd.card])
 
@@ -291,14 +404,14 @@ class KamiToTorifudaScreen(DrillScreen):
         poem = poems.get(result.card)
         self.kami.setText("　".join(poem.kami))
         if result.correct:
-            self.status.setText(tr("drill.ok", text=ms_text(result.reaction_ms)))
+            self.say(self.status, lambda: tr("drill.ok", text=ms_text(result.reaction_ms)))
             self.status.setStyleSheet(f"color: {OK_TEXT};")
         elif result.answer is None:
-            self.status.setText(tr("drill.missed", kimariji=static_text(poem.no)))
+            self.say(self.status, lambda: tr("drill.missed", kimariji=static_text(poem.no)))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
         else:
-            self.status.setText(tr("drill.ng", text=f"{ms_text(result.reaction_ms)} — "
-                                                    + tr("fuda.wrong", kimariji=static_text(poem.no))))
+            self.say(self.status, lambda: tr("drill.ng", text=f"{ms_text(result.reaction_ms)} — "
+                                              + tr("fuda.wrong", kimariji=static_text(poem.no))))
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
 
 
@@ -327,8 +440,9 @@ class ListeningReflexScreen(DrillScreen):
         self.reading.stop()
 
     def _count(self) -> None:
-        progress = tr("drill.progress", n=len(self.model.results), total=len(self.model.readings))
-        self.counts.setText(f"{progress}   {tr('drill.faults', n=self.model.faults)}")
+        n, total, faults = len(self.model.results), len(self.model.readings), self.model.faults
+        self.say(self.counts, lambda: f"{tr('drill.progress', n=n, total=total)}   "
+                                      f"{tr('drill.faults', n=faults)}")
 
     def on_card_started(self, poem: int) -> None:
         if self.model.reading is None and not self.model.is_over():
@@ -352,12 +466,12 @@ class ListeningReflexScreen(DrillScreen):
                     side.remove(card)
             self.floor.caption = ms_text(out.reaction_ms)
             self.status.setStyleSheet(f"color: {OK_TEXT};")
-            self.status.setText(tr("drill.ok", text=ms_text(out.reaction_ms)))
+            self.say(self.status, lambda: tr("drill.ok", text=ms_text(out.reaction_ms)))
         elif out.fault:
             self.floor.highlights[card] = WRONG_COLOUR
             self.floor.caption = tr("drill.faults", n=self.model.faults)
             self.status.setStyleSheet(f"color: {WRONG_COLOUR.name()};")
-            self.status.setText(tr("drill.ng", text=tr(f"fault.{out.fault}")))
+            self.say(self.status, lambda: tr("drill.ng", text=tr(f"fault.{out.fault}")))
         self.floor.update()
         self._count()
 
@@ -385,13 +499,19 @@ class ListeningReflexScreen(DrillScreen):
         self._done()
 
     def _done(self) -> None:
+        self.finish()
+
+    def summary_text(self) -> str:
         s = self.model.summary()
         parts = [tr("drill.correct", n=s.taken, total=s.taken + s.missed),
                  tr("drill.faults", n=s.faults)]
         if s.mean_reaction_ms is not None:
-            parts += [tr("drill.mean", ms=f"{s.mean_reaction_ms:.0f}"),
-                      tr("drill.best", ms=f"{s.best_reaction_ms:.0f}")]
-        self.finish(" ・ ".join(parts))
+            parts.append(tr("drill.mean", ms=f"{s.mean_reaction_ms:.0f}"))
+        if s.best_reaction_ms is not None:
+            parts.append(tr("drill.best", ms=f"{s.best_reaction_ms:.0f}"))
+        if s.anticipations:
+            parts.append(tr("drill.anticipations", n=s.anticipations))
+        return " ・ ".join(parts)
 
 
 # -- 決まり字の変化 --------------------------------------------------------------------------
@@ -408,12 +528,17 @@ class KimarijiHenkaScreen(DrillScreen):
         self.edit = QLineEdit()
         _big(self.edit, 26)
         self.edit.returnPressed.connect(self.submit)
-        self.ask_button = QPushButton(tr("henka.ask"))
+        self.keys = AnswerKeys(self.edit)
+        self.ask_button = QPushButton()
+        self.say(self.ask_button, lambda: tr("henka.ask"))
         self.ask_button.clicked.connect(self.ask)
-        self.next_button = QPushButton(tr("henka.next_round"))
+        self.next_button = QPushButton()
+        self.say(self.next_button, lambda: tr("henka.next_round"))
         self.next_button.clicked.connect(self.next_round)
+        self.read_now = QLabel()
+        self.say(self.read_now, lambda: tr("henka.read_now"))
         left = QVBoxLayout()
-        left.addWidget(QLabel(tr("henka.read_now")))
+        left.addWidget(self.read_now)
         left.addWidget(self.read_list, 1)
         left.addWidget(self.read_total)
         right = QVBoxLayout()
@@ -438,16 +563,16 @@ class KimarijiHenkaScreen(DrillScreen):
     def next_round(self) -> None:
         rnd = self.model.next_round()
         if rnd is None:
-            self.finish(results_text(self.model.results))
+            self.finish()
             return
         self.read_list.clear()
         for card in rnd.read_now:
             p = poems.get(card)
-            self.read_list.addItem(f"{static_text(card)}　{p.kami[0]}（{card}）")
-        self.read_total.setText(tr("henka.read_total", n=len(rnd.read_so_far)))
+            self.read_list.addItem(f"{static_text(p.no)}　{p.kami[0]}（{card}）")
+        self.say(self.read_total, lambda: tr("henka.read_total", n=len(rnd.read_so_far)))
         self.field.set_row(rnd.field, per_row=min(6, len(rnd.field)))
-        self.prompt.setText("")
-        self.status.setText("")
+        self.say(self.prompt, lambda: "")
+        self.say(self.status, lambda: "")
         self.edit.setEnabled(False)
         self.ask_button.setEnabled(True)
         self.next_button.setEnabled(False)
@@ -463,7 +588,7 @@ class KimarijiHenkaScreen(DrillScreen):
 
     def _cue(self) -> None:
         self.field.highlight(self.field.slot_of(self.queue[0]), CUE_COLOUR)
-        self.prompt.setText(tr("henka.prompt"))
+        self.say(self.prompt, lambda: tr("henka.prompt"))
         self.edit.clear()
 
     def submit(self) -> None:
@@ -474,11 +599,14 @@ class KimarijiHenkaScreen(DrillScreen):
         result = self.model.answer(card, text)
         self.record(result)
         e = self.expected[card]
-        now = kana_text(card, e.kimariji)        # the drill's answers are historical kana
-        told = tr("henka.changed", static=kana_text(card, e.static), now=now) if e.changed \
-            else tr("henka.same", now=now)
         ok = result.correct
-        self.status.setText(tr("drill.ok" if ok else "drill.ng", text=told))
+
+        def told() -> str:                      # the drill's answers are historical kana
+            now = kana_text(card, e.kimariji)
+            said = tr("henka.changed", static=kana_text(card, e.static), now=now) if e.changed \
+                else tr("henka.same", now=now)
+            return tr("drill.ok" if ok else "drill.ng", text=said)
+        self.say(self.status, told)
         self.status.setStyleSheet(f"color: {OK_TEXT if ok else WRONG_COLOUR.name()};")
         self.field.highlight(self.field.slot_of(card), RIGHT_COLOUR if ok else WRONG_COLOUR)
         if self.queue:
@@ -486,7 +614,7 @@ class KimarijiHenkaScreen(DrillScreen):
             return
         self.edit.setEnabled(False)
         if self.model.is_over():
-            self.finish(results_text(self.model.results))
+            self.finish()
         else:
             self.next_button.setEnabled(True)
             self.next_button.setFocus()
@@ -500,7 +628,8 @@ class PositionalScreen(DrillScreen):
         self.field = CardField(clock)
         self.field.slot_touched.connect(self.on_slot)
         self.countdown = _big(QLabel(), 20)
-        self.ready_button = QPushButton(tr("pos.ready"))
+        self.ready_button = QPushButton()
+        self.say(self.ready_button, lambda: tr("pos.ready"))
         self.ready_button.clicked.connect(self.ready)
         self.read_aloud_layout(reading, self.field, self.countdown, kami_pt=26,
                                right=self.ready_button)
@@ -526,7 +655,8 @@ class PositionalScreen(DrillScreen):
         if self.model.face_down:
             self._recall()
         else:
-            self.countdown.setText(tr("pos.memorise", s=f"{math.ceil(self.model.seconds_left)}"))
+            left = math.ceil(self.model.seconds_left)
+            self.say(self.countdown, lambda: tr("pos.memorise", s=f"{left}"))
 
     def ready(self) -> None:
         if not self.recalling:
@@ -539,7 +669,7 @@ class PositionalScreen(DrillScreen):
         self.ready_button.setEnabled(False)
         self.field.face_down = True
         self.field.update()
-        self.countdown.setText(tr("pos.recall"))
+        self.say(self.countdown, lambda: tr("pos.recall"))
         self.reading.start([r.card for r in self.model.readings])
 
     def on_card_started(self, poem: int) -> None:
@@ -579,10 +709,10 @@ class PositionalScreen(DrillScreen):
             self._say(result)
         if self.model.is_over():
             self.reading.stop()
-            self.finish(results_text(self.model.results))
+            self.finish()
 
     def on_finished(self) -> None:
-        self.finish(results_text(self.model.results))
+        self.finish()
 
     def _reveal(self, slot, colour) -> None:
         self.field.revealed.add(slot)
@@ -601,16 +731,17 @@ class PositionalScreen(DrillScreen):
         p = poems.get(result.card)
         self.kami.setText("　".join(p.kami))      # the poem read, in full, once decided
         if result.fault == "karafuda":
-            text, colour = tr("drill.ng", text=tr("drill.karafuda_read", kimariji=static_text(p.no))), WRONG_COLOUR
+            text, colour = lambda: tr("drill.ng", text=tr("drill.karafuda_read", kimariji=static_text(p.no))), \
+                WRONG_COLOUR
         elif result.correct and result.answer is None:
-            text, colour = tr("drill.karafuda_ok"), RIGHT_COLOUR
+            text, colour = lambda: tr("drill.karafuda_ok"), RIGHT_COLOUR
         elif result.correct:
-            text, colour = tr("pos.right", ms=f"{result.reaction_ms:.0f}"), RIGHT_COLOUR
+            text, colour = lambda: tr("pos.right", ms=f"{result.reaction_ms:.0f}"), RIGHT_COLOUR
         elif result.answer is None:
-            text, colour = tr("drill.missed", kimariji=static_text(p.no)), WRONG_COLOUR
+            text, colour = lambda: tr("drill.missed", kimariji=static_text(p.no)), WRONG_COLOUR
         else:
-            text, colour = tr("pos.wrong", kimariji=static_text(p.no)), WRONG_COLOUR
-        self.status.setText(text)
+            text, colour = lambda: tr("pos.wrong", kimariji=static_text(p.no)), WRONG_COLOUR
+        self.say(self.status, text)
         self.status.setStyleSheet(f"color: {OK_TEXT if colour == RIGHT_COLOUR else colour.name()};")
 
 

@@ -1,4 +1,8 @@
-"""The dashboard's charts: reaction trend, per-card box and strip, faults, card history, heat grid.
+"""The dashboard's charts: time trend, per-card box and strip, faults, card history, heat grid.
+
+Times are drawn per timing family (``trainer.stats.aggregates.FAMILIES``): a
+reaction from the kimariji in ms, an answer or a Mubeyama flip in s, each on
+its own plot, titled with what it measures; no axis ever mixes two families.
 
 Drawn with pyqtgraph (light, fast with many points), except the 100-card heat
 grid, which is a plain QPainter widget: 100 rectangles are easier to click and
@@ -15,85 +19,211 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
+from trainer.stats.aggregates import FAMILIES, UNIT, family_of
 from trainer.ui.i18n import tr
 from trainer.ui.kimariji_text import static_text
 
 KIND_COLOURS = {
     "fuda_nagashi": "#1a73e8", "kami_to_torifuda": "#e37400", "listening_reflex": "#188038",
     "kimariji_henka": "#9334e6", "positional": "#d01884", "match": "#5f6368",
+    "mubeyama": "#b06000",
 }
 ROLLING_DAYS = 7
 DAILY_SPAN_DAYS = 120   # longer trends are drawn by week
 GRID_SIDE = 10
+DAY_S = 86400.0
 
 
 def kind_colour(kind: str) -> str:
     return KIND_COLOURS.get(kind, "#80868b")
 
 
-def _plot(title: str, left: str | None = None) -> pg.PlotWidget:
-    w = pg.PlotWidget(background="w")
-    item = w.getPlotItem()
-    item.setTitle(title, color="#202124", size="11pt")
-    item.showGrid(x=True, y=True, alpha=0.15)
-    for name in ("left", "bottom"):
-        axis = item.getAxis(name)
-        axis.setPen(pg.mkPen("#5f6368"))
-        axis.setTextPen(pg.mkPen("#3c4043"))
-    if left:
-        item.setLabel("left", left)
-    item.setMenuEnabled(False)
-    w.setMinimumSize(260, 180)
-    return w
-
-
 def _day_seconds(day) -> float:
     return datetime.combine(day, dtime(12)).timestamp()
 
 
-class TrendChart(pg.PlotWidget):
-    """Mean reaction time by day, one colour per kind: daily dots, a 7-day rolling line."""
+class DayAxis(pg.DateAxisItem):
+    """pyqtgraph's date axis, except over a short span (one day of data, a week): one tick
+    per day at its noon, labelled as a date (pyqtgraph would zoom into seconds and print
+    ``59.600 … 00.399`` around a single day's point)."""
+
+    SHORT_DAYS = 14
+    _short = False
+
+    def tickValues(self, minVal, maxVal, size):
+        self._short = maxVal - minVal < self.SHORT_DAYS * DAY_S
+        if not self._short:
+            return super().tickValues(minVal, maxVal, size)
+        first = date.fromtimestamp(minVal - DAY_S / 2)
+        days = [first.fromordinal(first.toordinal() + k) for k in range(self.SHORT_DAYS + 2)]
+        ticks = [t for t in (_day_seconds(d) for d in days) if minVal <= t <= maxVal]
+        step = max(1, int(len(ticks) * 80 / max(1.0, size)) + 1)   # ~80 px per label
+        return [(DAY_S * step, ticks[::step])]
+
+    def tickStrings(self, values, scale, spacing):
+        if self._short:
+            return [datetime.fromtimestamp(v).strftime("%Y-%m-%d") for v in values]
+        return super().tickStrings(values, scale, spacing)
+
+
+def _style(item: pg.PlotItem, title: str, unit: str) -> None:
+    item.setTitle(title, color="#202124", size="10pt")
+    item.showGrid(x=True, y=True, alpha=0.15)
+    item.setMenuEnabled(False)
+    item.setLabel("left", unit)
+    item.getAxis("left").setWidth(52)          # stacked plots: their dates line up
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen("#5f6368"))
+        axis.setTextPen(pg.mkPen("#3c4043"))
+
+
+def scaled(ms, unit: str) -> np.ndarray:
+    """Times in ms, as the family's unit shows them (ms or s)."""
+    y = np.asarray(ms, dtype=float)
+    return y / 1000.0 if unit == "s" else y
+
+
+def fit_y(item: pg.PlotItem, values, unit: str) -> None:
+    """From 0 (or the lowest anticipation) to the highest value, with room above; one point
+    or equal values still get an axis of a readable height (100 ms, 1 s)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not len(v):
+        return
+    lo, hi = min(0.0, float(v.min())), float(v.max())
+    least = 100.0 if unit == "ms" else 1.0
+    hi = max(hi, lo + least)
+    item.setYRange(lo, hi + 0.1 * (hi - lo), padding=0)
+
+
+def fit_x(item: pg.PlotItem, xs, least_s: float) -> None:
+    """Dates: at least `least_s` seconds wide, centred on the data (one day, one point)."""
+    x = np.asarray(xs, dtype=float)
+    if not len(x):
+        return
+    lo, hi = float(x.min()), float(x.max())
+    if hi - lo < least_s:
+        mid = (lo + hi) / 2
+        lo, hi = mid - least_s / 2, mid + least_s / 2
+    pad = 0.03 * (hi - lo)
+    item.setXRange(lo - pad, hi + pad, padding=0)
+
+
+def family_title(family: str, what: str) -> str:
+    """'Reaction from the kimariji — mean by day (ms)': each chart says what it measures."""
+    return tr("stats.family_title", family=tr(f"family.{family}"), what=tr(what), unit=UNIT[family])
+
+
+class FamilyPlots(QWidget):
+    """One plot per timing family with data, side by side or stacked: reaction times in ms,
+    answer and flip times in s never share an axis. Each plot may have a legend beside it
+    (a label: it never covers the lines). Plain PlotWidgets in a Qt layout, made once:
+    a pyqtgraph GraphicsLayoutWidget holding plots crashes PySide6 6.12 at exit (measured,
+    exit code -11)."""
+
+    def __init__(self, stacked: bool, axis=None):
+        super().__init__()
+        self.setAutoFillBackground(True)
+        palette = self.palette()
+        palette.setColor(self.backgroundRole(), QColor("white"))
+        self.setPalette(palette)
+        self.title = QLabel()
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setStyleSheet("color: #202124;")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        outer.setSpacing(0)
+        outer.addWidget(self.title)
+        body = QVBoxLayout() if stacked else QHBoxLayout()
+        outer.addLayout(body, 1)
+        self.widgets: dict[str, pg.PlotWidget] = {}
+        self.legends: dict[str, QLabel] = {}
+        self._holders: dict[str, QWidget] = {}
+        for family in FAMILIES:
+            w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
+            w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+            w.setMinimumHeight(90)              # the page's layout shares the height out
+            legend = QLabel()
+            legend.setStyleSheet("color: #202124;")
+            legend.setFixedWidth(150)           # the stacked plots' date axes line up
+            holder = QWidget()              # hidden whole: an unused family takes no room
+            row = QHBoxLayout(holder)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(w, 1)
+            row.addWidget(legend)
+            body.addWidget(holder, 1)
+            self.widgets[family], self.legends[family] = w, legend
+            self._holders[family] = holder
+        self.plots: dict[str, pg.PlotItem] = {}
+
+    def reset(self, families, title: str | None = None) -> dict[str, pg.PlotItem]:
+        """Empty every plot; show one per family given (in FAMILIES order), hide the rest."""
+        self.title.setText(title or "")
+        self.title.setVisible(bool(title))
+        self.plots = {}
+        for family, w in self.widgets.items():
+            item = w.getPlotItem()
+            item.clear()
+            self.legends[family].clear()
+            self.legends[family].hide()
+            self._holders[family].setVisible(family in families)
+            if family in families:
+                self.plots[family] = item
+        return self.plots
+
+    def set_legend(self, family: str, entries) -> None:
+        """entries: (name, colour) pairs, shown beside the family's plot."""
+        label = self.legends[family]
+        label.setText("<br>".join(f'<span style="color:{c}">━━</span> {name}' for name, c in entries))
+        label.show()
+
+
+class TrendChart(FamilyPlots):
+    """Mean time by day, one plot per timing family, one colour per kind: daily dots and a
+    7-day rolling line; over a long span, weekly means as a line only (two years of six
+    kinds would be 4,000 dots nobody can read, and slow to draw)."""
 
     def __init__(self):
-        super().__init__(background="w", axisItems={"bottom": pg.DateAxisItem()})
-        item = self.getPlotItem()
-        item.showGrid(x=True, y=True, alpha=0.15)
-        item.setMenuEnabled(False)
-        item.setLabel("left", "ms")
-        self.legend = item.addLegend(offset=(-10, 10), labelTextColor="#202124",
-                                     brush=pg.mkBrush(255, 255, 255, 200))
+        super().__init__(stacked=True, axis=DayAxis)
         self.setMinimumSize(320, 200)
 
     def set_data(self, trend) -> None:
-        """Daily dots and a 7-day rolling line; over a long span, weekly means as a line only
-        (two years of six kinds would be 4,000 dots nobody can read, and slow to draw)."""
-        item = self.getPlotItem()
-        item.setTitle(tr("stats.trend"), color="#202124", size="11pt")
-        item.clear()
-        self.legend.clear()
-        by_kind: dict[str, list] = {}
+        by_family: dict[str, dict[str, list]] = {}
         for p in trend:
             if p.mean_reaction_ms is not None:
-                by_kind.setdefault(p.kind, []).append((p.day.toordinal(), p.mean_reaction_ms, p.n))
-        days = {d for pts in by_kind.values() for d, _, _ in pts}
+                by_family.setdefault(family_of(p.kind), {}).setdefault(p.kind, []).append(
+                    (p.day.toordinal(), p.mean_reaction_ms, p.n))
+        plots = self.reset(by_family)
+        days = {d for kinds in by_family.values() for pts in kinds.values() for d, _, _ in pts}
         weekly = bool(days) and max(days) - min(days) > DAILY_SPAN_DAYS
-        for kind, points in sorted(by_kind.items()):
-            colour = QColor(kind_colour(kind))
-            day, mean, n = (np.array(col, dtype=float) for col in zip(*points))
-            if weekly:
-                x, y = _weekly(day, mean, n)
-                item.plot(x, y, pen=pg.mkPen(colour, width=2), name=tr(f"kind.{kind}"))
-                continue
-            x = np.array([_day_seconds(date.fromordinal(int(d))) for d in day])
-            faint = QColor(colour)
-            faint.setAlpha(70)
-            item.plot(x, mean, pen=None, symbol="o", symbolSize=4, symbolPen=None,
-                      symbolBrush=faint)
-            item.plot(x, _rolling(mean, ROLLING_DAYS), pen=pg.mkPen(colour, width=2),
-                      name=tr(f"kind.{kind}"))
+        xs_all = [_day_seconds(date.fromordinal(d)) for d in days]
+        for family, item in plots.items():
+            unit = UNIT[family]
+            _style(item, family_title(family, "stats.by_day"), unit)
+            self.set_legend(family, [(tr(f"kind.{k}"), kind_colour(k)) for k in sorted(by_family[family])])
+            ys = []
+            for kind, points in sorted(by_family[family].items()):
+                colour = QColor(kind_colour(kind))
+                day, mean, n = (np.array(col, dtype=float) for col in zip(*points))
+                mean = scaled(mean, unit)
+                if weekly:
+                    x, y = _weekly(day, mean, n)
+                    item.plot(x, y, pen=pg.mkPen(colour, width=2))
+                    ys.append(y)
+                    continue
+                x = np.array([_day_seconds(date.fromordinal(int(d))) for d in day])
+                faint = QColor(colour)
+                faint.setAlpha(110 if len(x) < 3 else 70)
+                item.plot(x, mean, pen=None, symbol="o", symbolSize=7 if len(x) < 3 else 4,
+                          symbolPen=None, symbolBrush=faint)
+                item.plot(x, _rolling(mean, ROLLING_DAYS), pen=pg.mkPen(colour, width=2))
+                ys.append(mean)
+            fit_y(item, np.concatenate(ys), unit)
+            fit_x(item, xs_all, 3 * DAY_S)        # every family on the same dates
 
 
 def _weekly(day: np.ndarray, mean: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -114,49 +244,47 @@ def _rolling(y: np.ndarray, n: int) -> np.ndarray:
     return (c[k] - c[lo]) / (k - lo)
 
 
-class DistributionChart(pg.PlotWidget):
-    """One card's recent reactions: per kind, a strip of dots over a box (quartiles, median)."""
+class DistributionChart(FamilyPlots):
+    """One card's recent times: per timing family a plot, per kind a strip of dots over a
+    box (quartiles, median)."""
 
     def __init__(self):
-        super().__init__(background="w")
-        item = self.getPlotItem()
-        item.showGrid(y=True, alpha=0.15)
-        item.setMenuEnabled(False)
-        item.setLabel("left", "ms")
+        super().__init__(stacked=False)
         self.setMinimumSize(260, 200)
 
     def set_data(self, card: int | None, kimariji: str, recent: list[tuple]) -> None:
         """recent: (kind, correct, reaction_ms) rows, newest first."""
-        item = self.getPlotItem()
-        item.clear()
         if card is None:
-            item.setTitle(tr("stats.dist_none"), color="#5f6368", size="10pt")
+            self.reset((), tr("stats.dist_none"))
             return
-        by_kind: dict[str, list[float]] = {}
+        by_family: dict[str, dict[str, list[float]]] = {}
         for kind, ok, rt in recent:
             if ok and rt is not None:
-                by_kind.setdefault(kind, []).append(rt)
-        n = sum(len(v) for v in by_kind.values())
-        item.setTitle(tr("stats.dist", card=card, kimariji=kimariji, n=n), color="#202124",
-                      size="11pt")
-        kinds = sorted(by_kind)
+                by_family.setdefault(family_of(kind), {}).setdefault(kind, []).append(rt)
+        n = sum(len(v) for kinds in by_family.values() for v in kinds.values())
+        plots = self.reset(by_family, tr("stats.dist", card=card, kimariji=kimariji, n=n))
         rng = np.random.default_rng(card)
-        for x, kind in enumerate(kinds):
-            y = np.array(by_kind[kind])
-            colour = QColor(kind_colour(kind))
-            if len(y) >= 2:
-                q1, med, q3 = np.percentile(y, [25, 50, 75])
-                box = QColor(colour)
-                box.setAlpha(45)
-                item.addItem(pg.BarGraphItem(x0=[x - 0.3], x1=[x + 0.3], y0=[q1], y1=[q3],
-                                             brush=box, pen=pg.mkPen(colour, width=1)))
-                item.plot([x - 0.3, x + 0.3], [med, med], pen=pg.mkPen(colour, width=3))
-            jitter = rng.uniform(-0.22, 0.22, len(y))
-            item.plot(x + jitter, y, pen=None, symbol="o", symbolSize=6,
-                      symbolBrush=colour, symbolPen=pg.mkPen("w", width=0.5))
-        axis = item.getAxis("bottom")
-        axis.setTicks([[(x, tr(f"kind.{k}")) for x, k in enumerate(kinds)]])
-        item.setXRange(-0.6, max(0.6, len(kinds) - 0.4), padding=0)
+        for family, item in plots.items():
+            unit = UNIT[family]
+            _style(item, tr(f"family_short.{family}") + f" ({unit})", unit)
+            item.showGrid(x=False, y=True, alpha=0.15)
+            kinds = sorted(by_family[family])
+            for x, kind in enumerate(kinds):
+                y = scaled(by_family[family][kind], unit)
+                colour = QColor(kind_colour(kind))
+                if len(y) >= 2:
+                    q1, med, q3 = np.percentile(y, [25, 50, 75])
+                    box = QColor(colour)
+                    box.setAlpha(45)
+                    item.addItem(pg.BarGraphItem(x0=[x - 0.3], x1=[x + 0.3], y0=[q1], y1=[q3],
+                                                 brush=box, pen=pg.mkPen(colour, width=1)))
+                    item.plot([x - 0.3, x + 0.3], [med, med], pen=pg.mkPen(colour, width=3))
+                jitter = rng.uniform(-0.22, 0.22, len(y))
+                item.plot(x + jitter, y, pen=None, symbol="o", symbolSize=6,
+                          symbolBrush=colour, symbolPen=pg.mkPen("w", width=0.5))
+            item.getAxis("bottom").setTicks([[(x, tr(f"kind_short.{k}")) for x, k in enumerate(kinds)]])
+            item.setXRange(-0.6, max(0.6, len(kinds) - 0.4), padding=0)
+            fit_y(item, scaled([v for k in kinds for v in by_family[family][k]], unit), unit)
 
 
 class FaultsChart(pg.PlotWidget):
@@ -175,6 +303,8 @@ class FaultsChart(pg.PlotWidget):
         item.setTitle(tr("stats.faults") if faults else tr("stats.no_faults"), color="#202124",
                       size="11pt")
         names = list(faults)[::-1]          # largest at the top
+        for side in ("left", "bottom"):
+            item.showAxis(side, bool(names))   # no faults: no empty 0..1 axes
         if not names:
             return
         item.addItem(pg.BarGraphItem(x0=0, y=np.arange(len(names)), width=[faults[n] for n in names],
@@ -182,6 +312,7 @@ class FaultsChart(pg.PlotWidget):
         labels = [tr(f"fault.{n}") if f"fault.{n}" in _fault_ids() else n for n in names]
         item.getAxis("left").setTicks([list(enumerate(labels))])
         item.setYRange(-0.6, len(names) - 0.4, padding=0)
+        item.setXRange(0, max(faults.values()) * 1.08 + 0.5, padding=0)
 
 
 def _fault_ids() -> set[str]:
@@ -189,32 +320,37 @@ def _fault_ids() -> set[str]:
     return {k for k in MESSAGES if k.startswith("fault.")}
 
 
-class HistoryChart(pg.PlotWidget):
-    """Every timed trial of one card over time: dots right, crosses wrong, coloured by kind."""
+class HistoryChart(FamilyPlots):
+    """Every timed trial of one card over time, a plot per timing family: dots right,
+    crosses wrong, coloured by kind."""
 
     def __init__(self):
-        super().__init__(background="w", axisItems={"bottom": pg.DateAxisItem()})
-        item = self.getPlotItem()
-        item.setMenuEnabled(False)
-        item.showGrid(x=True, y=True, alpha=0.15)
-        item.setLabel("left", "ms")
+        super().__init__(stacked=True, axis=pg.DateAxisItem)
         self.setMinimumSize(320, 200)
 
     def set_data(self, rows) -> None:
-        item = self.getPlotItem()
-        item.clear()
-        item.setTitle(tr("stats.history_plot"), color="#202124", size="11pt")
-        groups: dict[tuple[str, bool], tuple[list, list]] = {}
+        groups: dict[str, dict[tuple[str, bool], tuple[list, list]]] = {}
         for r in rows:
             if r.reaction_ms is not None:
-                xs, ys = groups.setdefault((r.kind, r.correct), ([], []))
+                xs, ys = groups.setdefault(family_of(r.kind), {}).setdefault(
+                    (r.kind, r.correct), ([], []))
                 xs.append(r.at)
                 ys.append(r.reaction_ms)
-        for (kind, ok), (xs, ys) in sorted(groups.items()):
-            colour = QColor(kind_colour(kind))
-            item.plot(np.array(xs), np.array(ys), pen=None, symbol="o" if ok else "x",
-                      symbolSize=6 if ok else 9, symbolBrush=colour,
-                      symbolPen=None if ok else pg.mkPen(colour, width=1.5))
+        plots = self.reset(groups, tr("stats.history_plot") if not groups else None)
+        xs_all = [x for g in groups.values() for xs, _ in g.values() for x in xs]
+        for family, item in plots.items():
+            unit = UNIT[family]
+            _style(item, family_title(family, "stats.each_trial"), unit)
+            ys_all = []
+            for (kind, ok), (xs, ys) in sorted(groups[family].items()):
+                colour = QColor(kind_colour(kind))
+                y = scaled(ys, unit)
+                ys_all.append(y)
+                item.plot(np.array(xs), y, pen=None, symbol="o" if ok else "x",
+                          symbolSize=6 if ok else 9, symbolBrush=colour,
+                          symbolPen=None if ok else pg.mkPen(colour, width=1.5))
+            fit_y(item, np.concatenate(ys_all), unit)
+            fit_x(item, xs_all, 6 * 3600.0)
 
 
 def weakness_colour(weakness: float | None) -> QColor:
@@ -278,9 +414,9 @@ class HeatGrid(QWidget):
             self.setToolTip("")
             return
         acc = "—" if c.accuracy is None else f"{c.accuracy:.0%}"
-        mean = "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f} ms"
         weak = "—" if c.weakness is None else f"{c.weakness:.2f}"
-        self.setToolTip(f"{card} {static_text(card)}\n{c.n} · {acc} · {mean} · {weak}")
+        # no mean time: over all kinds it would average 300 ms touches with 70 s flips
+        self.setToolTip(f"{card} {static_text(card)}\n{c.n} · {acc} · {weak}")
 
     def paintEvent(self, event):
         p = QPainter(self)

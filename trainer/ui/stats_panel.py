@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
+from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import static_text
@@ -34,8 +35,11 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.0%}"
 
 
-def _ms(x: float | None) -> str:
-    return "—" if x is None else f"{x:.0f} ms"
+def _time(ms: float | None, unit: str) -> str:
+    """A time in its family's unit: 312 (ms) or 12.4 (s)."""
+    if ms is None:
+        return "—"
+    return f"{ms:.0f}" if unit == "ms" else f"{ms / 1000:.1f}"
 
 
 class StatsPanel(UsesStatsStore, QWidget):
@@ -124,6 +128,9 @@ class StatsPanel(UsesStatsStore, QWidget):
         dist_box.addWidget(self.dist, 1)
         dist_box.addWidget(self.card_button)
         self.weak_title = QLabel()
+        self.weak_family_label = QLabel()
+        self.weak_family = QComboBox()      # the table ranks within one timing family
+        self.weak_family.currentIndexChanged.connect(lambda *_: self.data and self._fill_weakest())
         self.weak_table = QTableWidget(0, 5)
         self.weak_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.weak_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -131,8 +138,12 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.weak_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.weak_table.cellClicked.connect(lambda row, _c: self.select_card(self._weak_card(row)))
         self.weak_table.cellDoubleClicked.connect(lambda row, _c: self.open_card(self._weak_card(row)))
+        weak_head = QHBoxLayout()
+        weak_head.addWidget(self.weak_title, 1)
+        weak_head.addWidget(self.weak_family_label)
+        weak_head.addWidget(self.weak_family)
         weak_box = QVBoxLayout()
-        weak_box.addWidget(self.weak_title)
+        weak_box.addLayout(weak_head)
         weak_box.addWidget(self.weak_table, 1)
         self.faults = C.FaultsChart()
         self.grid.addWidget(self.trend, 0, 0, 1, 2)
@@ -165,13 +176,24 @@ class StatsPanel(UsesStatsStore, QWidget):
                 self._draw()
             else:
                 self.data = None       # redrawn in the new language when next shown
+        if self.card_page is not None:
+            self.card_page.retranslate()
 
     def _retranslate_charts(self) -> None:
         self.heat_title.setText(tr("stats.heat"))
         self.heat_legend.setText(tr("stats.heat_legend"))
         self.weak_title.setText(tr("stats.weakest"))
+        self.weak_family_label.setText(tr("stats.weak_family"))
+        for k in range(self.weak_family.count()):
+            family = self.weak_family.itemData(k)
+            self.weak_family.setItemText(k, f"{tr(f'family.{family}')} ({UNIT[family]})")
+        self._weak_headers()
+
+    def _weak_headers(self) -> None:
+        family = self.weak_family.currentData()
+        unit = UNIT[family] if family else "ms"
         self.weak_table.setHorizontalHeaderLabels(
-            [tr("col.card"), "", tr("col.weakness"), tr("col.accuracy"), tr("col.mean")])
+            [tr("col.card"), "", tr("col.accuracy"), tr("col.median", unit=unit), tr("col.trials")])
 
     # -- data ----------------------------------------------------------------------------------
     @property
@@ -223,18 +245,37 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.trend.set_data(d.trend)
         self.heat.set_data(d.cards)
         self.faults.set_data(d.faults)
+        self._fill_families()
         self._fill_weakest()
         if self.selected is None and d.weakest:
             self.selected = d.weakest[0]
         self.select_card(self.selected)
 
+    def _fill_families(self) -> None:
+        """The timing families with rated cards; the one shown stays if it still has some."""
+        shown = self.weak_family.currentData()
+        families = list(self.data.weakest_by_family)
+        self.weak_family.blockSignals(True)
+        self.weak_family.clear()
+        for family in families:
+            self.weak_family.addItem(f"{tr(f'family.{family}')} ({UNIT[family]})", family)
+        if shown in families:
+            self.weak_family.setCurrentIndex(families.index(shown))
+        self.weak_family.blockSignals(False)
+        self.weak_family.setEnabled(len(families) > 1)
+
     def _fill_weakest(self) -> None:
-        cards = {c.card: c for c in self.data.cards}
-        self.weak_table.setRowCount(len(self.data.weakest))
-        for row, no in enumerate(self.data.weakest):
-            c = cards[no]
-            values = [str(no), static_text(no), f"{c.weakness:.2f}",
-                      _pct(c.accuracy), "—" if c.mean_reaction_ms is None else f"{c.mean_reaction_ms:.0f}"]
+        """The weakest cards of the family chosen: fewest right, then slowest (median)."""
+        family = self.weak_family.currentData()
+        rows = self.data.weakest_by_family.get(family, ())
+        self._weak_headers()
+        self.weak_title.setText(tr("stats.weakest") if rows or not self.data.total_trials
+                                else tr("stats.weak_none", n=WEAK_MIN_TRIALS))
+        self.weak_table.setRowCount(len(rows))
+        for row, c in enumerate(rows):
+            no = c.card
+            values = [str(no), static_text(no), _pct(c.accuracy),
+                      _time(c.median_ms, UNIT[family]), str(c.n)]
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, no)
@@ -340,7 +381,8 @@ class HistoryModel(QAbstractTableModel):
         if col == 3:
             return "○" if r.correct else "×"
         if col == 4:
-            return "" if r.reaction_ms is None else f"{r.reaction_ms:.0f}"
+            unit = UNIT[family_of(r.kind)] if r.kind in KINDS else "ms"
+            return "" if r.reaction_ms is None else f"{_time(r.reaction_ms, unit)} {unit}"
         if col == 5:
             return "" if r.fault is None else (tr(f"fault.{r.fault}") if f"fault.{r.fault}" in _messages()
                                                else r.fault)
@@ -352,6 +394,23 @@ def _messages():
     return MESSAGES
 
 
+def card_totals_text(history) -> str:
+    """Trials and right answers, then a median time per timing family in its unit (a mean
+    over a 280 ms touch and a 70 s Mubeyama flip would say nothing)."""
+    import statistics
+    n = len(history)
+    right = sum(r.correct for r in history)
+    by_family: dict[str, list[float]] = {}
+    for r in history:
+        if r.correct and r.reaction_ms is not None and r.reaction_ms > 0:
+            by_family.setdefault(family_of(r.kind), []).append(r.reaction_ms)
+    medians = [tr("stats.family_median", family=tr(f"family.{f}"),
+                  t=_time(statistics.median(v), UNIT[f]), unit=UNIT[f])
+               for f, v in by_family.items()]
+    return " ・ ".join([tr("stats.card_totals", n=f"{n:,}", acc=_pct(right / n if n else None)),
+                       *medians])
+
+
 class CardPage(QWidget):
     """One card: the torifuda, the poem, its totals, and every trial (chart and table)."""
 
@@ -360,6 +419,7 @@ class CardPage(QWidget):
         from trainer.ui.drills_field import TorifudaView
         from trainer.ui.stats_charts import HistoryChart
         self.card: int | None = None
+        self.history = []
         self.back = QPushButton(tr("stats.back"))
         self.title = QLabel()
         font = self.title.font()
@@ -390,18 +450,22 @@ class CardPage(QWidget):
         layout.addLayout(top, 2)
         layout.addWidget(self.table, 3)
 
+    def retranslate(self) -> None:
+        """The language changed: the same card, its words in the new language."""
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HistoryModel.COLUMNS) - 1)
+        if self.card is not None:
+            self.model.layoutChanged.emit()     # kinds and faults are words too
+            self.show_card(self.card, self.history)
+
     def show_card(self, card: int, history) -> None:
         import poems
         self.card = card
+        self.history = history
         p = poems.get(card)
         self.view.show_card(card)
         self.back.setText(tr("stats.back"))
         self.title.setText(f"{tr('stats.card_title', card=card, poet=p.poet)}　【{static_text(card)}】")
         self.poem.setText(f"{'　'.join(p.kami)}<br>{'　'.join(p.shimo)}")
-        n = len(history)
-        right = sum(r.correct for r in history)
-        times = [r.reaction_ms for r in history if r.correct and r.reaction_ms is not None]
-        self.totals.setText(tr("stats.card_totals", n=f"{n:,}", acc=_pct(right / n if n else None),
-                               ms=_ms(sum(times) / len(times) if times else None)))
+        self.totals.setText(card_totals_text(history))
         self.model.set_rows(history)
         self.chart.set_data(history)
