@@ -203,3 +203,18 @@ def test_silent_mode_and_a_lost_device_are_shown_in_the_status_bar(window, qtbot
     SilentPlayer.silent = False
     window._update_actions()
     assert window.sound_status.text() == ""
+
+
+def test_a_letter_typed_in_the_readers_set_field_still_works_the_window(window, qtbot):
+    """K (show kimariji) with the focus in the card-set field: the field takes no letters."""
+    window.set_mode(0)
+    field = window.reader.set_text
+    field.setEnabled(True)
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    before = window.kimariji_action.isChecked()
+    qtbot.keyClick(field, Qt.Key.Key_K)
+    assert window.kimariji_action.isChecked() != before and field.text() == ""
+    qtbot.keyClick(field, Qt.Key.Key_5)
+    assert field.text() == "5"
+    window.kimariji_action.setChecked(before)

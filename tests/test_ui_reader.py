@@ -157,3 +157,22 @@ def test_session_order_is_seeded():
     assert a.order == b.order and sorted(a.order) == list(range(1, 101))
     with pytest.raises(ValueError):
         a.mark_read(a.order[1])
+
+
+def test_letters_typed_in_the_set_field_reach_the_window_shortcuts(qtbot):
+    """Issue 10.15: a focused text field swallowed the single-key shortcuts (W, R, N …)."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+
+    from trainer.ui.reader_panel import LettersToWindow
+    from PySide6.QtWidgets import QLineEdit
+    field = QLineEdit()
+    qtbot.addWidget(field)
+    letters = LettersToWindow(field)
+    w = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_W, Qt.KeyboardModifier.NoModifier, "w")
+    assert letters.eventFilter(field, w) and not w.isAccepted()
+    for key, text in ((Qt.Key.Key_5, "5"), (Qt.Key.Key_Space, " "), (Qt.Key.Key_Minus, "-")):
+        e = QKeyEvent(QEvent.Type.ShortcutOverride, key, Qt.KeyboardModifier.NoModifier, text)
+        assert not letters.eventFilter(field, e)       # the field's own
+    ctrl_a = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier, "")
+    assert not letters.eventFilter(field, ctrl_a)      # select-all stays the field's

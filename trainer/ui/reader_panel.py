@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QMessageBox, QPushButton, QRadioButton,
@@ -122,6 +122,7 @@ class ReaderPanel(QWidget):
         group.addButton(self.set_given)
         self.set_all.setChecked(True)
         self.set_text = QLineEdit()
+        self._letters_pass = LettersToWindow(self.set_text)
         self.set_given.toggled.connect(self.set_text.setEnabled)
         self.set_text.setEnabled(False)
         self.new_button = QPushButton()
@@ -507,3 +508,21 @@ class ReaderPanel(QWidget):
         rows = ["<tr>" + "".join(cells[k:k + 3]) + "</tr>" for k in range(0, len(cells), 3)]
         self.dynamic.setHtml("<table cellspacing='0' cellpadding='2' style='font-size:15px'>"
                              + "".join(rows) + "</table>")
+
+
+class LettersToWindow(QObject):
+    """A card-set field ("1 5, 22-30") holds digits, spaces, commas and hyphens only, so a
+    letter typed there is meant for the window: W (wait), R, N, K, P keep working while the
+    field has the focus. Space stays the field's (it separates numbers)."""
+
+    def __init__(self, field):
+        super().__init__(field)
+        field.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and \
+                Qt.Key.Key_A.value <= event.key() <= Qt.Key.Key_Z.value and \
+                not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
+            event.ignore()          # not the field's: the window's shortcut fires
+            return True
+        return False
