@@ -55,3 +55,18 @@ def test_damaged_store_is_reported(data_dir, capsys):
     err = capsys.readouterr().err
     assert "not a SQLite database" in err and "nothing was changed" in err
     assert (data_dir / "stats.sqlite3").read_bytes() == b"garbage" * 100
+
+
+def test_summary_keeps_timing_families_apart(data_dir, capsys):
+    """Issue 10.14: a 70 s Mubeyama flip and a 300 ms match reaction are never ranked together."""
+    from trainer.stats.store import StatsStore, Trial
+    with StatsStore.open() as store:
+        store.record_many(Trial("match", 44, True, reaction_ms=300.0) for _ in range(6))
+        store.record_many(Trial("mubeyama", 44, True, reaction_ms=70_000.0) for _ in range(6))
+        store.record_many(Trial("match", 19, i % 2 == 0, reaction_ms=350.0) for i in range(6))
+    assert main(["stats", "summary", "--days", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "weakest cards, timed from the kimariji" in out and "weakest cards, Mubeyama flips" in out
+    reaction = out.split("weakest cards, timed from the kimariji")[1].split("weakest cards,")[0]
+    assert " 19 なにわが" in reaction and "median 350 ms" in reaction     # fewest right first
+    assert "median 70.0 s" in out.split("Mubeyama flips")[1]

@@ -69,9 +69,21 @@ def _open(args):
         raise Failure(f"stats: {exc}") from None
 
 
+FAMILY_TITLE = {"reaction": "timed from the kimariji", "answer": "answer times",
+                "flip": "Mubeyama flips"}
+
+
+def _time(ms: float | None, unit: str) -> str:
+    if ms is None:
+        return "-"
+    return f"{ms:.0f} ms" if unit == "ms" else f"{ms / 1000:.1f} s"
+
+
 def _summary(args) -> int:
+    import poems
+    from poems.kimariji import sound
     from trainer.cli import Failure, UsageError
-    from trainer.stats.aggregates import dashboard_data
+    from trainer.stats.aggregates import UNIT, dashboard_data
     from trainer.stats.store import KINDS, StatsError
     if args.kind is not None and args.kind not in KINDS:
         raise UsageError(f"unknown kind {args.kind!r}; choose from {', '.join(KINDS)}")
@@ -90,21 +102,18 @@ def _summary(args) -> int:
     print(f"Memorisation: {d.srs_due} cards due, {d.srs_new} never studied.")
     days = sorted({p.day for p in d.trend})[-args.days:] if args.days else []
     if days:
-        print("\nday         kind               trials  right  mean reaction")
+        print("\nday         kind               trials  right  mean time (right answers)")
         for p in d.trend:
             if p.day in days:
-                rt = f"{p.mean_reaction_ms:8.0f} ms" if p.mean_reaction_ms is not None else "       -"
-                print(f"{p.day}  {p.kind:<17} {p.n:7d}  {p.accuracy:5.0%}  {rt}")
-    if d.weakest:
-        print("\nweakest cards (weakest first):")
-        import poems
-        from poems.kimariji import sound
-        for no in d.weakest:
-            c = d.cards[no - 1]
-            rt = f", mean {c.mean_reaction_ms:.0f} ms" if c.mean_reaction_ms is not None else ""
-            kimariji = sound(no, poems.get(no).kimariji_len)      # as players write it: おうこ
-            print(f"  {no:3d} {kimariji:<7} {c.n} trials, "
-                  f"{c.accuracy:.0%} right{rt}")
+                print(f"{p.day}  {p.kind:<17} {p.n:7d}  {p.accuracy:5.0%}  "
+                      f"{_time(p.mean_reaction_ms, UNIT[p.family])}")
+    # Each timing family apart: a 300 ms match reaction and a 70 s Mubeyama flip share no scale.
+    for family, rows in d.weakest_by_family.items():
+        print(f"\nweakest cards, {FAMILY_TITLE[family]} (fewest right, then slowest by median):")
+        for c in rows:
+            kimariji = sound(c.card, poems.get(c.card).kimariji_len)      # as players write it
+            print(f"  {c.card:3d} {kimariji:<7} {c.n} trials, {c.accuracy:.0%} right, "
+                  f"median {_time(c.median_ms, UNIT[family])}")
     if d.faults:
         print("\nfaults: " + ", ".join(f"{k} {n}" for k, n in d.faults.items()))
     return 0
