@@ -106,12 +106,13 @@ class MainWindow(QMainWindow):
 
     def set_mode(self, index: int) -> None:
         index = max(0, min(int(index), len(self.modes) - 1))
-        if hasattr(self, "_paused_away") and index != self.stack.currentIndex():
-            self._leave_mode(self.stack.currentIndex())
-            self._return_to_mode(index)
+        previous = self.stack.currentIndex()
+        self.stack.setCurrentIndex(index)       # first: the tab bar's echo below changes nothing
         if self.tabs.currentIndex() != index:
             self.tabs.setCurrentIndex(index)
-        self.stack.setCurrentIndex(index)
+        if hasattr(self, "_paused_away") and index != previous:
+            self._leave_mode(previous)
+            self._return_to_mode(index)
         self.settings.set(S.MODE, index)
         self._update_actions()
 
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
     def _leave_mode(self, index: int) -> None:
         """The person leaves mode `index`: its sounding reading pauses (said in the status bar)."""
         from trainer.ui.reading import pause_all
-        mine = [d for d in pause_all() if self.mode_of_driver(d) == index]
+        mine = pause_all(lambda d: self.mode_of_driver(d) == index)
         if mine:
             self._paused_away[index] = mine
             self.statusBar().showMessage(tr("reading.paused_away", mode=tr(self.modes[index][0])), 20_000)

@@ -92,16 +92,15 @@ def busy_drivers(exclude=None) -> list["ReadingDriver"]:
     return [d for d in list(_drivers) if d is not exclude and d.busy]
 
 
-def pause_all(reason: str = "") -> list["ReadingDriver"]:
-    """Pause every driver that is sounding (a mode left the screen); returns those paused.
-    A held reading is silent already and waits for its mode (an okurifuda choice, 待った)."""
+def pause_all(which=lambda driver: True) -> list["ReadingDriver"]:
+    """Pause every driver that is sounding and `which(driver)` (a mode left the screen);
+    returns those paused. A held reading is silent already and waits for its mode (an
+    okurifuda choice, 待った)."""
     paused = []
     for d in list(_drivers):
-        if d.state == PLAYING:
+        if d.state == PLAYING and which(d):
             d.pause()
             paused.append(d)
-    if paused and reason:
-        notify_sound(reason)
     return paused
 
 
