@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         from trainer.ui.settings_dialog import SettingsDialog
-        dialog = SettingsDialog(self.settings, self.voices.imported_names(), self)
+        dialog = SettingsDialog(self.settings, self.voices.imported_names(), self, voice_book=self.voices)
         if dialog.exec():
             dialog.apply()
             self.kimariji_action.setChecked(self.settings.get(S.SHOW_KIMARIJI))
