@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QInputDialog,
                                QLabel, QListWidget, QMessageBox, QPushButton, QSplitter, QStackedWidget,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 import poems
 import poems.kimariji
@@ -166,6 +167,46 @@ def reaction_text(ms: int | None, fault: bool) -> str:
     return tr("match.reaction", ms=ms)
 
 
+class WrappedLines(QStyledItemDelegate):
+    """List items as whole paragraphs: each one as tall as its text wrapped to the list's
+    width now (Qt's own word wrap measures once and then cuts the line with "…")."""
+
+    PAD = 4
+
+    def __init__(self, view: QListWidget):
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self, option, index) -> QSize:
+        width = max(40, self.view.viewport().width() - 2 * self.PAD - 2)
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        rect = QFontMetrics(option.font).boundingRect(QRect(0, 0, width, 100_000),
+                                                      int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(width, rect.height() + 2 * self.PAD)
+
+    def paint(self, painter, option, index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        style = self.view.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, self.view)
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(opt.palette.color(QPalette.ColorRole.HighlightedText if
+                                         opt.state & QStyle.StateFlag.State_Selected else QPalette.ColorRole.Text))
+        painter.drawText(opt.rect.adjusted(self.PAD, self.PAD, -self.PAD, -self.PAD),
+                         int(Qt.TextFlag.TextWordWrap), text)
+        painter.restore()
+
+
+def wrap_whole_lines(view: QListWidget) -> None:
+    """Log lines are never cut: wrapped to the width, re-wrapped when it changes."""
+    view.setWordWrap(True)
+    view.setItemDelegate(WrappedLines(view))
+    view.setResizeMode(QListWidget.ResizeMode.Adjust)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
 class MatchPanel(UsesStatsStore, QWidget):
     """Match mode: arrange, memorise, play, result; the match is `self.session`."""
 
@@ -243,14 +284,16 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.banner.setStyleSheet("font-size: 18px; color: #333;")
         self.reaction = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         f = QFont()
-        f.setPixelSize(40)
+        f.setPixelSize(30)
         f.setBold(True)
         self.reaction.setFont(f)
-        self.reaction.setMinimumWidth(320)
+        self.reaction.setWordWrap(True)
         self.kimariji_label = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.kimariji_label.setStyleSheet("font-size: 18px; color: #333;")
         self.scores = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.scores.setStyleSheet("font-size: 16px;")
+        self.scores.setWordWrap(True)
+        self.kimariji_label.setWordWrap(True)
 
         self.level = QComboBox()
         for name, lv in LEVELS.items():
@@ -276,7 +319,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.log.setWordWrap(True)          # long lines (faults of both) wrap rather than hide
+        wrap_whole_lines(self.log)
         side = QWidget()
+        side.setMinimumWidth(220)
         sv = QVBoxLayout(side)
         sv.addWidget(self.reaction)
         sv.addWidget(self.kimariji_label)
@@ -294,6 +339,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         split.addWidget(side)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        split.setSizes([3000, 1000])        # the floor takes three quarters: its cards grow with it
+        self.split = split
         pv.addWidget(split, 1)
 
         self.result = ResultView(self)
@@ -631,7 +679,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.session is None:
             return
         mine, theirs = self.state.scores()
-        self.scores.setText(f"{tr('match.you')}: {tr('match.left', n=mine)}　　"
+        self.scores.setText(f"{tr('match.you')}: {tr('match.left', n=mine)}\n"
                             f"{tr('match.cpu')}: {tr('match.left', n=theirs)}")
 
     # -- the territory reports presses; during okurifuda choice they pick a card -----------------
@@ -704,7 +752,7 @@ class ResultView(QWidget):
         self.review.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.review.horizontalHeader().setStretchLastSection(True)
         self.log = QListWidget()
-        self.log.setWordWrap(True)
+        wrap_whole_lines(self.log)
         self.again = QPushButton(clicked=lambda: panel.new_match())
         self.again.setMinimumHeight(44)
         lists = QSplitter(Qt.Orientation.Vertical)
