@@ -4,7 +4,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 from audio.clock import FakeClock  # noqa: E402
 
@@ -301,3 +301,40 @@ def test_the_review_shows_every_read_with_both_times_faults_and_lost_cards(panel
             assert "You: fault on a karafuda" in cells[6]
     assert any(r.lost(HUMAN) for r in rows) and any(r.taker == HUMAN for r in rows)
     assert any(r.faults[HUMAN] for r in rows)
+
+
+def test_at_1024_by_700_the_floor_fills_the_window_and_log_lines_are_never_cut(qtbot, tmp_path):
+    """Issue 10: cards were 36×50 px with 8 px kana at 1024×700 while space was wasted."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QFontMetrics
+
+    from test_ui_app import FakeDriver as AppDriver
+    from trainer.ui.main_window import MainWindow
+    from trainer.ui.torifuda import ASPECT
+    settings = S.Settings(QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(settings, driver=AppDriver(), voices=FakeVoices())
+    qtbot.addWidget(w)
+    w.resize(1024, 700)
+    w.show()
+    qtbot.waitExposed(w)
+    w.set_mode([m for m, _ in w.modes].index("mode.kyogi"))
+    panel = w.match
+    qtbot.waitUntil(lambda: panel.floor.width() > 0)
+    assert w.width() <= 1024 and w.height() <= 700                 # it fits
+    rects = [r for _, r in panel.floor.card_rects().values()]
+    assert rects and all(r.width() >= 42 and r.height() >= 59 for r in rects)
+    assert all(abs(r.width() / r.height() - ASPECT) < 0.01 for r in rects)
+    for line in ("12. わたのはらや（11）　Karafuda (not on the floor) (You fault +200 ms) [You: fault on a karafuda]",
+                 "3. む（87）→ Opponent (CPU) +665 ms [Opponent (CPU): fault]"):
+        panel.log.addItem(line)
+    qtbot.wait(50)
+    view = panel.log
+    width = view.viewport().width()
+    for k in range(view.count()):
+        item = view.item(k)
+        rect = view.visualItemRect(item)
+        assert rect.right() <= width                                      # nothing off to the side
+        need = QFontMetrics(view.font()).boundingRect(QRect(0, 0, rect.width() - 10, 100_000),
+                                                     int(Qt.TextFlag.TextWordWrap), item.text())
+        assert rect.height() >= need.height()                             # every wrapped line shown
+    assert view.visualItemRect(view.item(0)).height() > QFontMetrics(view.font()).height() * 1.5
