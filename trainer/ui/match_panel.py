@@ -830,7 +830,9 @@ def review_cells(row: K.ReviewRow) -> list[str]:
 
     side = tr("review.karafuda") if row.karafuda else tr("review.own") if row.owner == HUMAN else tr("review.opp")
     faults = "　".join(f"{who(s)}: {tr('fault.' + k)}" for s in (HUMAN, CPU) for k in row.faults[s])
-    sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed) if row.giver is not None and row.cards_owed else ""
+    sent = ""
+    if row.giver is not None and row.cards_owed:
+        sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed)
     return [str(row.number), f"{row.kimariji}（{row.poem}）", side, who(row.taker),
             ms(row.reaction_ms[HUMAN]), ms(row.reaction_ms[CPU]), faults,
             "✗" if row.lost(HUMAN) else "", sent]
