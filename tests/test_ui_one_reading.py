@@ -175,3 +175,36 @@ def test_a_mode_without_a_pause_goes_on_by_itself_when_the_person_comes_back(qtb
     assert driver.state == "paused"
     w.set_mode(drills)
     assert driver.state == "playing"
+
+
+def test_a_drill_read_aloud_while_the_match_is_paused_asks_then_both_keep_working(qtbot, window):
+    """The report of issue 10: starting a drill while a match read froze both for good."""
+    from trainer.ui.drills_panel import DRILLS, SETS
+    w = window
+    _match_reading(qtbot, w)
+    drills = w.mode("mode.drills")
+    w.set_mode([m for m, _ in w.modes].index("mode.drills"))
+    assert w.match.driver.state == "paused"
+    drills.drill_box.setCurrentIndex(DRILLS.index("listening_reflex"))
+    drills.set_box.setCurrentIndex(SETS.index("all"))
+    drills.spins["territory"].setValue(3)
+    drills.spins["karafuda"].setValue(0)
+    drills.audio_box.setChecked(True)
+    assert drills.start()
+    assert w.asked == ["Match"]
+    assert w.match.phase == "over" and w.match.driver.state == "idle"     # its result is shown
+    screen, taken = drills.screen, set()
+
+    def take_when_read():
+        r = screen.model.reading
+        if r is not None and not r.karafuda and screen.model.kimariji_at is not None and r.card not in taken:
+            taken.add(r.card)
+            screen.floor.touched.emit(r.card, screen.model.kimariji_at + 0.25)
+        return screen.finished
+    qtbot.waitUntil(take_when_read, timeout=60_000)          # the drill reads to its end
+    assert len(screen.model.results) == len(screen.model.territory) >= 3
+    assert all(r.correct for r in screen.model.results)
+    w.set_mode([m for m, _ in w.modes].index("mode.kyogi"))
+    w.match.new_match(6)
+    w.match.begin_match()                                     # and the match can read again
+    qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)

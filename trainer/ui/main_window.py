@@ -320,6 +320,9 @@ class MainWindow(QMainWindow):
             import trainer.ui.stats_charts  # noqa: F401
 
     def closeEvent(self, event) -> None:
+        from trainer.ui import reading
+        if reading._arbiter is not None and reading._arbiter() == self.may_stop_readings:
+            reading.set_arbiter(None)       # nobody left to ask
         for _, widget in self.modes:
             if hasattr(widget, "shutdown"):
                 widget.shutdown()

@@ -154,8 +154,11 @@ class ReadingDriver(QObject):
         if not others:
             return True
         method = _arbiter() if _arbiter is not None else None
-        if method is not None and not method(others, self):
-            return False
+        try:
+            if method is not None and not method(others, self):
+                return False
+        except RuntimeError:        # the window that asked is gone: stop with a notice
+            set_arbiter(None)
         for other in others:
             other.interrupt(tr_stopped(self.name))
         return True
