@@ -30,7 +30,7 @@ import weakref
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from trainer.ui.i18n import add_messages
+from trainer.ui.i18n import add_messages, tr
 from trainer.ui.tasks import BackgroundTask
 
 add_messages({
@@ -108,11 +108,10 @@ def stop_all() -> None:
     """Stop every reading (the player is about to be replaced: a new output device)."""
     for d in list(_drivers):
         if d.busy:
-            d.interrupt(tr_stopped())
+            d.interrupt(_stopped_text())
 
 
-def tr_stopped(by: str = "") -> str:
-    from trainer.ui.i18n import tr
+def _stopped_text(by: str = "") -> str:
     return tr("reading.stopped_by", mode=by) if by else tr("reading.stopped")
 
 
@@ -160,7 +159,7 @@ class ReadingDriver(QObject):
         except RuntimeError:        # the window that asked is gone: stop with a notice
             set_arbiter(None)
         for other in others:
-            other.interrupt(tr_stopped(self.name))
+            other.interrupt(_stopped_text(self.name))
         return True
 
     def interrupt(self, message: str) -> None:
@@ -169,8 +168,7 @@ class ReadingDriver(QObject):
         self.stop()
         if was_busy:
             self.error.emit(message)
-            if not self.signalsBlocked():
-                notify_sound(message)
+            notify_sound(message)
 
     # -- control -----------------------------------------------------------------------------
     def start(self, order, timing, joka: bool) -> None:
@@ -178,7 +176,6 @@ class ReadingDriver(QObject):
         from audio.programme import Programme, ReadingSettings
         self.stop()
         if not self._make_room():
-            from trainer.ui.i18n import tr
             self.error.emit(tr("reading.kept_other"))
             return
         self._generation += 1

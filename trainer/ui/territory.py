@@ -31,7 +31,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from trainer.rules.territory import COLUMNS, ENDS, ROWS, LayoutError, Place, Territory
+from trainer.rules.territory import COLUMNS, ROWS, LayoutError, Place, Territory
 from trainer.ui.torifuda import CARD_H_MM, CARD_W_MM, paint_torifuda, torifuda_columns
 
 TERRITORY_W_MM = 870.0
