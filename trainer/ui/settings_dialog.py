@@ -20,6 +20,10 @@ add_messages({
         "この差以内で触れた場合は同時とみなし、札のある陣の選手が取ります",
         "Touches of the read card this close count as the same time: the card goes to "
         "the player whose side it is on"),
+})
+
+# Sound output and end-game practice (a table of their own: the one above grows elsewhere).
+add_messages({
     "settings.device": ("音声出力", "Sound output"),
     "settings.device_default": ("システムの既定", "System default"),
     "settings.volume": ("音量", "Volume"),
