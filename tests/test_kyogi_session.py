@@ -13,6 +13,8 @@ import random
 
 import pytest
 
+import poems.kimariji
+
 from audio.clock import FakeClock
 from trainer.games import kyogi_session as KS
 from trainer.games.kyogi_session import (
@@ -489,3 +491,50 @@ def test_the_session_and_the_engine_import_no_qt_no_numpy_and_of_audio_only_the_
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'audio', 'numpy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['audio', 'audio.clock']"
+
+
+# -- end-game practice and the review after the match -------------------------------------------
+
+def test_cards_per_side_deals_the_first_n_of_the_same_seeded_deal():
+    full = KyogiSession(21, seats=(CPU, CPU), clock=FakeClock())
+    assert full.cards_per_side == 25
+    assert sorted(full.state.side(YOU).cards()) == sorted(kyogi.deal(21)[YOU])   # as before
+    for n in (1, 4, 24):
+        s = KyogiSession(21, clock=FakeClock(), cards_per_side=n)
+        hands = kyogi.deal(21)
+        assert sorted(s.side(YOU).cards()) == sorted(hands[YOU][:n])
+        assert sorted(s.side(THEM).cards()) == sorted(hands[THEM][:n])
+        assert s.order == full.order                      # the reader's stack is the full one
+    for bad in (0, 26):
+        with pytest.raises(ValueError):
+            KyogiSession(21, cards_per_side=bad)
+
+
+def test_a_4_v_4_endgame_plays_to_the_end_and_reviews_every_read():
+    for seed in range(30):
+        clock = FakeClock(100.0)
+        session = KyogiSession(seed, seats=(CPU, CPU), clock=clock, cpu_level=("club", "strong"),
+                               cards_per_side=4)
+        kyogi_sim.play_session(session, clock, kyogi_sim.NominalTiming(), check=True)
+        _check_match(session)
+        state = session.state
+        assert len(session.review) == len(state.outcomes) == len(state.read)
+        for k, (row, o) in enumerate(zip(session.review, state.outcomes), 1):
+            assert row.number == k and row.poem == o.poem == state.read[k - 1]
+            assert (row.owner, row.taker, row.giver, row.cards_owed) == (o.owner, o.taker, o.giver, o.cards_owed)
+            assert row.karafuda == o.karafuda
+            for seat in kyogi.SEATS:
+                assert row.faults[seat] == tuple(f.kind.value for f in o.faults if f.seat == seat)
+                if o.reaction_ms[seat] is not None:
+                    assert row.reaction_ms[seat] == o.reaction_ms[seat]
+                assert row.lost(seat) == (o.taker is not None and o.taker != seat)
+            assert row.kimariji == poems.kimariji.current(row.poem, state.read[:k - 1]).kana
+        took = [sum(1 for r in session.review if r.taker == s) for s in kyogi.SEATS]
+        assert took == [len(state.taken(s)) for s in kyogi.SEATS]
+
+
+def test_the_registry_passes_cards_per_side():
+    from trainer.games.registry import GAMES
+    variant = next(v for v in GAMES if v.game == "kyogi")
+    s = KS.new_session(variant, 4, ("cpu", "cpu"), {"clock": FakeClock(), "cards_per_side": 3})
+    assert [len(s.side(seat).cards()) for seat in kyogi.SEATS] == [3, 3]

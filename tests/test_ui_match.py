@@ -4,7 +4,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 from audio.clock import FakeClock  # noqa: E402
 
@@ -228,3 +228,113 @@ def test_the_judge_window_is_a_setting_the_match_is_judged_by(panel, qtbot):
     assert panel.settings.get(S.JUDGE_WINDOW_MS) == 55
     panel.new_match(4)
     assert panel.session.rules.simultaneous_ms == 55
+
+
+# -- issue 10: abandoning asks and shows the result; end-game practice; the review ------------------
+
+def test_esc_asks_before_throwing_the_match_away_and_shows_its_result(panel):
+    panel.begin_match()
+    _read(panel, panel.order[0])
+    answers = [False]
+    panel.confirm_abandon = lambda: answers.pop(0)
+    panel.command("stop")                                 # Esc
+    assert panel.phase == "play" and panel.pages.currentIndex() == 0
+    assert panel.driver.calls[-2:] == [("pause",), ("resume",)]   # nothing sounded meanwhile
+    answers.append(True)
+    panel.abandon_button.click()
+    assert panel.phase == "over" and panel.pages.currentIndex() == 1
+    assert panel.result.verdict.text() == "Abandoned (cards left: you 25, opponent 25)"
+    assert panel.result.why.isHidden()
+
+
+def test_a_reading_that_stops_ends_the_match_on_its_result_with_the_reason(panel):
+    panel.begin_match()
+    panel.driver.error.emit("Stopped: Drills began a reading (one reading at a time)")
+    assert panel.phase == "over" and panel.pages.currentIndex() == 1
+    assert "Drills began a reading" in panel.result.why.text()
+
+
+def test_cards_per_side_and_no_memorisation_give_a_4_v_4_endgame_at_once(panel):
+    panel.settings.set(S.CARDS_PER_SIDE, 4)
+    panel.settings.set(S.MEMORISE_MIN, 0)
+    panel.new_match(3)
+    assert [len(panel.session.side(s).cards()) for s in (0, 1)] == [4, 4]
+    panel.start_memorisation()
+    assert panel.phase == "play" and panel.driver.calls[-1][0] == "start"
+
+
+def test_the_review_shows_every_read_with_both_times_faults_and_lost_cards(panel):
+    panel.settings.set(S.CARDS_PER_SIDE, 3)
+    panel.new_match(8)
+    panel.begin_match()
+    faulted = False
+    for poem in panel.order:
+        if panel.phase == "over":
+            break
+        _read(panel, poem)
+        panel.clock.advance(0.05)                           # quicker than any CPU level
+        side = panel.state.side_of(poem)
+        if side == HUMAN:
+            panel.route_touch(poem, panel.clock.now())     # our own cards we take
+        elif side is None and not faulted:
+            faulted = True                                  # one fault, on the first karafuda
+            panel.route_touch(panel.state.side(1).cards()[0], panel.clock.now())
+        panel.clock.advance(3.0)
+        panel.tick()                                        # the CPU takes theirs
+        panel.judge()
+        while panel.state.phase is Phase.OKURI:
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
+        panel.driver.card_finished.emit(poem)
+    assert panel.phase == "over"
+    table, rows = panel.result.review, panel.session.review
+    assert table.rowCount() == len(rows) == len(panel.state.read)
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["#", "Card", "Side", "Taken by", "You", "Opponent", "Faults", "Lost", "Sent"]
+    for r, row in enumerate(rows):
+        cells = [table.item(r, c).text() for c in range(table.columnCount())]
+        assert cells[0] == str(r + 1) and f"（{row.poem}）" in cells[1]
+        if row.taker == HUMAN:
+            assert cells[3] == "You" and cells[4].endswith(" ms") and cells[7] == ""
+        if row.lost(HUMAN):
+            assert cells[3] == "Opponent (CPU)" and cells[5].endswith(" ms") and cells[7] == "✗"
+        if row.faults[HUMAN]:
+            assert "You: fault on a karafuda" in cells[6]
+    assert any(r.lost(HUMAN) for r in rows) and any(r.taker == HUMAN for r in rows)
+    assert any(r.faults[HUMAN] for r in rows)
+
+
+def test_at_1024_by_700_the_floor_fills_the_window_and_log_lines_are_never_cut(qtbot, tmp_path):
+    """Issue 10: cards were 36×50 px with 8 px kana at 1024×700 while space was wasted."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QFontMetrics
+
+    from test_ui_app import FakeDriver as AppDriver
+    from trainer.ui.main_window import MainWindow
+    from trainer.ui.torifuda import ASPECT
+    settings = S.Settings(QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(settings, driver=AppDriver(), voices=FakeVoices())
+    qtbot.addWidget(w)
+    w.resize(1024, 700)
+    w.show()
+    qtbot.waitExposed(w)
+    w.set_mode([m for m, _ in w.modes].index("mode.kyogi"))
+    panel = w.match
+    qtbot.waitUntil(lambda: panel.floor.width() > 0)
+    assert w.width() <= 1024 and w.height() <= 700                 # it fits
+    rects = [r for _, r in panel.floor.card_rects().values()]
+    assert rects and all(r.width() >= 42 and r.height() >= 59 for r in rects)
+    assert all(abs(r.width() / r.height() - ASPECT) < 0.01 for r in rects)
+    for line in ("12. わたのはらや（11）　Karafuda (not on the floor) (You fault +200 ms) [You: fault on a karafuda]",
+                 "3. む（87）→ Opponent (CPU) +665 ms [Opponent (CPU): fault]"):
+        panel.log.addItem(line)
+    qtbot.wait(50)
+    view = panel.log
+    width = view.viewport().width()
+    for k in range(view.count()):
+        item = view.item(k)
+        rect = view.visualItemRect(item)
+        assert rect.right() <= width                                      # nothing off to the side
+        need = QFontMetrics(view.font()).boundingRect(QRect(0, 0, rect.width() - 10, 100_000),
+                                                     int(Qt.TextFlag.TextWordWrap), item.text())
+        assert rect.height() >= need.height()                             # every wrapped line shown
+    assert view.visualItemRect(view.item(0)).height() > QFontMetrics(view.font()).height() * 1.5

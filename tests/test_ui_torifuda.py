@@ -48,3 +48,25 @@ def test_the_opponents_card_is_the_same_image_turned_round(qtbot):
             if abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) > 60:
                 diffs += 1
     assert diffs < 10
+
+
+def test_the_kimariji_has_a_strip_of_its_own_and_never_covers_the_text():
+    from PySide6.QtCore import QRectF
+
+    from trainer.ui.torifuda import torifuda_layout
+    for width in (40, 70, 104):
+        face = QRectF(0, 0, width, width / 52 * 73)
+        for p in poems.ALL:
+            columns = torifuda_columns(p.shimo_kana)
+            bare = torifuda_layout(face, columns)
+            shown = torifuda_layout(face, columns, p.kimariji)
+            assert not bare.kimariji_cells
+            assert len(shown.kimariji_cells) == len(p.kimariji)
+            text = [c for col in shown.cells for c in col]
+            assert [len(col) for col in shown.cells] == [len(c) for c in columns]
+            for k in shown.kimariji_cells:
+                assert face.contains(k)
+                overlap = [k.intersected(c) for c in text]
+                assert all(o.width() * o.height() < 1e-6 for o in overlap)   # edges may touch
+            assert all(face.contains(c) for c in text)
+            assert shown.kana_px >= 0.75 * bare.kana_px     # the text stays readable

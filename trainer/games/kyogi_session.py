@@ -39,7 +39,11 @@ the time-keeper between them, with no Qt and no audio (only `audio.clock`):
   sent: a CPU sends at once, a person chooses (`OkurifudaNeeded`, then
   `choose_okurifuda`);
 - 待った (`toggle_wait`): the reader holds; between reads the person may
-  rearrange their side (`rearrange`).
+  rearrange their side (`rearrange`);
+- `cards_per_side` (1-25): an end-game practice (4 v 4) deals the first N of each
+  seat's 25 from the same seeded deal, so 25 is exactly the full match;
+- every judged read leaves a `ReviewRow` in `review` (both seats' times, faults,
+  who took it, cards sent): the per-card review after the match.
 
 Every method returns the events it caused (`GameEvent` subclasses, kinds
 ``kyogi.…``: the engine's, `trainer.rules.kyogi.EVENT_TYPES`, and the session's
@@ -147,6 +151,30 @@ class ReadRecord:
 
 
 @dataclass(frozen=True)
+class ReviewRow:
+    """One judged read, for the review after the match: both seats' times from the
+    kimariji mark (a faulting seat's first touch when it did not take), their faults
+    (FaultKind values), who took it, and the cards sent after it."""
+    number: int                                  # 1-based position among the yomifuda read
+    poem: int
+    kimariji: str                                # the kimariji as it stood when read
+    owner: int | None                            # the side the card lay on (None: karafuda)
+    taker: int | None
+    reaction_ms: tuple[int | None, int | None]
+    faults: tuple[tuple[str, ...], tuple[str, ...]]
+    giver: int | None
+    cards_owed: int
+
+    @property
+    def karafuda(self) -> bool:
+        return self.owner is None
+
+    def lost(self, seat: int) -> bool:
+        """The card was on the floor and the other seat took it."""
+        return self.taker is not None and self.taker != seat
+
+
+@dataclass(frozen=True)
 class ReadRecorded(GameEvent):
     kind: ClassVar[str] = "kyogi.record"
     seat: int
@@ -231,12 +259,16 @@ class KyogiSession:
     def __init__(self, seed: int, *, seats: Sequence[str] = (HUMAN, CPU), clock: Clock = SYSTEM,
                  cpu_level: str | Sequence[str] = "club", cpus: Mapping[int, object] | None = None,
                  sides: Sequence[Territory] | None = None, yomifuda: Sequence[int] | None = None,
-                 rules: Rules | None = None):
+                 rules: Rules | None = None, cards_per_side: int = kyogi.CARDS_PER_SIDE):
         """`sides` sets up the floor as given (any number of cards each: an endgame, a short
         test match); `yomifuda` the reading order (all 100); `cpus` opponents in place of
-        the level's KarutaCPU (anything with ``arrange``/``touches``/``choose_send``)."""
+        the level's KarutaCPU (anything with ``arrange``/``touches``/``choose_send``);
+        `cards_per_side` deals fewer than 25 each (end-game practice)."""
         if len(seats) != 2 or any(s not in (HUMAN, CPU) for s in seats):
             raise ValueError(f"a kyogi match has two seats, each 'human' or 'cpu', not {seats!r}")
+        if not 1 <= cards_per_side <= kyogi.CARDS_PER_SIDE:
+            raise ValueError(f"cards per side must be 1 to {kyogi.CARDS_PER_SIDE}, not {cards_per_side}")
+        self.cards_per_side = cards_per_side
         self.seed = seed
         self.seats = tuple(seats)
         self.clock = clock
@@ -251,6 +283,7 @@ class KyogiSession:
         self.in_ma = False               # between a card finishing and the next kami-no-ku
         self.waiting = False             # 待った: the person asked the reader to hold
         self.reactions: list[int] = []   # the person's reaction times on their takes
+        self.review: list[ReviewRow] = []   # every judged read, in order
         self._pending: tuple[int, dict] | None = None   # a kami-no-ku that began while a card was owed
         self._deal()
 
@@ -261,7 +294,11 @@ class KyogiSession:
         for s in kyogi.SEATS:
             if self.seats[s] == CPU:
                 self.cpus[s] = cpus.get(s) or KarutaCPU(self.levels[s], s, self.seed)
-        self.state = KyogiState.new(self.seed, sides=sides, yomifuda=yomifuda, rules=self.rules)
+        dealt = sides
+        if sides is None and self.cards_per_side < kyogi.CARDS_PER_SIDE:
+            n = self.cards_per_side          # the first n of the full deal: 25 is the full match
+            dealt = [Territory.arranged(hand[:n]) for hand in kyogi.deal(self.seed)]
+        self.state = KyogiState.new(self.seed, sides=dealt, yomifuda=yomifuda, rules=self.rules)
         self.order = self.state.reader_order()
         self.arrangement: dict[int, Territory] = {}
         for s in kyogi.SEATS:
@@ -453,16 +490,29 @@ class KyogiSession:
         for s in kyogi.SEATS:
             events += self.state.apply(Touches(s, tuple(t for t in race.touches[s] if t.time_ms <= close_ms)))
         outcome = next(e.outcome for e in events if isinstance(e, Judged))
+        self.review.append(self._review_row(outcome, race))
         for s in self.people:
             events += self._reaction(outcome, race, s)
         return events + self._settle_owing() + self._after_read()
 
-    def _reaction(self, outcome: Outcome, race: Race, seat: int) -> list[GameEvent]:
+    def _first_ms(self, outcome: Outcome, race: Race, seat: int) -> int | None:
+        """A seat's time from the kimariji mark: its take's, or a faulting seat's first touch."""
         rt = outcome.reaction_ms[seat]
+        if rt is None and race.touches[seat] and any(f.seat == seat for f in outcome.faults):
+            rt = min(t.time_ms for t in race.touches[seat]) - self.ms(race.kimariji)
+        return rt
+
+    def _review_row(self, outcome: Outcome, race: Race) -> ReviewRow:
+        rts = tuple(self._first_ms(outcome, race, s) for s in kyogi.SEATS)
+        faults = tuple(tuple(f.kind.value for f in outcome.faults if f.seat == s) for s in kyogi.SEATS)
+        return ReviewRow(len(self.state.read), outcome.poem, race.kimariji_kana, outcome.owner,
+                         outcome.taker, (rts[0], rts[1]), (faults[0], faults[1]),
+                         outcome.giver, outcome.cards_owed)
+
+    def _reaction(self, outcome: Outcome, race: Race, seat: int) -> list[GameEvent]:
+        rt = self._first_ms(outcome, race, seat)
         faults = [f for f in outcome.faults if f.seat == seat]
         touched = race.touches[seat]
-        if faults and rt is None and touched:
-            rt = min(t.time_ms for t in touched) - self.ms(race.kimariji)
         taken = outcome.taker == seat
         if taken and rt is not None:
             self.reactions.append(rt)
@@ -571,4 +621,6 @@ def new_session(variant, seed: int, seats: Sequence[str], options: Mapping[str, 
     level = str(options.get("cpu_level", "club"))
     levels = [p.strip() for p in level.split(",")] if "," in level else [level, level]
     clock = options.get("clock", SYSTEM)
-    return KyogiSession(seed, seats=tuple(seats), clock=clock, cpu_level=levels)  # type: ignore[arg-type]
+    cards = int(options.get("cards_per_side", kyogi.CARDS_PER_SIDE))  # type: ignore[call-overload]
+    return KyogiSession(seed, seats=tuple(seats), clock=clock, cpu_level=levels,  # type: ignore[arg-type]
+                        cards_per_side=cards)

@@ -4,6 +4,11 @@ Every frequent action has a key, shown in its menu entry and tooltip:
 Space pause/resume, W wait (待った), R repeat the shimo-no-ku, N or → skip,
 Esc stop, Return start, K kimariji on the torifuda, Ctrl+, settings.
 Actions go to the mode on screen, which says which ones it can do now.
+
+One reading at a time (`trainer.ui.reading`): leaving a mode pauses its reading
+(a match never reads on behind another tab; back there, Space goes on, and a
+mode with no pause of its own, a drill, goes on by itself); a mode that starts
+a reading while another mode's is paused asks "Stop the reading in Match?".
 """
 from __future__ import annotations
 
@@ -64,6 +69,9 @@ class MainWindow(QMainWindow):
         self._build_modes()
         self._build_actions()
         self._build_status_bar()
+        self._paused_away: dict[int, list] = {}    # mode index → its readings paused when it was left
+        from trainer.ui.reading import set_arbiter
+        set_arbiter(self.may_stop_readings)
         LANG.changed.connect(self.retranslate)
         SPELLING.changed.connect(self._settings_changed)
         self.retranslate()
@@ -101,14 +109,65 @@ class MainWindow(QMainWindow):
 
     def set_mode(self, index: int) -> None:
         index = max(0, min(int(index), len(self.modes) - 1))
+        previous = self.stack.currentIndex()
+        self.stack.setCurrentIndex(index)       # first: the tab bar's echo below changes nothing
         if self.tabs.currentIndex() != index:
             self.tabs.setCurrentIndex(index)
-        self.stack.setCurrentIndex(index)
+        if hasattr(self, "_paused_away") and index != previous:
+            self._leave_mode(previous)
+            self._return_to_mode(index)
         self.settings.set(S.MODE, index)
         self._update_actions()
 
     def current_mode(self):
         return self.stack.currentWidget()
+
+    # -- one reading at a time ---------------------------------------------------------------
+    def mode_of_driver(self, driver) -> int | None:
+        """The index of the mode a reading driver belongs to (its parent's mode)."""
+        if driver is self.driver:
+            return 0
+        owner = driver.parent()
+        for k, (_, widget) in enumerate(self.modes):
+            if owner is widget or (owner is not None and widget.isAncestorOf(owner)):
+                return k
+        return None
+
+    def _mode_name(self, driver) -> str:
+        k = self.mode_of_driver(driver)
+        return tr(self.modes[k][0]) if k is not None else ""
+
+    def _leave_mode(self, index: int) -> None:
+        """The person leaves mode `index`: its sounding reading pauses (said in the status bar)."""
+        from trainer.ui.reading import pause_all
+        mine = pause_all(lambda d: self.mode_of_driver(d) == index)
+        if mine:
+            self._paused_away[index] = mine
+            self.statusBar().showMessage(tr("reading.paused_away", mode=tr(self.modes[index][0])), 20_000)
+
+    def _return_to_mode(self, index: int) -> None:
+        """Back in a mode whose reading was paused when it was left: a mode with a pause of its
+        own (Reader, Match) waits for Space; one without (a drill) goes on by itself."""
+        mode = self.modes[index][1]
+        for d in self._paused_away.pop(index, []):
+            if d.state == "paused" and not getattr(mode, "available", lambda n: False)("pause"):
+                d.resume()
+
+    def may_stop_readings(self, others, starting) -> bool:
+        """The arbiter of `trainer.ui.reading`: a reading is to start while others are busy."""
+        starting.name = self._mode_name(starting)
+        for d in others:
+            d.name = self._mode_name(d)
+        names = "・".join(dict.fromkeys(d.name for d in others if d.name)) or tr("reading.stopped")
+        return self.ask_stop_reading(names)
+
+    def ask_stop_reading(self, mode: str) -> bool:
+        """Yes/No: stop the reading in `mode`? (tests replace this)"""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("reading.ask_title"), tr("reading.ask", mode=mode),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setInformativeText(tr("reading.ask_detail", mode=mode))
+        box.setDefaultButton(QMessageBox.StandardButton.Yes)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     # -- actions -----------------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -224,7 +283,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         from trainer.ui.settings_dialog import SettingsDialog
-        dialog = SettingsDialog(self.settings, self.voices.imported_names(), self)
+        dialog = SettingsDialog(self.settings, self.voices.imported_names(), self, voice_book=self.voices)
         if dialog.exec():
             dialog.apply()
             self.kimariji_action.setChecked(self.settings.get(S.SHOW_KIMARIJI))
@@ -264,6 +323,9 @@ class MainWindow(QMainWindow):
             import trainer.ui.stats_charts  # noqa: F401
 
     def closeEvent(self, event) -> None:
+        from trainer.ui import reading
+        if reading._arbiter is not None and reading._arbiter() == self.may_stop_readings:
+            reading.set_arbiter(None)       # nobody left to ask
         for _, widget in self.modes:
             if hasattr(widget, "shutdown"):
                 widget.shutdown()

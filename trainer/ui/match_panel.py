@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QInputDialog, QLabel, QListWidget,
-                               QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QInputDialog,
+                               QLabel, QListWidget, QMessageBox, QPushButton, QSplitter, QStackedWidget,
+                               QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 import poems
 import poems.kimariji
@@ -64,6 +65,26 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.waiting": ("待った：読みを止めます（W で再開）", "Wait: the reader holds (W to go on)"),
     "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
                            "Could not save to the statistics (the match goes on): {error}"),
+    "match.abandon_ask": ("この試合をやめますか？", "Abandon this match?"),
+    "match.abandon_detail": ("ここまでの結果を表示します。", "Its result so far is shown."),
+    "match.abandoned": ("途中で終了（残り あなた {mine} 枚・相手 {theirs} 枚）",
+                        "Abandoned (cards left: you {mine}, opponent {theirs})"),
+    "match.stopped": ("試合を終了しました：{why}", "The match ended: {why}"),
+    "match.review": ("札ごとの振り返り", "Card by card"),
+    "review.no": ("#", "#"),
+    "review.card": ("札", "Card"),
+    "review.side": ("陣", "Side"),
+    "review.taker": ("取り", "Taken by"),
+    "review.you_ms": ("あなた", "You"),
+    "review.cpu_ms": ("相手", "Opponent"),
+    "review.faults": ("お手つき", "Faults"),
+    "review.lost": ("取られた", "Lost"),
+    "review.sent": ("送り", "Sent"),
+    "review.karafuda": ("空札", "karafuda"),
+    "review.own": ("自陣", "yours"),
+    "review.opp": ("敵陣", "theirs"),
+    "review.nobody": ("—", "—"),
+    "review.sent_by": ("{who}→{n}", "{who} sent {n}"),
 }
 add_messages(MATCH_MESSAGES)
 
@@ -149,6 +170,46 @@ def reaction_text(ms: int | None, fault: bool) -> str:
     return tr("match.reaction", ms=ms)
 
 
+class WrappedLines(QStyledItemDelegate):
+    """List items as whole paragraphs: each one as tall as its text wrapped to the list's
+    width now (Qt's own word wrap measures once and then cuts the line with "…")."""
+
+    PAD = 4
+
+    def __init__(self, view: QListWidget):
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self, option, index) -> QSize:
+        width = max(40, self.view.viewport().width() - 2 * self.PAD - 2)
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        rect = QFontMetrics(option.font).boundingRect(QRect(0, 0, width, 100_000),
+                                                      int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(width, rect.height() + 2 * self.PAD)
+
+    def paint(self, painter, option, index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        style = self.view.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, self.view)
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(opt.palette.color(QPalette.ColorRole.HighlightedText if
+                                         opt.state & QStyle.StateFlag.State_Selected else QPalette.ColorRole.Text))
+        painter.drawText(opt.rect.adjusted(self.PAD, self.PAD, -self.PAD, -self.PAD),
+                         int(Qt.TextFlag.TextWordWrap), text)
+        painter.restore()
+
+
+def wrap_whole_lines(view: QListWidget) -> None:
+    """Log lines are never cut: wrapped to the width, re-wrapped when it changes."""
+    view.setWordWrap(True)
+    view.setItemDelegate(WrappedLines(view))
+    view.setResizeMode(QListWidget.ResizeMode.Adjust)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
 class MatchPanel(UsesStatsStore, QWidget):
     """Match mode: arrange, memorise, play, result; the match is `self.session`."""
 
@@ -226,14 +287,16 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.banner.setStyleSheet("font-size: 18px; color: #333;")
         self.reaction = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         f = QFont()
-        f.setPixelSize(40)
+        f.setPixelSize(30)
         f.setBold(True)
         self.reaction.setFont(f)
-        self.reaction.setMinimumWidth(320)
+        self.reaction.setWordWrap(True)
         self.kimariji_label = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.kimariji_label.setStyleSheet("font-size: 18px; color: #333;")
         self.scores = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.scores.setStyleSheet("font-size: 16px;")
+        self.scores.setWordWrap(True)
+        self.kimariji_label.setWordWrap(True)
 
         self.level = QComboBox()
         for name, lv in LEVELS.items():
@@ -259,7 +322,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.log.setWordWrap(True)          # long lines (faults of both) wrap rather than hide
+        wrap_whole_lines(self.log)
         side = QWidget()
+        side.setMinimumWidth(220)
         sv = QVBoxLayout(side)
         sv.addWidget(self.reaction)
         sv.addWidget(self.kimariji_label)
@@ -277,6 +342,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         split.addWidget(side)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)
+        split.setChildrenCollapsible(False)
+        split.setSizes([3000, 1000])        # the floor takes three quarters: its cards grow with it
+        self.split = split
         pv.addWidget(split, 1)
 
         self.result = ResultView(self)
@@ -340,7 +408,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
         self.session = KyogiSession(seed, clock=self.clock, cpu_level=self._level(), sides=sides,
                                     yomifuda=yomifuda, cpus=None if cpu is None else {CPU: cpu},
-                                    rules=self.settings_rules())
+                                    rules=self.settings_rules(),
+                                    cards_per_side=self.settings.get(S.CARDS_PER_SIDE))
         self._judged = None
         self.log.clear()
         self.reaction.setText("")
@@ -415,6 +484,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._show_floor()
 
     def start_memorisation(self) -> None:
+        if self.settings.get(S.MEMORISE_MIN) == 0:     # no memorisation: straight to the match
+            self.begin_match()
+            return
         if not self.session.start_memorisation():
             return
         self.memorise.seconds = 60.0 * self.settings.get(S.MEMORISE_MIN)
@@ -572,18 +644,40 @@ class MatchPanel(UsesStatsStore, QWidget):
         return " ".join(t for t in parts if t)
 
     def _on_error(self, message: str) -> None:
-        QMessageBox.warning(self, tr("error.title"), message)
-        self.abandon()
+        """The reading stopped (a voice could not be read, another mode took the reader): the
+        match ends there and its result is shown with the reason, never thrown away."""
+        if self.phase != PLAY:
+            return
+        self.session.abandon()
+        self.finish(why=message)
+
+    def confirm_abandon(self) -> bool:
+        """Ask before a match in progress is thrown away (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("match.abandon"), tr("match.abandon_ask"),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setInformativeText(tr("match.abandon_detail"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     def abandon(self) -> None:
-        self.driver.stop()
-        self._race_timer.stop()
-        self.new_match()
+        """Esc / Abandon: asked first; the result so far is shown."""
+        if self.phase != PLAY:
+            self.new_match()
+            return
+        paused_here = self.driver.state == "playing"
+        if paused_here:
+            self.driver.pause()                 # nothing is missed while the person decides
+        if not self.confirm_abandon():
+            if paused_here:
+                self.driver.resume()
+            return
+        self.session.abandon()
+        self.finish()
 
-    def finish(self) -> None:
+    def finish(self, why: str = "") -> None:
         self.driver.stop()
         self._race_timer.stop()
-        self.result.show_result(self)
+        self.result.show_result(self, why=why)
         self.pages.setCurrentIndex(1)
         self._update_controls()
 
@@ -591,7 +685,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.session is None:
             return
         mine, theirs = self.state.scores()
-        self.scores.setText(f"{tr('match.you')}: {tr('match.left', n=mine)}　　"
+        self.scores.setText(f"{tr('match.you')}: {tr('match.left', n=mine)}\n"
                             f"{tr('match.cpu')}: {tr('match.left', n=theirs)}")
 
     # -- the territory reports presses; during okurifuda choice they pick a card -----------------
@@ -631,46 +725,82 @@ class MatchPanel(UsesStatsStore, QWidget):
 
 
 class ResultView(QWidget):
-    """The match result: who won, by how many, reaction times, faults, the log."""
+    """The match result: who won, by how many, reaction times, faults, the log, and the
+    review card by card (both seats' times, who took it, faults, cards lost and sent)."""
+
+    COLUMNS = ("review.no", "review.card", "review.side", "review.taker", "review.you_ms",
+               "review.cpu_ms", "review.faults", "review.lost", "review.sent")
 
     def __init__(self, panel: MatchPanel):
         super().__init__(panel)
         self.panel = panel
         self.title = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         f = QFont()
-        f.setPixelSize(44)
+        f.setPixelSize(36)
         f.setBold(True)
         self.title.setFont(f)
         self.verdict = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
-        self.verdict.setStyleSheet("font-size: 32px;")
+        self.verdict.setStyleSheet("font-size: 28px;")
+        self.why = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        self.why.setWordWrap(True)
+        self.why.setStyleSheet("font-size: 16px; color: #8a3b12;")
         self.details = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
-        self.details.setStyleSheet("font-size: 20px; color: #333;")
+        self.details.setWordWrap(True)
+        self.details.setStyleSheet("font-size: 18px; color: #333;")
         self.taken = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.taken.setWordWrap(True)
         self.taken.setStyleSheet("font-size: 18px;")
+        self.review_title = QLabel()
+        self.review = QTableWidget(0, len(self.COLUMNS))
+        self.review.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.review.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.review.verticalHeader().setVisible(False)
+        self.review.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.review.horizontalHeader().setStretchLastSection(True)
         self.log = QListWidget()
+        wrap_whole_lines(self.log)
         self.again = QPushButton(clicked=lambda: panel.new_match())
         self.again.setMinimumHeight(44)
+        lists = QSplitter(Qt.Orientation.Vertical)
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        tv.addWidget(self.review_title)
+        tv.addWidget(self.review, 1)
+        lists.addWidget(top)
+        lists.addWidget(self.log)
+        lists.setStretchFactor(0, 3)
+        lists.setStretchFactor(1, 1)
         v = QVBoxLayout(self)
         v.addWidget(self.title)
         v.addWidget(self.verdict)
+        v.addWidget(self.why)
         v.addWidget(self.details)
         v.addWidget(self.taken)
-        v.addWidget(self.log, 1)
+        v.addWidget(lists, 1)
         v.addWidget(self.again, 0, Qt.AlignmentFlag.AlignCenter)
         self.retranslate()
 
     def retranslate(self) -> None:
         self.title.setText(tr("match.result"))
         self.again.setText(tr("match.again"))
+        self.review_title.setText(tr("match.review"))
+        self.review.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
 
-    def show_result(self, panel: MatchPanel) -> None:
+    def show_result(self, panel: MatchPanel, why: str = "") -> None:
         state = panel.state
         mine, theirs = state.scores()
         margin = abs(mine - theirs)
-        won = state.winner() == HUMAN
-        self.verdict.setText(tr("match.won" if won else "match.lost", n=margin))
-        self.verdict.setStyleSheet(f"font-size: 32px; color: {'#1f5fbf' if won else '#c0392b'};")
+        if state.is_over():
+            won = state.winner() == HUMAN
+            self.verdict.setText(tr("match.won" if won else "match.lost", n=margin))
+            colour = "#1f5fbf" if won else "#c0392b"
+        else:                                   # abandoned, or the reading stopped
+            self.verdict.setText(tr("match.abandoned", mine=mine, theirs=theirs))
+            colour = "#555"
+        self.verdict.setStyleSheet(f"font-size: 28px; color: {colour};")
+        self.why.setText(tr("match.stopped", why=why) if why else "")
+        self.why.setVisible(bool(why))
         rts = panel.rt_log
         faults = sum(1 for o in state.outcomes for f in o.faults if f.seat == HUMAN)
         mean = f"{round(sum(rts) / len(rts))}" if rts else "—"
@@ -679,3 +809,36 @@ class ResultView(QWidget):
         self.log.clear()
         for k in range(panel.log.count()):
             self.log.addItem(panel.log.item(k).text())
+        self.show_review(panel.session.review)
+
+    def show_review(self, rows) -> None:
+        """One table row per judged read, from the person's seat (`ReviewRow`)."""
+        self.review.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, text in enumerate(review_cells(row)):
+                item = QTableWidgetItem(text)
+                if c in (4, 5):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.review.setItem(r, c, item)
+            if row.lost(HUMAN):
+                for c in range(self.review.columnCount()):
+                    self.review.item(r, c).setForeground(RED)
+        self.review.resizeRowsToContents()
+
+
+def review_cells(row: K.ReviewRow) -> list[str]:
+    """The review's cells for one read, seen from the person's seat (seat 0)."""
+    def who(seat):
+        return tr("review.nobody") if seat is None else tr("match.you") if seat == HUMAN else tr("match.cpu")
+
+    def ms(v):
+        return "" if v is None else f"{signed_ms(v)} ms"
+
+    side = tr("review.karafuda") if row.karafuda else tr("review.own") if row.owner == HUMAN else tr("review.opp")
+    faults = "　".join(f"{who(s)}: {tr('fault.' + k)}" for s in (HUMAN, CPU) for k in row.faults[s])
+    sent = ""
+    if row.giver is not None and row.cards_owed:
+        sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed)
+    return [str(row.number), f"{row.kimariji}（{row.poem}）", side, who(row.taker),
+            ms(row.reaction_ms[HUMAN]), ms(row.reaction_ms[CPU]), faults,
+            "✗" if row.lost(HUMAN) else "", sent]

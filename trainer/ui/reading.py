@@ -10,6 +10,19 @@ clock; the driver pauses it there (nothing is heard, so nothing should be
 missed) and says so through `device_problem` (and `notify_sound`, for the status bar).
 The player opens the device again by
 itself once it is back, so the next Start plays.
+
+One reading at a time: every mode has its own driver, but there is one player,
+and two drivers on it steal each other's events and programmes (a drill started
+while a match read froze both for good). So a driver that starts while another
+one is reading, paused or held first settles with it (`_make_room`): the
+arbiter the main window installs (`set_arbiter`) asks the person whether to stop
+the other reading; without one (tests, a panel on its own) the other is stopped
+and told so. A stopped reading emits `error` ("the reading could not go on"),
+which every mode already answers by ending its reading; a refused start emits
+`error` on the new driver, which then never touches the player. Stopping the
+other, rather than pausing it underneath, is deliberate: a paused driver whose
+programme was replaced on the player would "resume" someone else's reading.
+Only the driver that has the floor polls the player.
 """
 from __future__ import annotations
 
@@ -17,7 +30,24 @@ import weakref
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from trainer.ui.i18n import add_messages, tr
 from trainer.ui.tasks import BackgroundTask
+
+add_messages({
+    "reading.stopped": ("読みを止めました", "The reading was stopped"),
+    "reading.stopped_by": ("「{mode}」が読み始めたので、この読みを止めました（読みは一度に一つです）",
+                           "Stopped: {mode} began a reading (one reading at a time)"),
+    "reading.kept_other": ("始めませんでした：別のモードの読みが止まったまま残っています",
+                           "Not started: another mode's reading is still paused there"),
+    "reading.ask_title": ("読みは一度に一つ", "One reading at a time"),
+    "reading.ask": ("「{mode}」の読みを止めますか？", "Stop the reading in {mode}?"),
+    "reading.ask_detail": ("止めると「{mode}」の読みは終わります（試合なら結果を表示します）。"
+                           "「いいえ」ならそのまま一時停止で残り、こちらは始まりません。",
+                           "Stopping it ends that reading (a match shows its result). "
+                           "No keeps it paused there, and this one does not start."),
+    "reading.paused_away": ("「{mode}」の読みを一時停止しました（戻って Space で再開）",
+                            "The reading in {mode} is paused while you are away (Space there goes on)"),
+})
 
 PAUSED, HELD, PLAYING, IDLE = "paused", "held", "playing", "idle"
 
@@ -45,6 +75,46 @@ def notify_sound(text: str) -> None:
             _sound_listeners.remove(ref)
 
 
+# Every live driver (weakly: a panel's driver goes with its panel) and who may decide between them.
+_drivers: "weakref.WeakSet[ReadingDriver]" = weakref.WeakSet()
+_arbiter: weakref.WeakMethod | None = None
+
+
+def set_arbiter(method) -> None:
+    """`method(others, starting) -> bool`: may `starting` stop the busy drivers `others`?
+    (the main window asks the person). A bound method, held weakly; None removes it."""
+    global _arbiter
+    _arbiter = None if method is None else weakref.WeakMethod(method)
+
+
+def busy_drivers(exclude=None) -> list["ReadingDriver"]:
+    """Drivers reading, paused or held (building a programme counts as reading)."""
+    return [d for d in list(_drivers) if d is not exclude and d.busy]
+
+
+def pause_all(which=lambda driver: True) -> list["ReadingDriver"]:
+    """Pause every driver that is sounding and `which(driver)` (a mode left the screen);
+    returns those paused. A held reading is silent already and waits for its mode (an
+    okurifuda choice, 待った)."""
+    paused = []
+    for d in list(_drivers):
+        if d.state == PLAYING and which(d):
+            d.pause()
+            paused.append(d)
+    return paused
+
+
+def stop_all() -> None:
+    """Stop every reading (the player is about to be replaced: a new output device)."""
+    for d in list(_drivers):
+        if d.busy:
+            d.interrupt(_stopped_text())
+
+
+def _stopped_text(by: str = "") -> str:
+    return tr("reading.stopped_by", mode=by) if by else tr("reading.stopped")
+
+
 class ReadingDriver(QObject):
     card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
     kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
@@ -55,8 +125,11 @@ class ReadingDriver(QObject):
     device_problem = Signal(str)          # the sound device was lost: paused where it was
     ready = Signal()                      # the programme is loaded and sounding
 
-    def __init__(self, voices, parent=None):
+    def __init__(self, voices, parent=None, name: str = ""):
+        """`name`: what the person calls this reading ("the match"), for the questions
+        and notices when another mode wants the player (the main window can set it)."""
         super().__init__(parent)
+        self.name = name
         self.voices = voices
         self.programme = None
         self.order: list[int] = []
@@ -67,12 +140,44 @@ class ReadingDriver(QObject):
         self._generation = 0              # drops programmes built for a reading since stopped
         self._timer = QTimer(self, interval=15)
         self._timer.timeout.connect(self._poll)
+        _drivers.add(self)
+
+    @property
+    def busy(self) -> bool:
+        return self._state != IDLE
+
+    def _make_room(self) -> bool:
+        """Settle with the other busy drivers before starting: stop them (asking first if an
+        arbiter is installed); False if the person chose to keep theirs."""
+        others = busy_drivers(exclude=self)
+        if not others:
+            return True
+        method = _arbiter() if _arbiter is not None else None
+        try:
+            if method is not None and not method(others, self):
+                return False
+        except RuntimeError:        # the window that asked is gone: stop with a notice
+            set_arbiter(None)
+        for other in others:
+            other.interrupt(_stopped_text(self.name))
+        return True
+
+    def interrupt(self, message: str) -> None:
+        """Stop because another reading needs the player; the owner hears it as `error`."""
+        was_busy = self.busy
+        self.stop()
+        if was_busy:
+            self.error.emit(message)
+            notify_sound(message)
 
     # -- control -----------------------------------------------------------------------------
     def start(self, order, timing, joka: bool) -> None:
         """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked."""
         from audio.programme import Programme, ReadingSettings
         self.stop()
+        if not self._make_room():
+            self.error.emit(tr("reading.kept_other"))
+            return
         self._generation += 1
         generation = self._generation
         order = list(order)
@@ -111,6 +216,8 @@ class ReadingDriver(QObject):
         player.poll_events()   # drop what an earlier reading or the device left queued
         player.load(programme)
         player.start()
+        if self._state == PAUSED:   # paused while the programme was being built
+            player.pause()
         self._timer.start()
         self.ready.emit()
 

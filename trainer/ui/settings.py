@@ -41,9 +41,12 @@ PAUSE = Key("reading/pause", 1.0, 0.3, 5.0)  # between kami- and shimo-no-ku
 SPEED = Key("reading/speed", 1.0, 0.7, 1.4)
 VOICE = Key("reading/voice", "synth")        # 'synth' or the name of an imported set
 JOKA = Key("reading/joka", True)
-MEMORISE_MIN = Key("match/memorise_minutes", 15, 1, 15)
+MEMORISE_MIN = Key("match/memorise_minutes", 15, 0, 15)     # 0: the match begins at once
+CARDS_PER_SIDE = Key("match/cards_per_side", 25, 1, 25)     # fewer: end-game practice (4 v 4)
 CPU_LEVEL = Key("match/cpu_level", "club")
 JUDGE_WINDOW_MS = Key("match/judge_window_ms", 30, 0, 100)   # same-time touches: see kyogi.JUDGE_WINDOW_MS
+OUTPUT_DEVICE = Key("audio/output_device", "")  # '' = the system's default output
+VOLUME = Key("audio/volume", 100, 0, 100)       # percent, the player's gain
 GEOMETRY = Key("window/geometry", b"")
 MODE = Key("window/mode", 0)
 

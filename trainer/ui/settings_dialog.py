@@ -1,8 +1,15 @@
-"""The settings dialog: language, reading timing, voice, beginner aids, match options."""
+"""The settings dialog: language, reading timing, voice, sound output, beginner aids, match options.
+
+Sound output: the devices PortAudio lists (`sounddevice.query_devices()`, outputs
+only; "System default" first), a volume, and a test tone played through the
+shared player with the choice as it stands, so the person hears where the
+reading will come out before saving (Cancel puts the saved choice back).
+"""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFormLayout, QSpinBox)
+                               QFormLayout, QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox)
 
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, add_messages, tr
@@ -20,11 +27,40 @@ add_messages({
                                      "In historical kana (あふこ, なにはが)"),
 })
 
+# Sound output and end-game practice (a table of their own: the one above grows elsewhere).
+add_messages({
+    "settings.device": ("音声出力", "Sound output"),
+    "settings.device_default": ("システムの既定", "System default"),
+    "settings.volume": ("音量", "Volume"),
+    "settings.test_tone": ("テスト音", "Test tone"),
+    "settings.tone_played": ("テスト音を鳴らしました", "Test tone played"),
+    "settings.tone_busy": ("読みの途中なので鳴らせません（先に読みを止めてください）",
+                           "A reading is under way: stop it first, the tone would replace it"),
+    "settings.tone_silent": ("音声出力がありません：無音です（{why}）", "No sound device: silent ({why})"),
+    "settings.cards_per_side": ("一人の札の枚数", "Cards per side"),
+    "settings.cards_per_side_tip": ("25 枚より少なくすると終盤の練習になります（例：4 対 4）",
+                                    "Fewer than 25 practises the end of a match (4 v 4, say)"),
+})
+
+
+def output_devices() -> list[str]:
+    """The names of the output devices PortAudio lists (none if PortAudio is missing)."""
+    try:
+        import sounddevice as sd
+        devices = sd.query_devices()
+    except Exception:  # noqa: BLE001 - no PortAudio, or it cannot list: the default only
+        return []
+    return list(dict.fromkeys(d["name"] for d in devices if d.get("max_output_channels", 0) > 0))
+
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: S.Settings, voices: list[str], parent=None):
+    def __init__(self, settings: S.Settings, voices: list[str], parent=None, voice_book=None,
+                 devices: list[str] | None = None):
+        """`voice_book` plays the test tone (the shared player); `devices` stands in for
+        the devices PortAudio lists (tests)."""
         super().__init__(parent)
         self.settings = settings
+        self.voice_book = voice_book
         self.setWindowTitle(tr("settings.title"))
         form = QFormLayout(self)
 
@@ -50,6 +86,31 @@ class SettingsDialog(QDialog):
         self.voice.setCurrentIndex(max(0, k))
         form.addRow(tr("settings.voice"), self.voice)
 
+        self.device = QComboBox()
+        self.device.addItem(tr("settings.device_default"), "")
+        for name in output_devices() if devices is None else devices:
+            self.device.addItem(name, name)
+        saved = settings.get(S.OUTPUT_DEVICE)
+        if saved and self.device.findData(saved) < 0:
+            self.device.addItem(saved, saved)       # not plugged in now: kept, not forgotten
+        self.device.setCurrentIndex(max(0, self.device.findData(saved)))
+        form.addRow(tr("settings.device"), self.device)
+        self.volume = QSlider(Qt.Orientation.Horizontal, minimum=0, maximum=100)
+        self.volume.setValue(settings.get(S.VOLUME))
+        self.volume_label = QLabel()
+        self.volume.valueChanged.connect(lambda v: self.volume_label.setText(f"{v} %"))
+        self.volume_label.setText(f"{self.volume.value()} %")
+        self.test_button = QPushButton(tr("settings.test_tone"), clicked=self.test_tone)
+        self.test_button.setEnabled(voice_book is not None and hasattr(voice_book, "test_tone"))
+        row = QHBoxLayout()
+        row.addWidget(self.volume, 1)
+        row.addWidget(self.volume_label)
+        row.addWidget(self.test_button)
+        form.addRow(tr("settings.volume"), row)
+        self.tone_status = QLabel()
+        self.tone_status.setWordWrap(True)
+        form.addRow(self.tone_status)
+
         self.joka = QCheckBox(tr("settings.joka"))
         self.joka.setChecked(settings.get(S.JOKA))
         form.addRow(self.joka)
@@ -67,6 +128,10 @@ class SettingsDialog(QDialog):
         self.memorise = QSpinBox(minimum=int(S.MEMORISE_MIN.lo), maximum=int(S.MEMORISE_MIN.hi))
         self.memorise.setValue(settings.get(S.MEMORISE_MIN))
         form.addRow(tr("settings.memorise"), self.memorise)
+        self.cards_per_side = QSpinBox(minimum=int(S.CARDS_PER_SIDE.lo), maximum=int(S.CARDS_PER_SIDE.hi))
+        self.cards_per_side.setValue(settings.get(S.CARDS_PER_SIDE))
+        self.cards_per_side.setToolTip(tr("settings.cards_per_side_tip"))
+        form.addRow(tr("settings.cards_per_side"), self.cards_per_side)
         self.judge_window = QSpinBox(minimum=int(S.JUDGE_WINDOW_MS.lo), maximum=int(S.JUDGE_WINDOW_MS.hi),
                                      suffix=" ms")
         self.judge_window.setValue(settings.get(S.JUDGE_WINDOW_MS))
@@ -77,6 +142,25 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    def test_tone(self) -> bool:
+        """Play the test tone on the device and at the volume chosen here (not saved yet)."""
+        book = self.voice_book
+        book.use_audio(self.device.currentData(), self.volume.value())
+        played = book.test_tone()
+        player = book.player() if played else None
+        if not played:
+            self.tone_status.setText(tr("settings.tone_busy"))
+        elif getattr(player, "silent", False):
+            self.tone_status.setText(tr("settings.tone_silent", why=getattr(player, "status_message", "")))
+        else:
+            self.tone_status.setText(tr("settings.tone_played"))
+        return played
+
+    def reject(self) -> None:
+        if self.voice_book is not None and hasattr(self.voice_book, "apply_audio_settings"):
+            self.voice_book.apply_audio_settings()     # what was tried goes back to what is saved
+        super().reject()
 
     def _seconds(self, key: S.Key) -> QDoubleSpinBox:
         box = QDoubleSpinBox(decimals=1, singleStep=0.1, minimum=key.lo, maximum=key.hi)
@@ -97,6 +181,11 @@ class SettingsDialog(QDialog):
         s.set(S.DAKUTEN, self.dakuten.isChecked())
         s.set(S.MEMORISE_MIN, self.memorise.value())
         s.set(S.JUDGE_WINDOW_MS, self.judge_window.value())
+        s.set(S.CARDS_PER_SIDE, self.cards_per_side.value())
+        s.set(S.OUTPUT_DEVICE, self.device.currentData())
+        s.set(S.VOLUME, self.volume.value())
         s.sync()
+        if self.voice_book is not None and hasattr(self.voice_book, "apply_audio_settings"):
+            self.voice_book.apply_audio_settings()
         LANG.set(self.language.currentData())
         SPELLING.set(self.spelling.currentData())

@@ -38,7 +38,7 @@ from trainer.ui.kimariji_text import SPELLING, static_text
 TERRITORY_W_MM = 870.0
 ROW_GAP_MM = 10.0
 CENTRE_GAP_MM = 30.0
-MARGIN_MM = 20.0
+MARGIN_MM = 8.0     # tatami around the territories: enough to frame them, no more (space goes to the cards)
 COLUMN_STEP_MM = (TERRITORY_W_MM - CARD_W_MM) / (COLUMNS - 1)   # 16 slots, the outer ones at the edges
 SIDE_H_MM = ROWS * CARD_H_MM + (ROWS - 1) * ROW_GAP_MM
 FLOOR_W_MM = TERRITORY_W_MM + 2 * MARGIN_MM
@@ -152,7 +152,7 @@ class TerritoryWidget(QWidget):
         self._drag_pos = QPointF()
         self.setMouseTracking(False)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumSize(640, 380)
+        self.setMinimumSize(480, 300)
 
     # -- model -------------------------------------------------------------------------------
     def set_floor(self, floor: Floor) -> None:
@@ -171,6 +171,8 @@ class TerritoryWidget(QWidget):
 
     # -- geometry (mm on the floor → pixels) -------------------------------------------------
     def _scale(self) -> float:
+        """Pixels per mm: the whole floor as large as the widget allows, to scale (the
+        cards keep the torifuda's 52 × 73 aspect, and their kana grow with them)."""
         return min(self.width() / FLOOR_W_MM, self.height() / FLOOR_H_MM)
 
     def _origin(self) -> QPointF:

@@ -7,12 +7,15 @@ that runs over (ji-amari: 15 or 16 kana) fills the columns as evenly as
 possible, longest first (5/5/5, 6/5/5).  Official cards omit dakuten
 (わかころもては); that is the default here, with dakuten as an option.
 
-The card is cream with a green border, 73 × 52 mm.  The opponent's cards are
+The card is cream with a green border, 73 × 52 mm. The kimariji, a beginner's
+aid, has a strip of its own down the left edge (`torifuda_layout`): it never
+covers the card's text.  The opponent's cards are
 drawn upside down, as they lie across a real floor.
 """
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PySide6.QtCore import QRectF, Qt
@@ -81,14 +84,15 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(GREEN)
     painter.drawRoundedRect(card, radius, radius)
-    border = max(1.5, w * 0.07)
+    border = max(1.5, w * 0.06)
     face = card.adjusted(border, border, -border, -border)
     painter.setBrush(CREAM)
     painter.drawRoundedRect(face, radius * 0.5, radius * 0.5)
 
-    _paint_columns(painter, face, columns)
+    layout = torifuda_layout(face, columns, kimariji)
+    _paint_columns(painter, layout, columns)
     if kimariji:
-        _paint_kimariji(painter, face, kimariji)
+        _paint_kimariji(painter, layout, kimariji)
 
     if dimmed:
         painter.setBrush(QColor(40, 40, 40, 110))
@@ -101,37 +105,63 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
     painter.restore()
 
 
-def _paint_columns(painter: QPainter, face: QRectF, columns: list[str]) -> None:
-    rows = max(len(c) for c in columns) if columns else 5
-    pad_x, pad_y = face.width() * 0.06, face.height() * 0.05
+@dataclass(frozen=True)
+class TorifudaLayout:
+    """Where a card's kana go: one cell per kana of the columns (rightmost column first),
+    and, when the kimariji is shown, a strip of its own down the left edge, so the aid
+    never covers the card's text."""
+    cells: list[list[QRectF]]
+    kana_px: int
+    kimariji_cells: list[QRectF]
+    kimariji_px: int
+
+
+def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None) -> TorifudaLayout:
+    """The layout of the kana on the face of a card (see `TorifudaLayout`)."""
+    rows = max(max((len(c) for c in columns), default=5), 5)
+    pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
+    strip = QRectF()
+    k_cells: list[QRectF] = []
+    k_px = 0
+    if kimariji:
+        # Wide enough for its kana (a 6-kana kimariji still reads), never more than a column.
+        strip_w = min(area.width() * 0.24, area.height() / max(4, len(kimariji)) * 1.15)
+        strip = QRectF(area.left(), area.top(), strip_w, area.height())
+        area = area.adjusted(strip_w, 0, 0, 0)
+        k_h = strip.height() / max(4, len(kimariji))
+        k_px = max(4, int(min(strip_w * 0.92, k_h * 0.95)))
+        k_cells = [QRectF(strip.left(), strip.top() + r * k_h, strip_w, k_h) for r in range(len(kimariji))]
     col_w = area.width() / 3
-    cell_h = area.height() / max(rows, 5)
-    size = min(col_w * 0.86, cell_h * 0.92)
+    cell_h = area.height() / rows
+    size = max(4, int(min(col_w * 0.92, cell_h * 0.96)))
+    cells = []
+    for k, column in enumerate(columns):          # k = 0 is the rightmost column
+        x = area.right() - (k + 1) * col_w
+        cells.append([QRectF(x, area.top() + r * cell_h, col_w, cell_h) for r in range(len(column))])
+    return TorifudaLayout(cells, size, k_cells, k_px)
+
+
+def _paint_columns(painter: QPainter, layout: TorifudaLayout, columns: list[str]) -> None:
     font = QFont(card_font_family())
-    font.setPixelSize(max(4, int(size)))
+    font.setPixelSize(layout.kana_px)
     font.setWeight(QFont.Weight.DemiBold)
     painter.setFont(font)
     painter.setPen(INK)
-    for k, column in enumerate(columns):          # k = 0 is the rightmost column
-        x = area.right() - (k + 1) * col_w
-        for r, kana in enumerate(column):
-            cell = QRectF(x, area.top() + r * cell_h, col_w, cell_h)
+    for column, cells in zip(columns, layout.cells):
+        for kana, cell in zip(column, cells):
             painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, kana)
 
 
-def _paint_kimariji(painter: QPainter, face: QRectF, kimariji: str) -> None:
-    """Kimariji small in the bottom-left corner, vertical, in red: a beginner's aid."""
-    size = max(4, int(min(face.width() * 0.12, face.height() * 0.5 / max(1, len(kimariji)))))
+def _paint_kimariji(painter: QPainter, layout: TorifudaLayout, kimariji: str) -> None:
+    """The kimariji in red down its own strip at the left edge: a beginner's aid."""
     font = QFont(card_font_family())
-    font.setPixelSize(size)
+    font.setPixelSize(layout.kimariji_px)
     font.setBold(True)
     painter.setFont(font)
     painter.setPen(KIMARIJI_RED)
-    x = face.left() + size * 0.15
-    y = face.bottom() - size * (len(kimariji) + 0.2)
-    for r, kana in enumerate(kimariji):
-        painter.drawText(QRectF(x, y + r * size, size * 1.1, size), Qt.AlignmentFlag.AlignCenter, kana)
+    for kana, cell in zip(kimariji, layout.kimariji_cells):
+        painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, kana)
 
 
 def torifuda_pixmap(columns: list[str], width: int, **kw):
@@ -146,5 +176,5 @@ def torifuda_pixmap(columns: list[str], width: int, **kw):
     return pix
 
 
-__all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap",
+__all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap", "torifuda_layout",
            "card_font_family", "ASPECT", "CARD_W_MM", "CARD_H_MM"]
