@@ -643,6 +643,8 @@ class Player:
             elif cmd == "resume":
                 if self._state in (PAUSED, HELD):
                     self._state, self._fade_in = PLAYING, True
+                if after is not None and after[0] == "pause":
+                    after = None    # a pause still waiting for its fade-out: undone, not kept
                 self._hold_at, self._hold_kind = -1, None
             elif cmd == "hold":
                 self._hold_kind = arg

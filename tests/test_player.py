@@ -408,3 +408,19 @@ def test_a_lost_device_hands_the_reading_to_the_silent_clock_where_it_was():
         assert not out.any()
     finally:
         player.close()
+
+
+def test_a_resume_right_after_a_pause_is_not_lost():
+    """Pause then resume before the callback ran: the pause waited for its fade-out block and
+    used to win over the resume, leaving the reading paused for ever."""
+    p = programme()
+    rig = Rig(p, frames=256)
+    rig.player.start()
+    rig.run_until(p.mark_sample(0, "kimariji"))
+    rig.player.pause()
+    rig.player.resume()
+    rig.run(3)
+    assert rig.player.state == PLAYING
+    at = rig.player.position
+    rig.run(3)
+    assert rig.player.position > at

@@ -176,3 +176,24 @@ def test_letters_typed_in_the_set_field_reach_the_window_shortcuts(qtbot):
         assert not letters.eventFilter(field, e)       # the field's own
     ctrl_a = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier, "")
     assert not letters.eventFilter(field, ctrl_a)      # select-all stays the field's
+
+
+def test_a_reading_another_mode_stopped_is_no_error_box(qtbot, monkeypatch, tmp_path):
+    """The person said yes to stopping the Reader for another mode: the status bar tells it;
+    a warning box on top would be a second, alarming message. Real errors still get the box."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from trainer.ui import settings as S
+    from trainer.ui.reader_panel import ReaderPanel
+    from ui_fakes import FakeDriver
+    driver = FakeDriver()
+    panel = ReaderPanel(S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)), driver)
+    qtbot.addWidget(panel)
+    boxes = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: boxes.append(a[2]))
+    driver.interrupted_by = "Stopped: Match started reading"
+    panel._on_error("Stopped: Match started reading")
+    assert boxes == [] and not panel.reading
+    panel._on_error("the voice could not be read")
+    assert boxes == ["the voice could not be read"]

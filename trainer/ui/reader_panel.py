@@ -370,7 +370,9 @@ class ReaderPanel(QWidget):
         self.reading = self.paused = self.held = False
         self.current = None
         self._refresh()
-        QMessageBox.warning(self, tr("error.title"), message)
+        if message != getattr(self.driver, "interrupted_by", None):
+            QMessageBox.warning(self, tr("error.title"), message)
+        # else: another mode took the player after the person said yes; the status bar says so
 
     def _on_state(self, state: str) -> None:
         self.paused = state == "paused"

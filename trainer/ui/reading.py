@@ -130,6 +130,7 @@ class ReadingDriver(QObject):
         and notices when another mode wants the player (the main window can set it)."""
         super().__init__(parent)
         self.name = name
+        self.interrupted_by: str | None = None   # the notice of the last stop another mode caused
         self.voices = voices
         self.programme = None
         self.order: list[int] = []
@@ -167,6 +168,7 @@ class ReadingDriver(QObject):
         was_busy = self.busy
         self.stop()
         if was_busy:
+            self.interrupted_by = message   # the owner may skip a dialog: the person chose this
             self.error.emit(message)
             notify_sound(message)
 
