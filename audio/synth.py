@@ -50,11 +50,10 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 6   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 7   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
-DIP_DB = 12.0       # articulation dip before a mora that is not a stop (see step 4)
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
 RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
@@ -94,11 +93,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse = chant.verse(phrases, phrase_morae)
+    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
     phonemes = verse.phonemes
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
-    hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(planned, hold_list)
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
     # from the silence); anything else at its first phoneme's start.
@@ -108,7 +104,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     held = [h.label for h in hold_list if h.extra]
-    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked, held)
+    out = engine.render(verse.labels, frames, pitch, tracked, held)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -130,6 +126,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(start, stop + added - fall - ending)
         samples, inserted = _glide(samples, glide, stop + added, fall, h.fall_st)
         splices.append((stop, inserted))
+        _vibrato(samples, start, stop + added + inserted, style)
     def moved(x: int) -> int:
         """A rendering position after the held ends were lengthened."""
         return x + sum(n for at, n in splices if x >= at)
@@ -153,8 +150,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
         if phonemes[mora.first - 1] in chant.SILENCES and phonemes[mora.first] not in chant.RELEASED:
             _clean_start(samples, marks[f"mora:{k}"])
-        if rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
-            _dip(samples, marks[f"mora:{k}"], DIP_DB)
+        if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
+            _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     last_onset = marks[f"mora:{len(onsets) - 1}"]
@@ -172,8 +169,20 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     return Clip(samples, RATE, marks)
 
 
+def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):
+    """(verse, rendered frames, holds, pitch shaper): what the engine is asked to render."""
+    from audio import synth_chant as chant
+    verse = chant.verse(phrases, phrase_morae, breaks=style.break_s > 0)
+    running = chant.run_on(verse, part, kimariji_mora)
+    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate, running)
+    hold_list = chant.holds(verse, planned, part, style, running)
+    frames = chant.rendered_frames(planned, hold_list)
+    pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running))
+    return verse, frames, hold_list, pitch
+
+
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
-                 style=None, engine=None):
+                 style=None, engine=None, kimariji_mora: int | None = None):
     """The verse as the engine renders it for `render`, left untouched: the same
     labels, phoneme lengths (held ends short) and reciting tone, but no loops,
     glides, dips, fades, silencing, splices or lead-in.
@@ -187,11 +196,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse = chant.verse(phrases, phrase_morae)
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
-    hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(planned, hold_list)
-    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style))
+    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    out = engine.render(verse.labels, frames, pitch)
     # The plan's lengthening of each held end (not what the loops actually insert).
     held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
     return out, verse, held
@@ -291,6 +297,27 @@ def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[
     pos = pos[pos <= n - 1]
     warped = np.interp(pos, np.arange(n), x[a:b]).astype(x.dtype)
     return np.concatenate([x[:a], warped, x[b:]]), len(warped) - n
+
+
+def _vibrato(x: np.ndarray, a: int, b: int, style) -> None:
+    """A vibrato on the held vowel x[a:b], in place and without changing its length.
+
+    The vowel is read at a rate that swings by +-style.vibrato_cents at
+    style.vibrato_hz (a resampling: its pitch swings, its colour hardly moves).
+    The swing grows in over style.vibrato_onset_s and dies out over the last
+    50 ms, so the read position meets the true one at both ends: nothing
+    before or after the vowel moves, and so no mark."""
+    n = b - a
+    if n <= 2 or style.vibrato_cents <= 0 or style.vibrato_hz <= 0:
+        return
+    w = 2 * np.pi * style.vibrato_hz / RATE
+    depth = (2 ** (style.vibrato_cents / 1200) - 1) / w  # samples of read-ahead at the swing's peak
+    j = np.arange(n, dtype=np.float64)
+    grow = np.clip(j / max(1.0, style.vibrato_onset_s * RATE), 0, 1)
+    die = np.clip((n - 1 - j) / (0.05 * RATE), 0, 1)
+    envelope = (0.5 - 0.5 * np.cos(np.pi * grow)) * (0.5 - 0.5 * np.cos(np.pi * die))
+    pos = np.clip(j + envelope * depth * (1 - np.cos(w * j)), 0, n - 1)
+    x[a:b] = np.interp(pos, j, x[a:b]).astype(x.dtype)
 
 
 def _onset(out, label: int, share: float | None) -> int:
