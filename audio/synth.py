@@ -177,7 +177,7 @@ def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, en
     planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate, running)
     hold_list = chant.holds(verse, planned, part, style, running)
     frames = chant.rendered_frames(planned, hold_list)
-    pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running))
+    pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running, style.first_rise))
     return verse, frames, hold_list, pitch
 
 

@@ -61,6 +61,7 @@ class ChantStyle:
     compress: float = 0.3         # share of the voice's own pitch movement kept (phrase IQR ~0.5 st, as the reader)
     rise_st: float = 15.0         # a phrase starts this far under the tone (heard about 12-13 st under) ...
     rise_s: float = 0.33          # ... and reaches the tone this long after its onset
+    first_rise: bool = True       # the verse's first phrase too (out of silence)
     fall_st: float = 0.0          # fall on a held phrase end, in semitones (the reader's: level)
     fall_s: float = 0.18          # ... over its last this-many seconds
     yoin_fall_st: float = 0.0     # fall at the end of the yoin
@@ -254,7 +255,8 @@ def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[in
     return out
 
 
-def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
+def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = frozenset(),
+                 style_first: bool = False) -> list[tuple[int, int]]:
     """(frame where the rise starts, frame of the phrase's onset) for every phrase
     that starts low: all but those a run-on phrase leads into. The rise starts
     at the first mora's vowel (a consonant before it is mostly unvoiced) and is
@@ -268,6 +270,8 @@ def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = froz
             continue
         if mora.phrase - 1 in running:
             continue
+        if k == 0 and not style_first:
+            continue  # the verse's first phrase starts on the tone (ChantStyle.first_rise off)
         out.append((starts[mora.last], starts[mora.first]))
     return out
 

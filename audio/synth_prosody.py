@@ -12,8 +12,7 @@ Definitions (each figure is a median over all poems measured):
     half-verse, from 0.1 s after the mora's onset to 0.05 s before it ends;
   * first_mora_st: a phrase's first voiced 30 ms (inside its first 0.3 s)
     against the tone; rise_s: from the phrase's mark until F0 is within 1
-    semitone of the tone (phrases 2 and 3 of the kami-no-ku, 1 and 2 of the
-    shimo-no-ku: the verse's first phrase too);
+    semitone of the tone (every phrase, but the one a run-on phrase leads into);
   * held_change_st / yoin_change_st: late third minus early third of a held
     end (from 0.15 s in to 0.05 s before its end): + rises, - falls;
   * vibrato_hz / vibrato_cents: on held ends of at least 0.5 s, the F0 in

@@ -84,7 +84,7 @@ def main() -> int:
             poem = poems.JOKA if no == 0 else poems.get(no)
             for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
                 clip = voice.clip(no, part, remember=False)
-                for k, kind, mark, found in check_clip(clip, [poems.morae(p) for p in phrases]):
+                for k, kind, mark, found in check_clip(clip, [poems.morae(p) for p in phrases], ("rise",)):
                     if found is None:
                         missing += 1
                         continue
@@ -121,7 +121,8 @@ def plain_and_importer(voice) -> None:
         for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
             phrase_morae = [poems.morae(p) for p in phrases]
             clip = voice.clip(no, part, remember=False)
-            rendering, v, held = synth.render_plain(phrases, phrase_morae, part, engine=engine)
+            rendering, v, held = synth.render_plain(phrases, phrase_morae, part, engine=engine,
+                                                    kimariji_mora=voice._kimariji_mora(poem, part))
             for k, kind, err, ok in plain_verdicts(clip, rendering, v, phrase_morae, held):
                 plain.setdefault(kind, []).append(err)
                 if not ok:

@@ -22,7 +22,12 @@ Tolerances, and why:
     less than two morae either way.
   * chant: over the voiced part of a kami-no-ku the F0 (pyworld's DIO, not the
     synthesiser's own track) stays within 2 semitones of its median for 80%
-    of frames; conversational Japanese pitch accent moves 3-6 semitones.
+    of frames (the low start of each phrase, issue 12, takes about 10%);
+    conversational Japanese pitch accent moves 3-6 semitones.
+  * issue 12 changed two of these: no silent break between phrases (legato,
+    the real reader's median silence is 0.01 s) and no fall on the held end
+    (level, within 0.4 st); the figures against the real reader are in
+    tests/test_synth_prosody.py.
 """
 from __future__ import annotations
 
@@ -38,6 +43,7 @@ from audio.voice import RATE
 pytestmark = pytest.mark.slow
 
 ALL_NOS = list(range(0, 101))
+RUN_ON_CARDS = (11, 15, 31, 50, 64, 76)  # kimariji ends on the first mora of phrase 2
 TOLERANCE_MS = 20.0
 
 
@@ -64,7 +70,9 @@ def _clip(voice, no, part):
 def test_every_mora_mark_is_where_the_sound_shows_it(voice, part):
     errors, missing = [], []
     for no in ALL_NOS:
-        for k, kind, mark, found in check_clip(_clip(voice, no, part), _phrase_morae(_poem(no), part)):
+        # rises only: read legato the voice has no dips to find (issue 12); the
+        # joined morae are checked by the plain rendering (last test below)
+        for k, kind, mark, found in check_clip(_clip(voice, no, part), _phrase_morae(_poem(no), part), ("rise",)):
             if found is None:
                 missing.append((no, k, kind))
             else:
@@ -107,13 +115,16 @@ def test_kami_is_three_phrases_with_held_ends(voice, no):
         ks = [k for k, q in enumerate(phrase_of) if q == p]
         plain = np.median(np.diff([onsets[k] for k in ks]))
         if p < 2:
-            # a silence (the break) separates the phrases, after a held end
+            # read legato (issue 12: the real reader's median silence between
+            # phrases is 0.01 s): the held end runs into the next phrase, no break
             nxt = clip.marks[f"phrase:{p + 1}"]
-            level, hop = _level_db(clip.samples[nxt - int(0.06 * RATE):nxt - int(0.02 * RATE)])
-            assert level.max() < -50, f"no break before phrase {p + 1}"
             held = _sound_ends(clip, onsets[ks[-1]], nxt) - onsets[ks[-1]]
         else:
             held = clip.marks["end"] - onsets[ks[-1]]
+        if p == 0 and no in RUN_ON_CARDS:
+            # the kimariji ends on phrase 2's first mora: phrase 1 is read in one breath into it
+            assert held <= 1.3 * plain, f"phrase 0 of run-on card {no} held {held / RATE:.2f} s"
+            continue
         assert held >= 1.8 * plain, f"phrase {p}: end held {held / RATE:.2f} s, mora {plain / RATE:.2f} s"
 
 
@@ -142,13 +153,14 @@ def test_pitch_is_a_steady_reciting_tone(voice, no):
     assert len(voiced) > 0.5 * (clip.marks["end"] - clip.marks["mora:0"]) / RATE / 0.005
     st = 12 * np.log2(voiced / np.median(voiced))
     assert np.mean(np.abs(st) <= 2.0) >= 0.8, f"pitch spread: {np.percentile(st, [5, 25, 75, 95])}"
-    # the held end of the verse falls gently at its close
+    # the held end of the verse stays level (issue 12: the real reader's +0.06 st;
+    # it used to fall 0.4-4 st), its vibrato aside
     end = clip.marks["end"] / RATE
     last = clip.marks[f"mora:{len(clip.mora_marks()) - 1}"] / RATE
-    early = f0[(t > last + 0.15) & (t < last + 0.3) & (f0 > 0)]
-    late = f0[(t > end - 0.2) & (t < end - 0.05) & (f0 > 0)]
+    early = f0[(t > last + 0.15) & (t < last + 0.45) & (f0 > 0)]
+    late = f0[(t > end - 0.35) & (t < end - 0.05) & (f0 > 0)]
     fall = 12 * np.log2(np.median(early) / np.median(late))
-    assert 0.4 <= fall <= 4.0, fall
+    assert abs(fall) <= 0.4, fall
 
 
 def test_every_held_end_is_heard_voiced(voice):
@@ -198,7 +210,8 @@ def test_every_mark_agrees_with_a_plain_rendering(voice):
         engine, poem, out = engines[index % 2], _poem(no), []
         for part in ("kami", "shimo"):
             phrases = poem.kami_sound if part == "kami" else poem.shimo_sound
-            rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine)
+            rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine,
+                                                    kimariji_mora=SynthVoice._kimariji_mora(poem, part))
             verdicts = plain_verdicts(_clip(voice, no, part), rendering, v, _phrase_morae(poem, part), held)
             for k, kind, err, ok in verdicts:
                 out.append((no, part, k, kind, err, ok))
