@@ -58,9 +58,11 @@ DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
 RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
 # ... and a phrase's first sound when it is not a stop (HTS fades it in from the
-# silence; shares measured against the onset finder, audio.synth_onsets, on all poems)
-OUT_OF_SILENCE_SHARE = {"a": 0.5, "i": 0.3, "u": 0.3, "e": 0.5, "o": 0.6,
-                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.35, "n": 0.25, "w": 0.25, "y": 0.35}
+# silence; shares measured against the onset finder, audio.synth_onsets, on all poems;
+# a, i, u, n, w, y raised when the reading became legato, issue 12: the finder
+# heard them 7-28 ms after the old shares' marks)
+OUT_OF_SILENCE_SHARE = {"a": 0.6, "i": 0.55, "u": 0.65, "e": 0.5, "o": 0.6,
+                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.35, "n": 0.45, "w": 0.45, "y": 0.5}
 ONSET_FADE_S = 0.008  # a phrase's first sound fades in over this, ending at its mark
 KAMI_FADE_S = 0.12    # the held end of the kami-no-ku tapers off over this
 BREAK_FADE_S = 0.015  # a phrase end fades into the break over this

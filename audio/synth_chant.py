@@ -51,6 +51,10 @@ class ChantStyle:
     phrase_end_s: float = 0.77    # a held phrase end (inside the verse)
     verse_end_s: float = 1.26     # the kami-no-ku's last mora
     break_s: float = 0.0          # silence between two phrases (0: legato, one utterance)
+    # The verse's first mora, out of silence: HTS's fade-in stretches with the
+    # mora (at 0.285 s it was no longer heard where audio.synth's shares put the
+    # mark, up to 28 ms off), so it keeps the length those were measured at.
+    first_mora_s: float = 0.23
     run_on_mora_s: float = 0.21   # the pulse of a phrase read in one breath into the kimariji
     shimo_mora_s: float = 0.28    # the shimo-no-ku is read a little slower ...
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
@@ -176,6 +180,8 @@ def mora_lengths(v: Verse, part: str, style: ChantStyle, running: frozenset[int]
             seconds = style.shimo_phrase_end_s if phrase_end else style.shimo_mora_s
         else:
             seconds = style.phrase_end_s if phrase_end else style.mora_s
+        if k == 0:
+            seconds = min(seconds, style.first_mora_s)
         if part == "kami" and k == n - 1:
             seconds = style.verse_end_s
         if part == "shimo" and k == n - 2:
