@@ -220,7 +220,7 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
 # voice's own phrase-final ending); the loop point is chosen on the rendering
 # (audio.synth._loop_point) and the pitch fall is made on the lengthened
 # waveform (audio.synth._glide), so neither the fall nor the sustain is rendered.
-HELD_RENDER_S = 0.12
+HELD_RENDER_S = 0.20
 
 
 @dataclass(frozen=True)
