@@ -209,6 +209,7 @@ LOOP_FRAMES = 8  # the steady stretch looked for in a held vowel: 40 ms (the loo
 LOOP_MARGIN = 3  # frames kept between the loop and the first unvoiced frame of the ending
 LOOP_XFADE_S = 0.005  # each loop copy fades in from the voice's continuation over this
 LOOP_MATCH_S = 0.012  # the stretch compared with itself one loop earlier
+LOOP_EARLY_SHARE = 0.6  # a loop ends within this share of the rendered held vowel
 LOOP_MAX_DROP = 0.3  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
 
 
@@ -221,6 +222,10 @@ def _loop_candidates(mgc: np.ndarray, voiced: np.ndarray) -> list[int]:
     c0 = np.where(voiced, mgc[:, 0], -np.inf)
     unvoiced = np.flatnonzero(~voiced[LOOP_FRAMES:]) + LOOP_FRAMES
     last = min(n - 2, int(unvoiced[0]) - LOOP_MARGIN if len(unvoiced) else n - 2)
+    # Read legato, the vowel's last part already glides toward the next phrase's
+    # low start (HTS smooths pitch across the join): loop its first part, which
+    # is on the tone (issue 12; poems 2, 45, 71, 96 were heard unvoiced otherwise).
+    last = min(last, max(LOOP_FRAMES + 1, int(LOOP_EARLY_SHARE * n)))
     ends = list(range(LOOP_FRAMES + 1, max(LOOP_FRAMES + 2, last + 1)))
     steady = [e for e in ends if c0[e - LOOP_FRAMES:e].min() >= c0.max() - LOOP_MAX_DROP]
     return steady or [max(ends, key=lambda e: float(np.sum(c0[e - LOOP_FRAMES:e])))]

@@ -61,6 +61,7 @@ class ChantStyle:
     yoin_s: float = 3.05          # shimo-no-ku: from the onset of the 2nd-last mora to the end
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
+    w_stretch: float = 1.25       # the w of わ (a longer, gentler glide is heard less as m)
     tone_hz: float = 215.0        # the reciting tone
     compress: float = 0.3         # share of the voice's own pitch movement kept (phrase IQR ~0.5 st, as the reader)
     rise_st: float = 15.0         # a phrase starts this far under the tone (heard about 12-13 st under) ...
@@ -201,7 +202,8 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
         consonants = range(mora.first, mora.last)
         budget = target
         for i in consonants:
-            frames[i] = max(nstate, int(round(natural[i] * style.consonant_stretch)))
+            stretch = style.w_stretch if phonemes[i] == "w" else style.consonant_stretch
+            frames[i] = max(nstate, int(round(natural[i] * stretch)))
             budget -= frames[i]
         frames[mora.last] = max(nstate, budget, target // 3)
     edge = max(nstate, _frames(style.edge_s))
@@ -220,7 +222,11 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
 # voice's own phrase-final ending); the loop point is chosen on the rendering
 # (audio.synth._loop_point) and the pitch fall is made on the lengthened
 # waveform (audio.synth._glide), so neither the fall nor the sustain is rendered.
+# 0.2 s, not 0.12: read legato, HTS already glides toward the next phrase's low
+# start in the held vowel's last frames; a 0.12 s rendering left no steady
+# stretch to loop (DIO heard the looped vowel unvoiced: poems 45, 71, 96).
 HELD_RENDER_S = 0.20
+FINAL_RENDER_S = 0.12  # the verse's last mora: nothing follows, no glide (0.2 s looped poem 99's yoin badly)
 
 
 @dataclass(frozen=True)
@@ -244,7 +250,7 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle,
         yoin = part == "shimo" and k == n - 1
         length = frames[mora.last]
         fall = min(length, _frames(style.yoin_fall_s if yoin else style.fall_s))
-        extra = length - _frames(HELD_RENDER_S)
+        extra = length - _frames(FINAL_RENDER_S if k == n - 1 else HELD_RENDER_S)
         if extra < _frames(0.05):  # too short to be worth a loop: render it whole
             extra = 0
         out.append(Hold(mora.last, extra, fall, style.yoin_fall_st if yoin else style.fall_st))
