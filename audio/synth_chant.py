@@ -58,7 +58,9 @@ class ChantStyle:
     run_on_mora_s: float = 0.21   # the pulse of a phrase read in one breath into the kimariji
     shimo_mora_s: float = 0.28    # the shimo-no-ku is read a little slower ...
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
-    yoin_s: float = 3.05          # shimo-no-ku: from the onset of the 2nd-last mora to the end
+    yoin_s: float = 3.25          # shimo-no-ku: from the onset of the 2nd-last mora to the end (3.05 before
+                                  # issue 12: its fall, a slower reading, lengthened it; a yoin on む
+                                  # is heard 0.4 s shorter, poems 3 and 22: 2.6 s)
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
     w_stretch: float = 1.25       # the w of わ (a longer, gentler glide is heard less as m)
