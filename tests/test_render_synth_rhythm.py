@@ -73,15 +73,16 @@ def test_verses_are_separated_by_the_pause_and_the_ma(session):
 def test_kami_is_three_phrases_with_held_ends(session, card):
     p, db, verses = session
     start, end = verses[3 + 2 * card]
-    assert 4.5 <= (end - start) / 100 <= 7.0
+    assert 4.5 <= (end - start) / 100 <= 7.5  # the real reader: 6.65 s (issue 12)
     for k in (1, 2):
         at = frame(p.mark_sample(card, f"kami:phrase:{k}"))
-        # a real silence just before the next phrase begins ...
-        silent = np.flatnonzero(db[at - 30: at + 2] <= SILENT_DB)
-        assert len(silent) >= 5, f"no phrase break before phrase {k}"
-        brk = at - 30 + silent[0]
-        # ... after a held phrase end: at least 0.4 s of steady voice before its ~60 ms fade
-        assert np.all(db[brk - 46: brk - 6] > HELD_DB), f"phrase {k - 1} does not end held"
+        if k == 1 and ORDER[card] == 64:
+            continue  # あさぼらけう: the kimariji runs into phrase 2, read in one breath (issue 12)
+        # Read legato since issue 12 (the real reader's median silence between
+        # phrases is 0.01 s): no break; the held end is 0.4 s of steady voice
+        # before the glide (and a stop's closure) into the next phrase, which
+        # starts within 0.12 s of the mark
+        assert np.all(db[at - 52: at - 12] > HELD_DB), f"phrase {k - 1} does not end held"
 
 
 @pytest.mark.parametrize("card", range(len(ORDER)))

@@ -46,7 +46,8 @@ pytestmark = pytest.mark.slow
 ALL_NOS = list(range(0, 101))
 RUN_ON_CARDS = (11, 15, 31, 50, 64, 76)  # kimariji ends on the first mora of phrase 2
 TOLERANCE_MS = 20.0
-LEGATO_GLIDE_S = 0.08  # a held end's glide into the next phrase's low start (DIO loses a few frames there)
+LEGATO_GLIDE_S = 0.2  # a held end glides 15 st down into the next phrase over about its last 0.2 s: DIO loses
+                      # 30-40 ms of that fast glide (poems 39, 72, 94), not of the held tone
 
 
 @pytest.fixture(scope="session")
@@ -190,7 +191,7 @@ def test_every_held_end_is_heard_voiced(voice):
                 if k + 1 < len(onsets) and phrase_of[k + 1] == phrase_of[k]:
                     continue  # not a phrase end
                 # read legato (issue 12), a held end glides down into the next
-                # phrase's low start over its last ~0.1 s: judged up to there
+                # phrase's low start over its last ~0.2 s: judged up to there
                 stop = clip.marks["end"] if k + 1 == len(onsets) else min(
                     _sound_ends(clip, onsets[k], onsets[k + 1]), onsets[k + 1] - int(LEGATO_GLIDE_S * RATE))
                 voiced = f0[(t > onsets[k] / RATE + 0.1) & (t < stop / RATE - 0.03)] > 0
