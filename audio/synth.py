@@ -15,16 +15,19 @@
    vocoder is the slow step, so the engine renders only what is heard and not
    stationary: a held end is rendered HELD_RENDER_S long (synth_chant) and
    lengthened by repeating whole pitch periods of its steadiest voiced stretch
-   (`_loop_point`; each copy cross-faded in, `_sustain`), and its gentle fall is
-   made on the lengthened waveform (a slow resampling, `_glide`), ending where
-   the voice's own phrase-final ending begins. Nothing is rendered to be cut.
+   (`_loop_point`; each copy cross-faded in, `_sustain`); a fall, if the style
+   asks for one (the real reader's ends are level, issue 12), is made on the
+   lengthened waveform (a slow resampling, `_glide`), and so is the vibrato
+   (`_vibrato`, keeping the length). Nothing is rendered to be cut.
+   Since issue 12 a half-verse is one utterance (legato, no pause labels) and
+   every phrase starts low and rises to the tone (synth_chant.chant_pitch).
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
    where its first phoneme starts; a mora opening with a stop is heard from its
    release, found on the engine's own energy track (mgc c0) inside the stop.
-   Every other mora inside a phrase is articulated as a chanting reader does,
-   with a short dip in loudness (12 dB, 60 ms) whose bottom is its mark: HTS's
-   smooth transitions leave a vowel, glide, nasal or r after a vowel (の-お,
-   か-わ, あ-な) without an edge a listener (or a detector) can place.
+   Every other mora starts at its first phoneme's start (the engine's own
+   alignment, checked against a plain rendering: audio.synth_onsets.plain_check).
+   A dip in loudness at each such mark (style.mora_dip_db) is off by default
+   since issue 12: the real reader joins morae legato.
 
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
