@@ -15,16 +15,19 @@
    vocoder is the slow step, so the engine renders only what is heard and not
    stationary: a held end is rendered HELD_RENDER_S long (synth_chant) and
    lengthened by repeating whole pitch periods of its steadiest voiced stretch
-   (`_loop_point`; each copy cross-faded in, `_sustain`), and its gentle fall is
-   made on the lengthened waveform (a slow resampling, `_glide`), ending where
-   the voice's own phrase-final ending begins. Nothing is rendered to be cut.
+   (`_loop_point`; each copy cross-faded in, `_sustain`); a fall, if the style
+   asks for one (the real reader's ends are level, issue 12), is made on the
+   lengthened waveform (a slow resampling, `_glide`), and so is the vibrato
+   (`_vibrato`, keeping the length). Nothing is rendered to be cut.
+   Since issue 12 a half-verse is one utterance (legato, no pause labels) and
+   every phrase starts low and rises to the tone (synth_chant.chant_pitch).
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
    where its first phoneme starts; a mora opening with a stop is heard from its
    release, found on the engine's own energy track (mgc c0) inside the stop.
-   Every other mora inside a phrase is articulated as a chanting reader does,
-   with a short dip in loudness (12 dB, 60 ms) whose bottom is its mark: HTS's
-   smooth transitions leave a vowel, glide, nasal or r after a vowel (の-お,
-   か-わ, あ-な) without an edge a listener (or a detector) can place.
+   Every other mora starts at its first phoneme's start (the engine's own
+   alignment, checked against a plain rendering: audio.synth_onsets.plain_check).
+   A dip in loudness at each such mark (style.mora_dip_db) is off by default
+   since issue 12: the real reader joins morae legato.
 
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
@@ -50,18 +53,19 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 6   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 7   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
-DIP_DB = 12.0       # articulation dip before a mora that is not a stop (see step 4)
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
 RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
 # ... and a phrase's first sound when it is not a stop (HTS fades it in from the
-# silence; shares measured against the onset finder, audio.synth_onsets, on all poems)
-OUT_OF_SILENCE_SHARE = {"a": 0.5, "i": 0.3, "u": 0.3, "e": 0.5, "o": 0.6,
-                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.35, "n": 0.25, "w": 0.25, "y": 0.35}
+# silence; shares measured against the onset finder, audio.synth_onsets, on all poems;
+# a, i, u, n, w, y raised when the reading became legato, issue 12: the finder
+# heard them 7-28 ms after the old shares' marks)
+OUT_OF_SILENCE_SHARE = {"a": 0.6, "i": 0.55, "u": 0.65, "e": 0.5, "o": 0.6,
+                        "f": 0.7, "h": 0.8, "s": 0.6, "sh": 0.4, "m": 0.35, "n": 0.45, "w": 0.45, "y": 0.5}
 ONSET_FADE_S = 0.008  # a phrase's first sound fades in over this, ending at its mark
 KAMI_FADE_S = 0.12    # the held end of the kami-no-ku tapers off over this
 BREAK_FADE_S = 0.015  # a phrase end fades into the break over this
@@ -94,11 +98,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse = chant.verse(phrases, phrase_morae)
+    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
     phonemes = verse.phonemes
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
-    hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(planned, hold_list)
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
     # from the silence); anything else at its first phoneme's start.
@@ -108,7 +109,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     held = [h.label for h in hold_list if h.extra]
-    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style), tracked, held)
+    out = engine.render(verse.labels, frames, pitch, tracked, held)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -130,6 +131,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(start, stop + added - fall - ending)
         samples, inserted = _glide(samples, glide, stop + added, fall, h.fall_st)
         splices.append((stop, inserted))
+        _vibrato(samples, start, stop + added + inserted, style)
     def moved(x: int) -> int:
         """A rendering position after the held ends were lengthened."""
         return x + sum(n for at, n in splices if x >= at)
@@ -153,8 +155,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
         if phonemes[mora.first - 1] in chant.SILENCES and phonemes[mora.first] not in chant.RELEASED:
             _clean_start(samples, marks[f"mora:{k}"])
-        if rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
-            _dip(samples, marks[f"mora:{k}"], DIP_DB)
+        if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
+            _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     last_onset = marks[f"mora:{len(onsets) - 1}"]
@@ -172,8 +174,20 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     return Clip(samples, RATE, marks)
 
 
+def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):
+    """(verse, rendered frames, holds, pitch shaper): what the engine is asked to render."""
+    from audio import synth_chant as chant
+    verse = chant.verse(phrases, phrase_morae, breaks=style.break_s > 0)
+    running = chant.run_on(verse, part, kimariji_mora)
+    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate, running)
+    hold_list = chant.holds(verse, planned, part, style, running)
+    frames = chant.rendered_frames(planned, hold_list)
+    pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running, style.first_rise))
+    return verse, frames, hold_list, pitch
+
+
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
-                 style=None, engine=None):
+                 style=None, engine=None, kimariji_mora: int | None = None):
     """The verse as the engine renders it for `render`, left untouched: the same
     labels, phoneme lengths (held ends short) and reciting tone, but no loops,
     glides, dips, fades, silencing, splices or lead-in.
@@ -187,11 +201,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse = chant.verse(phrases, phrase_morae)
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate)
-    hold_list = chant.holds(verse, planned, part, style)
-    frames = chant.rendered_frames(planned, hold_list)
-    out = engine.render(verse.labels, frames, chant.chant_pitch(frames, hold_list, style))
+    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    out = engine.render(verse.labels, frames, pitch)
     # The plan's lengthening of each held end (not what the loops actually insert).
     held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
     return out, verse, held
@@ -201,6 +212,7 @@ LOOP_FRAMES = 8  # the steady stretch looked for in a held vowel: 40 ms (the loo
 LOOP_MARGIN = 3  # frames kept between the loop and the first unvoiced frame of the ending
 LOOP_XFADE_S = 0.005  # each loop copy fades in from the voice's continuation over this
 LOOP_MATCH_S = 0.012  # the stretch compared with itself one loop earlier
+LOOP_EARLY_SHARE = 0.6  # a loop ends within this share of the rendered held vowel
 LOOP_MAX_DROP = 0.3  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
 
 
@@ -213,6 +225,10 @@ def _loop_candidates(mgc: np.ndarray, voiced: np.ndarray) -> list[int]:
     c0 = np.where(voiced, mgc[:, 0], -np.inf)
     unvoiced = np.flatnonzero(~voiced[LOOP_FRAMES:]) + LOOP_FRAMES
     last = min(n - 2, int(unvoiced[0]) - LOOP_MARGIN if len(unvoiced) else n - 2)
+    # Read legato, the vowel's last part already glides toward the next phrase's
+    # low start (HTS smooths pitch across the join): loop its first part, which
+    # is on the tone (issue 12; poems 2, 45, 71, 96 were heard unvoiced otherwise).
+    last = min(last, max(LOOP_FRAMES + 1, int(LOOP_EARLY_SHARE * n)))
     ends = list(range(LOOP_FRAMES + 1, max(LOOP_FRAMES + 2, last + 1)))
     steady = [e for e in ends if c0[e - LOOP_FRAMES:e].min() >= c0.max() - LOOP_MAX_DROP]
     return steady or [max(ends, key=lambda e: float(np.sum(c0[e - LOOP_FRAMES:e])))]
@@ -291,6 +307,27 @@ def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[
     pos = pos[pos <= n - 1]
     warped = np.interp(pos, np.arange(n), x[a:b]).astype(x.dtype)
     return np.concatenate([x[:a], warped, x[b:]]), len(warped) - n
+
+
+def _vibrato(x: np.ndarray, a: int, b: int, style) -> None:
+    """A vibrato on the held vowel x[a:b], in place and without changing its length.
+
+    The vowel is read at a rate that swings by +-style.vibrato_cents at
+    style.vibrato_hz (a resampling: its pitch swings, its colour hardly moves).
+    The swing grows in over style.vibrato_onset_s and dies out over the last
+    50 ms, so the read position meets the true one at both ends: nothing
+    before or after the vowel moves, and so no mark."""
+    n = b - a
+    if n <= 2 or style.vibrato_cents <= 0 or style.vibrato_hz <= 0:
+        return
+    w = 2 * np.pi * style.vibrato_hz / RATE
+    depth = (2 ** (style.vibrato_cents / 1200) - 1) / w  # samples of read-ahead at the swing's peak
+    j = np.arange(n, dtype=np.float64)
+    grow = np.clip(j / max(1.0, style.vibrato_onset_s * RATE), 0, 1)
+    die = np.clip((n - 1 - j) / (0.05 * RATE), 0, 1)
+    envelope = (0.5 - 0.5 * np.cos(np.pi * grow)) * (0.5 - 0.5 * np.cos(np.pi * die))
+    pos = np.clip(j + envelope * depth * (1 - np.cos(w * j)), 0, n - 1)
+    x[a:b] = np.interp(pos, j, x[a:b]).astype(x.dtype)
 
 
 def _onset(out, label: int, share: float | None) -> int:

@@ -9,15 +9,25 @@ kana (in katakana), so OpenJTalk cannot re-read it (no particle は→わ, no
 dictionary reading, no vowel devoicing: a chant voices every mora). The accent
 is flat (平板), which is what a reciting tone is.
 
-The reading style (`ChantStyle`):
+The reading style (`ChantStyle`), its defaults the real reader's medians
+(issue 12: 101 recordings of a female reader, measured with the same analysis
+as bench/bench_synth.py prints for this voice):
   * a steady mora pulse, slower than speech;
-  * every phrase end held (lengthened), a short break between phrases;
-  * kami-no-ku: three phrases, about 5-6 s;
+  * every phrase end held (lengthened): 0.77 s inside the kami-no-ku, 1.22 s at
+    its end (kami-no-ku about 6.65 s in all);
+  * legato: no break between phrases (break_s 0, the reader's median silence
+    is 0.01 s), no loss of loudness between morae (mora_dip_db 0);
+  * every phrase starts low (rise_st, heard about 12-13 semitones under the
+    reciting tone) and rises to the tone over its first rise_s (0.30 s);
+  * held ends and the yoin stay level on the tone (fall_st, yoin_fall_st 0)
+    with a vibrato (5.7 Hz, +-42 cents), made on the waveform by audio.synth;
+  * on a card whose kimariji ends on the first mora of phrase 2 (11, 15, 31,
+    50, 64, 76), phrase 1 runs into phrase 2 in one breath: no held end, no
+    low start, a quicker pulse (run_on_mora_s);
   * shimo-no-ku: the last two morae held to about 3 s (yoin, 余韻), fading;
   * what the engine renders of a held end is short (HELD_RENDER_S); audio.synth
     lengthens it to the planned length (`Hold`);
-  * pitch: the voice's own contour compressed toward one reciting tone, with
-    a gentle fall on each held phrase end.
+  * pitch: the voice's own contour, toned down (compress), around one reciting tone.
 """
 from __future__ import annotations
 
@@ -37,21 +47,36 @@ RELEASED = frozenset({"k", "ky", "g", "gy", "t", "ty", "ch", "ts", "d", "dy", "p
 
 @dataclass(frozen=True)
 class ChantStyle:
-    mora_s: float = 0.23          # a plain mora
-    phrase_end_s: float = 0.60    # a held phrase end (inside the verse)
-    verse_end_s: float = 0.75     # the kami-no-ku's last mora
-    break_s: float = 0.08         # silence between two phrases
+    mora_s: float = 0.285         # a plain mora
+    phrase_end_s: float = 0.77    # a held phrase end (inside the verse)
+    verse_end_s: float = 1.26     # the kami-no-ku's last mora
+    break_s: float = 0.0          # silence between two phrases (0: legato, one utterance)
+    # The verse's first mora, out of silence: HTS's fade-in stretches with the
+    # mora (at 0.285 s it was no longer heard where audio.synth's shares put the
+    # mark, up to 28 ms off), so it keeps the length those were measured at.
+    first_mora_s: float = 0.23
+    run_on_mora_s: float = 0.21   # the pulse of a phrase read in one breath into the kimariji
     shimo_mora_s: float = 0.28    # the shimo-no-ku is read a little slower ...
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
-    yoin_s: float = 3.05          # shimo-no-ku: from the onset of the 2nd-last mora to the end
+    yoin_s: float = 3.25          # shimo-no-ku: from the onset of the 2nd-last mora to the end (3.05 before
+                                  # issue 12: its fall, a slower reading, lengthened it; a yoin on む
+                                  # is heard 0.4 s shorter, poems 3 and 22: 2.6 s)
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
     consonant_stretch: float = 1.25  # consonants slow down less than vowels
+    w_stretch: float = 1.25       # the w of わ (a longer, gentler glide is heard less as m)
     tone_hz: float = 215.0        # the reciting tone
-    compress: float = 0.5         # share of the voice's own pitch movement kept (no GV, see synth_hts)
-    fall_st: float = 1.5          # fall on a held phrase end, in semitones
+    compress: float = 0.3         # share of the voice's own pitch movement kept (phrase IQR ~0.5 st, as the reader)
+    rise_st: float = 15.0         # a phrase starts this far under the tone (heard about 12-13 st under) ...
+    rise_s: float = 0.33          # ... and reaches the tone this long after its onset
+    first_rise: bool = True       # the verse's first phrase too (out of silence)
+    fall_st: float = 0.0          # fall on a held phrase end, in semitones (the reader's: level)
     fall_s: float = 0.18          # ... over its last this-many seconds
-    yoin_fall_st: float = 3.0     # fall at the end of the yoin
+    yoin_fall_st: float = 0.0     # fall at the end of the yoin
     yoin_fall_s: float = 0.7      # ... over its last this-many seconds
+    vibrato_hz: float = 5.7       # vibrato on held ends and the yoin ...
+    vibrato_cents: float = 42.0   # ... its depth (peak, either way)
+    vibrato_onset_s: float = 0.15  # ... reached this long into the held vowel
+    mora_dip_db: float = 0.0      # loss of loudness at each joined mora (0: legato)
     yoin_fade_db: float = 24.0    # the yoin fades by this much before the voice stops
     edge_s: float = 0.025         # HTS silence at both ends of a rendering (cut off)
 
@@ -97,14 +122,17 @@ class Verse:
         return [phoneme_of(label) for label in self.labels]
 
 
-def verse(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]]) -> Verse:
-    """Full-context labels for the phrases, and which labels make every mora."""
+def verse(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], breaks: bool = False) -> Verse:
+    """Full-context labels for the phrases, and which labels make every mora.
+
+    `breaks`: a pause (pau) between phrases; without, the half-verse is one
+    utterance (legato)."""
     from audio.synth_hts import openjtalk
     pyopenjtalk = openjtalk()
 
     features = []
     for index, (text, morae) in enumerate(zip(phrases, phrase_morae)):
-        if index:
+        if index and breaks:
             features.append(dict(_BREAK))
         features.append(_word(text, len(morae)))
     labels = pyopenjtalk.make_label(features)
@@ -129,16 +157,34 @@ def _frames(seconds: float) -> int:
     return max(1, int(round(seconds * RATE / FRAME)))
 
 
-def mora_lengths(v: Verse, part: str, style: ChantStyle) -> list[int]:
-    """Target length of every mora in frames (the pulse, held phrase ends, yoin)."""
+def run_on(v: Verse, part: str, kimariji_mora: int | None) -> frozenset[int]:
+    """Phrases read in one breath into the next: on a card whose kimariji ends on
+    the first mora of phrase 2 (11, 15, 31, 50, 64, 76), phrase 1 (index 0) is
+    not held: the reader says the kimariji without a stop."""
+    if part != "kami" or kimariji_mora is None or not 0 < kimariji_mora < len(v.morae):
+        return frozenset()
+    k = v.morae[kimariji_mora]
+    if v.morae[kimariji_mora - 1].phrase == k.phrase - 1:  # the kimariji's last mora opens a phrase
+        return frozenset({k.phrase - 1})
+    return frozenset()
+
+
+def mora_lengths(v: Verse, part: str, style: ChantStyle, running: frozenset[int] = frozenset()) -> list[int]:
+    """Target length of every mora in frames (the pulse, held phrase ends, yoin).
+    `running`: phrases read in one breath into the next (`run_on`)."""
     n = len(v.morae)
     out = []
     for k, mora in enumerate(v.morae):
         phrase_end = k == n - 1 or v.morae[k + 1].phrase != mora.phrase
+        if mora.phrase in running:
+            out.append(_frames(style.run_on_mora_s))
+            continue
         if part == "shimo":
             seconds = style.shimo_phrase_end_s if phrase_end else style.shimo_mora_s
         else:
             seconds = style.phrase_end_s if phrase_end else style.mora_s
+        if k == 0:
+            seconds = min(seconds, style.first_mora_s)
         if part == "kami" and k == n - 1:
             seconds = style.verse_end_s
         if part == "shimo" and k == n - 2:
@@ -150,15 +196,16 @@ def mora_lengths(v: Verse, part: str, style: ChantStyle) -> list[int]:
 
 
 def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyle,
-                   nstate: int = 5) -> list[int]:
+                   nstate: int = 5, running: frozenset[int] = frozenset()) -> list[int]:
     """Frames for every label: consonants keep near their own length, vowels fill the mora."""
     phonemes = v.phonemes
     frames = [0] * len(v.labels)
-    for mora, target in zip(v.morae, mora_lengths(v, part, style)):
+    for mora, target in zip(v.morae, mora_lengths(v, part, style, running)):
         consonants = range(mora.first, mora.last)
         budget = target
         for i in consonants:
-            frames[i] = max(nstate, int(round(natural[i] * style.consonant_stretch)))
+            stretch = style.w_stretch if phonemes[i] == "w" else style.consonant_stretch
+            frames[i] = max(nstate, int(round(natural[i] * stretch)))
             budget -= frames[i]
         frames[mora.last] = max(nstate, budget, target // 3)
     edge = max(nstate, _frames(style.edge_s))
@@ -177,7 +224,11 @@ def phoneme_frames(v: Verse, natural: Sequence[int], part: str, style: ChantStyl
 # voice's own phrase-final ending); the loop point is chosen on the rendering
 # (audio.synth._loop_point) and the pitch fall is made on the lengthened
 # waveform (audio.synth._glide), so neither the fall nor the sustain is rendered.
-HELD_RENDER_S = 0.12
+# 0.2 s, not 0.12: read legato, HTS already glides toward the next phrase's low
+# start in the held vowel's last frames; a 0.12 s rendering left no steady
+# stretch to loop (DIO heard the looped vowel unvoiced: poems 45, 71, 96).
+HELD_RENDER_S = 0.20
+FINAL_RENDER_S = 0.12  # the verse's last mora: nothing follows, no glide (0.2 s looped poem 99's yoin badly)
 
 
 @dataclass(frozen=True)
@@ -191,16 +242,17 @@ class Hold:
     fall_st: float
 
 
-def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle) -> list[Hold]:
+def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle,
+          running: frozenset[int] = frozenset()) -> list[Hold]:
     n = len(v.morae)
     out = []
     for k, mora in enumerate(v.morae):
-        if not (k == n - 1 or v.morae[k + 1].phrase != mora.phrase):
+        if not (k == n - 1 or v.morae[k + 1].phrase != mora.phrase) or mora.phrase in running:
             continue
         yoin = part == "shimo" and k == n - 1
         length = frames[mora.last]
         fall = min(length, _frames(style.yoin_fall_s if yoin else style.fall_s))
-        extra = length - _frames(HELD_RENDER_S)
+        extra = length - _frames(FINAL_RENDER_S if k == n - 1 else HELD_RENDER_S)
         if extra < _frames(0.05):  # too short to be worth a loop: render it whole
             extra = 0
         out.append(Hold(mora.last, extra, fall, style.yoin_fall_st if yoin else style.fall_st))
@@ -217,13 +269,50 @@ def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[in
     return out
 
 
-def chant_pitch(frames: Sequence[int], hold_list: Sequence[Hold], style: ChantStyle):
+def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = frozenset(),
+                 style_first: bool = False) -> list[tuple[int, int]]:
+    """(frame where the rise starts, frame of the phrase's onset) for every phrase
+    that starts low: all but those a run-on phrase leads into. The rise starts
+    at the first mora's vowel (a consonant before it is mostly unvoiced) and is
+    timed from the mora's first phoneme."""
+    starts = [0]
+    for f in frames:
+        starts.append(starts[-1] + f)
+    out = []
+    for k, mora in enumerate(v.morae):
+        if k and v.morae[k - 1].phrase == mora.phrase:
+            continue
+        if mora.phrase - 1 in running:
+            continue
+        if k == 0 and not style_first:
+            continue  # the verse's first phrase starts on the tone (ChantStyle.first_rise off)
+        out.append((starts[mora.last], starts[mora.first]))
+    return out
+
+
+def chant_pitch(frames: Sequence[int], hold_list: Sequence[Hold], style: ChantStyle,
+                rises: Sequence[tuple[int, int]] = ()):
     """The pitch shaper for `HtsEngine.render` (on the rendered frames): the
-    voice's contour compressed toward the reciting tone. (The fall on held ends
-    is made on the waveform, audio.synth._glide: HTS weighs its slope targets far
-    above its level targets, so a fall set as levels comes out flattened.)"""
+    voice's contour compressed toward the reciting tone, every phrase in `rises`
+    starting style.rise_st under it and gliding up to it by style.rise_s after
+    its onset. (A fall on held ends is made on the waveform, audio.synth._glide:
+    HTS weighs its slope targets far above its level targets, so a fall set as
+    levels comes out flattened.)"""
     tone = math.log(style.tone_hz)
     held = {h.label for h in hold_list}  # a held end sits on the tone itself (its fall comes later)
+    rise_frames = max(1.0, style.rise_s * RATE / FRAME)
+    low = style.rise_st / 12 * math.log(2)
+
+    def under(frame: float) -> tuple[float, float]:
+        """How far under the tone (log F0) a phrase start puts this frame, and
+        how fast that shrinks (per frame)."""
+        for vowel, onset in rises:
+            if onset <= frame < onset + rise_frames:
+                if frame < vowel:
+                    return low, 0.0
+                span = max(1.0, onset + rise_frames - vowel)
+                return low * (1 - (frame - vowel) / span), low / span
+        return 0.0, 0.0
 
     def shape(states: list[StateInfo]) -> list[tuple[float, float]]:
         voiced = sorted(s.lf0 for s in states if math.log(60) < s.lf0 < math.log(700))
@@ -231,15 +320,18 @@ def chant_pitch(frames: Sequence[int], hold_list: Sequence[Hold], style: ChantSt
         levels, centres = [], []
         for s in states:
             own = s.lf0 - centre if math.log(60) < s.lf0 < math.log(700) and s.phoneme not in held else 0.0
-            levels.append(tone + style.compress * own)
             centres.append(s.start + s.length / 2)
+            levels.append(tone + style.compress * own)
         # Slopes must agree with the levels: the engine trusts its delta targets more
         # than its static ones, and a zero slope everywhere would flatten every step.
+        # A phrase's rise is given its own slope (not one from neighbouring states,
+        # which would halve it at the step down into the phrase).
         out = []
         for k, level in enumerate(levels):
             left = (level - levels[k - 1]) / max(1.0, centres[k] - centres[k - 1]) if k else 0.0
             right = (levels[k + 1] - level) / max(1.0, centres[k + 1] - centres[k]) if k + 1 < len(levels) else 0.0
-            out.append((level, (left + right) / 2))
+            depth, rising = under(centres[k])
+            out.append((level - depth, (left + right) / 2 + rising))
         return out
 
     return shape

@@ -164,6 +164,7 @@ class HtsEngine:
     # default 0.5). Lower: a chant voices its vowels even where speech would
     # whisper them (the う of うち after a break), unvoiced consonants stay so.
     VOICING_THRESHOLD = 0.3
+    PITCH_GV_WEIGHT = 1.0
 
     def __init__(self):
         try:
@@ -183,8 +184,12 @@ class HtsEngine:
             raise HtsUnavailable("the HTS voice is not 48 kHz with 5 ms frames")
         lib.HTS_Engine_set_volume(self._e, self.VOLUME_DB)
         lib.HTS_Engine_set_msd_threshold(self._e, STREAM_LF0, self.VOICING_THRESHOLD)
-        # Global variance would stretch a flattened pitch track back to speech's range.
-        lib.HTS_Engine_set_gv_weight(self._e, STREAM_LF0, 0.0)
+        # Global variance on pitch at its full weight. (Weight 0 does not switch GV
+        # off: HTS scales the GV target by the weight, so 0 asks for a pitch track
+        # without variance and every target contour comes out as one constant
+        # tone, measured: the low phrase starts and the voice's own contour were
+        # lost entirely. At weight 1 the generated F0 follows the targets.)
+        lib.HTS_Engine_set_gv_weight(self._e, STREAM_LF0, self.PITCH_GV_WEIGHT)
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
         self.mgc_order = 35  # mei's spectrum stream: 35 mel-cepstral coefficients (order 34)
         self.lock = threading.Lock()

@@ -76,13 +76,16 @@ class Onset:
         return self.sample is not None
 
 
-def onset_kinds(phrase_morae: Sequence[Sequence[str]]) -> list[str]:
+def onset_kinds(phrase_morae: Sequence[Sequence[str]], legato: bool = True) -> list[str]:
+    """"rise" or "dip" for every mora. Read legato (the voice's default since
+    issue 12), only the verse's first mora comes out of silence: a later
+    phrase's first mora is joined to the held end before it."""
     from poems import romaji
     kinds = []
-    for phrase in phrase_morae:
+    for p, phrase in enumerate(phrase_morae):
         for k, mora in enumerate(phrase):
             r = romaji(mora)
-            if k == 0 or r.startswith(STOP_ONSETS):
+            if (k == 0 and (p == 0 or not legato)) or r.startswith(STOP_ONSETS):
                 kinds.append("rise")
             else:
                 kinds.append("dip")
@@ -157,12 +160,18 @@ class Analysis:
         return Onset("fall", int(self.centre[t]) if lo <= t <= hi else None, drop)
 
 
-def check_clip(clip, phrase_morae: Sequence[Sequence[str]]) -> list[tuple[int, str, int, int | None]]:
-    """For every mora: (index, kind, mark, onset found in the sound or None)."""
+def check_clip(clip, phrase_morae: Sequence[Sequence[str]],
+               kinds: Sequence[str] = ("rise", "dip")) -> list[tuple[int, str, int, int | None]]:
+    """For every mora of the `kinds` asked for: (index, kind, mark, onset found in the sound or None).
+
+    A voice read legato, without dips (audio.synth_chant.ChantStyle.mora_dip_db
+    0), shows no "dip" to find: its joined morae are checked by `plain_check`."""
     analysis = Analysis(clip.samples, clip.rate)
     marks = clip.mora_marks()
     out = []
     for k, kind in enumerate(onset_kinds(phrase_morae)):
+        if kind not in kinds:
+            continue
         found = analysis.find(marks[k], kind)
         out.append((k, kind, marks[k], found.sample))
     return out
@@ -229,7 +238,7 @@ def plain_kinds(verse, phrase_morae: Sequence[Sequence[str]]) -> list[str]:
     for k, (mora, kind) in enumerate(zip(verse.morae, onset_kinds(phrase_morae))):
         if kind == "dip":
             out.append("joined")
-        elif k == 0 or mora.phrase != verse.morae[k - 1].phrase:
+        elif verse.phonemes[mora.first - 1] in ("sil", "pau"):
             out.append("silence")  # a stop too: its closure is the silence before the phrase
         else:
             out.append("stop")
@@ -262,8 +271,11 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
             centre, search = offset + int(round(grown / HOP)), int(TRACK_SEARCH_S * rate / HOP)
         previous = ref
         if k == 0 or verse.morae[k].phrase != verse.morae[k - 1].phrase:
-            # nothing to match before a phrase's start (silence): take more after it
-            p_idx = np.arange(r, r + before + after)
+            # nothing to match before a phrase's start (silence), nor in HTS's
+            # fade-in before the sound is audible (a long first mora, 0.285 s,
+            # fades in over 0.15 s): take more after it
+            audible = r + int(np.argmax(pv[r:])) if pv[r:].any() else r
+            p_idx = np.arange(audible, audible + before + after)
         else:
             p_idx = np.arange(r - before, r + after)
         p_idx = p_idx[(p_idx >= 0) & (p_idx < len(ps))]

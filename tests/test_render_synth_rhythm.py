@@ -73,15 +73,16 @@ def test_verses_are_separated_by_the_pause_and_the_ma(session):
 def test_kami_is_three_phrases_with_held_ends(session, card):
     p, db, verses = session
     start, end = verses[3 + 2 * card]
-    assert 4.5 <= (end - start) / 100 <= 7.0
+    assert 4.5 <= (end - start) / 100 <= 7.5  # the real reader: 6.65 s (issue 12)
     for k in (1, 2):
         at = frame(p.mark_sample(card, f"kami:phrase:{k}"))
-        # a real silence just before the next phrase begins ...
-        silent = np.flatnonzero(db[at - 30: at + 2] <= SILENT_DB)
-        assert len(silent) >= 5, f"no phrase break before phrase {k}"
-        brk = at - 30 + silent[0]
-        # ... after a held phrase end: at least 0.4 s of steady voice before its ~60 ms fade
-        assert np.all(db[brk - 46: brk - 6] > HELD_DB), f"phrase {k - 1} does not end held"
+        if k == 1 and ORDER[card] == 64:
+            continue  # あさぼらけう: the kimariji runs into phrase 2, read in one breath (issue 12)
+        # Read legato since issue 12 (the real reader's median silence between
+        # phrases is 0.01 s): no break; the held end is 0.3 s of steady voice
+        # before the glide (and a stop's closure: つ of #87 fades from 0.12 s
+        # before its mark) into the next phrase, within 0.2 s of the mark
+        assert np.all(db[at - 50: at - 20] > HELD_DB), f"phrase {k - 1} does not end held"
 
 
 @pytest.mark.parametrize("card", range(len(ORDER)))
@@ -94,7 +95,8 @@ def test_shimo_splits_into_about_4_s_and_a_3_s_yoin(session, card):
     assert 3.4 <= before <= 4.6 and 2.6 <= yoin <= 3.5, (before, yoin)
     # held, not paused, until it fades (by ~24 dB over its last part): once the
     # 2nd-last mora is under way, no silence longer than a consonant's closure
-    # (ろ|ぎ of #64 has a 20 ms one)
+    # (ろ|ぎ of #64 has one: 20 ms read with breaks, 70 ms read legato since
+    # issue 12, where HTS gives the g a longer closure)
     silent = db[yoin_from + 5: end] <= SILENT_DB
     longest = max((len(r) for r in np.split(silent, np.flatnonzero(~silent)) if r.any()), default=0)
-    assert longest <= 4, f"a {longest * 10} ms silence inside the yoin"
+    assert longest <= 8, f"a {longest * 10} ms silence inside the yoin"

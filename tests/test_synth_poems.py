@@ -14,7 +14,8 @@ Tolerances, and why:
     rendering (audio.synth_onsets.plain_check): also 20 ms, except a phrase's
     first sound, which fades in out of silence and can only be bounded.
   * held ends: DIO hears the looped part voiced, in one piece.
-  * kami-no-ku 4.5-7 s of voice (the brief's range for a reading).
+  * kami-no-ku 4.5-7.5 s of voice (the brief's range for a reading was 4.5-7;
+    the real reader's median is 6.65 s, issue 12).
   * phrase ends: the held end lasts at least 1.8x the phrase's median mora; an
     official reader's lengthening is about 2-3x, speech is about 1x.
   * shimo-no-ku: before the yoin 3.4-4.6 s, yoin (2nd-last mora to the end of
@@ -22,7 +23,12 @@ Tolerances, and why:
     less than two morae either way.
   * chant: over the voiced part of a kami-no-ku the F0 (pyworld's DIO, not the
     synthesiser's own track) stays within 2 semitones of its median for 80%
-    of frames; conversational Japanese pitch accent moves 3-6 semitones.
+    of frames (the low start of each phrase, issue 12, takes about 10%);
+    conversational Japanese pitch accent moves 3-6 semitones.
+  * issue 12 changed two of these: no silent break between phrases (legato,
+    the real reader's median silence is 0.01 s) and no fall on the held end
+    (level, within 0.4 st); the figures against the real reader are in
+    tests/test_synth_prosody.py.
 """
 from __future__ import annotations
 
@@ -38,7 +44,10 @@ from audio.voice import RATE
 pytestmark = pytest.mark.slow
 
 ALL_NOS = list(range(0, 101))
+RUN_ON_CARDS = (11, 15, 31, 50, 64, 76)  # kimariji ends on the first mora of phrase 2
 TOLERANCE_MS = 20.0
+LEGATO_GLIDE_S = 0.2  # a held end glides 15 st down into the next phrase over about its last 0.2 s: DIO loses
+                      # 30-40 ms of that fast glide (poems 39, 72, 94), not of the held tone
 
 
 @pytest.fixture(scope="session")
@@ -64,7 +73,9 @@ def _clip(voice, no, part):
 def test_every_mora_mark_is_where_the_sound_shows_it(voice, part):
     errors, missing = [], []
     for no in ALL_NOS:
-        for k, kind, mark, found in check_clip(_clip(voice, no, part), _phrase_morae(_poem(no), part)):
+        # rises only: read legato the voice has no dips to find (issue 12); the
+        # joined morae are checked by the plain rendering (last test below)
+        for k, kind, mark, found in check_clip(_clip(voice, no, part), _phrase_morae(_poem(no), part), ("rise",)):
             if found is None:
                 missing.append((no, k, kind))
             else:
@@ -100,20 +111,26 @@ def _sound_ends(clip, start, stop):
 def test_kami_is_three_phrases_with_held_ends(voice, no):
     clip = _clip(voice, no, "kami")
     voice_s = (clip.marks["end"] - clip.marks["mora:0"]) / RATE
-    assert 4.5 <= voice_s <= 7.0
+    # 4.5-7 s was the brief's range; the real reader of issue 12 reads a kami-no-ku
+    # in 6.65 s (IQR 6.42-6.93) and this voice now as well, so a ji-amari verse
+    # (poem 4, 18 morae: 7.2 s) may pass 7 s
+    assert 4.5 <= voice_s <= 7.5
     onsets = clip.mora_marks()
     phrase_of = [p for p, morae in enumerate(_phrase_morae(_poem(no), "kami")) for _ in morae]
     for p in range(3):
         ks = [k for k, q in enumerate(phrase_of) if q == p]
         plain = np.median(np.diff([onsets[k] for k in ks]))
         if p < 2:
-            # a silence (the break) separates the phrases, after a held end
+            # read legato (issue 12: the real reader's median silence between
+            # phrases is 0.01 s): the held end runs into the next phrase, no break
             nxt = clip.marks[f"phrase:{p + 1}"]
-            level, hop = _level_db(clip.samples[nxt - int(0.06 * RATE):nxt - int(0.02 * RATE)])
-            assert level.max() < -50, f"no break before phrase {p + 1}"
             held = _sound_ends(clip, onsets[ks[-1]], nxt) - onsets[ks[-1]]
         else:
             held = clip.marks["end"] - onsets[ks[-1]]
+        if p == 0 and no in RUN_ON_CARDS:
+            # the kimariji ends on phrase 2's first mora: phrase 1 is read in one breath into it
+            assert held <= 1.3 * plain, f"phrase 0 of run-on card {no} held {held / RATE:.2f} s"
+            continue
         assert held >= 1.8 * plain, f"phrase {p}: end held {held / RATE:.2f} s, mora {plain / RATE:.2f} s"
 
 
@@ -142,13 +159,14 @@ def test_pitch_is_a_steady_reciting_tone(voice, no):
     assert len(voiced) > 0.5 * (clip.marks["end"] - clip.marks["mora:0"]) / RATE / 0.005
     st = 12 * np.log2(voiced / np.median(voiced))
     assert np.mean(np.abs(st) <= 2.0) >= 0.8, f"pitch spread: {np.percentile(st, [5, 25, 75, 95])}"
-    # the held end of the verse falls gently at its close
+    # the held end of the verse stays level (issue 12: the real reader's +0.06 st;
+    # it used to fall 0.4-4 st), its vibrato aside
     end = clip.marks["end"] / RATE
     last = clip.marks[f"mora:{len(clip.mora_marks()) - 1}"] / RATE
-    early = f0[(t > last + 0.15) & (t < last + 0.3) & (f0 > 0)]
-    late = f0[(t > end - 0.2) & (t < end - 0.05) & (f0 > 0)]
+    early = f0[(t > last + 0.15) & (t < last + 0.45) & (f0 > 0)]
+    late = f0[(t > end - 0.35) & (t < end - 0.05) & (f0 > 0)]
     fall = 12 * np.log2(np.median(early) / np.median(late))
-    assert 0.4 <= fall <= 4.0, fall
+    assert abs(fall) <= 0.4, fall
 
 
 def test_every_held_end_is_heard_voiced(voice):
@@ -172,7 +190,10 @@ def test_every_held_end_is_heard_voiced(voice):
             for k in range(len(onsets)):
                 if k + 1 < len(onsets) and phrase_of[k + 1] == phrase_of[k]:
                     continue  # not a phrase end
-                stop = clip.marks["end"] if k + 1 == len(onsets) else _sound_ends(clip, onsets[k], onsets[k + 1])
+                # read legato (issue 12), a held end glides down into the next
+                # phrase's low start over its last ~0.2 s: judged up to there
+                stop = clip.marks["end"] if k + 1 == len(onsets) else min(
+                    _sound_ends(clip, onsets[k], onsets[k + 1]), onsets[k + 1] - int(LEGATO_GLIDE_S * RATE))
                 voiced = f0[(t > onsets[k] / RATE + 0.1) & (t < stop / RATE - 0.03)] > 0
                 run = np.flatnonzero(voiced)
                 piece = voiced[run[0]:run[-1] + 1] if len(run) else voiced[:0]
@@ -198,7 +219,8 @@ def test_every_mark_agrees_with_a_plain_rendering(voice):
         engine, poem, out = engines[index % 2], _poem(no), []
         for part in ("kami", "shimo"):
             phrases = poem.kami_sound if part == "kami" else poem.shimo_sound
-            rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine)
+            rendering, v, held = synth.render_plain(phrases, _phrase_morae(poem, part), part, engine=engine,
+                                                    kimariji_mora=SynthVoice._kimariji_mora(poem, part))
             verdicts = plain_verdicts(_clip(voice, no, part), rendering, v, _phrase_morae(poem, part), held)
             for k, kind, err, ok in verdicts:
                 out.append((no, part, k, kind, err, ok))
