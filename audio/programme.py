@@ -4,7 +4,7 @@ A programme is what an official reader (yomite, 読手) would read, laid out in
 absolute samples at ``RATE`` before any sound is made, so the rules engines,
 the UI and the tests can reason about time without a sound device:
 
-    joka kami-no-ku · pause · joka shimo-no-ku · pause · joka shimo-no-ku again
+    joka kami-no-ku · pause · joka shimo-no-ku · ma · joka shimo-no-ku again
     · ma · kami(1) · pause · shimo(1) · ma · kami(2) · pause · shimo(2) · ma · ...
 
 Gaps are measured between what a listener hears, not between clip edges: the
@@ -303,7 +303,7 @@ class _Builder:
         if s.joka:
             self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=0, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
-            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo2")
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=ma, prefix="shimo2")  # a new unit: the ma
         for i, no in enumerate(order):
             self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
             if s.read_shimo:
