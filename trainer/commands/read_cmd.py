@@ -18,6 +18,9 @@ def register(sub) -> None:
                    help="shuffle seed (default: a random one, printed so the session can be repeated)")
     p.add_argument("--cards", type=int, default=None, metavar="N",
                    help="read only the first N cards of the shuffled order (default: all 100)")
+    p.add_argument("--poems", default=None, metavar="N[,N...]",
+                   help="read exactly these poems in this order (e.g. 11,15,31) instead of a "
+                   "shuffled session (--seed is then not used)")
     p.add_argument("--voice", default="synth", metavar="synth|NAME",
                    help="'synth' (offline synthesis, the default), the name of an imported "
                    "voice (karuta import-readings), or 'test-tones' (tone bursts, for checks)")
@@ -99,6 +102,8 @@ def _settings(args, UsageError):
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     if args.cards is not None and not 1 <= args.cards <= 100:
         raise UsageError(f"read: --cards must be 1..100, not {args.cards}")
+    if getattr(args, "poems", None) is not None:
+        args.poems = _poem_list(args.poems, UsageError)
     try:
         settings = ReadingSettings(ma=args.ma, pause=args.pause, speed=args.speed,
                                    read_shimo=not args.kami_only, cards=args.cards,
@@ -106,6 +111,24 @@ def _settings(args, UsageError):
     except ValueError as exc:
         raise UsageError(f"read: {exc}") from None
     return settings, seed
+
+
+def _poem_list(text: str, UsageError) -> list[int]:
+    """`--poems 11,15,31`: poem numbers in reading order, each at most once."""
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        raise UsageError(f"read: --poems wants poem numbers like 11,15,31 (not {text!r})")
+    numbers = []
+    for t in items:
+        if not t.isdigit():
+            raise UsageError(f"read: --poems: {t!r} is not a poem number (1..100)")
+        n = int(t)
+        if not 1 <= n <= 100:
+            raise UsageError(f"read: --poems: there is no poem {n} (1..100)")
+        if n in numbers:
+            raise UsageError(f"read: --poems: poem {n} is given twice")
+        numbers.append(n)
+    return numbers
 
 
 def _build(args, settings, seed):
@@ -122,7 +145,7 @@ def _build(args, settings, seed):
     except VoiceError as exc:
         print(f"karuta read: {exc}", file=sys.stderr)
         return None
-    order = poems.shuffled(seed)
+    order = list(args.poems) if getattr(args, "poems", None) else poems.shuffled(seed)
     if settings.cards is not None:
         order = order[: settings.cards]
     missing = [no for no in order if no not in have]
