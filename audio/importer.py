@@ -370,7 +370,7 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     """Kami and shimo of a single-file reading: split at the pause, trim, mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
     lv, mask, span = _check_voice(x)
-    split = onsets.split_reading(mask, lv)
+    split = (onsets.split_three(mask, lv) if no == 0 else None) or onsets.split_reading(mask, lv)
     warnings = _edge_warnings(mask, span)
     if not split.pause_found:
         warnings.append("no pause found between kami-no-ku and shimo-no-ku; split at the quietest "
@@ -385,8 +385,10 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
                         f"and {split.rival_pause * onsets.HOP / RATE:.2f} s); split at the first "
                         "named - listen to check")
     middle = (split.kami[1] + split.shimo[0]) // 2 * onsets.HOP
+    # the joka's repeated shimo-no-ku is not kept: the programme reads the shimo twice
+    limit = len(x) if split.shimo_limit is None else min(len(x), split.shimo_limit * onsets.HOP)
     kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji)
-    shimo = _verse(x, mask, *split.shimo, middle, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None)
     warnings += _pace_warnings(kami, sum(map(len, kami_morae)), "kami-no-ku", False)
     warnings += _pace_warnings(shimo, sum(map(len, shimo_morae)), "shimo-no-ku", True)
     return kami, shimo, warnings
