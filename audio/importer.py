@@ -163,6 +163,14 @@ class PoemResult:
     warnings: list[str] = field(default_factory=list)
     candidate: bool = False   # kept beside the stored take, not replacing it (it has warnings)
     token: str = ""           # the name part of its stored clips
+    phrase_starts_s: dict[str, list[float]] = field(default_factory=dict)  # per part, file seconds
+    clip_start_s: dict[str, float] = field(default_factory=dict)  # per part: clip sample 0 in its file
+    uncertain: list[str] = field(default_factory=list)  # marks resting on the pace alone: check them
+
+    @property
+    def part_files(self) -> dict[str, str]:
+        """The source file of each part (one file for both, or a kami/shimo pair)."""
+        return {"kami": self.files[0], "shimo": self.files[-1]}
 
     def summary(self) -> dict:
         return {
@@ -174,6 +182,9 @@ class PoemResult:
             "shimo_start_s": round(self.shimo_start_s, 3),
             "shimo_end_s": round(self.shimo_end_s, 3),
             "kimariji_mark_s": None if self.kimariji_mark_s is None else round(self.kimariji_mark_s, 3),
+            "phrase_starts_s": {part: [round(t, 3) for t in ts] for part, ts in self.phrase_starts_s.items()},
+            "clip_start_s": {part: round(t, 6) for part, t in self.clip_start_s.items()},
+            "marks_uncertain": list(self.uncertain),
             "warnings": list(self.warnings),
             "candidate": self.candidate,
         }
@@ -300,6 +311,8 @@ class _Verse:
     start_s: float     # voiced start in the source file
     end_s: float       # voiced end in the source file
     mark_s: dict[str, float]  # marks in source-file seconds
+    clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
+    uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -342,7 +355,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
         marks["kimariji"] = marks[f"mora:{kimariji_index}"]
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
-    return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()})
+    uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts)
+    return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
+                  a / RATE, uncertain)
 
 
 def _poem_text(no: int):
@@ -423,7 +438,7 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
     marks["kimariji"] = marks["end"]
     clip = Clip(kami.clip.samples, kami.clip.rate, marks)
     mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
-    return _Verse(clip, kami.start_s, kami.end_s, mark_s)
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain)
 
 
 # --- one poem, from its file(s) ------------------------------------------------
@@ -492,7 +507,30 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
         shimo_start_s=shimo.start_s, shimo_end_s=shimo.end_s,
         kimariji_mark_s=kami.mark_s.get("kimariji"),
         kami=kami.clip, shimo=shimo.clip, warnings=warnings,
+        phrase_starts_s={part: _phrase_starts(v) for part, v in (("kami", kami), ("shimo", shimo))},
+        clip_start_s={"kami": kami.clip_start_s, "shimo": shimo.clip_start_s},
+        uncertain=_uncertain(job.no, kami, shimo),
     )
+
+
+def _phrase_starts(verse: _Verse) -> list[float]:
+    return [verse.mark_s[f"phrase:{k}"] for k in range(len(verse.mark_s)) if f"phrase:{k}" in verse.mark_s]
+
+
+def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
+    """One line per phrase start resting on the pace alone (no breath, no pitch drop);
+    on a card whose kimariji mark follows it, that mark is doubtful too."""
+    kimariji = None if no == 0 else _poem_text(no)[2]
+    counts = [len(p) for p in _poem_text(no)[0]]
+    out = []
+    for part, verse in (("kami", kami), ("shimo", shimo)):
+        for k in verse.uncertain:
+            line = (f"{part}-no-ku phrase {k + 1} start at {verse.mark_s[f'phrase:{k}']:.2f} s: "
+                    "no breath or pitch drop there")
+            if part == "kami" and kimariji is not None and kimariji >= sum(counts[:k]):
+                line += "; the kimariji mark may be off"
+            out.append(line)
+    return out
 
 
 def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:

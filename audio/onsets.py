@@ -378,6 +378,28 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     return _refine(x, [o * DP_HOP for o in onsets], scale)
 
 
+def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
+                              phrase_lengths: list[int]) -> list[int]:
+    """Phrases (index >= 1) whose placed start has neither a breath nor a pitch
+    drop within 50 ms: its mark rests on the pace alone and may be a mora off."""
+    starts = np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:]
+    if not starts or len(mora) < sum(phrase_lengths):
+        return []
+    step = DP_HOP // HOP
+    v = voiced[::step][: len(x) // DP_HOP + 1].astype(bool)
+    drops = pitch_drops(pitch_track(x, DP_HOP)[:len(v)])
+    gap_ends = [b for a, b in runs(~v) if a > 0 and b - a >= 4]
+    near = 5  # grid frames: 50 ms
+    out = []
+    for k, i in enumerate(starts, start=1):
+        t = mora[i] // DP_HOP
+        cue = drops[max(t - near, 0):t + near + 1].max(initial=0.0) >= 0.5
+        breath = any(abs(b - t) <= near for b in gap_ends)
+        if not (cue or breath):
+            out.append(k)
+    return out
+
+
 def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
     """The silences of a verse (DP_HOP frames) that are breaths between phrases."""
     lo, hi = (g * 48000 / DP_HOP for g in PHRASE_GAP_S)

@@ -94,6 +94,8 @@ def print_report(report, out=None) -> None:
           f"shimo {p.shimo_start_s:.2f}-{p.shimo_end_s:.2f} s{kimariji}")
         for warning in p.warnings:
             w(f"          ! {warning}")
+        for doubt in p.uncertain:
+            w(f"          ? marks uncertain: {doubt}")
         if p.candidate:
             w(f"          = NOT used yet: the stored take of {label.strip()} stays, this one is kept "
               "beside it as a candidate")
@@ -115,6 +117,10 @@ def print_report(report, out=None) -> None:
           "again; poems already imported stay.")
     candidates = [p.no for p in report.poems if p.candidate]
     checks = [p for p in checks if not p.candidate]
+    doubtful = [p.no for p in report.poems if p.uncertain]
+    if doubtful:
+        w(f"Marks uncertain on {len(doubtful)} poem(s) ({_ranges(sorted(doubtful))}): check them "
+          "with --labels DIR in Audacity, then --read-labels DIR.")
     if checks:
         w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
           "marks may be off.")
