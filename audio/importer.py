@@ -929,3 +929,163 @@ def accept_candidates(name: str, numbers: list[int]) -> list[int]:
         _save_index(voice_dir, name, poems_table, candidates)
         _remove_unused_clips(voice_dir)
     return sorted(numbers)
+
+
+# --- marks a person checks: Audacity label files ------------------------------------
+#
+# One file per poem part, ``017_kami.txt`` / ``017_shimo.txt``, in the seconds of
+# the part's source file (open it in Audacity, File > Import > Labels). Every line
+# is ``start<TAB>end<TAB>label``; a mark is a point (start == end) labelled
+# ``mora:K <kana>``, with `` phrase N`` and `` kimariji`` where those fall. After
+# moving labels, `read_labels` puts the moved marks into the voice.
+
+_LABEL_NAME = re.compile(r"^(\d{3})_(kami|shimo)\.txt$")
+
+
+def label_file(no: int, part: str) -> str:
+    return f"{no:03d}_{part}.txt"
+
+
+def label_lines(no: int, part: str, mark_s: dict[str, float]) -> list[str]:
+    """The label lines of one part from its marks in file seconds."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    phrases = kami_morae if part == "kami" else shimo_morae
+    kana = [m for p in phrases for m in p]
+    starts = {sum(map(len, phrases[:k])): k for k in range(len(phrases))}
+    lines = []
+    for i, m in enumerate(kana):
+        t = mark_s[f"mora:{i}"]
+        label = f"mora:{i} {m}"
+        if i in starts:
+            label += f" phrase {starts[i] + 1}"
+        if part == "kami" and kimariji == i:
+            label += " kimariji"
+        lines.append(f"{t:.6f}\t{t:.6f}\t{label}")
+    return lines
+
+
+def write_labels(report: ImportReport, folder: Path | str) -> tuple[list[str], list[str]]:
+    """Label files for every imported poem into `folder` (made if need be).
+
+    Returns (written, kept): a label file already there is kept, never replaced
+    (it may hold a person's corrections)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written, kept = [], []
+    for p in report.poems:
+        for part, clip in (("kami", p.kami), ("shimo", p.shimo)):
+            start = p.clip_start_s[part]
+            mark_s = {k: start + v / clip.rate for k, v in clip.marks.items()}
+            path = folder / label_file(p.no, part)
+            try:
+                with open(path, "x", encoding="utf-8") as f:
+                    f.write("\n".join(label_lines(p.no, part, mark_s)) + "\n")
+                written.append(path.name)
+            except FileExistsError:
+                kept.append(path.name)
+    return written, kept
+
+
+def _parse_labels(path: Path, n: int, lo_s: float, hi_s: float) -> tuple[list[float] | None, list[str]]:
+    """Mora times (file seconds) from an edited label file, or None and one line per problem."""
+    problems, times = [], {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
+    for ln, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        try:
+            t = float(fields[0])
+            label = fields[2].split()[0] if len(fields) >= 3 and fields[2].split() else ""
+        except ValueError:
+            problems.append(f"{path.name}: line {ln}: {fields[0]!r} is not a time in seconds")
+            continue
+        m = re.fullmatch(r"mora:(\d+)", label)
+        if not m:
+            problems.append(f"{path.name}: line {ln}: label {label or '(none)'!r} is not mora:K")
+            continue
+        k = int(m.group(1))
+        if k >= n:
+            problems.append(f"{path.name}: line {ln}: mora:{k}, but this part has {n} morae (0-{n - 1})")
+        elif k in times:
+            problems.append(f"{path.name}: line {ln}: mora:{k} appears twice")
+        elif not lo_s <= t < hi_s:
+            problems.append(f"{path.name}: line {ln}: mora:{k} at {t:.3f} s is outside the clip "
+                            f"({lo_s:.3f}-{hi_s:.3f} s)")
+        else:
+            times[k] = t
+    missing = [k for k in range(n) if k not in times]
+    if missing and not problems:
+        problems.append(f"{path.name}: mora {', '.join(f'mora:{k}' for k in missing)} missing")
+    ordered = [times[k] for k in sorted(times)]
+    for k in range(1, n):
+        if k in times and k - 1 in times and times[k] <= times[k - 1]:
+            problems.append(f"{path.name}: mora:{k} at {times[k]:.3f} s is not after "
+                            f"mora:{k - 1} at {times[k - 1]:.3f} s")
+    return (None if problems else ordered), problems
+
+
+def read_labels(name: str, folder: Path | str) -> tuple[list[str], list[str]]:
+    """Put the marks of edited label files in `folder` into voice `name`.
+
+    A file is applied whole or not at all: every mora present, in order, inside
+    its clip (before its ``end``). Returns (applied file names, problems, one line
+    each). ValueError if the voice or folder does not exist; VoiceBusy during an import.
+    """
+    import soundfile as sf
+    name = valid_voice_name(name)
+    voice_dir, folder = voices_root() / name, Path(folder)
+    if not voice_dir.is_dir():
+        raise ValueError(f"there is no imported voice called {name!r}")
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    files = sorted(p for p in folder.iterdir() if _LABEL_NAME.match(p.name))
+    if not files:
+        raise ValueError(f"no label files (like 017_kami.txt) in {folder}")
+    applied, problems = [], []
+    with voice_lock(voice_dir):
+        index = read_index(voice_dir)
+        table = index["poems"]
+        for path in files:
+            no, part = int(path.name[:3]), _LABEL_NAME.match(path.name).group(2)
+            entry = table.get(str(no))
+            start = (entry or {}).get("source", {}).get("clip_start_s", {}).get(part)
+            if entry is None or start is None:
+                problems.append(f"{path.name}: voice {name!r} has no poem {no} imported with "
+                                "label support; import it again first")
+                continue
+            marks = dict(entry[part]["marks"])
+            try:
+                frames = sf.info(str(voice_dir / entry[part]["file"])).frames
+            except Exception:
+                problems.append(f"{path.name}: the clip of poem {no} is missing from the voice")
+                continue
+            rate = index.get("rate", RATE)
+            hi = start + min(frames, marks.get("end", frames)) / rate
+            n = sum(1 for k in marks if k.startswith("mora:"))
+            times, bad = _parse_labels(path, n, start, hi)
+            problems += bad
+            if times is None:
+                continue
+            entry[part]["marks"] = _with_morae(no, part, marks, [round((t - start) * rate) for t in times])
+            applied.append(path.name)
+        if applied:
+            _save_index(voice_dir, index.get("name", name), table, index.get("candidates", {}))
+    return applied, problems
+
+
+def _with_morae(no: int, part: str, marks: dict, mora: list[int]) -> dict:
+    """`marks` with new mora positions, and the phrase and kimariji marks that follow them."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    phrases = kami_morae if part == "kami" else shimo_morae
+    out = dict(marks)
+    for k, o in enumerate(mora):
+        out[f"mora:{k}"] = o
+    for k in range(len(phrases)):
+        out[f"phrase:{k}"] = mora[sum(map(len, phrases[:k]))]
+    if part == "kami" and no != 0 and kimariji is not None:
+        out["kimariji"] = mora[kimariji]
+    return out
