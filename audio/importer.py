@@ -344,7 +344,8 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     if b - end >= fade:
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
-    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last)
+    drops = onsets.phrase_drop_cue(x[start:end])
+    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):
@@ -355,7 +356,7 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
         marks["kimariji"] = marks[f"mora:{kimariji_index}"]
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
-    uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts)
+    uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
                   a / RATE, uncertain)
 

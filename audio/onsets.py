@@ -325,18 +325,29 @@ def pitch_drops(f0: np.ndarray, before: int = 8, after: int = 6) -> np.ndarray:
     st = np.where(f0 > 0, 12 * np.log2(np.maximum(f0, 1.0) / 100.0), np.nan)
     n = len(st)
     cue = np.zeros(n)
-    for t in range(before, n - 1):
-        b = st[t - before:t]
-        a = st[t:t + after]
-        b, a = b[~np.isnan(b)], a[~np.isnan(a)]
-        if len(b) >= 3 and len(a) >= 2:
-            drop = np.median(b) - np.median(a)
-            cue[t] = np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0)
+    if n < before + after:
+        return cue
+    pad = np.concatenate((np.full(before, np.nan), st, np.full(after, np.nan)))
+    win = np.lib.stride_tricks.sliding_window_view(pad, before + after)[:n]
+    b, a = win[:, :before], win[:, before:]
+    enough = (np.sum(~np.isnan(b), axis=1) >= 3) & (np.sum(~np.isnan(a), axis=1) >= 2)
+    if enough.any():
+        import warnings
+        with warnings.catch_warnings():   # all-NaN windows are left out by `enough`
+            warnings.simplefilter("ignore", RuntimeWarning)
+            drop = np.nanmedian(b[enough], axis=1) - np.nanmedian(a[enough], axis=1)
+        cue[enough] = np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0)
     return cue
 
 
+def phrase_drop_cue(x: np.ndarray) -> np.ndarray:
+    """`pitch_drops` of a verse on the DP_HOP grid (one pitch track serves the
+    placement and the check of its phrase starts)."""
+    return pitch_drops(pitch_track(x, DP_HOP))
+
+
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
-                held_last: bool = False) -> list[int]:
+                held_last: bool = False, drops: np.ndarray | None = None) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -366,8 +377,9 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
         speaking[a:b] = False
     vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
     mean = max(vcum[-1] / (n + (3.0 if held_last else 1.0)), 3.0)
-    drops = pitch_drops(pitch_track(x, DP_HOP)[:T]) if len(phrase_lengths) > 1 else np.zeros(T)
-    drops = np.pad(drops, (0, T - len(drops)))
+    if drops is None:
+        drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
+    drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
     onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths, drops)
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
     inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:])) if i not in ends]
@@ -379,7 +391,7 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
 
 
 def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
-                              phrase_lengths: list[int]) -> list[int]:
+                              phrase_lengths: list[int], drops: np.ndarray | None = None) -> list[int]:
     """Phrases (index >= 1) whose placed start has neither a breath nor a pitch
     drop within 50 ms: its mark rests on the pace alone and may be a mora off."""
     starts = np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:]
@@ -387,7 +399,7 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
         return []
     step = DP_HOP // HOP
     v = voiced[::step][: len(x) // DP_HOP + 1].astype(bool)
-    drops = pitch_drops(pitch_track(x, DP_HOP)[:len(v)])
+    drops = phrase_drop_cue(x) if drops is None else drops
     gap_ends = [b for a, b in runs(~v) if a > 0 and b - a >= 4]
     near = 5  # grid frames: 50 ms
     out = []
