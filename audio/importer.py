@@ -8,6 +8,12 @@ joka (序歌). Every file is decoded (anything soundfile reads), mixed to mono,
 resampled to 48 kHz, split at its pause, trimmed, and marked: ``mora:K``,
 ``phrase:K``, ``kimariji`` and ``end`` (see `audio.onsets` for how).
 
+The joka read kami · shimo · shimo keeps its kami and first shimo (the
+programme reads the shimo twice). Every poem reports its phrase starts in file
+seconds, and marks resting on the pace alone (no breath, no pitch drop at a
+phrase join) as uncertain; `write_labels` gives Audacity label files to check
+them by ear and `read_labels` takes the corrected marks back.
+
 One bad file never stops the import: each file gets a line saying what was
 found and what looks wrong, and the summary says which numbers are missing.
 The result is stored under ``<data>/voices/<NAME>/`` (FLAC clips plus
