@@ -214,7 +214,7 @@ def split_three(mask: np.ndarray, lv: Levels) -> Split | None:
 
 TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
-DROP_WEIGHT = 1.5  # reward of a phrase start at a pitch drop (and cost of another mora there)
+DROP_WEIGHT = 0.75  # reward of a phrase start at a pitch drop (and cost of another mora there)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
