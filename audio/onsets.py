@@ -283,6 +283,7 @@ PITCH_RATE = 12000   # pitch is tracked on the voice resampled to this rate
 PITCH_HZ = (60.0, 500.0)  # lowest and highest fundamental looked for
 PITCH_CLEAR = 0.5    # normalised autocorrelation above which a frame is voiced
 DROP_ST = (4.0, 10.0)  # a pitch drop of this many semitones is no cue / a full cue
+CUE_FOUND = 0.15     # a phrase start with at least this cue (a ~5 st drop) is not in doubt
 
 
 def pitch_track(x: np.ndarray, hop: int = DP_HOP) -> np.ndarray:
@@ -392,8 +393,9 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
 
 def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
                               phrase_lengths: list[int], drops: np.ndarray | None = None) -> list[int]:
-    """Phrases (index >= 1) whose placed start has neither a breath nor a pitch
-    drop within 50 ms: its mark rests on the pace alone and may be a mora off."""
+    """Phrases (index >= 1) whose placed start has neither a breath within 50 ms nor
+    a pitch drop from 50 ms before to 120 ms after it: its mark rests on the pace
+    alone and may be a mora off."""
     starts = np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:]
     if not starts or len(mora) < sum(phrase_lengths):
         return []
@@ -401,11 +403,11 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
     v = voiced[::step][: len(x) // DP_HOP + 1].astype(bool)
     drops = phrase_drop_cue(x) if drops is None else drops
     gap_ends = [b for a, b in runs(~v) if a > 0 and b - a >= 4]
-    near = 5  # grid frames: 50 ms
+    near, late = 5, 12  # grid frames: 50 ms; the low voice may come 120 ms after a consonant
     out = []
     for k, i in enumerate(starts, start=1):
         t = mora[i] // DP_HOP
-        cue = drops[max(t - near, 0):t + near + 1].max(initial=0.0) >= 0.5
+        cue = drops[max(t - near, 0):t + late + 1].max(initial=0.0) >= CUE_FOUND
         breath = any(abs(b - t) <= near for b in gap_ends)
         if not (cue or breath):
             out.append(k)

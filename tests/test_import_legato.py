@@ -186,3 +186,17 @@ def test_read_labels_needs_a_voice_and_takes_no_folder(tmp_path, capsys):
     assert "needs --name" in capsys.readouterr().err
     assert main(["import-readings", "--name", "nobody", "--read-labels", str(tmp_path)]) == 2
     assert "no imported voice" in capsys.readouterr().err
+
+
+def test_phrase_joins_with_neither_breath_nor_pitch_drop_are_flagged(monkeypatch, tmp_path, capsys):
+    """A reader who joins phrases legato on one pitch leaves the marks to the pace:
+    the import says which to check; with breaths between phrases it says nothing."""
+    kami, shimo, _ = analyse_whole(11, poem_reading(11).samples)
+    assert kami.uncertain == [] and shimo.uncertain == []
+    monkeypatch.setitem(REAL_READER, "semitones_low", 0.0)
+    src = _folder(tmp_path, (11,))
+    assert main(["import-readings", str(src), "--name", "flat"]) == 0
+    out = capsys.readouterr().out
+    assert "? marks uncertain: kami-no-ku phrase 2 start" in out
+    assert "the kimariji mark may be off" in out   # poem 11's kimariji is phrase 2's first mora
+    assert "Marks uncertain on 1 poem(s) (11)" in out
