@@ -21,7 +21,8 @@ Method, in short:
   durations far from the reading's pace are penalised (phrase-final morae
   only when shorter than HELD_RATIO morae: readers hold them), phrase starts
   are drawn to the end of a breath and to a drop of pitch (a reader starts
-  every phrase far under the reciting tone, legato, often with no breath). Durations count speaking time: a stop's closure belongs to its
+  every phrase far under the reciting tone, legato, often with no breath).
+  Durations count speaking time: a stop's closure belongs to its
   mora, a breath between phrases to none. The pace is measured on a first
   placement and the placement made again. Each onset is then moved, at
   2.5 ms resolution, to the first clear change of its mora (the consonant,

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fixtures_audio import RATE, REAL_READER, poem_reading, real_reader_reading  # noqa: E402
 
 import poems  # noqa: E402
-from audio.importer import analyse_whole, import_readings, read_index  # noqa: E402
+from audio.importer import analyse_whole, read_index  # noqa: E402
 from trainer.cli import main  # noqa: E402
 
 MARK_TOLERANCE_S = 0.08
