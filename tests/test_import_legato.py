@@ -200,3 +200,13 @@ def test_phrase_joins_with_neither_breath_nor_pitch_drop_are_flagged(monkeypatch
     assert "? marks uncertain: kami-no-ku phrase 2 start" in out
     assert "the kimariji mark may be off" in out   # poem 11's kimariji is phrase 2's first mora
     assert "Marks uncertain on 1 poem(s) (11)" in out
+
+
+def test_labels_into_a_file_is_refused_before_the_import(tmp_path, capsys):
+    src = _folder(tmp_path, (11,))
+    note = tmp_path / "notes.txt"
+    note.write_text("mine")
+    assert main(["import-readings", str(src), "--name", "real", "--labels", str(note)]) == 2
+    assert "--labels wants a folder" in capsys.readouterr().err
+    assert note.read_text() == "mine"
+    assert not (tmp_path / "data" / "voices" / "real" / "index.json").exists()

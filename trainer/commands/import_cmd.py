@@ -45,6 +45,9 @@ def run(args) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"import-readings: {folder} is not a folder")
+    if args.labels is not None and (not args.labels.strip() or
+                                    (Path(args.labels).exists() and not Path(args.labels).is_dir())):
+        raise UsageError(f"import-readings: --labels wants a folder for the label files, not {args.labels!r}")
     try:
         report = import_readings(folder, args.name)
     except ValueError as exc:
