@@ -8,6 +8,12 @@ joka (序歌). Every file is decoded (anything soundfile reads), mixed to mono,
 resampled to 48 kHz, split at its pause, trimmed, and marked: ``mora:K``,
 ``phrase:K``, ``kimariji`` and ``end`` (see `audio.onsets` for how).
 
+The joka read kami · shimo · shimo keeps its kami and first shimo (the
+programme reads the shimo twice). Every poem reports its phrase starts in file
+seconds, and marks resting on the pace alone (no breath, no pitch drop at a
+phrase join) as uncertain; `write_labels` gives Audacity label files to check
+them by ear and `read_labels` takes the corrected marks back.
+
 One bad file never stops the import: each file gets a line saying what was
 found and what looks wrong, and the summary says which numbers are missing.
 The result is stored under ``<data>/voices/<NAME>/`` (FLAC clips plus
@@ -167,6 +173,14 @@ class PoemResult:
     warnings: list[str] = field(default_factory=list)
     candidate: bool = False   # kept beside the stored take, not replacing it (it has warnings)
     token: str = ""           # the name part of its stored clips
+    phrase_starts_s: dict[str, list[float]] = field(default_factory=dict)  # per part, file seconds
+    clip_start_s: dict[str, float] = field(default_factory=dict)  # per part: clip sample 0 in its file
+    uncertain: list[str] = field(default_factory=list)  # marks resting on the pace alone: check them
+
+    @property
+    def part_files(self) -> dict[str, str]:
+        """The source file of each part (one file for both, or a kami/shimo pair)."""
+        return {"kami": self.files[0], "shimo": self.files[-1]}
 
     def summary(self) -> dict:
         return {
@@ -178,6 +192,9 @@ class PoemResult:
             "shimo_start_s": round(self.shimo_start_s, 3),
             "shimo_end_s": round(self.shimo_end_s, 3),
             "kimariji_mark_s": None if self.kimariji_mark_s is None else round(self.kimariji_mark_s, 3),
+            "phrase_starts_s": {part: [round(t, 3) for t in ts] for part, ts in self.phrase_starts_s.items()},
+            "clip_start_s": {part: round(t, 6) for part, t in self.clip_start_s.items()},
+            "marks_uncertain": list(self.uncertain),
             "warnings": list(self.warnings),
             "candidate": self.candidate,
         }
@@ -304,6 +321,8 @@ class _Verse:
     start_s: float     # voiced start in the source file
     end_s: float       # voiced end in the source file
     mark_s: dict[str, float]  # marks in source-file seconds
+    clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
+    uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -335,7 +354,8 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     if b - end >= fade:
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
-    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last)
+    drops = onsets.phrase_drop_cue(x[start:end])
+    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):
@@ -346,7 +366,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
         marks["kimariji"] = marks[f"mora:{kimariji_index}"]
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
-    return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()})
+    uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
+    return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
+                  a / RATE, uncertain)
 
 
 def _poem_text(no: int):
@@ -374,7 +396,7 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     """Kami and shimo of a single-file reading: split at the pause, trim, mark."""
     kami_morae, shimo_morae, kimariji = _poem_text(no)
     lv, mask, span = _check_voice(x)
-    split = onsets.split_reading(mask, lv)
+    split = (onsets.split_three(mask, lv) if no == 0 else None) or onsets.split_reading(mask, lv)
     assert split is not None, "_check_voice raised if there were no voice to split"
     warnings = _edge_warnings(mask, span)
     if not split.pause_found:
@@ -390,8 +412,10 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
                         f"and {split.rival_pause * onsets.HOP / RATE:.2f} s); split at the first "
                         "named - listen to check")
     middle = (split.kami[1] + split.shimo[0]) // 2 * onsets.HOP
+    # the joka's repeated shimo-no-ku is not kept: the programme reads the shimo twice
+    limit = len(x) if split.shimo_limit is None else min(len(x), split.shimo_limit * onsets.HOP)
     kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji)
-    shimo = _verse(x, mask, *split.shimo, middle, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None)
     warnings += _pace_warnings(kami, sum(map(len, kami_morae)), "kami-no-ku", False)
     warnings += _pace_warnings(shimo, sum(map(len, shimo_morae)), "shimo-no-ku", True)
     return kami, shimo, warnings
@@ -426,7 +450,7 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
     marks["kimariji"] = marks["end"]
     clip = Clip(kami.clip.samples, kami.clip.rate, marks)
     mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
-    return _Verse(clip, kami.start_s, kami.end_s, mark_s)
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain)
 
 
 # --- one poem, from its file(s) ------------------------------------------------
@@ -497,6 +521,9 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
         shimo_start_s=shimo.start_s, shimo_end_s=shimo.end_s,
         kimariji_mark_s=kami.mark_s.get("kimariji"),
         kami=kami.clip, shimo=shimo.clip, warnings=warnings,
+        phrase_starts_s={part: _phrase_starts(v) for part, v in (("kami", kami), ("shimo", shimo))},
+        clip_start_s={"kami": kami.clip_start_s, "shimo": shimo.clip_start_s},
+        uncertain=_uncertain(job.no, kami, shimo),
     )
 
 
@@ -505,6 +532,26 @@ def convert_first(name: str) -> str:
     stem = Path(name).stem
     return (f"not read: {Path(name).suffix.lower()} (AAC) cannot be decoded here; convert it first, "
             f"e.g. `ffmpeg -i '{name}' '{stem}.flac'`, and import the .flac")
+
+
+def _phrase_starts(verse: _Verse) -> list[float]:
+    return [verse.mark_s[f"phrase:{k}"] for k in range(len(verse.mark_s)) if f"phrase:{k}" in verse.mark_s]
+
+
+def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
+    """One line per phrase start resting on the pace alone (no breath, no pitch drop);
+    on a card whose kimariji mark follows it, that mark is doubtful too."""
+    kimariji = None if no == 0 else _poem_text(no)[2]
+    counts = [len(p) for p in _poem_text(no)[0]]
+    out = []
+    for part, verse in (("kami", kami), ("shimo", shimo)):
+        for k in verse.uncertain:
+            line = (f"{part}-no-ku phrase {k + 1} start at {verse.mark_s[f'phrase:{k}']:.2f} s: "
+                    "no breath or pitch drop there")
+            if part == "kami" and kimariji is not None and kimariji >= sum(counts[:k]):
+                line += "; the kimariji mark may be off"
+            out.append(line)
+    return out
 
 
 def plan(folder: Path) -> tuple[list[_Job], list[FailedFile], list[str]]:
@@ -909,3 +956,163 @@ def accept_candidates(name: str, numbers: list[int]) -> list[int]:
         _save_index(voice_dir, name, poems_table, candidates)
         _remove_unused_clips(voice_dir)
     return sorted(numbers)
+
+
+# --- marks a person checks: Audacity label files ------------------------------------
+#
+# One file per poem part, ``017_kami.txt`` / ``017_shimo.txt``, in the seconds of
+# the part's source file (open it in Audacity, File > Import > Labels). Every line
+# is ``start<TAB>end<TAB>label``; a mark is a point (start == end) labelled
+# ``mora:K <kana>``, with `` phrase N`` and `` kimariji`` where those fall. After
+# moving labels, `read_labels` puts the moved marks into the voice.
+
+_LABEL_NAME = re.compile(r"^(\d{3})_(kami|shimo)\.txt$")
+
+
+def label_file(no: int, part: str) -> str:
+    return f"{no:03d}_{part}.txt"
+
+
+def label_lines(no: int, part: str, mark_s: dict[str, float]) -> list[str]:
+    """The label lines of one part from its marks in file seconds."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    phrases = kami_morae if part == "kami" else shimo_morae
+    kana = [m for p in phrases for m in p]
+    starts = {sum(map(len, phrases[:k])): k for k in range(len(phrases))}
+    lines = []
+    for i, m in enumerate(kana):
+        t = mark_s[f"mora:{i}"]
+        label = f"mora:{i} {m}"
+        if i in starts:
+            label += f" phrase {starts[i] + 1}"
+        if part == "kami" and kimariji == i:
+            label += " kimariji"
+        lines.append(f"{t:.6f}\t{t:.6f}\t{label}")
+    return lines
+
+
+def write_labels(report: ImportReport, folder: Path | str) -> tuple[list[str], list[str]]:
+    """Label files for every imported poem into `folder` (made if need be).
+
+    Returns (written, kept): a label file already there is kept, never replaced
+    (it may hold a person's corrections)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written, kept = [], []
+    for p in report.poems:
+        for part, clip in (("kami", p.kami), ("shimo", p.shimo)):
+            start = p.clip_start_s[part]
+            mark_s = {k: start + v / clip.rate for k, v in clip.marks.items()}
+            path = folder / label_file(p.no, part)
+            try:
+                with open(path, "x", encoding="utf-8") as f:
+                    f.write("\n".join(label_lines(p.no, part, mark_s)) + "\n")
+                written.append(path.name)
+            except FileExistsError:
+                kept.append(path.name)
+    return written, kept
+
+
+def _parse_labels(path: Path, n: int, lo_s: float, hi_s: float) -> tuple[list[float] | None, list[str]]:
+    """Mora times (file seconds) from an edited label file, or None and one line per problem."""
+    problems, times = [], {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
+    for ln, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        try:
+            t = float(fields[0])
+            label = fields[2].split()[0] if len(fields) >= 3 and fields[2].split() else ""
+        except ValueError:
+            problems.append(f"{path.name}: line {ln}: {fields[0]!r} is not a time in seconds")
+            continue
+        m = re.fullmatch(r"mora:(\d+)", label)
+        if not m:
+            problems.append(f"{path.name}: line {ln}: label {label or '(none)'!r} is not mora:K")
+            continue
+        k = int(m.group(1))
+        if k >= n:
+            problems.append(f"{path.name}: line {ln}: mora:{k}, but this part has {n} morae (0-{n - 1})")
+        elif k in times:
+            problems.append(f"{path.name}: line {ln}: mora:{k} appears twice")
+        elif not lo_s <= t < hi_s:
+            problems.append(f"{path.name}: line {ln}: mora:{k} at {t:.3f} s is outside the clip "
+                            f"({lo_s:.3f}-{hi_s:.3f} s)")
+        else:
+            times[k] = t
+    missing = [k for k in range(n) if k not in times]
+    if missing and not problems:
+        problems.append(f"{path.name}: mora {', '.join(f'mora:{k}' for k in missing)} missing")
+    ordered = [times[k] for k in sorted(times)]
+    for k in range(1, n):
+        if k in times and k - 1 in times and times[k] <= times[k - 1]:
+            problems.append(f"{path.name}: mora:{k} at {times[k]:.3f} s is not after "
+                            f"mora:{k - 1} at {times[k - 1]:.3f} s")
+    return (None if problems else ordered), problems
+
+
+def read_labels(name: str, folder: Path | str) -> tuple[list[str], list[str]]:
+    """Put the marks of edited label files in `folder` into voice `name`.
+
+    A file is applied whole or not at all: every mora present, in order, inside
+    its clip (before its ``end``). Returns (applied file names, problems, one line
+    each). ValueError if the voice or folder does not exist; VoiceBusy during an import.
+    """
+    import soundfile as sf
+    name = valid_voice_name(name)
+    voice_dir, folder = voices_root() / name, Path(folder)
+    if not voice_dir.is_dir():
+        raise ValueError(f"there is no imported voice called {name!r}")
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    files = sorted((p, m) for p in folder.iterdir() if (m := _LABEL_NAME.match(p.name)))
+    if not files:
+        raise ValueError(f"no label files (like 017_kami.txt) in {folder}")
+    applied, problems = [], []
+    with voice_lock(voice_dir):
+        index = read_index(voice_dir)
+        table = index["poems"]
+        for path, match in files:
+            no, part = int(path.name[:3]), match.group(2)
+            entry = table.get(str(no))
+            start = (entry or {}).get("source", {}).get("clip_start_s", {}).get(part)
+            if entry is None or start is None:
+                problems.append(f"{path.name}: voice {name!r} has no poem {no} imported with "
+                                "label support; import it again first")
+                continue
+            marks = dict(entry[part]["marks"])
+            try:
+                frames = sf.info(str(voice_dir / entry[part]["file"])).frames
+            except Exception:
+                problems.append(f"{path.name}: the clip of poem {no} is missing from the voice")
+                continue
+            rate = index.get("rate", RATE)
+            hi = start + min(frames, marks.get("end", frames)) / rate
+            n = sum(1 for k in marks if k.startswith("mora:"))
+            times, bad = _parse_labels(path, n, start, hi)
+            problems += bad
+            if times is None:
+                continue
+            entry[part]["marks"] = _with_morae(no, part, marks, [round((t - start) * rate) for t in times])
+            applied.append(path.name)
+        if applied:
+            _save_index(voice_dir, index.get("name", name), table, index.get("candidates", {}))
+    return applied, problems
+
+
+def _with_morae(no: int, part: str, marks: dict, mora: list[int]) -> dict:
+    """`marks` with new mora positions, and the phrase and kimariji marks that follow them."""
+    kami_morae, shimo_morae, kimariji = _poem_text(no)
+    phrases = kami_morae if part == "kami" else shimo_morae
+    out = dict(marks)
+    for k, o in enumerate(mora):
+        out[f"mora:{k}"] = o
+    for k in range(len(phrases)):
+        out[f"phrase:{k}"] = mora[sum(map(len, phrases[:k]))]
+    if part == "kami" and no != 0 and kimariji is not None:
+        out["kimariji"] = mora[kimariji]
+    return out

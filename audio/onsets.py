@@ -12,14 +12,17 @@ Method, in short:
   between them (`Levels`).
 - split: the longest silence in the middle part of the voiced span (a
   reader's pause between kami and shimo is much longer than the breaths
-  between phrases).
+  between phrases). The joka is often read kami · shimo · shimo: two pauses
+  of similar length, and the two last parts alike (`split_three`).
 - morae: the number of morae is known from the text, so instead of picking
   peaks of an onset detector we choose exactly that many onsets by dynamic
   programming on a 10 ms grid: onset strength (a rise of band energy, or a
   change of spectral tilt as at a nasal or a fricative) is rewarded, mora
   durations far from the reading's pace are penalised (phrase-final morae
-  only when short: readers hold them), phrase starts are drawn to the end of
-  a breath. Durations count speaking time: a stop's closure belongs to its
+  only when shorter than HELD_RATIO morae: readers hold them), phrase starts
+  are drawn to the end of a breath and to a drop of pitch (a reader starts
+  every phrase far under the reciting tone, legato, often with no breath).
+  Durations count speaking time: a stop's closure belongs to its
   mora, a breath between phrases to none. The pace is measured on a first
   placement and the placement made again. Each onset is then moved, at
   2.5 ms resolution, to the first clear change of its mora (the consonant,
@@ -38,6 +41,7 @@ import scipy.fft
 HOP = 240          # 5 ms at 48 kHz: resolution of levels and silences
 WIN = 960          # 20 ms RMS window
 MIN_PAUSE_S = 0.15  # a silence shorter than this is not a kami/shimo pause
+SHORT_PAUSE_S = 0.4  # a pause of the joka's three parts is at least this long
 SPLIT_REGION = (0.2, 0.8)  # where, as a fraction of the voiced span, the pause may lie
 GAP_FILL_S = 0.04  # silences shorter than this inside speech are not silences
 BLIP_S = 0.03      # voiced bits shorter than this (clicks) are not speech
@@ -111,6 +115,8 @@ class Split:
     shimo: tuple[int, int]
     pause_found: bool
     rival_pause: int | None  # frame of a nearly as long silence elsewhere, if any
+    repeat: tuple[int, int] | None = None  # the joka's shimo-no-ku read again, not kept
+    shimo_limit: int | None = None  # frame the shimo-no-ku's clip must end before
 
 
 def voiced_span(mask: np.ndarray) -> tuple[int, int] | None:
@@ -176,10 +182,41 @@ def split_reading(mask: np.ndarray, lv: Levels) -> Split | None:
     return Split(widen(lv, on, cut, 0, cut), widen(lv, cut, off, cut, len(db)), False, None)
 
 
+REPEAT_LENGTHS = 0.25  # a repeated shimo-no-ku lasts within this fraction of the first
+
+
+def split_three(mask: np.ndarray, lv: Levels) -> Split | None:
+    """The joka read as kami · shimo · shimo (序歌: the reader repeats its shimo-no-ku).
+
+    The two longest silences of at least SHORT_PAUSE cut the reading in three;
+    it is kami, shimo, shimo again if the last two parts last about as long
+    (within REPEAT_LENGTHS) and the first is no fragment. The longest pause
+    alone would be either join, and splitting there makes the "kami-no-ku" hold
+    a shimo-no-ku too. None if the reading is not like that.
+    """
+    span = voiced_span(mask)
+    if span is None:
+        return None
+    on, off = span
+    min_pause = SHORT_PAUSE_S * 48000 / HOP
+    gaps = sorted(((b - a, a + on, b + on) for a, b in runs(~mask[on:off])), reverse=True)[:2]
+    if len(gaps) < 2 or gaps[1][0] < min_pause:
+        return None
+    (_, a1, b1), (_, a2, b2) = sorted(gaps, key=lambda g: g[1])
+    kami, shimo, again = a1 - on, a2 - b1, off - b2
+    if abs(again - shimo) > REPEAT_LENGTHS * max(shimo, again) or kami < 0.5 * shimo:
+        return None
+    mid1, mid2 = (a1 + b1) // 2, (a2 + b2) // 2
+    return Split(widen(lv, on, a1, 0, mid1), widen(lv, b1, a2, mid1, mid2), True, None,
+                 repeat=(b2, off), shimo_limit=mid2)
+
+
 # --- mora onsets -------------------------------------------------------------
 
 TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
+DROP_WEIGHT = 0.75  # reward of a phrase start at a pitch drop (and cost of another mora there)
+HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
 MAX_STEP = int(4.0 * 48000 / DP_HOP)  # grid frames: the longest mora (with a breath) considered
@@ -243,8 +280,76 @@ def strength_scale(rise: np.ndarray) -> float:
     return float(np.percentile(rise, 98)) if len(rise) else 1.0
 
 
+PITCH_RATE = 12000   # pitch is tracked on the voice resampled to this rate
+PITCH_HZ = (60.0, 500.0)  # lowest and highest fundamental looked for
+PITCH_CLEAR = 0.5    # normalised autocorrelation above which a frame is voiced
+DROP_ST = (4.0, 10.0)  # a pitch drop of this many semitones is no cue / a full cue
+CUE_FOUND = 0.15     # a phrase start with at least this cue (a ~5 st drop) is not in doubt
+
+
+def pitch_track(x: np.ndarray, hop: int = DP_HOP) -> np.ndarray:
+    """Fundamental frequency (Hz) per frame of `hop` samples, 0 where unvoiced.
+
+    Normalised autocorrelation of 40 ms frames at 12 kHz; the shortest lag
+    nearly as strong as the best is taken (against octave errors).
+    """
+    import soxr
+    step = 48000 // PITCH_RATE
+    y = soxr.resample(x.astype(np.float32), 48000, PITCH_RATE, quality="MQ")
+    h, win, nfft = hop // step, int(0.04 * PITCH_RATE), 1024
+    lo, hi = int(PITCH_RATE / PITCH_HZ[1]), int(PITCH_RATE / PITCH_HZ[0])
+    n = len(x) // hop + 1
+    pad = np.concatenate((np.zeros(win // 2, np.float32), y, np.zeros(win, np.float32)))
+    frames = np.lib.stride_tricks.sliding_window_view(pad, win)[::h][:n]
+    f0 = np.zeros(n)
+    for a in range(0, len(frames), FFT_BATCH):
+        fr = frames[a:a + FFT_BATCH] - frames[a:a + FFT_BATCH].mean(axis=1, keepdims=True)
+        spec = scipy.fft.rfft(fr, nfft, axis=1)
+        ac = scipy.fft.irfft(spec.real ** 2 + spec.imag ** 2, nfft, axis=1)[:, :hi + 1]
+        # normalise by the overlap's shrinking length and the frame's energy
+        ac = ac / (ac[:, :1] + 1e-9) * (win / (win - np.arange(hi + 1)))
+        part = ac[:, lo:hi + 1]
+        best = part.max(axis=1)
+        first = np.argmax(part >= 0.9 * best[:, None], axis=1)
+        # the first peak that is nearly the best: climb to its top
+        lag = lo + first
+        for _ in range(8):
+            nxt = np.minimum(lag + 1, hi)
+            up = ac[np.arange(len(lag)), nxt] > ac[np.arange(len(lag)), lag]
+            lag = np.where(up, nxt, lag)
+        f0[a:a + len(fr)] = np.where(best > PITCH_CLEAR, PITCH_RATE / lag, 0.0)
+    return f0
+
+
+def pitch_drops(f0: np.ndarray, before: int = 8, after: int = 6) -> np.ndarray:
+    """0..1 per frame: how clearly the voice drops in pitch here, as at a phrase
+    start (a reader begins each phrase far under the reciting tone and rises)."""
+    st = np.where(f0 > 0, 12 * np.log2(np.maximum(f0, 1.0) / 100.0), np.nan)
+    n = len(st)
+    cue = np.zeros(n)
+    if n < before + after:
+        return cue
+    pad = np.concatenate((np.full(before, np.nan), st, np.full(after, np.nan)))
+    win = np.lib.stride_tricks.sliding_window_view(pad, before + after)[:n]
+    b, a = win[:, :before], win[:, before:]
+    enough = (np.sum(~np.isnan(b), axis=1) >= 3) & (np.sum(~np.isnan(a), axis=1) >= 2)
+    if enough.any():
+        import warnings
+        with warnings.catch_warnings():   # all-NaN windows are left out by `enough`
+            warnings.simplefilter("ignore", RuntimeWarning)
+            drop = np.nanmedian(b[enough], axis=1) - np.nanmedian(a[enough], axis=1)
+        cue[enough] = np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0)
+    return cue
+
+
+def phrase_drop_cue(x: np.ndarray) -> np.ndarray:
+    """`pitch_drops` of a verse on the DP_HOP grid (one pitch track serves the
+    placement and the check of its phrase starts)."""
+    return pitch_drops(pitch_track(x, DP_HOP))
+
+
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
-                held_last: bool = False) -> list[int]:
+                held_last: bool = False, drops: np.ndarray | None = None) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -274,14 +379,40 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
         speaking[a:b] = False
     vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
     mean = max(vcum[-1] / (n + (3.0 if held_last else 1.0)), 3.0)
-    onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths)
+    if drops is None:
+        drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
+    drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
+    onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths, drops)
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
     inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:])) if i not in ends]
     if inner:
         measured = max(float(np.median(inner)), 3.0)
         if abs(np.log(measured / mean)) > 0.1:
-            onsets = _place_on_grid(strength, v, vcum, phrase_lengths, measured, breaths)
+            onsets = _place_on_grid(strength, v, vcum, phrase_lengths, measured, breaths, drops)
     return _refine(x, [o * DP_HOP for o in onsets], scale)
+
+
+def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
+                              phrase_lengths: list[int], drops: np.ndarray | None = None) -> list[int]:
+    """Phrases (index >= 1) whose placed start has neither a breath within 50 ms nor
+    a pitch drop from 50 ms before to 120 ms after it: its mark rests on the pace
+    alone and may be a mora off."""
+    starts = np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:]
+    if not starts or len(mora) < sum(phrase_lengths):
+        return []
+    step = DP_HOP // HOP
+    v = voiced[::step][: len(x) // DP_HOP + 1].astype(bool)
+    drops = phrase_drop_cue(x) if drops is None else drops
+    gap_ends = [b for a, b in runs(~v) if a > 0 and b - a >= 4]
+    near, late = 5, 12  # grid frames: 50 ms; the low voice may come 120 ms after a consonant
+    out = []
+    for k, i in enumerate(starts, start=1):
+        t = mora[i] // DP_HOP
+        cue = drops[max(t - near, 0):t + late + 1].max(initial=0.0) >= CUE_FOUND
+        breath = any(abs(b - t) <= near for b in gap_ends)
+        if not (cue or breath):
+            out.append(k)
+    return out
 
 
 def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
@@ -294,9 +425,14 @@ def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
 
 def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
                    phrase_lengths: list[int], mean: float,
-                   breaths: list[tuple[int, int]]) -> list[int]:
-    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0."""
+                   breaths: list[tuple[int, int]], drops: np.ndarray | None = None) -> list[int]:
+    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0.
+
+    `drops` (0..1 per frame, `pitch_drops`): a phrase is likely to start where
+    the pitch falls far, and no other mora does (in legato reading there is
+    often no breath to show the join)."""
     T, n = len(v), sum(phrase_lengths)
+    drops = np.zeros(T) if drops is None else drops[:T]
     # A phrase is likely to start where the voice resumes after a breath.
     gap_end = np.zeros(T)
     for _a, b in breaths:
@@ -325,7 +461,8 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     score[0] = 0.0
     back = []
     for i in range(1, n):
-        gain = s + allowed + (1.5 * gap_end if i in starts else 0.0)
+        gain = s + allowed + (1.5 * gap_end + DROP_WEIGHT * drops if i in starts
+                              else -DROP_WEIGHT * drops)
         held = (i - 1) in ends
         new, arg = np.empty(T, np.float32), np.empty(T, np.int32)
         for k, cols in enumerate(slices):
@@ -362,8 +499,9 @@ def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
     dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float32)
     log_ratio = np.log(np.maximum(dur, 1.0) / np.float32(mean))
     misfit = np.where(valid, PACE_WEIGHT * log_ratio ** 2, np.inf).astype(np.float32)
-    # A phrase's last mora may be drawn out: only shortness counts against it.
-    held_misfit = np.where(valid, PACE_WEIGHT * np.minimum(log_ratio, 0.3) ** 2,
+    # A phrase's last mora is drawn out (a karuta reader holds it two to three
+    # times a mora): only shortness counts against it, shortness against HELD_RATIO.
+    held_misfit = np.where(valid, PACE_WEIGHT * np.minimum(log_ratio - np.log(HELD_RATIO), 0.0) ** 2,
                            np.inf).astype(np.float32)
     return src, misfit, held_misfit
 

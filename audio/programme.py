@@ -4,7 +4,7 @@ A programme is what an official reader (yomite, 読手) would read, laid out in
 absolute samples at ``RATE`` before any sound is made, so the rules engines,
 the UI and the tests can reason about time without a sound device:
 
-    joka kami-no-ku · pause · joka shimo-no-ku · pause · joka shimo-no-ku again
+    joka kami-no-ku · pause · joka shimo-no-ku · ma · joka shimo-no-ku again
     · ma · kami(1) · pause · shimo(1) · ma · kami(2) · pause · shimo(2) · ma · ...
 
 Gaps are measured between what a listener hears, not between clip edges: the
@@ -346,7 +346,7 @@ class _Builder:
             # after the "start" notice, the ma (a joka that opens the session has nothing before it)
             self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=ma, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
-            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo2")
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=ma, prefix="shimo2")  # a new unit: the ma
         for i, no in enumerate(order):
             if not s.read_kami:
                 self.place_shimo_only(i, no, order[i:], gap=ma)

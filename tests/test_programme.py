@@ -27,7 +27,8 @@ def test_joka_is_kami_shimo_shimo_then_the_first_card_after_the_ma():
     m = p.mark_sample
     assert m(JOKA, "kami_start") == 0
     assert m(JOKA, "shimo_start") - m(JOKA, "kami_end") == sec(0.75)
-    assert m(JOKA, "shimo2_start") - m(JOKA, "shimo_end") == sec(0.75)
+    # The repeat of the shimo-no-ku waits the ma, like any unit after a held end.
+    assert m(JOKA, "shimo2_start") - m(JOKA, "shimo_end") == sec(1.0)
     assert m(0, "kami_start") - m(JOKA, "shimo2_end") == sec(1.0)
     kinds = [s.kind for s in p.segments[:6]]
     assert kinds == [KAMI, PAUSE, SHIMO, PAUSE, SHIMO, MA]

@@ -48,7 +48,7 @@ def test_rendered_rhythm_has_the_set_pauses_and_ma(tmp_path):
     runs = voiced_runs(x, min_gap_s=0.4)
     assert len(runs) == 3 + 2 * len(order)  # joka kami, shimo, shimo again; kami+shimo per card
     gaps = [(b[0] - a[1]) / RATE for a, b in zip(runs, runs[1:])]
-    expected = [pause, pause] + [ma, pause] * len(order)
+    expected = [pause, ma] + [ma, pause] * len(order)  # the joka's repeat waits the ma
     expected = expected[: len(gaps)]
     # tone bursts end wherever their cosine is: a sample or two of threshold slack
     assert gaps == pytest.approx(expected, abs=0.0002)
@@ -146,3 +146,26 @@ def test_cli_json_with_the_synthesised_voice_is_pure_json():
                           "--voice", "synth"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)
+
+
+def test_cli_poems_reads_exactly_those_poems_in_that_order(capsys):
+    rc = main(["read", "--json", "--voice", "test-tones", "--poems", "11,15,31", "--no-joka"])
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["poem"] for c in data["cards"]] == [11, 15, 31]
+    starts = [c["kami_start"] for c in data["cards"]]
+    assert starts == sorted(starts)
+
+
+@pytest.mark.parametrize("value,msg", [
+    ("11,x", "'x' is not a poem number"),
+    ("0", "there is no poem 0"),
+    ("11,101", "there is no poem 101"),
+    ("11,11", "poem 11 is given twice"),
+    ("", "--poems wants poem numbers"),
+    ("11,,15", "--poems wants poem numbers"),
+])
+def test_cli_poems_bad_input_is_one_line_and_exit_2(value, msg, capsys):
+    assert main(["read", "--voice", "test-tones", "--json", "--poems", value]) == 2
+    err = capsys.readouterr().err
+    assert msg in err and err.count("\n") == 1

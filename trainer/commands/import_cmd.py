@@ -20,6 +20,11 @@ def register(sub) -> None:
     p.add_argument("--accept", metavar="N[,N...]",
                    help="use the candidate takes of these poems (kept beside the stored ones by "
                    "an earlier import because they had warnings) in voice --name; no DIR")
+    p.add_argument("--labels", metavar="LABEL_DIR",
+                   help="also write Audacity label files of the marks (017_kami.txt, 017_shimo.txt, "
+                   "in seconds of the source file) into LABEL_DIR, to check them by ear")
+    p.add_argument("--read-labels", metavar="LABEL_DIR",
+                   help="put the marks of edited label files from LABEL_DIR into voice --name; no DIR")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -31,6 +36,8 @@ def run(args) -> int:
     from trainer.cli import UsageError
     if args.accept is not None:
         return _accept(args, UsageError)
+    if args.read_labels is not None:
+        return _read_labels(args, UsageError)
     if args.folder is None:
         raise UsageError("import-readings: give the folder holding the recordings")
     if not args.folder.strip():   # Path("") is the current folder: never import that by accident
@@ -38,6 +45,9 @@ def run(args) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         raise UsageError(f"import-readings: {folder} is not a folder")
+    if args.labels is not None and (not args.labels.strip() or
+                                    (Path(args.labels).exists() and not Path(args.labels).is_dir())):
+        raise UsageError(f"import-readings: --labels wants a folder for the label files, not {args.labels!r}")
     try:
         report = import_readings(folder, args.name)
     except ValueError as exc:
@@ -50,7 +60,38 @@ def run(args) -> int:
         print()
     else:
         print_report(report)
+    if args.labels is not None and report.poems:
+        from audio.importer import write_labels
+        try:
+            written, kept = write_labels(report, Path(args.labels))
+        except OSError as exc:
+            print(f"karuta import-readings: cannot write labels in {args.labels}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 1
+        note = f"; kept {len(kept)} label file(s) already there" if kept else ""
+        print(f"karuta import-readings: wrote {len(written)} label file(s) in {args.labels}{note}",
+              file=sys.stderr)
     return 0 if report.poems else 1
+
+
+def _read_labels(args, UsageError) -> int:
+    from audio.importer import ImportFailure, read_labels
+    if args.folder is not None:
+        raise UsageError("import-readings: --read-labels takes no folder, only --name")
+    if not args.name:
+        raise UsageError("import-readings: --read-labels needs --name (the voice)")
+    try:
+        applied, problems = read_labels(args.name, args.read_labels)
+    except ValueError as exc:
+        raise UsageError(f"import-readings: {exc}") from None
+    except ImportFailure as exc:
+        print(f"karuta import-readings: {exc}", file=sys.stderr)
+        return 1
+    for line in problems:
+        print(f"karuta import-readings: {line}", file=sys.stderr)
+    if applied:
+        print(f"Voice {args.name!r}: marks replaced from {len(applied)} label file(s): {', '.join(applied)}")
+    return 2 if problems else 0
 
 
 def _accept(args, UsageError) -> int:
@@ -94,6 +135,8 @@ def print_report(report, out=None) -> None:
           f"shimo {p.shimo_start_s:.2f}-{p.shimo_end_s:.2f} s{kimariji}")
         for warning in p.warnings:
             w(f"          ! {warning}")
+        for doubt in p.uncertain:
+            w(f"          ? marks uncertain: {doubt}")
         if p.candidate:
             w(f"          = NOT used yet: the stored take of {label.strip()} stays, this one is kept "
               "beside it as a candidate")
@@ -115,6 +158,10 @@ def print_report(report, out=None) -> None:
           "again; poems already imported stay.")
     candidates = [p.no for p in report.poems if p.candidate]
     checks = [p for p in checks if not p.candidate]
+    doubtful = [p.no for p in report.poems if p.uncertain]
+    if doubtful:
+        w(f"Marks uncertain on {len(doubtful)} poem(s) ({_ranges(sorted(doubtful))}): check them "
+          "with --labels DIR in Audacity, then --read-labels DIR.")
     if checks:
         w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
           "marks may be off.")

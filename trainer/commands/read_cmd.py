@@ -18,6 +18,9 @@ def register(sub) -> None:
                    help="shuffle seed (default: a random one, printed so the session can be repeated)")
     p.add_argument("--cards", type=int, default=None, metavar="N",
                    help="read only the first N cards of the shuffled order (default: all 100)")
+    p.add_argument("--poems", default=None, metavar="N[,N...]",
+                   help="read exactly these poems in this order (e.g. 11,15,31) instead of a "
+                   "shuffled session (--seed is then not used)")
     p.add_argument("--voice", default="synth", metavar="synth|NAME",
                    help="'synth' (offline synthesis, the default), the name of an imported "
                    "voice (karuta import-readings), or 'test-tones' (tone bursts, for checks)")
@@ -124,6 +127,12 @@ def _settings(args, UsageError):
         raise UsageError("read: --kami-only and --shimo-only exclude each other; give one")
     if not math.isfinite(args.memorise) or not 0 <= args.memorise <= 60:
         raise UsageError(f"read: --memorise must be 0..60 minutes, not {args.memorise:g}")
+    if getattr(args, "poems", None) is not None:
+        args.poems = _poem_list(args.poems, UsageError)
+        if args.card_set is not None or args.cards is not None or args.karafuda or args.replay \
+                or args.order != "random":
+            raise UsageError("read: --poems gives the reading itself; it takes no --set, --cards, "
+                             "--karafuda, --order or --replay")
     try:
         settings = ReadingSettings(ma=args.ma, pause=args.pause, speed=args.speed,
                                    read_shimo=not args.kami_only, cards=args.cards,
@@ -168,6 +177,8 @@ def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
         if session is None:
             raise UsageError(f"read: --replay: {problem or 'there is no saved reading session to read again'}")
         return list(session.order), list(session.karafuda)
+    if getattr(args, "poems", None):
+        return list(args.poems), []                     # exactly these, in this order
     if args.chosen is None and not args.karafuda and args.order == "random":
         return poems.shuffled(seed)[: args.cards], []   # the plain reading, as before
     floor = args.chosen if args.chosen is not None else poems.shuffled(seed)[: args.cards]
@@ -176,6 +187,24 @@ def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
     except ValueError as exc:
         raise UsageError(f"read: --karafuda: {exc}") from None
     return session.order, session.karafuda
+
+
+def _poem_list(text: str, UsageError) -> list[int]:
+    """`--poems 11,15,31`: poem numbers in reading order, each at most once."""
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        raise UsageError(f"read: --poems wants poem numbers like 11,15,31 (not {text!r})")
+    numbers = []
+    for t in items:
+        if not t.isdigit():
+            raise UsageError(f"read: --poems: {t!r} is not a poem number (1..100)")
+        n = int(t)
+        if not 1 <= n <= 100:
+            raise UsageError(f"read: --poems: there is no poem {n} (1..100)")
+        if n in numbers:
+            raise UsageError(f"read: --poems: poem {n} is given twice")
+        numbers.append(n)
+    return numbers
 
 
 def _build(args, settings, seed, order):
