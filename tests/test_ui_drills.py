@@ -10,21 +10,8 @@ import poems  # noqa: E402
 from trainer.stats.store import StatsStore  # noqa: E402
 from trainer.ui.drills_panel import DRILLS, SETS, DrillsPanel  # noqa: E402
 from trainer.ui.drills_reading import TextReading  # noqa: E402
+from stats_fakes import damaged_store  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-
-def _damaged_store():
-    """Our own database in the data folder, with two b-tree pages scribbled over."""
-    from trainer.stats.store import Trial, default_path
-    path = default_path()
-    with StatsStore.open(path) as s:
-        s.record_many(Trial("match", 1 + i % 100, True, at=1_700_000_000.0 + i)
-                      for i in range(200))
-        s.query("PRAGMA wal_checkpoint(TRUNCATE)")
-    data = bytearray(path.read_bytes())
-    data[4096 * 2: 4096 * 4] = os.urandom(8192)
-    path.write_bytes(bytes(data))
-    return StatsStore.open(path)
-
 
 
 class FakeClock:
@@ -256,7 +243,7 @@ def test_stop_keeps_what_was_answered(qtbot, panel, store, clock):
 
 def test_a_damaged_database_is_announced_once(qtbot, tmp_path, clock):
     LANG.set("en")
-    damaged = _damaged_store()
+    damaged = damaged_store()
     try:
         first = DrillsPanel(None, None, damaged, clock=clock)
         qtbot.addWidget(first)

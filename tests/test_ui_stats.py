@@ -12,23 +12,10 @@ from PySide6.QtWidgets import QFileDialog  # noqa: E402
 
 from trainer.stats.aggregates import card_history  # noqa: E402
 from trainer.stats.store import StatsStore, Trial  # noqa: E402
+from stats_fakes import damaged_store  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.stats_demo import simulate  # noqa: E402
 from trainer.ui.stats_panel import StatsPanel  # noqa: E402
-
-def _damaged_store():
-    """Our own database in the data folder, with two b-tree pages scribbled over."""
-    from trainer.stats.store import Trial, default_path
-    path = default_path()
-    with StatsStore.open(path) as s:
-        s.record_many(Trial("match", 1 + i % 100, True, at=1_700_000_000.0 + i)
-                      for i in range(200))
-        s.query("PRAGMA wal_checkpoint(TRUNCATE)")
-    data = bytearray(path.read_bytes())
-    data[4096 * 2: 4096 * 4] = os.urandom(8192)
-    path.write_bytes(bytes(data))
-    return StatsStore.open(path)
-
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +127,7 @@ def test_empty_store_says_there_is_nothing_yet(qtbot, tmp_path):
 
 def test_recovery_message_is_shown_once(qtbot, tmp_path):
     LANG.set("en")
-    damaged = _damaged_store()
+    damaged = damaged_store()
     assert damaged.recovery_message
     try:
         first = StatsPanel(store=damaged)

@@ -93,46 +93,30 @@ def _mubeyama_variants():
     return VARIANTS.values()
 
 
-_MUBEYAMA: dict[str, Any] = dict(
-    session="trainer.games.mubeyama_session:new_session",
-    simulate="trainer.sim.mubeyama_sim:simulate_variant",
-    report="trainer.sim.mubeyama_sim:format_totals",
-    cli_options="trainer.sim.mubeyama_sim:add_cli_options",
-    table="trainer.ui.mubeyama_panel:MubeyamaPanel",
-)
+def _code(session: str, sim: str, table: str, report: str = "format_report") -> dict[str, Any]:
+    """A game's code by the layer's convention: ``trainer.games.<session>:new_session``,
+    ``trainer.sim.<sim>:simulate_variant`` / report / ``add_cli_options``, the UI's table."""
+    return dict(session=f"trainer.games.{session}:new_session",
+                simulate=f"trainer.sim.{sim}:simulate_variant",
+                report=f"trainer.sim.{sim}:{report}",
+                cli_options=f"trainer.sim.{sim}:add_cli_options",
+                table=table)
 
-_YOMI: dict[str, Any] = dict(
-    session="trainer.games.yomi_session:new_session",
-    simulate="trainer.sim.yomi_sim:simulate_variant",
-    report="trainer.sim.yomi_sim:format_report",
-    cli_options="trainer.sim.yomi_sim:add_cli_options",
-    table="trainer.ui.yomi_panel:YomiPanel",
-)
-_UMEBOTAN: dict[str, Any] = dict(
-    session="trainer.games.umebotan_session:new_session",
-    simulate="trainer.sim.umebotan_sim:simulate_variant",
-    report="trainer.sim.umebotan_sim:format_report",
-    cli_options="trainer.sim.umebotan_sim:add_cli_options",
-    table="trainer.ui.umebotan_panel:UmebotanPanel",
-)
+
+_KYOGI = _code("kyogi_session", "kyogi_sim", "trainer.ui.match_panel:MatchPanel")
+_MUBEYAMA = _code("mubeyama_session", "mubeyama_sim", "trainer.ui.mubeyama_panel:MubeyamaPanel",
+                  report="format_totals")
+_UNSUN = _code("unsun_session", "unsun_sim", "trainer.ui.unsun_panel:UnsunPanel")
+_YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel")
+_UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel")
 
 
 GAMES: tuple[Variant, ...] = (
-    Variant("kyogi", "standard", "Kyōgi karuta (competitive, one against one)", 2, 2,
-            session="trainer.games.kyogi_session:new_session",
-            simulate="trainer.sim.kyogi_sim:simulate_variant",
-            report="trainer.sim.kyogi_sim:format_report",
-            cli_options="trainer.sim.kyogi_sim:add_cli_options",
-            table="trainer.ui.match_panel:MatchPanel"),
+    Variant("kyogi", "standard", "Kyōgi karuta (competitive, one against one)", 2, 2, **_KYOGI),
     *(Variant("mubeyama", v.id, v.title, v.players, v.players,
               options=_frozen(ruleset=v.ruleset, hidden_card=v.hidden_card), **_MUBEYAMA)
       for v in _mubeyama_variants()),
-    Variant("unsun", "standard", "Unsun karuta, Hachi-nin Meri (8 players, two teams)", 8, 8,
-            session="trainer.games.unsun_session:new_session",
-            simulate="trainer.sim.unsun_sim:simulate_variant",
-            report="trainer.sim.unsun_sim:format_report",
-            cli_options="trainer.sim.unsun_sim:add_cli_options",
-            table="trainer.ui.unsun_panel:UnsunPanel",
+    Variant("unsun", "standard", "Unsun karuta, Hachi-nin Meri (8 players, two teams)", 8, 8, **_UNSUN,
             options=_frozen(first_lead="okie_taker", unheld_robai="dealer_takes", yaku_order="any"),
             deck="unsun"),
     Variant("yomi", "standard", "Yomi, 3-4 players, 40 or 30 mekurifuda, loop 1-10", 3, 4,
