@@ -235,7 +235,7 @@ def plain_kinds(verse, phrase_morae: Sequence[Sequence[str]]) -> list[str]:
     phrase), "silence" (a phrase's first sound, fading in or released out of the
     break) or "joined" (after the mora before)."""
     out = []
-    for k, (mora, kind) in enumerate(zip(verse.morae, onset_kinds(phrase_morae))):
+    for mora, kind in zip(verse.morae, onset_kinds(phrase_morae)):
         if kind == "dip":
             out.append("joined")
         elif verse.phonemes[mora.first - 1] in ("sil", "pau"):

@@ -182,7 +182,9 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
     if len(whole):
         q = np.percentile(whole, [5, 95])
         figures.add("range_st", q[1] - q[0])
-    frame = lambda s: int(round(s / STEP_S))
+
+    def frame(s: float) -> int:
+        return int(round(s / STEP_S))
     silent = db < SILENT_DB
     for p in range(1, len(firsts)):
         figures.add("break_s", silent[frame(marks[lasts[p - 1]]):frame(marks[firsts[p]])].sum() * STEP_S)
