@@ -228,7 +228,7 @@ def test_both_languages_render(qtbot, panel):
 def test_the_panel_is_the_registered_unsun_table_and_ignores_reader_commands(qtbot, panel):
     variant = registry.find("unsun")
     assert registry.resolve(variant.table) is UnsunPanel
-    assert MESSAGES["mode.unsun"] == ("遊び: うんすん", "Games: Unsun")
+    assert MESSAGES["mode.unsun"] == ("うんすん", "Unsun")     # its tab inside Games
     for name in ("start", "pause", "stop", "repeat", "skip"):
         assert panel.available(name) is False and panel.command(name) is False
     panel.settings_changed()

@@ -17,15 +17,10 @@ add_messages({"mode.games": ("遊び", "Games")})
 
 
 def game_name(game: str) -> str:
-    """The game's name in the interface language: its tab text without the "Games: " part."""
+    """The game's tab text in the interface language (message ``mode.<game>``, which each
+    game's table registers), or its registry id when it has none."""
     msg = f"mode.{game}"
-    if msg not in MESSAGES:
-        return game
-    text = tr(msg)
-    for sep in (": ", "："):
-        if sep in text:
-            return text.split(sep, 1)[1]
-    return text
+    return tr(msg) if msg in MESSAGES else game
 
 
 class GamesPanel(QWidget):

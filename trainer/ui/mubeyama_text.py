@@ -15,7 +15,7 @@ from trainer.ui.i18n import add_messages, tr
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
-    "mode.mubeyama": ("遊び: むべ山", "Games: Mubeyama"),
+    "mode.mubeyama": ("むべ山", "Mubeyama"),     # its tab inside Games (遊び)
     # -- setup ---------------------------------------------------------------------------------
     "mubeyama.setup": ("むべ山かるた — 準備", "Mubeyama karuta — setup"),
     "mubeyama.variant": ("遊び方", "Ruleset"),

@@ -41,7 +41,7 @@ from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outli
 from trainer.ui.umebotan_text import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
 add_messages({
-    "mode.umebotan": ("遊び: 梅牡丹", "Games: Ume Botan"),
+    "mode.umebotan": ("梅牡丹", "Ume Botan"),   # its tab inside Games (遊び)
     "ume.rounds": ("回戦数", "Rounds"),
     "ume.level.random": ("でたらめ", "Random"),
     "ume.level.greedy": ("欲張り", "Greedy"),

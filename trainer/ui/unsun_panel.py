@@ -33,7 +33,7 @@ ROBAU, HIDE = "robau", "hide"     # the two items of the ロバイ choice (butto
 TRICK_PAUSE_S = 1.6               # the trick just won stays on the table this long before the next lead
 
 add_messages({
-    "mode.unsun": ("遊び: うんすん", "Games: Unsun"),
+    "mode.unsun": ("うんすん", "Unsun"),       # its tab inside Games (遊び)
     "unsun.ui.level": ("CPU", "CPU"),
     "unsun.ui.level.random": ("ランダム", "Random"),
     "unsun.ui.level.medium": ("普通", "Medium"),

@@ -30,7 +30,7 @@ from trainer.ui.table_shell import RING, TableView, paint_card_back
 from trainer.ui.yomi_text import describe_yomi
 
 add_messages({
-    "mode.yomi": ("遊び: よみ", "Games: Yomi"),
+    "mode.yomi": ("よみ", "Yomi"),               # its tab inside Games (遊び)
     "yomi.variant": ("ルール", "Rules"),
     "yomi.variant.standard": ("標準（1→10）", "Standard (1→10)"),
     "yomi.variant.wild": ("鬼札入り", "With a wild card"),
