@@ -74,9 +74,8 @@ FAMILY_TITLE = {"reaction": "timed from the kimariji", "answer": "answer times",
 
 
 def _time(ms: float | None, unit: str) -> str:
-    if ms is None:
-        return "-"
-    return f"{ms:.0f} ms" if unit == "ms" else f"{ms / 1000:.1f} s"
+    from trainer.stats.aggregates import time_text
+    return "-" if ms is None else f"{time_text(ms, unit)} {unit}"
 
 
 def _summary(args) -> int:

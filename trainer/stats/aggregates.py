@@ -51,6 +51,14 @@ FAMILY_OF = {"match": REACTION, "listening_reflex": REACTION, "positional": REAC
 UNIT = {REACTION: "ms", ANSWER: "s", FLIP: "s"}     # how each family's times are shown
 
 
+def time_text(ms: float | None, unit: str, missing: str = "—") -> str:
+    """A time (stored in ms) as its family shows it: "312" in ms, "12.4" in s; `missing`
+    for no time. The unit's name is the caller's to add (a column header, a suffix)."""
+    if ms is None:
+        return missing
+    return f"{ms:.0f}" if unit == "ms" else f"{ms / 1000:.1f}"
+
+
 def family_of(kind: str) -> str:
     """The timing family of a kind of trial (every kind the store accepts has one)."""
     return FAMILY_OF[kind]

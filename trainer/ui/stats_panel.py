@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import trainer.ui.stats_text  # noqa: F401  (registers the strings)
-from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of
+from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of, time_text
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import static_text
@@ -33,13 +33,6 @@ WEAKEST_N = 10
 
 def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.0%}"
-
-
-def _time(ms: float | None, unit: str) -> str:
-    """A time in its family's unit: 312 (ms) or 12.4 (s)."""
-    if ms is None:
-        return "—"
-    return f"{ms:.0f}" if unit == "ms" else f"{ms / 1000:.1f}"
 
 
 class StatsPanel(UsesStatsStore, QWidget):
@@ -275,7 +268,7 @@ class StatsPanel(UsesStatsStore, QWidget):
         for row, c in enumerate(rows):
             no = c.card
             values = [str(no), static_text(no), _pct(c.accuracy),
-                      _time(c.median_ms, UNIT[family]), str(c.n)]
+                      time_text(c.median_ms, UNIT[family]), str(c.n)]
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, no)
@@ -382,7 +375,7 @@ class HistoryModel(QAbstractTableModel):
             return "○" if r.correct else "×"
         if col == 4:
             unit = UNIT[family_of(r.kind)] if r.kind in KINDS else "ms"
-            return "" if r.reaction_ms is None else f"{_time(r.reaction_ms, unit)} {unit}"
+            return "" if r.reaction_ms is None else f"{time_text(r.reaction_ms, unit)} {unit}"
         if col == 5:
             return "" if r.fault is None else (tr(f"fault.{r.fault}") if f"fault.{r.fault}" in _messages()
                                                else r.fault)
@@ -405,7 +398,7 @@ def card_totals_text(history) -> str:
         if r.correct and r.reaction_ms is not None and r.reaction_ms > 0:
             by_family.setdefault(family_of(r.kind), []).append(r.reaction_ms)
     medians = [tr("stats.family_median", family=tr(f"family.{f}"),
-                  t=_time(statistics.median(v), UNIT[f]), unit=UNIT[f])
+                  t=time_text(statistics.median(v), UNIT[f]), unit=UNIT[f])
                for f, v in by_family.items()]
     return " ・ ".join([tr("stats.card_totals", n=f"{n:,}", acc=_pct(right / n if n else None)),
                        *medians])
