@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
-from trainer.ui.modes import MATCH_GAME, build_table, game_tables
+from trainer.ui.modes import MATCH_GAME, build_table, game_tables, settings_changed
 
 add_messages({"mode.games": ("遊び", "Games")})
 
@@ -68,11 +68,7 @@ class GamesPanel(QWidget):
             self.tabs.setTabText(k, game_name(game))
 
     def settings_changed(self) -> None:
-        for _, panel in self.games:
-            if hasattr(panel, "settings_changed"):
-                panel.settings_changed()
-            else:
-                panel.retranslate()
+        settings_changed(panel for _, panel in self.games)
 
     def shutdown(self) -> None:
         for _, panel in self.games:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStackedWidget,
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import SPELLING
-from trainer.ui.modes import MATCH_GAME, ModeBuildError, build_mode, game_tables  # noqa: F401
+from trainer.ui.modes import MATCH_GAME, ModeBuildError, build_mode, game_tables, settings_changed  # noqa: F401
 
 # command name → (message id, shortcuts)
 ACTIONS = {
@@ -271,11 +271,7 @@ class MainWindow(QMainWindow):
         self._settings_changed()
 
     def _settings_changed(self) -> None:
-        for _, widget in self.modes:
-            if hasattr(widget, "settings_changed"):
-                widget.settings_changed()
-            else:
-                widget.retranslate()
+        settings_changed(widget for _, widget in self.modes)
 
     def set_language(self, code: str) -> None:
         self.settings.set(S.LANGUAGE, code)

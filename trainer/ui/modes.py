@@ -44,3 +44,13 @@ def game_tables() -> list[tuple[str, str, str]]:
 
 def build_table(game: str, module: str, cls: str, settings, voices):
     return build_mode(f"mode.{game}", module, cls, lambda c, s, v: c(s, v), settings, voices)
+
+
+def settings_changed(panels) -> None:
+    """Tell each mode panel the settings changed (``settings_changed``, or at least
+    ``retranslate`` for a panel that draws nothing from the settings)."""
+    for panel in panels:
+        if hasattr(panel, "settings_changed"):
+            panel.settings_changed()
+        else:
+            panel.retranslate()
