@@ -1,8 +1,9 @@
 """Bench of the synthesised voice: cold synthesis of all 101 poems, first poem, rhythm,
 issue 12's prosody table (real reader vs this voice), install size added, the わ/ま
-intelligibility proxy, mark accuracy.
+intelligibility proxy and the speech recogniser's figure (bench/intelligibility.py,
+needs the optional extra `measure`), mark accuracy.
 
-    /tmp/venv/bin/python bench/bench_synth.py [--workers 2] [--no-check]
+    /tmp/venv/bin/python bench/bench_synth.py [--workers 2] [--no-check] [--no-recogniser]
 
 Prints: time to the first playable kami-no-ku on a cold cache (engine loading
 included), time for all 100 + joka on an empty cache dir with `synthesize_all`,
@@ -27,6 +28,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-check", action="store_true", help="skip the mark-accuracy pass")
+    parser.add_argument("--no-recogniser", action="store_true",
+                        help="skip the speech recogniser (a few minutes on two cores)")
     args = parser.parse_args()
     os.environ["KARUTA_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-synth-")
 
@@ -83,6 +86,8 @@ def main() -> int:
     print("install size added by this voice: 0 MB (the HTS voice ships inside pyopenjtalk-plus, "
           "already a dependency; pyworld, used only to measure, is a test dependency)")
     wa_ma(voice)
+    if not args.no_recogniser:
+        recognised(voice)
 
     if not args.no_check:
         from audio.synth_onsets import check_clip
@@ -153,6 +158,19 @@ def wa_ma(voice) -> None:
     print(f"  わ nearer ま than わ (intelligibility proxy; the issue's recogniser: 23/120 chant, 15/120 plain, "
           f"0/120 real): chant {sp.m_like(chant['わ'], plain['わ'], plain['ま']) * 100:.0f}%  "
           f"plain {sp.m_like(plain['わ'], plain['わ'], plain['ま']) * 100:.0f}%")
+
+
+def recognised(voice) -> None:
+    """わ heard as ま by a speech recogniser (bench/intelligibility.py): every phrase with
+    わ, of this chant and of plain HTS speech, recognised alone with no prompt."""
+    import intelligibility as asr
+    print("わ heard as ま by a speech recogniser, phrases with わ recognised alone "
+          "(issue 12: real reader 0/120, old chant 23/120, plain pyopenjtalk speech 15/120):")
+    try:
+        asr.report({"chant voice": lambda wanted: asr.chant_phrases(voice, wanted),
+                    "plain HTS speech": asr.plain_phrases})
+    except asr.RecogniserMissing as exc:
+        print(f"  not measured: {exc}")
 
 
 def plain_and_importer(voice) -> None:

@@ -2,6 +2,8 @@
 # Make this checkout ready to run: system packages (when root and missing) and
 # a virtual environment in .venv with the project installed.
 #   packaging/bootstrap.sh [--test]     --test also installs the test extras
+#   packaging/bootstrap.sh --measure    the test extras and the speech recogniser that
+#                                       bench/intelligibility.py asks (about 290 MB)
 #   packaging/bootstrap.sh --system-only  only the system packages (packaging/build.sh)
 # Safe to run again: it does only what is missing.
 set -euo pipefail
@@ -9,6 +11,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$ROOT/.venv"
 EXTRAS=""
 [ "${1:-}" = "--test" ] && EXTRAS="[test]"
+[ "${1:-}" = "--measure" ] && EXTRAS="[test,measure]"
 
 missing_system_packages() {
     command -v dpkg-query >/dev/null 2>&1 || return 0
