@@ -355,7 +355,11 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
     drops = onsets.phrase_drop_cue(x[start:end])
-    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops)
+    # A reader may read the kimariji in one breath when it ends on the next phrase's first mora.
+    run_on = frozenset(k for k in range(1, len(counts))
+                       if kimariji_index is not None and kimariji_index == sum(counts[:k]))
+    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops,
+                              kana=[m for p in phrase_morae for m in p], run_on=run_on)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):

@@ -49,6 +49,7 @@ PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phra
                              # is among the longest (as many as phrase boundaries) and
                              # longer than the first, or longer than the second; others
                              # are a stop's closure (up to ~0.12 s in a slow reading)
+BREATH_OVER_CLOSURE = 1.5  # a breath is at least this much longer than any closure of its verse
 
 
 def frame_db(x: np.ndarray, hop: int = HOP, win: int = WIN) -> np.ndarray:
@@ -216,6 +217,11 @@ def split_three(mask: np.ndarray, lv: Levels) -> Split | None:
 TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
 DROP_WEIGHT = 0.75  # reward of a phrase start at a pitch drop (and cost of another mora there)
+DROP_TRUST = 1.5    # ... more, for a reader whose phrases start low (`low_start_evidence`)
+BREATH_WEIGHT = 1.5  # reward of a phrase start at the end of a breath
+LOW_START_CUE = 0.5  # a drop cue this strong is a phrase starting low
+RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the pace (the real
+                    # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
@@ -248,6 +254,26 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
         low[batch] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
         high[batch] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
     return low, high
+
+
+def frication_tilt(x: np.ndarray, hop: int, nfft: int, only: np.ndarray) -> np.ndarray:
+    """Level (dB) of 3-10 kHz over 100-1000 Hz per frame (centred on k*hop), where
+    `only` is True: far higher in a fricative's noise (さ, し, ざ, ひ) than in a vowel."""
+    pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
+                          np.zeros(nfft // 2, np.float32)))
+    n = len(x) // hop + 1
+    frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
+    idx = np.flatnonzero(only[:len(frames)])
+    bin_hz = 48000 / nfft
+    b100, b1k, b3k, b10k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 3000, 10000))
+    tilt = np.zeros(n)
+    for a in range(0, len(idx), FFT_BATCH):
+        batch = idx[a:a + FFT_BATCH]
+        spec = scipy.fft.rfft(frames[batch] * np.hanning(nfft).astype(np.float32), axis=1)
+        power = spec.real ** 2 + spec.imag ** 2
+        tilt[batch] = 10 * (np.log10(power[:, b3k:b10k].sum(axis=1) + 1e-12)
+                            - np.log10(power[:, b100:b1k].sum(axis=1) + 1e-12))
+    return tilt
 
 
 def raw_onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1,
@@ -284,6 +310,7 @@ PITCH_RATE = 12000   # pitch is tracked on the voice resampled to this rate
 PITCH_HZ = (60.0, 500.0)  # lowest and highest fundamental looked for
 PITCH_CLEAR = 0.5    # normalised autocorrelation above which a frame is voiced
 DROP_ST = (4.0, 10.0)  # a pitch drop of this many semitones is no cue / a full cue
+DROP_STEP = 4.0      # semitones by which the step down may fall short of the depth under the tone
 CUE_FOUND = 0.15     # a phrase start with at least this cue (a ~5 st drop) is not in doubt
 
 
@@ -321,24 +348,35 @@ def pitch_track(x: np.ndarray, hop: int = DP_HOP) -> np.ndarray:
     return f0
 
 
-def pitch_drops(f0: np.ndarray, before: int = 8, after: int = 6) -> np.ndarray:
-    """0..1 per frame: how clearly the voice drops in pitch here, as at a phrase
-    start (a reader begins each phrase far under the reciting tone and rises)."""
-    st = np.where(f0 > 0, 12 * np.log2(np.maximum(f0, 1.0) / 100.0), np.nan)
-    n = len(st)
+def pitch_drops(f0: np.ndarray, voiced_n: int = 5, reach: int = 25) -> np.ndarray:
+    """0..1 per frame: how clearly a phrase starts here by its pitch. A reader
+    begins each phrase far under the reciting tone and rises to it.
+
+    The pitch of the first `voiced_n` voiced frames from the frame on, against
+    the reciting tone (the verse's median pitch) and against the last `voiced_n`
+    voiced frames before it, each within `reach` frames. An unvoiced consonant
+    at the phrase start (a fricative lasts up to ~0.15 s) lies between the two,
+    and the cue covers it. The depth under the tone counts, provided the pitch
+    steps down here (by DROP_STEP less than that depth): a voice that glides
+    down into the low start before its first sound steps less far.
+    """
+    n = len(f0)
     cue = np.zeros(n)
-    if n < before + after:
+    idx = np.flatnonzero(f0 > 0)
+    if len(idx) < 2 * voiced_n:
         return cue
-    pad = np.concatenate((np.full(before, np.nan), st, np.full(after, np.nan)))
-    win = np.lib.stride_tricks.sliding_window_view(pad, before + after)[:n]
-    b, a = win[:, :before], win[:, before:]
-    enough = (np.sum(~np.isnan(b), axis=1) >= 3) & (np.sum(~np.isnan(a), axis=1) >= 2)
-    if enough.any():
-        import warnings
-        with warnings.catch_warnings():   # all-NaN windows are left out by `enough`
-            warnings.simplefilter("ignore", RuntimeWarning)
-            drop = np.nanmedian(b[enough], axis=1) - np.nanmedian(a[enough], axis=1)
-        cue[enough] = np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0)
+    st = 12 * np.log2(f0[idx] / 100.0)
+    tone = float(np.median(st))
+    pos = np.searchsorted(idx, np.arange(n))   # first voiced frame at or after each frame
+    ok = (pos >= voiced_n) & (pos <= len(idx) - voiced_n)
+    t = np.flatnonzero(ok)
+    p = pos[t]
+    before = np.stack([p - k for k in range(1, voiced_n + 1)], axis=1)
+    after = np.stack([p + k for k in range(voiced_n)], axis=1)
+    near = (t - idx[before[:, -1]] <= reach) & (idx[after[:, -1]] - t <= reach)
+    low = np.median(st[after], axis=1)
+    drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
+    cue[t] = np.where(near, np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0), 0.0)
     return cue
 
 
@@ -348,8 +386,23 @@ def phrase_drop_cue(x: np.ndarray) -> np.ndarray:
     return pitch_drops(pitch_track(x, DP_HOP))
 
 
+def low_start_evidence(drops: np.ndarray, boundaries: int) -> float:
+    """0..1: how surely this verse's reader starts its phrases low, from how many
+    of its `boundaries` phrase joins show a clear drop (at least LOW_START_CUE,
+    and not in the verse's first 0.3 s: that is its first phrase's own start)."""
+    if boundaries <= 0:
+        return 0.0
+    lead = int(0.3 * 48000 / DP_HOP)
+    cue = drops[lead:] >= LOW_START_CUE
+    gap = int(0.4 * 48000 / DP_HOP)   # drops closer than this are one phrase start
+    peaks = [a for a, _ in runs(cue)]
+    count = sum(1 for k, a in enumerate(peaks) if k == 0 or a - peaks[k - 1] >= gap)
+    return min(1.0, count / boundaries)
+
+
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
-                held_last: bool = False, drops: np.ndarray | None = None) -> list[int]:
+                held_last: bool = False, drops: np.ndarray | None = None,
+                kana: list[str] | None = None, run_on: frozenset[int] = frozenset()) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -382,14 +435,35 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     if drops is None:
         drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
-    onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths, drops)
-    ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
-    inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:])) if i not in ends]
+    low = low_start_evidence(drops, len(phrase_lengths) - 1 - len(run_on))
+    # A reader reads the kimariji in one breath or does not: both readings are
+    # placed, and the one that explains the sound better is kept.
+    best: tuple[list[int], float] | None = None
+    for joined in {frozenset(), run_on}:
+        onsets, score = _place_at_pace(strength, v, vcum, phrase_lengths, mean, breaths, drops,
+                                       low_starts=low, run_on=joined)
+        if best is None or score > best[1]:
+            best = (onsets, score)
+    assert best is not None
+    return _refine(x, [o * DP_HOP for o in best[0]], scale, kana)
+
+
+def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
+                   guess: float, breaths: list[tuple[int, int]], drops: np.ndarray,
+                   **cues) -> tuple[list[int], float]:
+    """`_place_on_grid` at a guessed pace, then again at the pace measured on that
+    placement's plain morae (not phrase ends, not a phrase read in one breath)."""
+    onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, guess, breaths, drops, **cues)
+    ends = set(np.cumsum(phrase_lengths).tolist())   # 1 + each phrase's last mora
+    run_on = cues.get("run_on", frozenset())
+    fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
+    inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:]))
+             if i + 1 not in ends and i not in fast]
     if inner:
         measured = max(float(np.median(inner)), 3.0)
-        if abs(np.log(measured / mean)) > 0.1:
-            onsets = _place_on_grid(strength, v, vcum, phrase_lengths, measured, breaths, drops)
-    return _refine(x, [o * DP_HOP for o in onsets], scale)
+        if abs(np.log(measured / guess)) > 0.1:
+            onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, measured, breaths, drops, **cues)
+    return onsets, score
 
 
 def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
@@ -416,21 +490,41 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
 
 
 def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
-    """The silences of a verse (DP_HOP frames) that are breaths between phrases."""
+    """The silences of a verse (DP_HOP frames) that are breaths between phrases.
+
+    A breath is among the longest silences (no more of them than phrase
+    boundaries) and clearly longer than every silence left (BREATH_OVER_CLOSURE):
+    a legato reader takes none, and then the longest silences are stops'
+    closures, all about as long (up to ~0.12 s in slow reading). A silence of
+    PHRASE_GAP_S[1] or more is a breath in any case.
+    """
     lo, hi = (g * 48000 / DP_HOP for g in PHRASE_GAP_S)
-    gaps = sorted(((b - a, a, b) for a, b in runs(~v) if 0 < a and b < len(v) and b - a >= lo),
-                  reverse=True)
-    return [(a, b) for k, (n, a, b) in enumerate(gaps) if k < boundaries or n >= hi]
+    gaps = sorted(((b - a, a, b) for a, b in runs(~v) if 0 < a and b < len(v)), reverse=True)
+    lengths = [n for n, _, _ in gaps] + [0]
+    count = max((j for j in range(1, boundaries + 1) if j < len(lengths)
+                 and lengths[j - 1] >= lo and lengths[j - 1] >= BREATH_OVER_CLOSURE * lengths[j]),
+                default=0)
+    return [(a, b) for k, (n, a, b) in enumerate(gaps) if k < count or n >= hi]
 
 
 def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
                    phrase_lengths: list[int], mean: float,
-                   breaths: list[tuple[int, int]], drops: np.ndarray | None = None) -> list[int]:
-    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0.
+                   breaths: list[tuple[int, int]], drops: np.ndarray | None = None,
+                   low_starts: float = 0.0, run_on: frozenset[int] = frozenset(),
+                   ) -> tuple[list[int], float]:
+    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0, and
+    the placement's score (onset strengths and cues, less the misfit of its
+    durations to the pace `mean`).
 
     `drops` (0..1 per frame, `pitch_drops`): a phrase is likely to start where
     the pitch falls far, and no other mora does (in legato reading there is
-    often no breath to show the join)."""
+    often no breath to show the join). `low_starts` (0..1, `low_start_evidence`):
+    how surely this reader starts phrases low; the more surely, the more a
+    phrase start is sought at a drop and the less at a silence (a reader who
+    starts low and breathes does both at once; one who reads legato has only
+    stops' closures for silences). `run_on`: phrases the reader may join to
+    the one before without holding its end or starting low (the kimariji read
+    in one breath)."""
     T, n = len(v), sum(phrase_lengths)
     drops = np.zeros(T) if drops is None else drops[:T]
     # A phrase is likely to start where the voice resumes after a breath.
@@ -453,6 +547,9 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     ds = np.arange(d_min, max(d_min, d_max) + 1)
     slices = [slice(a, min(a + DP_COLUMNS, T)) for a in range(0, T, DP_COLUMNS)]
     kept = [_step_costs(ds, cols, vcum, mean) for cols in slices] if len(slices) == 1 else None
+    # the morae of a phrase read in one breath into the next (their durations at RUN_ON_PACE)
+    fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
+    fast_costs = [_step_costs(ds, cols, vcum, RUN_ON_PACE * mean) for cols in slices] if fast else None
     s = s.astype(np.float32)
     allowed = allowed.astype(np.float32)
 
@@ -460,13 +557,22 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     score: np.ndarray = np.full(T, -np.inf, dtype=np.float32)
     score[0] = 0.0
     back = []
+    first_of = {m: k for k, m in enumerate(sorted(starts))}   # phrase index by its first mora
+    trusted = DROP_WEIGHT + low_starts * DROP_TRUST
     for i in range(1, n):
-        gain = s + allowed + (1.5 * gap_end + DROP_WEIGHT * drops if i in starts
-                              else -DROP_WEIGHT * drops)
-        held = (i - 1) in ends
+        if i in starts and first_of[i] in run_on:
+            gain = s + allowed + BREATH_WEIGHT * gap_end + DROP_WEIGHT * drops
+        elif i in starts:
+            gain = s + allowed + (1.0 - low_starts) * BREATH_WEIGHT * gap_end + trusted * drops
+        else:
+            gain = s + allowed - trusted * drops
+        held = (i - 1) in ends and (i - 1) not in fast
         new, arg = np.empty(T, np.float32), np.empty(T, np.int32)
         for k, cols in enumerate(slices):
-            src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
+            if (i - 1) in fast and fast_costs is not None:
+                src, misfit, held_misfit = fast_costs[k]
+            else:
+                src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
             cand = score[src] - (held_misfit if held else misfit)
             j = np.argmax(cand, axis=0)
             new[cols] = cand[j, np.arange(len(j))]
@@ -478,13 +584,14 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     final = score - np.where(tail >= 0.5 * mean, 0.0, np.inf)
     t = int(np.argmax(final))
     if not np.isfinite(final[t]):  # no placement fits (an implausibly slow verse): spread evenly
-        return [int(round(k * (T - 1) / n)) for k in range(n)]
+        return [int(round(k * (T - 1) / n)) for k in range(n)], -np.inf
+    score = float(final[t])
     onsets = [t]
     for arg in reversed(back):
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
-    return onsets
+    return onsets, score
 
 
 def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
@@ -506,41 +613,83 @@ def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
     return src, misfit, held_misfit
 
 
-def _refine(x: np.ndarray, onsets: list[int], scale: float, hop: int = 120) -> list[int]:
+FRICATIVES = frozenset("さしすせそざじずぜぞはひふへほ")
+FRICATIVE_BACK_S = 0.18  # a fricative (or voiced fricative) before its vowel lasts up to this
+QUIET_DB = 6.0  # a frame this close to the verse's quietest is silence, not a faint consonant
+FRICATION_DB = 12.0  # a fricative's noise stands this far (3-10 kHz over 100-1000 Hz) above a vowel
+
+
+def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | None = None,
+            hop: int = 120) -> list[int]:
     """Move every onset (but the first) to the first clear change of its mora.
 
     A mora such as の, ま or さ changes the sound twice, at the consonant and
     again, louder, at the vowel; the grid search tends to land on the louder.
     So: find the mora's strongest change near the grid onset (90 ms before to
-    15 ms after; fricatives are that long), then walk back to the earliest
-    frame reaching FIRST_CHANGE of it, but never into the previous mora (not
-    before its own strongest change).
+    15 ms after), then walk back to the earliest frame reaching FIRST_CHANGE of
+    it, but never into the previous mora (not before its own strongest change)
+    nor across a silence (within QUIET_DB of the verse's quietest moment: a
+    mora's consonant is voice or noise up to its vowel, if faint; a silence
+    before it is a breath or a stop's closure, and a stop is heard at its
+    release). A fricative's mora (by its `kana`)
+    starts where its noise does (`_frication_start`), up to FRICATIVE_BACK_S
+    before its vowel: a voiced one (ざ, じ) barely changes the loudness there.
     """
-    back, ahead = int(0.09 * 48000 / hop), int(0.015 * 48000 / hop)
+    ahead = int(0.015 * 48000 / hop)
+    fricative = [bool(kana) and kana[k][0] in FRICATIVES for k in range(len(onsets))]
+    backs = [int((FRICATIVE_BACK_S if f else 0.09) * 48000 / hop) for f in fricative]
     # Fine resolution only where onsets are looked for; scaled like the coarse grid.
     near = np.zeros(len(x) // hop + 1, dtype=bool)
-    for o in onsets[1:]:
+    noisy = np.zeros(len(x) // hop + 1, dtype=bool)
+    for o, back, f in zip(onsets[1:], backs[1:], fricative[1:]):
         near[max(o // hop - back, 0):o // hop + ahead + 1] = True
+        if f:
+            noisy[max(o // hop - back, 0):o // hop + ahead + 1] = True
     s = np.clip(raw_onset_strength(x, hop, 512, 2, only=near) / (scale + 1e-9), 0, 1.5)
+    tilt = frication_tilt(x, hop, 512, noisy) if noisy.any() else np.zeros(len(near))
+    db = frame_db(x)
+    quiet = db <= db.min() + QUIET_DB
+    last_silent = np.maximum.accumulate(np.where(quiet, np.arange(len(db)), -1))  # per HOP frame
     out = [onsets[0]]
     prev_peak = onsets[0] // hop
-    for o in onsets[1:]:
+    for o, back, f in zip(onsets[1:], backs[1:], fricative[1:]):
         c = o // hop
-        lo = max(c - back, prev_peak + 2, 0)
+        silent = last_silent[min(o // HOP, len(db) - 1)]
+        lo = max(c - back, prev_peak + 2, 0, (silent + 1) * HOP // hop - 2)
         hi = min(c + ahead + 1, len(s))
         if hi <= lo:
             out.append(o)
             continue
         w = s[lo:hi]
         peak = lo + int(np.argmax(w))
-        # Below a clear change, small wiggles are no consonant: keep the peak.
-        level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
-        k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
-        while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
-            k += 1
+        k = _frication_start(tilt[lo:hi]) if f else None
+        if k is not None:
+            k += lo
+        else:
+            # Below a clear change, small wiggles are no consonant: keep the peak.
+            level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
+            k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
+            while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
+                k += 1
         out.append(min(k * hop, len(x) - 1))
-        prev_peak = peak
+        prev_peak = max(peak, k)
     return out
+
+
+def _frication_start(tilt: np.ndarray) -> int | None:
+    """Index of the start of the last noisy stretch of a window (a fricative's
+    noise, FRICATION_DB over the window's vowel), where it crosses halfway; None
+    if there is none."""
+    if len(tilt) < 3:
+        return None
+    vowel, top = float(np.percentile(tilt, 10)), float(tilt.max())
+    if top - vowel < FRICATION_DB:
+        return None
+    above = np.flatnonzero(tilt >= vowel + 0.5 * (top - vowel))
+    k = int(above[-1])
+    while k > 0 and tilt[k - 1] >= vowel + 0.5 * (top - vowel):
+        k -= 1
+    return k
 
 
 def clipped_samples(x: np.ndarray) -> int:
