@@ -340,10 +340,29 @@ def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, i
     return lv, mask, span
 
 
+def _run_on(phrase_morae: list[list[str]], kimariji_index: int | None) -> frozenset[int]:
+    """Phrases a reader may join to the one before, reading the kimariji in one
+    breath: the one whose first mora ends the kimariji."""
+    counts = [len(p) for p in phrase_morae]
+    return frozenset(k for k in range(1, len(counts))
+                     if kimariji_index is not None and kimariji_index == sum(counts[:k]))
+
+
+def _low_starts(x: np.ndarray, verses: list[tuple[int, int, list[list[str]], int | None]]
+                ) -> tuple[list[np.ndarray], float]:
+    """The pitch-drop cue of each verse (frames [start_f, end_f), its phrases, its
+    kimariji mora) and how surely this reader starts phrases low, judged on all of
+    them: one reader reads the whole poem alike."""
+    drops = [onsets.phrase_drop_cue(x[a * onsets.HOP:min(b * onsets.HOP, len(x))]) for a, b, _, _ in verses]
+    joins = [len(p) - 1 - len(_run_on(p, k)) for _, _, p, k in verses]
+    return drops, onsets.low_start_evidence(list(zip(drops, joins)))
+
+
 def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, hi: int,
            phrase_morae: list[list[str]], tail_s: float, held_last: bool,
-           kimariji_index: int | None) -> _Verse:
-    """Cut one verse (voiced frames [start_f, end_f)) out of `x`, no wider than [lo, hi), and mark it."""
+           kimariji_index: int | None, drops: np.ndarray, low_starts: float) -> _Verse:
+    """Cut one verse (voiced frames [start_f, end_f)) out of `x`, no wider than [lo, hi), and
+    mark it; `drops` and `low_starts` as `_low_starts` gives them."""
     start, end = start_f * onsets.HOP, min(end_f * onsets.HOP, len(x))
     a = max(lo, start - int(PAD_BEFORE_S * RATE))
     b = min(hi, end + int(tail_s * RATE))
@@ -354,12 +373,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     if b - end >= fade:
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
-    drops = onsets.phrase_drop_cue(x[start:end])
-    # A reader may read the kimariji in one breath when it ends on the next phrase's first mora.
-    run_on = frozenset(k for k in range(1, len(counts))
-                       if kimariji_index is not None and kimariji_index == sum(counts[:k]))
     mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops,
-                              kana=[m for p in phrase_morae for m in p], run_on=run_on)
+                              kana=[m for p in phrase_morae for m in p],
+                              run_on=_run_on(phrase_morae, kimariji_index), low_starts=low_starts)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):
@@ -418,8 +434,10 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     middle = (split.kami[1] + split.shimo[0]) // 2 * onsets.HOP
     # the joka's repeated shimo-no-ku is not kept: the programme reads the shimo twice
     limit = len(x) if split.shimo_limit is None else min(len(x), split.shimo_limit * onsets.HOP)
-    kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji)
-    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None)
+    (kami_drops, shimo_drops), low = _low_starts(x, [(*split.kami, kami_morae, kimariji),
+                                                      (*split.shimo, shimo_morae, None)])
+    kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji, kami_drops, low)
+    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None, shimo_drops, low)
     warnings += _pace_warnings(kami, sum(map(len, kami_morae)), "kami-no-ku", False)
     warnings += _pace_warnings(shimo, sum(map(len, shimo_morae)), "shimo-no-ku", True)
     return kami, shimo, warnings
@@ -432,9 +450,11 @@ def analyse_part(no: int, x: np.ndarray, part: str) -> tuple[_Verse, list[str]]:
     on, off = onsets.widen(lv, on, off, 0, len(mask))
     edges = _edge_warnings(mask, (on, off))
     if part == "kami":
-        verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji)
+        (drops,), low = _low_starts(x, [(on, off, kami_morae, kimariji)])
+        verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji, drops, low)
         return verse, edges + _pace_warnings(verse, sum(map(len, kami_morae)), "kami-no-ku", False)
-    verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    (drops,), low = _low_starts(x, [(on, off, shimo_morae, None)])
+    verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None, drops, low)
     return verse, edges + _pace_warnings(verse, sum(map(len, shimo_morae)), "shimo-no-ku", True)
 
 

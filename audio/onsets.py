@@ -256,24 +256,28 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
     return low, high
 
 
-def frication_tilt(x: np.ndarray, hop: int, nfft: int, only: np.ndarray) -> np.ndarray:
-    """Level (dB) of 3-10 kHz over 100-1000 Hz per frame (centred on k*hop), where
-    `only` is True: far higher in a fricative's noise (さ, し, ざ, ひ) than in a vowel."""
+def consonant_bands(x: np.ndarray, hop: int, nfft: int, only: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Levels (dB) of 100-1000 Hz, 1-3 kHz and 3-10 kHz per frame (centred on k*hop),
+    where `only` is True (elsewhere 0). A fricative's noise (さ, し, ざ, ひ) is loud
+    in the top band against the lowest, far more than a vowel; a nasal's murmur
+    (な, ま, ん) is weak in the middle band, far weaker than a vowel."""
     pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
                           np.zeros(nfft // 2, np.float32)))
     n = len(x) // hop + 1
     frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
     idx = np.flatnonzero(only[:len(frames)])
     bin_hz = 48000 / nfft
-    b100, b1k, b3k, b10k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 3000, 10000))
-    tilt = np.zeros(n)
+    edges = [int(np.ceil(f / bin_hz)) for f in (100, 1000, 3000, 10000)]
+    bands = np.zeros((3, n))
+    window = np.hanning(nfft).astype(np.float32)
     for a in range(0, len(idx), FFT_BATCH):
         batch = idx[a:a + FFT_BATCH]
-        spec = scipy.fft.rfft(frames[batch] * np.hanning(nfft).astype(np.float32), axis=1)
+        spec = scipy.fft.rfft(frames[batch] * window, axis=1)
         power = spec.real ** 2 + spec.imag ** 2
-        tilt[batch] = 10 * (np.log10(power[:, b3k:b10k].sum(axis=1) + 1e-12)
-                            - np.log10(power[:, b100:b1k].sum(axis=1) + 1e-12))
-    return tilt
+        for k in range(3):
+            bands[k, batch] = 10 * np.log10(power[:, edges[k]:edges[k + 1]].sum(axis=1) + 1e-12)
+    return bands[0], bands[1], bands[2]
 
 
 def raw_onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1,
@@ -348,13 +352,14 @@ def pitch_track(x: np.ndarray, hop: int = DP_HOP) -> np.ndarray:
     return f0
 
 
-def pitch_drops(f0: np.ndarray, voiced_n: int = 5, reach: int = 25) -> np.ndarray:
+def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int = 25) -> np.ndarray:
     """0..1 per frame: how clearly a phrase starts here by its pitch. A reader
     begins each phrase far under the reciting tone and rises to it.
 
-    The pitch of the first `voiced_n` voiced frames from the frame on, against
-    the reciting tone (the verse's median pitch) and against the last `voiced_n`
-    voiced frames before it, each within `reach` frames. An unvoiced consonant
+    The pitch of the first `after_n` voiced frames from the frame on (few: the
+    low start rises fast, and a tracker often loses it), against the reciting
+    tone (the verse's median pitch) and against the last `before_n` voiced
+    frames before it, each within `reach` frames. An unvoiced consonant
     at the phrase start (a fricative lasts up to ~0.15 s) lies between the two,
     and the cue covers it. The depth under the tone counts, provided the pitch
     steps down here (by DROP_STEP less than that depth): a voice that glides
@@ -363,16 +368,16 @@ def pitch_drops(f0: np.ndarray, voiced_n: int = 5, reach: int = 25) -> np.ndarra
     n = len(f0)
     cue = np.zeros(n)
     idx = np.flatnonzero(f0 > 0)
-    if len(idx) < 2 * voiced_n:
+    if len(idx) < before_n + after_n:
         return cue
     st = 12 * np.log2(f0[idx] / 100.0)
     tone = float(np.median(st))
     pos = np.searchsorted(idx, np.arange(n))   # first voiced frame at or after each frame
-    ok = (pos >= voiced_n) & (pos <= len(idx) - voiced_n)
+    ok = (pos >= before_n) & (pos <= len(idx) - after_n)
     t = np.flatnonzero(ok)
     p = pos[t]
-    before = np.stack([p - k for k in range(1, voiced_n + 1)], axis=1)
-    after = np.stack([p + k for k in range(voiced_n)], axis=1)
+    before = np.stack([p - k for k in range(1, before_n + 1)], axis=1)
+    after = np.stack([p + k for k in range(after_n)], axis=1)
     near = (t - idx[before[:, -1]] <= reach) & (idx[after[:, -1]] - t <= reach)
     low = np.median(st[after], axis=1)
     drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
@@ -386,23 +391,35 @@ def phrase_drop_cue(x: np.ndarray) -> np.ndarray:
     return pitch_drops(pitch_track(x, DP_HOP))
 
 
-def low_start_evidence(drops: np.ndarray, boundaries: int) -> float:
-    """0..1: how surely this verse's reader starts its phrases low, from how many
-    of its `boundaries` phrase joins show a clear drop (at least LOW_START_CUE,
-    and not in the verse's first 0.3 s: that is its first phrase's own start)."""
-    if boundaries <= 0:
-        return 0.0
+def low_start_evidence(verses: list[tuple[np.ndarray, int]]) -> float:
+    """0..1: how surely a reader starts phrases low, from the drop cues
+    (`pitch_drops`, DP_HOP frames) of the verses read and their phrase joins:
+    the mean over all joins of the strongest distinct drops (LOW_START_CUE or
+    more counts fully; none found counts 0). A verse's first 0.3 s is left out:
+    that is its first phrase's own start."""
+    strengths: list[float] = []
+    joins = 0
     lead = int(0.3 * 48000 / DP_HOP)
-    cue = drops[lead:] >= LOW_START_CUE
-    gap = int(0.4 * 48000 / DP_HOP)   # drops closer than this are one phrase start
-    peaks = [a for a, _ in runs(cue)]
-    count = sum(1 for k, a in enumerate(peaks) if k == 0 or a - peaks[k - 1] >= gap)
-    return min(1.0, count / boundaries)
+    apart = int(0.4 * 48000 / DP_HOP)   # drops closer than this are one phrase start
+    for drops, boundaries in verses:
+        if boundaries <= 0:
+            continue
+        joins += boundaries
+        cue = drops[lead:]
+        peaks = []
+        for k in np.argsort(-cue):
+            if cue[k] <= 0 or len(peaks) == boundaries:
+                break
+            if all(abs(k - j) >= apart for j in peaks):
+                peaks.append(int(k))
+        strengths += [min(1.0, float(cue[k]) / LOW_START_CUE) for k in peaks]
+    return sum(strengths) / joins if joins else 0.0
 
 
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
                 held_last: bool = False, drops: np.ndarray | None = None,
-                kana: list[str] | None = None, run_on: frozenset[int] = frozenset()) -> list[int]:
+                kana: list[str] | None = None, run_on: frozenset[int] = frozenset(),
+                low_starts: float | None = None) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -435,7 +452,8 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     if drops is None:
         drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
-    low = low_start_evidence(drops, len(phrase_lengths) - 1 - len(run_on))
+    low = (low_start_evidence([(drops, len(phrase_lengths) - 1 - len(run_on))])
+           if low_starts is None else low_starts)
     # A reader reads the kimariji in one breath or does not: both readings are
     # placed, and the one that explains the sound better is kept.
     best: tuple[list[int], float] | None = None
@@ -614,9 +632,12 @@ def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
 
 
 FRICATIVES = frozenset("さしすせそざじずぜぞはひふへほ")
+NASALS = frozenset("なにぬねのまみむめもん")
 FRICATIVE_BACK_S = 0.18  # a fricative (or voiced fricative) before its vowel lasts up to this
 QUIET_DB = 6.0  # a frame this close to the verse's quietest is silence, not a faint consonant
 FRICATION_DB = 12.0  # a fricative's noise stands this far (3-10 kHz over 100-1000 Hz) above a vowel
+MURMUR_DB = 12.0  # a nasal's murmur is this far under a vowel at 1-3 kHz
+CONSONANT_S = 0.01  # a fricative's noise or a nasal's murmur lasts at least this
 
 
 def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | None = None,
@@ -631,38 +652,42 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
     nor across a silence (within QUIET_DB of the verse's quietest moment: a
     mora's consonant is voice or noise up to its vowel, if faint; a silence
     before it is a breath or a stop's closure, and a stop is heard at its
-    release). A fricative's mora (by its `kana`)
-    starts where its noise does (`_frication_start`), up to FRICATIVE_BACK_S
-    before its vowel: a voiced one (ざ, じ) barely changes the loudness there.
+    release). Where the `kana` say what the consonant is, its own sound is
+    looked for instead (`_consonant_start`): a fricative's noise, up to
+    FRICATIVE_BACK_S before its vowel (a voiced one, ざ, じ, barely changes the
+    loudness), a nasal's murmur (a vowel's attack after it is the louder change).
     """
     ahead = int(0.015 * 48000 / hop)
-    fricative = [bool(kana) and kana[k][0] in FRICATIVES for k in range(len(onsets))]
-    backs = [int((FRICATIVE_BACK_S if f else 0.09) * 48000 / hop) for f in fricative]
+    kinds = [None if not kana else "fricative" if kana[k][0] in FRICATIVES
+             else "nasal" if kana[k][0] in NASALS else None for k in range(len(onsets))]
+    backs = [int((FRICATIVE_BACK_S if kind == "fricative" else 0.09) * 48000 / hop) for kind in kinds]
     # Fine resolution only where onsets are looked for; scaled like the coarse grid.
     near = np.zeros(len(x) // hop + 1, dtype=bool)
-    noisy = np.zeros(len(x) // hop + 1, dtype=bool)
-    for o, back, f in zip(onsets[1:], backs[1:], fricative[1:]):
+    known = np.zeros(len(x) // hop + 1, dtype=bool)
+    for o, back, kind in zip(onsets[1:], backs[1:], kinds[1:]):
         near[max(o // hop - back, 0):o // hop + ahead + 1] = True
-        if f:
-            noisy[max(o // hop - back, 0):o // hop + ahead + 1] = True
+        if kind:
+            known[max(o // hop - back, 0):o // hop + ahead + 1] = True
     s = np.clip(raw_onset_strength(x, hop, 512, 2, only=near) / (scale + 1e-9), 0, 1.5)
-    tilt = frication_tilt(x, hop, 512, noisy) if noisy.any() else np.zeros(len(near))
+    bands = consonant_bands(x, hop, 512, known)
     db = frame_db(x)
     quiet = db <= db.min() + QUIET_DB
     last_silent = np.maximum.accumulate(np.where(quiet, np.arange(len(db)), -1))  # per HOP frame
     out = [onsets[0]]
     prev_peak = onsets[0] // hop
-    for o, back, f in zip(onsets[1:], backs[1:], fricative[1:]):
+    for o, back, kind in zip(onsets[1:], backs[1:], kinds[1:]):
         c = o // hop
         silent = last_silent[min(o // HOP, len(db) - 1)]
-        lo = max(c - back, prev_peak + 2, 0, (silent + 1) * HOP // hop - 2)
+        after_silence = (silent + 1) * HOP // hop - 2
+        lo = max(c - back, prev_peak + 2, 0, after_silence)
         hi = min(c + ahead + 1, len(s))
         if hi <= lo:
             out.append(o)
             continue
         w = s[lo:hi]
         peak = lo + int(np.argmax(w))
-        k = _frication_start(tilt[lo:hi]) if f else None
+        k = _consonant_start(kind, *(b[lo:hi] for b in bands), int(CONSONANT_S * 48000 / hop),
+                             lo in (0, after_silence))
         if k is not None:
             k += lo
         else:
@@ -676,20 +701,26 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
     return out
 
 
-def _frication_start(tilt: np.ndarray) -> int | None:
-    """Index of the start of the last noisy stretch of a window (a fricative's
-    noise, FRICATION_DB over the window's vowel), where it crosses halfway; None
-    if there is none."""
-    if len(tilt) < 3:
+def _consonant_start(kind: str | None, low: np.ndarray, mid: np.ndarray, high: np.ndarray,
+                     shortest: int, starts_clean: bool) -> int | None:
+    """Index in a window (band levels, `consonant_bands`) where the last stretch of
+    a fricative's noise (FRICATION_DB over the window's vowel, its least noisy
+    tenth) or of a nasal's murmur (MURMUR_DB under its loudest 1-3 kHz) starts,
+    lasting `shortest` frames or more; None if there is none. Only the last: an
+    earlier one is the mora before's (ち before は). A stretch already there when
+    the window opens belongs to the mora before too (a held ん before な), unless
+    the window opens on the voice's start (`starts_clean`)."""
+    if kind is None or len(low) < shortest:
         return None
-    vowel, top = float(np.percentile(tilt, 10)), float(tilt.max())
-    if top - vowel < FRICATION_DB:
+    if kind == "fricative":
+        tilt = high - low
+        found = tilt >= float(np.percentile(tilt, 10)) + FRICATION_DB
+    else:
+        found = mid <= float(mid.max()) - MURMUR_DB
+    stretches = [(a, b) for a, b in runs(found) if b - a >= shortest]
+    if not stretches or (stretches[-1][0] == 0 and not starts_clean):
         return None
-    above = np.flatnonzero(tilt >= vowel + 0.5 * (top - vowel))
-    k = int(above[-1])
-    while k > 0 and tilt[k - 1] >= vowel + 0.5 * (top - vowel):
-        k -= 1
-    return k
+    return stretches[-1][0]
 
 
 def clipped_samples(x: np.ndarray) -> int:
