@@ -463,7 +463,23 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
         if best is None or score > best[1]:
             best = (onsets, score)
     assert best is not None
-    return _refine(x, [o * DP_HOP for o in best[0]], scale, kana)
+    starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:])
+    onsets = [_low_start(best[0][i], drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
+              for i, o in enumerate(best[0])]
+    return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, best[0])])
+
+
+def _low_start(t: int, drops: np.ndarray) -> int:
+    """A phrase start placed on a clear drop (DP_HOP frames): where the drop
+    begins. The cue covers the consonant up to the low voice after it (a stop's
+    closure too: a stop is heard at its release, after it, and keeps its place)."""
+    if drops[t] < LOW_START_CUE:
+        return t
+    k = t
+    while k > 0 and drops[k - 1] >= LOW_START_CUE:
+        k -= 1
+    return k
+
 
 
 def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
@@ -632,6 +648,7 @@ def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
 
 
 FRICATIVES = frozenset("さしすせそざじずぜぞはひふへほ")
+STOPS = frozenset("かきくけこがぎぐげごたちつてとだぢづでどぱぴぷぺぽばびぶべぼ")
 NASALS = frozenset("なにぬねのまみむめもん")
 FRICATIVE_BACK_S = 0.18  # a fricative (or voiced fricative) before its vowel lasts up to this
 QUIET_DB = 6.0  # a frame this close to the verse's quietest is silence, not a faint consonant
@@ -641,7 +658,7 @@ CONSONANT_S = 0.01  # a fricative's noise or a nasal's murmur lasts at least thi
 
 
 def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | None = None,
-            hop: int = 120) -> list[int]:
+            fixed: list[bool] | None = None, hop: int = 120) -> list[int]:
     """Move every onset (but the first) to the first clear change of its mora.
 
     A mora such as の, ま or さ changes the sound twice, at the consonant and
@@ -656,6 +673,7 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
     looked for instead (`_consonant_start`): a fricative's noise, up to
     FRICATIVE_BACK_S before its vowel (a voiced one, ざ, じ, barely changes the
     loudness), a nasal's murmur (a vowel's attack after it is the louder change).
+    An onset `fixed` already (a low start's beginning) moves only to such a sound.
     """
     ahead = int(0.015 * 48000 / hop)
     kinds = [None if not kana else "fricative" if kana[k][0] in FRICATIVES
@@ -687,29 +705,32 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
         w = s[lo:hi]
         peak = lo + int(np.argmax(w))
         k = _consonant_start(kind, *(b[lo:hi] for b in bands), int(CONSONANT_S * 48000 / hop),
-                             lo in (0, after_silence))
+                             lo in (0, after_silence), c - lo - int(CONSONANT_S * 3 * 48000 / hop))
         if k is not None:
             k += lo
+        elif fixed and fixed[len(out)]:
+            k = c
         else:
             # Below a clear change, small wiggles are no consonant: keep the peak.
             level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
             k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
             while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
                 k += 1
-        out.append(min(k * hop, len(x) - 1))
+        out.append(int(min(k * hop, len(x) - 1)))
         prev_peak = max(peak, k)
     return out
 
 
 def _consonant_start(kind: str | None, low: np.ndarray, mid: np.ndarray, high: np.ndarray,
-                     shortest: int, starts_clean: bool) -> int | None:
+                     shortest: int, starts_clean: bool, reaching: int) -> int | None:
     """Index in a window (band levels, `consonant_bands`) where the last stretch of
     a fricative's noise (FRICATION_DB over the window's vowel, its least noisy
     tenth) or of a nasal's murmur (MURMUR_DB under its loudest 1-3 kHz) starts,
     lasting `shortest` frames or more; None if there is none. Only the last: an
     earlier one is the mora before's (ち before は). A stretch already there when
     the window opens belongs to the mora before too (a held ん before な), unless
-    the window opens on the voice's start (`starts_clean`)."""
+    the window opens on the voice's start (`starts_clean`); one ending before
+    index `reaching` is no consonant of the vowel placed (a held vowel's wobble)."""
     if kind is None or len(low) < shortest:
         return None
     if kind == "fricative":
@@ -717,7 +738,7 @@ def _consonant_start(kind: str | None, low: np.ndarray, mid: np.ndarray, high: n
         found = tilt >= float(np.percentile(tilt, 10)) + FRICATION_DB
     else:
         found = mid <= float(mid.max()) - MURMUR_DB
-    stretches = [(a, b) for a, b in runs(found) if b - a >= shortest]
+    stretches = [(a, b) for a, b in runs(found) if b - a >= shortest and b >= reaching]
     if not stretches or (stretches[-1][0] == 0 and not starts_clean):
         return None
     return stretches[-1][0]
