@@ -222,6 +222,7 @@ BREATH_WEIGHT = 1.5  # reward of a phrase start at the end of a breath
 LOW_START_CUE = 0.5  # a drop cue this strong is a phrase starting low
 RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the pace (the real
                     # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
+CLEAR_CHANGE = 0.5  # onset strength of a clear change (a consonant, a vowel's attack)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
@@ -315,6 +316,8 @@ PITCH_HZ = (60.0, 500.0)  # lowest and highest fundamental looked for
 PITCH_CLEAR = 0.5    # normalised autocorrelation above which a frame is voiced
 DROP_ST = (4.0, 10.0)  # a pitch drop of this many semitones is no cue / a full cue
 DROP_STEP = 4.0      # semitones by which the step down may fall short of the depth under the tone
+RISE_S = 0.45        # a low start has risen to the tone within this (the real reader: 0.30 s)
+RISE_BETWEEN_ST = 2.0  # ... through a pitch this far above its start and under the tone
 CUE_FOUND = 0.15     # a phrase start with at least this cue (a ~5 st drop) is not in doubt
 
 
@@ -382,6 +385,14 @@ def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int 
     low = np.median(st[after], axis=1)
     drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
     cue[t] = np.where(near, np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0), 0.0)
+    # A low start rises to the tone through the pitches between; a tracker's
+    # octave error (as deep as a low start: about 12 st) jumps back.
+    rise = int(RISE_S * 48000 / DP_HOP)
+    for k in np.flatnonzero(cue[t] > 0):
+        j = p[k]
+        ahead = st[j:np.searchsorted(idx, t[k] + rise, side="right")]
+        if not np.any((ahead > low[k] + RISE_BETWEEN_ST) & (ahead < tone - RISE_BETWEEN_ST)):
+            cue[t[k]] = 0.0
     return cue
 
 
@@ -448,7 +459,7 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     for a, b in breaths + [(a, b) for a, b in runs(~v) if a == 0 or b == T]:
         speaking[a:b] = False
     vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
-    mean = max(vcum[-1] / (n + (3.0 if held_last else 1.0)), 3.0)
+    mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
     if drops is None:
         drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
@@ -480,6 +491,24 @@ def _low_start(t: int, drops: np.ndarray) -> int:
         k -= 1
     return k
 
+
+
+def _pace_guess(strength: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
+                held_last: bool) -> float:
+    """Speaking frames per mora, guessed before any placement.
+
+    The last mora is held at will (the kami-no-ku's end 1.2 s, a yoin 1.5-3.5 s,
+    i.e. 4 to 12 morae of the reading's pace), so its length says nothing: the
+    speaking time counts up to the verse's last clear change (its last mora's
+    onset, or the one before if that mora's change is faint), phrase ends as
+    HELD_RATIO morae. Without a clear change late enough, the whole verse counts,
+    the last mora as 1 (4 if `held_last`) morae."""
+    n, joins = sum(phrase_lengths), len(phrase_lengths) - 1
+    clear = np.flatnonzero(strength >= CLEAR_CHANGE)
+    units = (n - 1) + joins * (HELD_RATIO - 1)
+    if len(clear) and vcum[clear[-1]] >= 0.5 * vcum[-1]:
+        return vcum[clear[-1]] / units
+    return vcum[-1] / (units + (4.0 if held_last else 1.0))
 
 
 def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
@@ -597,7 +626,10 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
         if i in starts and first_of[i] in run_on:
             gain = s + allowed + BREATH_WEIGHT * gap_end + DROP_WEIGHT * drops
         elif i in starts:
-            gain = s + allowed + (1.0 - low_starts) * BREATH_WEIGHT * gap_end + trusted * drops
+            # trusted * drops, less what a phrase start with no low start costs this reader
+            # (the same on every placement, but not if the kimariji is read in one breath)
+            gain = (s + allowed + (1.0 - low_starts) * BREATH_WEIGHT * gap_end + trusted * drops
+                    - low_starts * DROP_TRUST)
         else:
             gain = s + allowed - trusted * drops
         held = (i - 1) in ends and (i - 1) not in fast
