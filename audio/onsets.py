@@ -222,6 +222,8 @@ BREATH_WEIGHT = 1.5  # reward of a phrase start at the end of a breath
 LOW_START_CUE = 0.5  # a drop cue this strong is a phrase starting low
 RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the pace (the real
                     # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
+PACE_ROUNDS = 3     # placements at most, each at the pace measured on the one before
+PACE_AGREES = 0.03  # ... until the pace measured is within 3 % of the pace placed at
 CLEAR_CHANGE = 0.5  # onset strength of a clear change (a consonant, a vowel's attack)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
@@ -386,12 +388,14 @@ def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int 
     drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
     cue[t] = np.where(near, np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0), 0.0)
     # A low start rises to the tone through the pitches between; a tracker's
-    # octave error (as deep as a low start: about 12 st) jumps back.
+    # octave error (as deep as a low start: about 12 st) jumps back: the first
+    # pitch above the low one must lie between (one far over the tone is an
+    # error the other way, and says nothing).
     rise = int(RISE_S * 48000 / DP_HOP)
     for k in np.flatnonzero(cue[t] > 0):
-        j = p[k]
-        ahead = st[j:np.searchsorted(idx, t[k] + rise, side="right")]
-        if not np.any((ahead > low[k] + RISE_BETWEEN_ST) & (ahead < tone - RISE_BETWEEN_ST)):
+        ahead = st[p[k]:np.searchsorted(idx, t[k] + rise, side="right")]
+        higher = ahead[(ahead > low[k] + RISE_BETWEEN_ST) & (ahead < tone + DROP_STEP)]
+        if len(higher) == 0 or higher[0] >= tone - RISE_BETWEEN_ST:
             cue[t[k]] = 0.0
     return cue
 
@@ -465,19 +469,20 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
     low = (low_start_evidence([(drops, len(phrase_lengths) - 1 - len(run_on))])
            if low_starts is None else low_starts)
-    # A reader reads the kimariji in one breath or does not: both readings are
-    # placed, and the one that explains the sound better is kept.
-    best: tuple[list[int], float] | None = None
-    for joined in {frozenset(), run_on}:
-        onsets, score = _place_at_pace(strength, v, vcum, phrase_lengths, mean, breaths, drops,
-                                       low_starts=low, run_on=joined)
-        if best is None or score > best[1]:
-            best = (onsets, score)
-    assert best is not None
+    grid = (strength, v, vcum, phrase_lengths)
+    placed, pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
+    if run_on:
+        # A reader reads the kimariji in one breath or does not: both readings are
+        # placed, and the one read in one breath is kept if it explains the sound
+        # better at the pace of either (scores compare only at one pace).
+        joined, joined_pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low, run_on=run_on)
+        if all(_place_on_grid(*grid, p, breaths, drops, low_starts=low, run_on=run_on)[1]
+               > _place_on_grid(*grid, p, breaths, drops, low_starts=low)[1] for p in (pace, joined_pace)):
+            placed = joined
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:])
-    onsets = [_low_start(best[0][i], drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
-              for i, o in enumerate(best[0])]
-    return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, best[0])])
+    onsets = [_low_start(o, drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
+              for i, o in enumerate(placed)]
+    return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, placed)])
 
 
 def _low_start(t: int, drops: np.ndarray) -> int:
@@ -513,20 +518,24 @@ def _pace_guess(strength: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int
 
 def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
                    guess: float, breaths: list[tuple[int, int]], drops: np.ndarray,
-                   **cues) -> tuple[list[int], float]:
+                   **cues) -> tuple[list[int], float, float]:
     """`_place_on_grid` at a guessed pace, then again at the pace measured on that
-    placement's plain morae (not phrase ends, not a phrase read in one breath)."""
-    onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, guess, breaths, drops, **cues)
+    placement's plain morae (not phrase ends, not a phrase read in one breath),
+    until the two agree (PACE_AGREES) or PACE_ROUNDS placements are made.
+    Returns the placement, the pace it was made at and its score."""
     ends = set(np.cumsum(phrase_lengths).tolist())   # 1 + each phrase's last mora
     run_on = cues.get("run_on", frozenset())
     fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
-    inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:]))
-             if i + 1 not in ends and i not in fast]
-    if inner:
-        measured = max(float(np.median(inner)), 3.0)
-        if abs(np.log(measured / guess)) > 0.1:
-            onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, measured, breaths, drops, **cues)
-    return onsets, score
+    pace = guess
+    for _ in range(PACE_ROUNDS):
+        onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, pace, breaths, drops, **cues)
+        inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:]))
+                 if i + 1 not in ends and i not in fast]
+        measured = max(float(np.median(inner)), 3.0) if inner else pace
+        if abs(np.log(measured / pace)) <= PACE_AGREES:
+            break
+        pace = measured
+    return onsets, pace, score
 
 
 def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
@@ -585,9 +594,9 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     how surely this reader starts phrases low; the more surely, the more a
     phrase start is sought at a drop and the less at a silence (a reader who
     starts low and breathes does both at once; one who reads legato has only
-    stops' closures for silences). `run_on`: phrases the reader may join to
-    the one before without holding its end or starting low (the kimariji read
-    in one breath)."""
+    stops' closures for silences). `run_on`: phrases the reader joins to the
+    one before (the kimariji read in one breath): that one is read at
+    RUN_ON_PACE, its end not held, and this one need not start low."""
     T, n = len(v), sum(phrase_lengths)
     drops = np.zeros(T) if drops is None else drops[:T]
     # A phrase is likely to start where the voice resumes after a breath.
