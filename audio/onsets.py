@@ -456,19 +456,24 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     raw = raw_onset_strength(x, DP_HOP, 1024, 1)
     scale = strength_scale(raw)
     strength = np.clip(raw / (scale + 1e-9), 0, 1.5)[:T]
-    # Durations count speaking time: a stop's closure belongs to its mora,
-    # only a breath between phrases is left out.
-    breaths = breath_gaps(v, len(phrase_lengths) - 1)
-    speaking = np.ones(T, dtype=bool)
-    for a, b in breaths + [(a, b) for a, b in runs(~v) if a == 0 or b == T]:
-        speaking[a:b] = False
-    vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
-    mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
     if drops is None:
         drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
     low = (low_start_evidence([(drops, len(phrase_lengths) - 1 - len(run_on))])
            if low_starts is None else low_starts)
+    # Durations count speaking time: a stop's closure belongs to its mora,
+    # only a breath between phrases is left out. A reader who starts phrases
+    # low reads legato: a silence that may be a breath or a closure is the
+    # less surely a breath (`low`); one of PHRASE_GAP_S[1] or more is one.
+    breaths = breath_gaps(v, len(phrase_lengths) - 1)
+    speaking = np.ones(T)
+    for a, b in breaths:
+        speaking[a:b] = 0.0 if b - a >= PHRASE_GAP_S[1] * 48000 / DP_HOP else low
+    for a, b in runs(~v):
+        if a == 0 or b == T:
+            speaking[a:b] = 0.0
+    vcum = np.concatenate(([0.0], np.cumsum(speaking)))  # speaking frames before frame t
+    mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
     grid = (strength, v, vcum, phrase_lengths)
     placed, pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
     if run_on:
