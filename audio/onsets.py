@@ -224,7 +224,9 @@ RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the
                     # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
 PACE_ROUNDS = 3     # placements at most, each at the pace measured on the one before
 PACE_AGREES = 0.03  # ... until the pace measured is within 3 % of the pace placed at
+PACE_TRIES = (0.85, 1.0, 1.15)  # then the best placement at these multiples of it
 CLEAR_CHANGE = 0.5  # onset strength of a clear change (a consonant, a vowel's attack)
+HELD_GUESS = 2.7  # a phrase end as long as this many morae, to guess the pace (the real reader: 0.77 s / 0.285 s)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
@@ -361,8 +363,9 @@ def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int 
     """0..1 per frame: how clearly a phrase starts here by its pitch. A reader
     begins each phrase far under the reciting tone and rises to it.
 
-    The pitch of the first `after_n` voiced frames from the frame on (few: the
-    low start rises fast, and a tracker often loses it), against the reciting
+    The lowest pitch of the first `after_n` voiced frames from the frame on (few,
+    and the lowest: the low start rises fast, and a tracker often loses it, or
+    finds it in one frame), against the reciting
     tone (the verse's median pitch) and against the last `before_n` voiced
     frames before it, each within `reach` frames. An unvoiced consonant
     at the phrase start (a fricative lasts up to ~0.15 s) lies between the two,
@@ -384,7 +387,7 @@ def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int 
     before = np.stack([p - k for k in range(1, before_n + 1)], axis=1)
     after = np.stack([p + k for k in range(after_n)], axis=1)
     near = (t - idx[before[:, -1]] <= reach) & (idx[after[:, -1]] - t <= reach)
-    low = np.median(st[after], axis=1)
+    low = st[after].min(axis=1)   # a tracker often holds a low start for one frame only
     drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
     cue[t] = np.where(near, np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0), 0.0)
     # A low start rises to the tone through the pitches between; a tracker's
@@ -475,19 +478,30 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     vcum = np.concatenate(([0.0], np.cumsum(speaking)))  # speaking frames before frame t
     mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
     grid = (strength, v, vcum, phrase_lengths)
-    placed, pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
-    if run_on:
-        # A reader reads the kimariji in one breath or does not: both readings are
-        # placed, and the one read in one breath is kept if it explains the sound
-        # better at the pace of either (scores compare only at one pace).
-        joined, joined_pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low, run_on=run_on)
-        if all(_place_on_grid(*grid, p, breaths, drops, low_starts=low, run_on=run_on)[1]
-               > _place_on_grid(*grid, p, breaths, drops, low_starts=low)[1] for p in (pace, joined_pace)):
+    _, pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
+    # The placement that explains the sound best at a pace near the one measured
+    # (a placement measured at its own pace can be consistent and still wrong).
+    placed, _ = max((_place_on_grid(*grid, pace * f, breaths, drops, low_starts=low) for f in PACE_TRIES),
+                    key=lambda tried: tried[1])
+    if run_on and not (low >= 0.5 and any(_starts_low(placed[sum(phrase_lengths[:k])], drops) for k in run_on)):
+        # No low start where the kimariji's phrase begins: the reader may have read
+        # the kimariji in one breath. That reading is kept if it explains the sound
+        # better at its own pace (measured on the phrases read at the pace).
+        joined, joined_pace, joined_score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low,
+                                                           run_on=run_on)
+        if joined_score > _place_on_grid(*grid, joined_pace, breaths, drops, low_starts=low)[1]:
             placed = joined
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:])
     onsets = [_low_start(o, drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
               for i, o in enumerate(placed)]
     return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, placed)])
+
+
+def _starts_low(t: int, drops: np.ndarray) -> bool:
+    """A low start near a phrase start placed at `t` (DP_HOP frames): from 50 ms
+    before it (the drop begins with the consonant) to 120 ms after (the low voice
+    after the consonant, which the grid may have taken for the onset)."""
+    return bool(drops[max(t - 5, 0):t + 13].max(initial=0.0) >= LOW_START_CUE)
 
 
 def _low_start(t: int, drops: np.ndarray) -> int:
@@ -511,11 +525,11 @@ def _pace_guess(strength: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int
     i.e. 4 to 12 morae of the reading's pace), so its length says nothing: the
     speaking time counts up to the verse's last clear change (its last mora's
     onset, or the one before if that mora's change is faint), phrase ends as
-    HELD_RATIO morae. Without a clear change late enough, the whole verse counts,
+    HELD_GUESS morae. Without a clear change late enough, the whole verse counts,
     the last mora as 1 (4 if `held_last`) morae."""
     n, joins = sum(phrase_lengths), len(phrase_lengths) - 1
     clear = np.flatnonzero(strength >= CLEAR_CHANGE)
-    units = (n - 1) + joins * (HELD_RATIO - 1)
+    units = (n - 1) + joins * (HELD_GUESS - 1)
     if len(clear) and vcum[clear[-1]] >= 0.5 * vcum[-1]:
         return vcum[clear[-1]] / units
     return vcum[-1] / (units + (4.0 if held_last else 1.0))
