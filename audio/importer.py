@@ -323,6 +323,7 @@ class _Verse:
     mark_s: dict[str, float]  # marks in source-file seconds
     clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
     uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
+    unmarked: list[int] = field(default_factory=list)   # morae whose start nothing in the sound marks
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -387,8 +388,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
     uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
+    unmarked = onsets.unmarked_onsets(x[start:end], mora, [m for p in phrase_morae for m in p], counts)
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
-                  a / RATE, uncertain)
+                  a / RATE, uncertain, unmarked)
 
 
 def _poem_text(no: int):
@@ -474,7 +476,7 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
     marks["kimariji"] = marks["end"]
     clip = Clip(kami.clip.samples, kami.clip.rate, marks)
     mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
-    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain)
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain, kami.unmarked)
 
 
 # --- one poem, from its file(s) ------------------------------------------------
@@ -564,17 +566,23 @@ def _phrase_starts(verse: _Verse) -> list[float]:
 
 def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
     """One line per phrase start resting on the pace alone (no breath, no pitch drop);
-    on a card whose kimariji mark follows it, that mark is doubtful too."""
-    kimariji = None if no == 0 else _poem_text(no)[2]
-    counts = [len(p) for p in _poem_text(no)[0]]
+    on a card whose kimariji mark follows it, that mark is doubtful too. And one if
+    the kimariji's mora is a bare vowel after a vowel with nothing in the sound to
+    mark its start (`onsets.unmarked_onsets`)."""
+    kami_morae, _, kimariji = _poem_text(no)
+    counts = [len(p) for p in kami_morae]
     out = []
     for part, verse in (("kami", kami), ("shimo", shimo)):
         for k in verse.uncertain:
             line = (f"{part}-no-ku phrase {k + 1} start at {verse.mark_s[f'phrase:{k}']:.2f} s: "
                     "no breath or pitch drop there")
-            if part == "kami" and kimariji is not None and kimariji >= sum(counts[:k]):
+            if part == "kami" and no != 0 and kimariji is not None and kimariji >= sum(counts[:k]):
                 line += "; the kimariji mark may be off"
             out.append(line)
+    if no != 0 and kimariji is not None and kimariji in kami.unmarked:
+        kana = [m for p in kami_morae for m in p]
+        out.append(f"kimariji mark at {kami.mark_s['kimariji']:.2f} s: its mora {kana[kimariji]} follows "
+                   f"{kana[kimariji - 1]} with no consonant and no clear change there; it rests on the pace")
     return out
 
 

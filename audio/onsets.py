@@ -580,6 +580,27 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
     return out
 
 
+BARE_VOWELS = frozenset("あいうえお")
+
+
+def unmarked_onsets(x: np.ndarray, mora: list[int], kana: list[str], phrase_lengths: list[int]) -> list[int]:
+    """Morae (not a phrase's first) that begin with a bare vowel straight after
+    another vowel (わがい, よお), whose placed onset shows no clear change within
+    30 ms: nothing in the sound marks where they start, their marks rest on the
+    pace alone."""
+    starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
+    bare = [i for i in range(1, min(len(mora), len(kana)))
+            if i not in starts and kana[i] in BARE_VOWELS and kana[i - 1][-1] not in "んっ"]
+    if not bare:
+        return []
+    raw = raw_onset_strength(x, DP_HOP, 1024, 1)
+    strength = raw / (strength_scale(raw) + 1e-9)
+    near = 3   # grid frames: 30 ms
+    return [i for i in bare
+            if strength[max(mora[i] // DP_HOP - near, 0):mora[i] // DP_HOP + near + 1].max(initial=0.0)
+            < CLEAR_CHANGE]
+
+
 def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
     """The silences of a verse (DP_HOP frames) that are breaths between phrases.
 
