@@ -19,17 +19,34 @@ Method, in short:
   programming on a 10 ms grid: onset strength (a rise of band energy, or a
   change of spectral tilt as at a nasal or a fricative) is rewarded, mora
   durations far from the reading's pace are penalised (phrase-final morae
-  only when shorter than HELD_RATIO morae: readers hold them), phrase starts
-  are drawn to the end of a breath and to a drop of pitch (a reader starts
-  every phrase far under the reciting tone, legato, often with no breath).
-  Durations count speaking time: a stop's closure belongs to its
-  mora, a breath between phrases to none. The pace is measured on a first
-  placement and the placement made again. Each onset is then moved, at
-  2.5 ms resolution, to the first clear change of its mora (the consonant,
-  not the louder vowel after it).
+  only when shorter than HELD_RATIO morae: readers hold them). Durations count
+  speaking time: a stop's closure belongs to its mora, a breath between
+  phrases to none.
+- phrase starts: a reader like the real one of issue 12 reads legato and
+  starts every phrase about 13 semitones under the reciting tone, rising to it
+  in 0.3 s (`pitch_drops`: the pitch after a frame against the tone and the
+  pitch before, across an unvoiced consonant; a tracker's octave error is told
+  from a low start by the pitch after it). How surely this reader starts low
+  (`low_start_evidence`, judged on the whole poem) weighs drops against
+  silences: a low-starting reader's silences are stops' closures, not breaths.
+  On a card whose kimariji ends on the next phrase's first mora the reader may
+  read it in one breath (phrase 1 fast, no held end, no low start): where no
+  low start is found there, that reading is placed too and kept if it explains
+  the sound better.
+- pace: guessed from the speaking time up to the verse's last clear change
+  (a held end or yoin says nothing of it), then measured on the plain morae of
+  a placement and placed again until the two agree; the best of that and 15 %
+  either side is kept.
+- refinement: each onset is moved, at 2.5 ms, to the first clear change of
+  its mora (the consonant, not the louder vowel after it); knowing the kana,
+  a fricative's mora to where its noise starts (up to 0.18 s before its vowel:
+  し, ひ, and the voiced ざ, じ that barely change the loudness), a nasal's to
+  where its murmur starts, a low phrase start to where its drop begins (a
+  stop keeps its release).
 
-Measured mark error: see bench/bench_import.py (synthetic readings with exact
-onsets) and the report of the import task.
+Measured mark error: bench/bench_import_marks.py (legato readings: the real
+reader's manner and the synthesised chant, all 100 poems) and
+bench/bench_import.py (breathing readings, MP3, speed).
 """
 from __future__ import annotations
 
@@ -45,10 +62,10 @@ SHORT_PAUSE_S = 0.4  # a pause of the joka's three parts is at least this long
 SPLIT_REGION = (0.2, 0.8)  # where, as a fraction of the voiced span, the pause may lie
 GAP_FILL_S = 0.04  # silences shorter than this inside speech are not silences
 BLIP_S = 0.03      # voiced bits shorter than this (clicks) are not speech
-PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phrases if it
-                             # is among the longest (as many as phrase boundaries) and
-                             # longer than the first, or longer than the second; others
-                             # are a stop's closure (up to ~0.12 s in a slow reading)
+PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phrases if it is
+                             # longer than the first and clearly longer than the others
+                             # (`breath_gaps`), or longer than the second; others are a
+                             # stop's closure (up to ~0.12 s in a slow reading or in HTS)
 BREATH_OVER_CLOSURE = 1.5  # a breath is at least this much longer than any closure of its verse
 
 
@@ -224,7 +241,7 @@ RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the
                     # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
 PACE_ROUNDS = 3     # placements at most, each at the pace measured on the one before
 PACE_AGREES = 0.03  # ... until the pace measured is within 3 % of the pace placed at
-PACE_TRIES = (0.85, 1.0, 1.15)  # then the best placement at these multiples of it
+PACE_TRIES = (0.85, 1.15)  # then the best placement at it or these multiples of it
 CLEAR_CHANGE = 0.5  # onset strength of a clear change (a consonant, a vowel's attack)
 HELD_GUESS = 2.7  # a phrase end as long as this many morae, to guess the pace (the real reader: 0.77 s / 0.285 s)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
@@ -424,7 +441,7 @@ def low_start_evidence(verses: list[tuple[np.ndarray, int]]) -> float:
             continue
         joins += boundaries
         cue = drops[lead:]
-        peaks = []
+        peaks: list[int] = []
         for k in np.argsort(-cue):
             if cue[k] <= 0 or len(peaks) == boundaries:
                 break
@@ -478,11 +495,13 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     vcum = np.concatenate(([0.0], np.cumsum(speaking)))  # speaking frames before frame t
     mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
     grid = (strength, v, vcum, phrase_lengths)
-    _, pace, _ = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
+    placed, pace, score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
     # The placement that explains the sound best at a pace near the one measured
     # (a placement measured at its own pace can be consistent and still wrong).
-    placed, _ = max((_place_on_grid(*grid, pace * f, breaths, drops, low_starts=low) for f in PACE_TRIES),
-                    key=lambda tried: tried[1])
+    for f in PACE_TRIES:
+        tried = _place_on_grid(*grid, pace * f, breaths, drops, low_starts=low)
+        if tried[1] > score:
+            placed, score = tried
     if run_on and not (low >= 0.5 and any(_starts_low(placed[sum(phrase_lengths[:k])], drops) for k in run_on)):
         # No low start where the kimariji's phrase begins: the reader may have read
         # the kimariji in one breath. That reading is kept if it explains the sound
@@ -700,13 +719,13 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     t = int(np.argmax(final))
     if not np.isfinite(final[t]):  # no placement fits (an implausibly slow verse): spread evenly
         return [int(round(k * (T - 1) / n)) for k in range(n)], -np.inf
-    score = float(final[t])
+    best = float(final[t])
     onsets = [t]
     for arg in reversed(back):
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
-    return onsets, score
+    return onsets, best
 
 
 def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
@@ -785,7 +804,8 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
             continue
         w = s[lo:hi]
         peak = lo + int(np.argmax(w))
-        k = _consonant_start(kind, *(b[lo:hi] for b in bands), int(CONSONANT_S * 48000 / hop),
+        low, mid, high = (b[lo:hi] for b in bands)
+        k = _consonant_start(kind, low, mid, high, int(CONSONANT_S * 48000 / hop),
                              lo in (0, after_silence), c - lo - int(CONSONANT_S * 3 * 48000 / hop))
         if k is not None:
             k += lo

@@ -4,7 +4,7 @@
     python bench/run.py audio         # synthesis, import, render, callback
     python bench/run.py synth stats   # any of the names below
 
-Names: synth, import, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
+Names: synth, import, import-marks, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
 umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build).
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
@@ -22,6 +22,7 @@ BENCHES = {
     "synth": ["bench_synth.py"],
     "import": ["bench_import.py", "--speech", "0"],
     "import-memory": ["bench_import_memory.py", "--minutes", "1", "4", "20"],
+    "import-marks": ["bench_import_marks.py"],
     "render": ["bench_render.py"],
     "callback": ["bench_callback.py", "--seconds", "5"],
     "simulate": ["bench_simulate.py", "--games", "200"],
@@ -39,7 +40,7 @@ BENCHES = {
 }
 NEEDS_BUILD = {"bundle"}   # run by name once packaging/build.sh has built the standalone program
 GROUPS = {
-    "audio": ["synth", "import", "import-memory", "render", "callback"],
+    "audio": ["synth", "import", "import-marks", "import-memory", "render", "callback"],
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
     "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],
