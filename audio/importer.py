@@ -323,7 +323,7 @@ class _Verse:
     mark_s: dict[str, float]  # marks in source-file seconds
     clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
     uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
-    unmarked: list[int] = field(default_factory=list)   # morae whose start nothing in the sound marks
+    unmarked: list[int] = field(default_factory=list)   # the kimariji's mora, if nothing in the sound marks it
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -388,7 +388,8 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
     uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
-    unmarked = onsets.unmarked_onsets(x[start:end], mora, [m for p in phrase_morae for m in p], counts)
+    unmarked = onsets.unmarked_onsets(x[start:end], mora, [m for p in phrase_morae for m in p], counts,
+                                      [] if kimariji_index is None else [kimariji_index])
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
                   a / RATE, uncertain, unmarked)
 

@@ -602,14 +602,15 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
 BARE_VOWELS = frozenset("あいうえお")
 
 
-def unmarked_onsets(x: np.ndarray, mora: list[int], kana: list[str], phrase_lengths: list[int]) -> list[int]:
-    """Morae (not a phrase's first) that begin with a bare vowel straight after
-    another vowel (わがい, よお), whose placed onset shows no clear change within
-    30 ms: nothing in the sound marks where they start, their marks rest on the
-    pace alone."""
+def unmarked_onsets(x: np.ndarray, mora: list[int], kana: list[str], phrase_lengths: list[int],
+                    which: list[int]) -> list[int]:
+    """Those of morae `which` (not a phrase's first) that begin with a bare vowel
+    straight after another vowel (わがい, よお) and whose placed onset shows no
+    clear change within 30 ms: nothing in the sound marks where they start,
+    their marks rest on the pace alone."""
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
-    bare = [i for i in range(1, min(len(mora), len(kana)))
-            if i not in starts and kana[i] in BARE_VOWELS and kana[i - 1][-1] not in "んっ"]
+    bare = [i for i in which if 0 < i < min(len(mora), len(kana))
+            and i not in starts and kana[i] in BARE_VOWELS and kana[i - 1][-1] not in "んっ"]
     if not bare:
         return []
     raw = raw_onset_strength(x, DP_HOP, 1024, 1)
