@@ -323,6 +323,7 @@ class _Verse:
     mark_s: dict[str, float]  # marks in source-file seconds
     clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
     uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
+    unmarked: list[int] = field(default_factory=list)   # the kimariji's mora, if nothing in the sound marks it
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -340,10 +341,29 @@ def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, i
     return lv, mask, span
 
 
+def _run_on(phrase_morae: list[list[str]], kimariji_index: int | None) -> frozenset[int]:
+    """Phrases a reader may join to the one before, reading the kimariji in one
+    breath: the one whose first mora ends the kimariji."""
+    counts = [len(p) for p in phrase_morae]
+    return frozenset(k for k in range(1, len(counts))
+                     if kimariji_index is not None and kimariji_index == sum(counts[:k]))
+
+
+def _low_starts(x: np.ndarray, verses: list[tuple[int, int, list[list[str]], int | None]]
+                ) -> tuple[list[np.ndarray], float]:
+    """The pitch-drop cue of each verse (frames [start_f, end_f), its phrases, its
+    kimariji mora) and how surely this reader starts phrases low, judged on all of
+    them: one reader reads the whole poem alike."""
+    drops = [onsets.phrase_drop_cue(x[a * onsets.HOP:min(b * onsets.HOP, len(x))]) for a, b, _, _ in verses]
+    joins = [len(p) - 1 - len(_run_on(p, k)) for _, _, p, k in verses]
+    return drops, onsets.low_start_evidence(list(zip(drops, joins)))
+
+
 def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, hi: int,
            phrase_morae: list[list[str]], tail_s: float, held_last: bool,
-           kimariji_index: int | None) -> _Verse:
-    """Cut one verse (voiced frames [start_f, end_f)) out of `x`, no wider than [lo, hi), and mark it."""
+           kimariji_index: int | None, drops: np.ndarray, low_starts: float) -> _Verse:
+    """Cut one verse (voiced frames [start_f, end_f)) out of `x`, no wider than [lo, hi), and
+    mark it; `drops` and `low_starts` as `_low_starts` gives them."""
     start, end = start_f * onsets.HOP, min(end_f * onsets.HOP, len(x))
     a = max(lo, start - int(PAD_BEFORE_S * RATE))
     b = min(hi, end + int(tail_s * RATE))
@@ -354,8 +374,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     if b - end >= fade:
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
-    drops = onsets.phrase_drop_cue(x[start:end])
-    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops)
+    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops,
+                              kana=[m for p in phrase_morae for m in p],
+                              run_on=_run_on(phrase_morae, kimariji_index), low_starts=low_starts)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):
@@ -367,8 +388,10 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
     uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
+    unmarked = onsets.unmarked_onsets(x[start:end], mora, [m for p in phrase_morae for m in p], counts,
+                                      [] if kimariji_index is None else [kimariji_index])
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
-                  a / RATE, uncertain)
+                  a / RATE, uncertain, unmarked)
 
 
 def _poem_text(no: int):
@@ -414,8 +437,10 @@ def analyse_whole(no: int, x: np.ndarray) -> tuple[_Verse, _Verse, list[str]]:
     middle = (split.kami[1] + split.shimo[0]) // 2 * onsets.HOP
     # the joka's repeated shimo-no-ku is not kept: the programme reads the shimo twice
     limit = len(x) if split.shimo_limit is None else min(len(x), split.shimo_limit * onsets.HOP)
-    kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji)
-    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None)
+    (kami_drops, shimo_drops), low = _low_starts(x, [(*split.kami, kami_morae, kimariji),
+                                                      (*split.shimo, shimo_morae, None)])
+    kami = _verse(x, mask, *split.kami, 0, middle, kami_morae, PAD_AFTER_S, False, kimariji, kami_drops, low)
+    shimo = _verse(x, mask, *split.shimo, middle, limit, shimo_morae, YOIN_TAIL_S, True, None, shimo_drops, low)
     warnings += _pace_warnings(kami, sum(map(len, kami_morae)), "kami-no-ku", False)
     warnings += _pace_warnings(shimo, sum(map(len, shimo_morae)), "shimo-no-ku", True)
     return kami, shimo, warnings
@@ -428,9 +453,11 @@ def analyse_part(no: int, x: np.ndarray, part: str) -> tuple[_Verse, list[str]]:
     on, off = onsets.widen(lv, on, off, 0, len(mask))
     edges = _edge_warnings(mask, (on, off))
     if part == "kami":
-        verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji)
+        (drops,), low = _low_starts(x, [(on, off, kami_morae, kimariji)])
+        verse = _verse(x, mask, on, off, 0, len(x), kami_morae, PAD_AFTER_S, False, kimariji, drops, low)
         return verse, edges + _pace_warnings(verse, sum(map(len, kami_morae)), "kami-no-ku", False)
-    verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None)
+    (drops,), low = _low_starts(x, [(on, off, shimo_morae, None)])
+    verse = _verse(x, mask, on, off, 0, len(x), shimo_morae, YOIN_TAIL_S, True, None, drops, low)
     return verse, edges + _pace_warnings(verse, sum(map(len, shimo_morae)), "shimo-no-ku", True)
 
 
@@ -450,7 +477,7 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
     marks["kimariji"] = marks["end"]
     clip = Clip(kami.clip.samples, kami.clip.rate, marks)
     mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
-    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain)
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain, kami.unmarked)
 
 
 # --- one poem, from its file(s) ------------------------------------------------
@@ -540,17 +567,23 @@ def _phrase_starts(verse: _Verse) -> list[float]:
 
 def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
     """One line per phrase start resting on the pace alone (no breath, no pitch drop);
-    on a card whose kimariji mark follows it, that mark is doubtful too."""
-    kimariji = None if no == 0 else _poem_text(no)[2]
-    counts = [len(p) for p in _poem_text(no)[0]]
+    on a card whose kimariji mark follows it, that mark is doubtful too. And one if
+    the kimariji's mora is a bare vowel after a vowel with nothing in the sound to
+    mark its start (`onsets.unmarked_onsets`)."""
+    kami_morae, _, kimariji = _poem_text(no)
+    counts = [len(p) for p in kami_morae]
     out = []
     for part, verse in (("kami", kami), ("shimo", shimo)):
         for k in verse.uncertain:
             line = (f"{part}-no-ku phrase {k + 1} start at {verse.mark_s[f'phrase:{k}']:.2f} s: "
                     "no breath or pitch drop there")
-            if part == "kami" and kimariji is not None and kimariji >= sum(counts[:k]):
+            if part == "kami" and no != 0 and kimariji is not None and kimariji >= sum(counts[:k]):
                 line += "; the kimariji mark may be off"
             out.append(line)
+    if no != 0 and kimariji is not None and kimariji in kami.unmarked:
+        kana = [m for p in kami_morae for m in p]
+        out.append(f"kimariji mark at {kami.mark_s['kimariji']:.2f} s: its mora {kana[kimariji]} follows "
+                   f"{kana[kimariji - 1]} with no consonant and no clear change there; it rests on the pace")
     return out
 
 

@@ -19,17 +19,34 @@ Method, in short:
   programming on a 10 ms grid: onset strength (a rise of band energy, or a
   change of spectral tilt as at a nasal or a fricative) is rewarded, mora
   durations far from the reading's pace are penalised (phrase-final morae
-  only when shorter than HELD_RATIO morae: readers hold them), phrase starts
-  are drawn to the end of a breath and to a drop of pitch (a reader starts
-  every phrase far under the reciting tone, legato, often with no breath).
-  Durations count speaking time: a stop's closure belongs to its
-  mora, a breath between phrases to none. The pace is measured on a first
-  placement and the placement made again. Each onset is then moved, at
-  2.5 ms resolution, to the first clear change of its mora (the consonant,
-  not the louder vowel after it).
+  only when shorter than HELD_RATIO morae: readers hold them). Durations count
+  speaking time: a stop's closure belongs to its mora, a breath between
+  phrases to none.
+- phrase starts: a reader like the real one of issue 12 reads legato and
+  starts every phrase about 13 semitones under the reciting tone, rising to it
+  in 0.3 s (`pitch_drops`: the pitch after a frame against the tone and the
+  pitch before, across an unvoiced consonant; a tracker's octave error is told
+  from a low start by the pitch after it). How surely this reader starts low
+  (`low_start_evidence`, judged on the whole poem) weighs drops against
+  silences: a low-starting reader's silences are stops' closures, not breaths.
+  On a card whose kimariji ends on the next phrase's first mora the reader may
+  read it in one breath (phrase 1 fast, no held end, no low start): where no
+  low start is found there, that reading is placed too and kept if it explains
+  the sound better.
+- pace: guessed from the speaking time up to the verse's last clear change
+  (a held end or yoin says nothing of it), then measured on the plain morae of
+  a placement and placed again until the two agree; the best of that and 15 %
+  either side is kept.
+- refinement: each onset is moved, at 2.5 ms, to the first clear change of
+  its mora (the consonant, not the louder vowel after it); knowing the kana,
+  a fricative's mora to where its noise starts (up to 0.18 s before its vowel:
+  し, ひ, and the voiced ざ, じ that barely change the loudness), a nasal's to
+  where its murmur starts, a low phrase start to where its drop begins (a
+  stop keeps its release).
 
-Measured mark error: see bench/bench_import.py (synthetic readings with exact
-onsets) and the report of the import task.
+Measured mark error: bench/bench_import_marks.py (legato readings: the real
+reader's manner and the synthesised chant, all 100 poems) and
+bench/bench_import.py (breathing readings, MP3, speed).
 """
 from __future__ import annotations
 
@@ -45,10 +62,11 @@ SHORT_PAUSE_S = 0.4  # a pause of the joka's three parts is at least this long
 SPLIT_REGION = (0.2, 0.8)  # where, as a fraction of the voiced span, the pause may lie
 GAP_FILL_S = 0.04  # silences shorter than this inside speech are not silences
 BLIP_S = 0.03      # voiced bits shorter than this (clicks) are not speech
-PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phrases if it
-                             # is among the longest (as many as phrase boundaries) and
-                             # longer than the first, or longer than the second; others
-                             # are a stop's closure (up to ~0.12 s in a slow reading)
+PHRASE_GAP_S = (0.06, 0.25)  # a silence inside a verse is a breath between phrases if it is
+                             # longer than the first and clearly longer than the others
+                             # (`breath_gaps`), or longer than the second; others are a
+                             # stop's closure (up to ~0.12 s in a slow reading or in HTS)
+BREATH_OVER_CLOSURE = 1.5  # a breath is at least this much longer than any closure of its verse
 
 
 def frame_db(x: np.ndarray, hop: int = HOP, win: int = WIN) -> np.ndarray:
@@ -216,6 +234,16 @@ def split_three(mask: np.ndarray, lv: Levels) -> Split | None:
 TILT_WEIGHT = 0.7  # weight of a change of spectral tilt against a rise
 FIRST_CHANGE = 0.3  # a change this strong, relative to the mora's strongest, starts it
 DROP_WEIGHT = 0.75  # reward of a phrase start at a pitch drop (and cost of another mora there)
+DROP_TRUST = 1.5    # ... more, for a reader whose phrases start low (`low_start_evidence`)
+BREATH_WEIGHT = 1.5  # reward of a phrase start at the end of a breath
+LOW_START_CUE = 0.5  # a drop cue this strong is a phrase starting low
+RUN_ON_PACE = 0.75  # a phrase read in one breath into the kimariji, against the pace (the real
+                    # reader: 1.07 s from the start to phrase 2 on those cards, 0.21 s a mora)
+PACE_ROUNDS = 3     # placements at most, each at the pace measured on the one before
+PACE_AGREES = 0.03  # ... until the pace measured is within 3 % of the pace placed at
+PACE_TRIES = (0.85, 1.15)  # then the best placement at it or these multiples of it
+CLEAR_CHANGE = 0.5  # onset strength of a clear change (a consonant, a vowel's attack)
+HELD_GUESS = 2.7  # a phrase end as long as this many morae, to guess the pace (the real reader: 0.77 s / 0.285 s)
 HELD_RATIO = 2.0  # a phrase-final mora shorter than this many morae costs (readers hold it 2-3)
 PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against onset strength
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
@@ -248,6 +276,30 @@ def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
         low[batch] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
         high[batch] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
     return low, high
+
+
+def consonant_bands(x: np.ndarray, hop: int, nfft: int, only: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Levels (dB) of 100-1000 Hz, 1-3 kHz and 3-10 kHz per frame (centred on k*hop),
+    where `only` is True (elsewhere 0). A fricative's noise (さ, し, ざ, ひ) is loud
+    in the top band against the lowest, far more than a vowel; a nasal's murmur
+    (な, ま, ん) is weak in the middle band, far weaker than a vowel."""
+    pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
+                          np.zeros(nfft // 2, np.float32)))
+    n = len(x) // hop + 1
+    frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
+    idx = np.flatnonzero(only[:len(frames)])
+    bin_hz = 48000 / nfft
+    edges = [int(np.ceil(f / bin_hz)) for f in (100, 1000, 3000, 10000)]
+    bands = np.zeros((3, n))
+    window = np.hanning(nfft).astype(np.float32)
+    for a in range(0, len(idx), FFT_BATCH):
+        batch = idx[a:a + FFT_BATCH]
+        spec = scipy.fft.rfft(frames[batch] * window, axis=1)
+        power = spec.real ** 2 + spec.imag ** 2
+        for k in range(3):
+            bands[k, batch] = 10 * np.log10(power[:, edges[k]:edges[k + 1]].sum(axis=1) + 1e-12)
+    return bands[0], bands[1], bands[2]
 
 
 def raw_onset_strength(x: np.ndarray, hop: int, nfft: int = 1024, half_lag: int = 1,
@@ -284,6 +336,9 @@ PITCH_RATE = 12000   # pitch is tracked on the voice resampled to this rate
 PITCH_HZ = (60.0, 500.0)  # lowest and highest fundamental looked for
 PITCH_CLEAR = 0.5    # normalised autocorrelation above which a frame is voiced
 DROP_ST = (4.0, 10.0)  # a pitch drop of this many semitones is no cue / a full cue
+DROP_STEP = 4.0      # semitones by which the step down may fall short of the depth under the tone
+RISE_S = 0.45        # a low start has risen to the tone within this (the real reader: 0.30 s)
+RISE_BETWEEN_ST = 2.0  # ... through a pitch this far above its start and under the tone
 CUE_FOUND = 0.15     # a phrase start with at least this cue (a ~5 st drop) is not in doubt
 
 
@@ -321,24 +376,47 @@ def pitch_track(x: np.ndarray, hop: int = DP_HOP) -> np.ndarray:
     return f0
 
 
-def pitch_drops(f0: np.ndarray, before: int = 8, after: int = 6) -> np.ndarray:
-    """0..1 per frame: how clearly the voice drops in pitch here, as at a phrase
-    start (a reader begins each phrase far under the reciting tone and rises)."""
-    st = np.where(f0 > 0, 12 * np.log2(np.maximum(f0, 1.0) / 100.0), np.nan)
-    n = len(st)
+def pitch_drops(f0: np.ndarray, before_n: int = 5, after_n: int = 3, reach: int = 25) -> np.ndarray:
+    """0..1 per frame: how clearly a phrase starts here by its pitch. A reader
+    begins each phrase far under the reciting tone and rises to it.
+
+    The lowest pitch of the first `after_n` voiced frames from the frame on (few,
+    and the lowest: the low start rises fast, and a tracker often loses it, or
+    finds it in one frame), against the reciting
+    tone (the verse's median pitch) and against the last `before_n` voiced
+    frames before it, each within `reach` frames. An unvoiced consonant
+    at the phrase start (a fricative lasts up to ~0.15 s) lies between the two,
+    and the cue covers it. The depth under the tone counts, provided the pitch
+    steps down here (by DROP_STEP less than that depth): a voice that glides
+    down into the low start before its first sound steps less far.
+    """
+    n = len(f0)
     cue = np.zeros(n)
-    if n < before + after:
+    idx = np.flatnonzero(f0 > 0)
+    if len(idx) < before_n + after_n:
         return cue
-    pad = np.concatenate((np.full(before, np.nan), st, np.full(after, np.nan)))
-    win = np.lib.stride_tricks.sliding_window_view(pad, before + after)[:n]
-    b, a = win[:, :before], win[:, before:]
-    enough = (np.sum(~np.isnan(b), axis=1) >= 3) & (np.sum(~np.isnan(a), axis=1) >= 2)
-    if enough.any():
-        import warnings
-        with warnings.catch_warnings():   # all-NaN windows are left out by `enough`
-            warnings.simplefilter("ignore", RuntimeWarning)
-            drop = np.nanmedian(b[enough], axis=1) - np.nanmedian(a[enough], axis=1)
-        cue[enough] = np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0)
+    st = 12 * np.log2(f0[idx] / 100.0)
+    tone = float(np.median(st))
+    pos = np.searchsorted(idx, np.arange(n))   # first voiced frame at or after each frame
+    ok = (pos >= before_n) & (pos <= len(idx) - after_n)
+    t = np.flatnonzero(ok)
+    p = pos[t]
+    before = np.stack([p - k for k in range(1, before_n + 1)], axis=1)
+    after = np.stack([p + k for k in range(after_n)], axis=1)
+    near = (t - idx[before[:, -1]] <= reach) & (idx[after[:, -1]] - t <= reach)
+    low = st[after].min(axis=1)   # a tracker often holds a low start for one frame only
+    drop = np.minimum(tone - low, np.median(st[before], axis=1) - low + DROP_STEP)
+    cue[t] = np.where(near, np.clip((drop - DROP_ST[0]) / (DROP_ST[1] - DROP_ST[0]), 0.0, 1.0), 0.0)
+    # A low start rises to the tone through the pitches between; a tracker's
+    # octave error (as deep as a low start: about 12 st) jumps back: the first
+    # pitch above the low one must lie between (one far over the tone is an
+    # error the other way, and says nothing).
+    rise = int(RISE_S * 48000 / DP_HOP)
+    for k in np.flatnonzero(cue[t] > 0):
+        ahead = st[p[k]:np.searchsorted(idx, t[k] + rise, side="right")]
+        higher = ahead[(ahead > low[k] + RISE_BETWEEN_ST) & (ahead < tone + DROP_STEP)]
+        if len(higher) == 0 or higher[0] >= tone - RISE_BETWEEN_ST:
+            cue[t[k]] = 0.0
     return cue
 
 
@@ -348,8 +426,35 @@ def phrase_drop_cue(x: np.ndarray) -> np.ndarray:
     return pitch_drops(pitch_track(x, DP_HOP))
 
 
+def low_start_evidence(verses: list[tuple[np.ndarray, int]]) -> float:
+    """0..1: how surely a reader starts phrases low, from the drop cues
+    (`pitch_drops`, DP_HOP frames) of the verses read and their phrase joins:
+    the mean over all joins of the strongest distinct drops (LOW_START_CUE or
+    more counts fully; none found counts 0). A verse's first 0.3 s is left out:
+    that is its first phrase's own start."""
+    strengths: list[float] = []
+    joins = 0
+    lead = int(0.3 * 48000 / DP_HOP)
+    apart = int(0.4 * 48000 / DP_HOP)   # drops closer than this are one phrase start
+    for drops, boundaries in verses:
+        if boundaries <= 0:
+            continue
+        joins += boundaries
+        cue = drops[lead:]
+        peaks: list[int] = []
+        for k in np.argsort(-cue):
+            if cue[k] <= 0 or len(peaks) == boundaries:
+                break
+            if all(abs(k - j) >= apart for j in peaks):
+                peaks.append(int(k))
+        strengths += [min(1.0, float(cue[k]) / LOW_START_CUE) for k in peaks]
+    return sum(strengths) / joins if joins else 0.0
+
+
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
-                held_last: bool = False, drops: np.ndarray | None = None) -> list[int]:
+                held_last: bool = False, drops: np.ndarray | None = None,
+                kana: list[str] | None = None, run_on: frozenset[int] = frozenset(),
+                low_starts: float | None = None) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -371,25 +476,104 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     raw = raw_onset_strength(x, DP_HOP, 1024, 1)
     scale = strength_scale(raw)
     strength = np.clip(raw / (scale + 1e-9), 0, 1.5)[:T]
-    # Durations count speaking time: a stop's closure belongs to its mora,
-    # only a breath between phrases is left out.
-    breaths = breath_gaps(v, len(phrase_lengths) - 1)
-    speaking = np.ones(T, dtype=bool)
-    for a, b in breaths + [(a, b) for a, b in runs(~v) if a == 0 or b == T]:
-        speaking[a:b] = False
-    vcum = np.concatenate(([0], np.cumsum(speaking)))  # speaking frames before frame t
-    mean = max(vcum[-1] / (n + (3.0 if held_last else 1.0)), 3.0)
     if drops is None:
         drops = phrase_drop_cue(x) if len(phrase_lengths) > 1 else np.zeros(T)
     drops = np.pad(drops[:T], (0, max(0, T - len(drops))))
-    onsets = _place_on_grid(strength, v, vcum, phrase_lengths, mean, breaths, drops)
-    ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
-    inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:])) if i not in ends]
-    if inner:
-        measured = max(float(np.median(inner)), 3.0)
-        if abs(np.log(measured / mean)) > 0.1:
-            onsets = _place_on_grid(strength, v, vcum, phrase_lengths, measured, breaths, drops)
-    return _refine(x, [o * DP_HOP for o in onsets], scale)
+    low = (low_start_evidence([(drops, len(phrase_lengths) - 1 - len(run_on))])
+           if low_starts is None else low_starts)
+    # Durations count speaking time: a stop's closure belongs to its mora,
+    # only a breath between phrases is left out. A reader who starts phrases
+    # low reads legato: a silence that may be a breath or a closure is the
+    # less surely a breath (`low`); one of PHRASE_GAP_S[1] or more is one.
+    breaths = breath_gaps(v, len(phrase_lengths) - 1)
+    speaking = np.ones(T)
+    for a, b in breaths:
+        speaking[a:b] = 0.0 if b - a >= PHRASE_GAP_S[1] * 48000 / DP_HOP else low
+    for a, b in runs(~v):
+        if a == 0 or b == T:
+            speaking[a:b] = 0.0
+    vcum = np.concatenate(([0.0], np.cumsum(speaking)))  # speaking frames before frame t
+    mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
+    grid = (strength, v, vcum, phrase_lengths)
+    placed, pace, score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
+    # The placement that explains the sound best at a pace near the one measured
+    # (a placement measured at its own pace can be consistent and still wrong).
+    for f in PACE_TRIES:
+        tried = _place_on_grid(*grid, pace * f, breaths, drops, low_starts=low)
+        if tried[1] > score:
+            placed, score = tried
+    if run_on and not (low >= 0.5 and any(_starts_low(placed[sum(phrase_lengths[:k])], drops) for k in run_on)):
+        # No low start where the kimariji's phrase begins: the reader may have read
+        # the kimariji in one breath. That reading is kept if it explains the sound
+        # better at its own pace (measured on the phrases read at the pace).
+        joined, joined_pace, joined_score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low,
+                                                           run_on=run_on)
+        if joined_score > _place_on_grid(*grid, joined_pace, breaths, drops, low_starts=low)[1]:
+            placed = joined
+    starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:])
+    onsets = [_low_start(o, drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
+              for i, o in enumerate(placed)]
+    return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, placed)])
+
+
+def _starts_low(t: int, drops: np.ndarray) -> bool:
+    """A low start near a phrase start placed at `t` (DP_HOP frames): from 50 ms
+    before it (the drop begins with the consonant) to 120 ms after (the low voice
+    after the consonant, which the grid may have taken for the onset)."""
+    return bool(drops[max(t - 5, 0):t + 13].max(initial=0.0) >= LOW_START_CUE)
+
+
+def _low_start(t: int, drops: np.ndarray) -> int:
+    """A phrase start placed on a clear drop (DP_HOP frames): where the drop
+    begins. The cue covers the consonant up to the low voice after it (a stop's
+    closure too: a stop is heard at its release, after it, and keeps its place)."""
+    if drops[t] < LOW_START_CUE:
+        return t
+    k = t
+    while k > 0 and drops[k - 1] >= LOW_START_CUE:
+        k -= 1
+    return k
+
+
+
+def _pace_guess(strength: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
+                held_last: bool) -> float:
+    """Speaking frames per mora, guessed before any placement.
+
+    The last mora is held at will (the kami-no-ku's end 1.2 s, a yoin 1.5-3.5 s,
+    i.e. 4 to 12 morae of the reading's pace), so its length says nothing: the
+    speaking time counts up to the verse's last clear change (its last mora's
+    onset, or the one before if that mora's change is faint), phrase ends as
+    HELD_GUESS morae. Without a clear change late enough, the whole verse counts,
+    the last mora as 1 (4 if `held_last`) morae."""
+    n, joins = sum(phrase_lengths), len(phrase_lengths) - 1
+    clear = np.flatnonzero(strength >= CLEAR_CHANGE)
+    units = (n - 1) + joins * (HELD_GUESS - 1)
+    if len(clear) and vcum[clear[-1]] >= 0.5 * vcum[-1]:
+        return vcum[clear[-1]] / units
+    return vcum[-1] / (units + (4.0 if held_last else 1.0))
+
+
+def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
+                   guess: float, breaths: list[tuple[int, int]], drops: np.ndarray,
+                   **cues) -> tuple[list[int], float, float]:
+    """`_place_on_grid` at a guessed pace, then again at the pace measured on that
+    placement's plain morae (not phrase ends, not a phrase read in one breath),
+    until the two agree (PACE_AGREES) or PACE_ROUNDS placements are made.
+    Returns the placement, the pace it was made at and its score."""
+    ends = set(np.cumsum(phrase_lengths).tolist())   # 1 + each phrase's last mora
+    run_on = cues.get("run_on", frozenset())
+    fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
+    pace = guess
+    for _ in range(PACE_ROUNDS):
+        onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, pace, breaths, drops, **cues)
+        inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:]))
+                 if i + 1 not in ends and i not in fast]
+        measured = max(float(np.median(inner)), 3.0) if inner else pace
+        if abs(np.log(measured / pace)) <= PACE_AGREES:
+            break
+        pace = measured
+    return onsets, pace, score
 
 
 def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int],
@@ -415,22 +599,64 @@ def unsupported_phrase_starts(x: np.ndarray, voiced: np.ndarray, mora: list[int]
     return out
 
 
+BARE_VOWELS = frozenset("あいうえお")
+
+
+def unmarked_onsets(x: np.ndarray, mora: list[int], kana: list[str], phrase_lengths: list[int],
+                    which: list[int]) -> list[int]:
+    """Those of morae `which` (not a phrase's first) that begin with a bare vowel
+    straight after another vowel (わがい, よお) and whose placed onset shows no
+    clear change within 30 ms: nothing in the sound marks where they start,
+    their marks rest on the pace alone."""
+    starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
+    bare = [i for i in which if 0 < i < min(len(mora), len(kana))
+            and i not in starts and kana[i] in BARE_VOWELS and kana[i - 1][-1] not in "んっ"]
+    if not bare:
+        return []
+    raw = raw_onset_strength(x, DP_HOP, 1024, 1)
+    strength = raw / (strength_scale(raw) + 1e-9)
+    near = 3   # grid frames: 30 ms
+    return [i for i in bare
+            if strength[max(mora[i] // DP_HOP - near, 0):mora[i] // DP_HOP + near + 1].max(initial=0.0)
+            < CLEAR_CHANGE]
+
+
 def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
-    """The silences of a verse (DP_HOP frames) that are breaths between phrases."""
+    """The silences of a verse (DP_HOP frames) that are breaths between phrases.
+
+    A breath is among the longest silences (no more of them than phrase
+    boundaries) and clearly longer than every silence left (BREATH_OVER_CLOSURE):
+    a legato reader takes none, and then the longest silences are stops'
+    closures, all about as long (up to ~0.12 s in slow reading). A silence of
+    PHRASE_GAP_S[1] or more is a breath in any case.
+    """
     lo, hi = (g * 48000 / DP_HOP for g in PHRASE_GAP_S)
-    gaps = sorted(((b - a, a, b) for a, b in runs(~v) if 0 < a and b < len(v) and b - a >= lo),
-                  reverse=True)
-    return [(a, b) for k, (n, a, b) in enumerate(gaps) if k < boundaries or n >= hi]
+    gaps = sorted(((b - a, a, b) for a, b in runs(~v) if 0 < a and b < len(v)), reverse=True)
+    lengths = [n for n, _, _ in gaps] + [0]
+    count = max((j for j in range(1, boundaries + 1) if j < len(lengths)
+                 and lengths[j - 1] >= lo and lengths[j - 1] >= BREATH_OVER_CLOSURE * lengths[j]),
+                default=0)
+    return [(a, b) for k, (n, a, b) in enumerate(gaps) if k < count or n >= hi]
 
 
 def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
                    phrase_lengths: list[int], mean: float,
-                   breaths: list[tuple[int, int]], drops: np.ndarray | None = None) -> list[int]:
-    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0.
+                   breaths: list[tuple[int, int]], drops: np.ndarray | None = None,
+                   low_starts: float = 0.0, run_on: frozenset[int] = frozenset(),
+                   ) -> tuple[list[int], float]:
+    """The dynamic programme: n onsets on the DP_HOP grid, the first at 0, and
+    the placement's score (onset strengths and cues, less the misfit of its
+    durations to the pace `mean`).
 
     `drops` (0..1 per frame, `pitch_drops`): a phrase is likely to start where
     the pitch falls far, and no other mora does (in legato reading there is
-    often no breath to show the join)."""
+    often no breath to show the join). `low_starts` (0..1, `low_start_evidence`):
+    how surely this reader starts phrases low; the more surely, the more a
+    phrase start is sought at a drop and the less at a silence (a reader who
+    starts low and breathes does both at once; one who reads legato has only
+    stops' closures for silences). `run_on`: phrases the reader joins to the
+    one before (the kimariji read in one breath): that one is read at
+    RUN_ON_PACE, its end not held, and this one need not start low."""
     T, n = len(v), sum(phrase_lengths)
     drops = np.zeros(T) if drops is None else drops[:T]
     # A phrase is likely to start where the voice resumes after a breath.
@@ -453,6 +679,9 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     ds = np.arange(d_min, max(d_min, d_max) + 1)
     slices = [slice(a, min(a + DP_COLUMNS, T)) for a in range(0, T, DP_COLUMNS)]
     kept = [_step_costs(ds, cols, vcum, mean) for cols in slices] if len(slices) == 1 else None
+    # the morae of a phrase read in one breath into the next (their durations at RUN_ON_PACE)
+    fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
+    fast_costs = [_step_costs(ds, cols, vcum, RUN_ON_PACE * mean) for cols in slices] if fast else None
     s = s.astype(np.float32)
     allowed = allowed.astype(np.float32)
 
@@ -460,13 +689,25 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     score: np.ndarray = np.full(T, -np.inf, dtype=np.float32)
     score[0] = 0.0
     back = []
+    first_of = {m: k for k, m in enumerate(sorted(starts))}   # phrase index by its first mora
+    trusted = DROP_WEIGHT + low_starts * DROP_TRUST
     for i in range(1, n):
-        gain = s + allowed + (1.5 * gap_end + DROP_WEIGHT * drops if i in starts
-                              else -DROP_WEIGHT * drops)
-        held = (i - 1) in ends
+        if i in starts and first_of[i] in run_on:
+            gain = s + allowed + BREATH_WEIGHT * gap_end + DROP_WEIGHT * drops
+        elif i in starts:
+            # trusted * drops, less what a phrase start with no low start costs this reader
+            # (the same on every placement, but not if the kimariji is read in one breath)
+            gain = (s + allowed + (1.0 - low_starts) * BREATH_WEIGHT * gap_end + trusted * drops
+                    - low_starts * DROP_TRUST)
+        else:
+            gain = s + allowed - trusted * drops
+        held = (i - 1) in ends and (i - 1) not in fast
         new, arg = np.empty(T, np.float32), np.empty(T, np.int32)
         for k, cols in enumerate(slices):
-            src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
+            if (i - 1) in fast and fast_costs is not None:
+                src, misfit, held_misfit = fast_costs[k]
+            else:
+                src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
             cand = score[src] - (held_misfit if held else misfit)
             j = np.argmax(cand, axis=0)
             new[cols] = cand[j, np.arange(len(j))]
@@ -478,13 +719,14 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     final = score - np.where(tail >= 0.5 * mean, 0.0, np.inf)
     t = int(np.argmax(final))
     if not np.isfinite(final[t]):  # no placement fits (an implausibly slow verse): spread evenly
-        return [int(round(k * (T - 1) / n)) for k in range(n)]
+        return [int(round(k * (T - 1) / n)) for k in range(n)], -np.inf
+    best = float(final[t])
     onsets = [t]
     for arg in reversed(back):
         t = t - int(arg[t])
         onsets.append(t)
     onsets.reverse()
-    return onsets
+    return onsets, best
 
 
 def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
@@ -506,41 +748,102 @@ def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
     return src, misfit, held_misfit
 
 
-def _refine(x: np.ndarray, onsets: list[int], scale: float, hop: int = 120) -> list[int]:
+FRICATIVES = frozenset("さしすせそざじずぜぞはひふへほ")
+STOPS = frozenset("かきくけこがぎぐげごたちつてとだぢづでどぱぴぷぺぽばびぶべぼ")
+NASALS = frozenset("なにぬねのまみむめもん")
+FRICATIVE_BACK_S = 0.18  # a fricative (or voiced fricative) before its vowel lasts up to this
+QUIET_DB = 6.0  # a frame this close to the verse's quietest is silence, not a faint consonant
+FRICATION_DB = 12.0  # a fricative's noise stands this far (3-10 kHz over 100-1000 Hz) above a vowel
+MURMUR_DB = 12.0  # a nasal's murmur is this far under a vowel at 1-3 kHz
+CONSONANT_S = 0.01  # a fricative's noise or a nasal's murmur lasts at least this
+
+
+def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | None = None,
+            fixed: list[bool] | None = None, hop: int = 120) -> list[int]:
     """Move every onset (but the first) to the first clear change of its mora.
 
     A mora such as の, ま or さ changes the sound twice, at the consonant and
     again, louder, at the vowel; the grid search tends to land on the louder.
     So: find the mora's strongest change near the grid onset (90 ms before to
-    15 ms after; fricatives are that long), then walk back to the earliest
-    frame reaching FIRST_CHANGE of it, but never into the previous mora (not
-    before its own strongest change).
+    15 ms after), then walk back to the earliest frame reaching FIRST_CHANGE of
+    it, but never into the previous mora (not before its own strongest change)
+    nor across a silence (within QUIET_DB of the verse's quietest moment: a
+    mora's consonant is voice or noise up to its vowel, if faint; a silence
+    before it is a breath or a stop's closure, and a stop is heard at its
+    release). Where the `kana` say what the consonant is, its own sound is
+    looked for instead (`_consonant_start`): a fricative's noise, up to
+    FRICATIVE_BACK_S before its vowel (a voiced one, ざ, じ, barely changes the
+    loudness), a nasal's murmur (a vowel's attack after it is the louder change).
+    An onset `fixed` already (a low start's beginning) moves only to such a sound.
     """
-    back, ahead = int(0.09 * 48000 / hop), int(0.015 * 48000 / hop)
+    ahead = int(0.015 * 48000 / hop)
+    kinds = [None if not kana else "fricative" if kana[k][0] in FRICATIVES
+             else "nasal" if kana[k][0] in NASALS else None for k in range(len(onsets))]
+    backs = [int((FRICATIVE_BACK_S if kind == "fricative" else 0.09) * 48000 / hop) for kind in kinds]
     # Fine resolution only where onsets are looked for; scaled like the coarse grid.
     near = np.zeros(len(x) // hop + 1, dtype=bool)
-    for o in onsets[1:]:
+    known = np.zeros(len(x) // hop + 1, dtype=bool)
+    for o, back, kind in zip(onsets[1:], backs[1:], kinds[1:]):
         near[max(o // hop - back, 0):o // hop + ahead + 1] = True
+        if kind:
+            known[max(o // hop - back, 0):o // hop + ahead + 1] = True
     s = np.clip(raw_onset_strength(x, hop, 512, 2, only=near) / (scale + 1e-9), 0, 1.5)
+    bands = consonant_bands(x, hop, 512, known)
+    db = frame_db(x)
+    quiet = db <= db.min() + QUIET_DB
+    last_silent = np.maximum.accumulate(np.where(quiet, np.arange(len(db)), -1))  # per HOP frame
     out = [onsets[0]]
     prev_peak = onsets[0] // hop
-    for o in onsets[1:]:
+    for o, back, kind in zip(onsets[1:], backs[1:], kinds[1:]):
         c = o // hop
-        lo = max(c - back, prev_peak + 2, 0)
+        silent = last_silent[min(o // HOP, len(db) - 1)]
+        after_silence = (silent + 1) * HOP // hop - 2
+        lo = max(c - back, prev_peak + 2, 0, after_silence)
         hi = min(c + ahead + 1, len(s))
         if hi <= lo:
             out.append(o)
             continue
         w = s[lo:hi]
         peak = lo + int(np.argmax(w))
-        # Below a clear change, small wiggles are no consonant: keep the peak.
-        level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
-        k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
-        while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
-            k += 1
-        out.append(min(k * hop, len(x) - 1))
-        prev_peak = peak
+        low, mid, high = (b[lo:hi] for b in bands)
+        k = _consonant_start(kind, low, mid, high, int(CONSONANT_S * 48000 / hop),
+                             lo in (0, after_silence), c - lo - int(CONSONANT_S * 3 * 48000 / hop))
+        if k is not None:
+            k += lo
+        elif fixed and fixed[len(out)]:
+            k = c
+        else:
+            # Below a clear change, small wiggles are no consonant: keep the peak.
+            level = FIRST_CHANGE * w.max() if w.max() >= 0.5 else w.max()
+            k = lo + int(np.flatnonzero(w[: peak - lo + 1] >= level)[0])
+            while k < peak and s[k + 1] > s[k]:  # climb to the top of that first change
+                k += 1
+        out.append(int(min(k * hop, len(x) - 1)))
+        prev_peak = max(peak, k)
     return out
+
+
+def _consonant_start(kind: str | None, low: np.ndarray, mid: np.ndarray, high: np.ndarray,
+                     shortest: int, starts_clean: bool, reaching: int) -> int | None:
+    """Index in a window (band levels, `consonant_bands`) where the last stretch of
+    a fricative's noise (FRICATION_DB over the window's vowel, its least noisy
+    tenth) or of a nasal's murmur (MURMUR_DB under its loudest 1-3 kHz) starts,
+    lasting `shortest` frames or more; None if there is none. Only the last: an
+    earlier one is the mora before's (ち before は). A stretch already there when
+    the window opens belongs to the mora before too (a held ん before な), unless
+    the window opens on the voice's start (`starts_clean`); one ending before
+    index `reaching` is no consonant of the vowel placed (a held vowel's wobble)."""
+    if kind is None or len(low) < shortest:
+        return None
+    if kind == "fricative":
+        tilt = high - low
+        found = tilt >= float(np.percentile(tilt, 10)) + FRICATION_DB
+    else:
+        found = mid <= float(mid.max()) - MURMUR_DB
+    stretches = [(a, b) for a, b in runs(found) if b - a >= shortest and b >= reaching]
+    if not stretches or (stretches[-1][0] == 0 and not starts_clean):
+        return None
+    return stretches[-1][0]
 
 
 def clipped_samples(x: np.ndarray) -> int:

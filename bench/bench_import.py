@@ -14,11 +14,7 @@ them as 44.1 kHz stereo MP3 in a temp dir, imports them with
   bottom of its loudness dip and a nasal at its start, the importer at the
   first clear change it can hear. Rendering costs ~0.8 s a poem.
 
-- with --legato N (default 101; 0 skips): marks on readings like the real
-  reader's (tests/fixtures_audio.real_reader_reading: legato, low phrase
-  starts, held phrase ends; the joka as kami, shimo, shimo): % of phrase starts
-  within 80 ms of the truth and the worst kimariji-mark error, poems 1..N-1
-  plus the joka. With --legato-only the other parts are skipped.
+Marks on legato readings (the real reader's manner, the synthesised chant): bench_import_marks.py.
 
 Run: /tmp/venv/bin/python bench/bench_import.py [--files N] [--workers W] [--cache DIR]
 (--cache keeps the MP3 files in DIR and reuses them next time: encoding them
@@ -71,18 +67,11 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=100)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--cache", type=Path, default=None, help="keep and reuse the MP3 files here")
-    ap.add_argument("--legato", type=int, default=101,
-                    help="real-reader-like readings to check marks on (poems 1..N-1 and the joka)")
-    ap.add_argument("--legato-only", action="store_true", help="only the real-reader-like part")
     ap.add_argument("--speech", type=int, default=20, help="poems of synthesised speech to check marks on")
     args = ap.parse_args()
     import poems
     from audio.importer import import_readings
 
-    if args.legato:
-        legato(args.legato)
-    if args.legato_only:
-        return 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         os.environ["KARUTA_DATA_DIR"] = str(tmp / "data")
@@ -133,41 +122,6 @@ def main() -> int:
         if args.speech:
             speech(args.speech)
     return 0
-
-
-def legato(count: int) -> None:
-    """Phrase starts and kimariji marks on real-reader-like readings, against the truth."""
-    import poems
-    from audio.importer import analyse_whole
-    from fixtures_audio import real_reader_reading
-
-    t = time.perf_counter()
-    phrase, kimariji, worst, warned = [], [], [], 0
-    for no in [0] + list(range(1, count)):
-        r = real_reader_reading(no)
-        kami, shimo, warnings = analyse_whole(no, r.samples)
-        warned += bool(warnings)
-        got = [kami.mark_s[f"phrase:{i}"] for i in range(3)] + [shimo.mark_s[f"phrase:{i}"] for i in range(2)]
-        err = np.array(got) - np.array(r.kami_phrase_starts + r.shimo_phrase_starts)
-        phrase.append(err)
-        if no:
-            k = poems.get(no).kimariji_mora_count() - 1
-            e = kami.mark_s["kimariji"] - r.kami_onsets[k]
-            kimariji.append(e)
-            worst.append((abs(e), no))
-    p = 1000 * np.concatenate(phrase)
-    k = 1000 * np.array(kimariji)
-    print(f"legato: {count} readings like the real reader's ({time.perf_counter() - t:.1f} s; "
-          f"{warned} with warnings)")
-    print(f"legato phrase starts ({len(p)}): {stats(p)}; within 80 ms: {np.mean(np.abs(p) <= 80) * 100:.1f}%")
-    kami_ph = 1000 * np.array(phrase)[:, 1:3].ravel()
-    print(f"legato kami phrase 2-3 starts ({len(kami_ph)}): within 80 ms: "
-          f"{np.mean(np.abs(kami_ph) <= 80) * 100:.1f}%")
-    joka = 1000 * phrase[0]
-    print("legato joka phrase-start errors (ms): " + ", ".join(f"{e:+.0f}" for e in joka))
-    print(f"legato kimariji marks ({len(k)}): {stats(k)}; within 80 ms: {np.mean(np.abs(k) <= 80) * 100:.1f}%")
-    bad = sorted(worst, reverse=True)[:6]
-    print("legato worst kimariji marks: " + ", ".join(f"poem {n} {1000 * e:.0f} ms" for e, n in bad))
 
 
 def speech(count: int) -> None:

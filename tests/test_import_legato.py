@@ -1,7 +1,8 @@
 """Import of readings like the real reader's (issue 12): legato joins with no breath,
 every phrase starting ~13 semitones low, phrase ends held 0.77 s / 1.22 s, and the
 joka read kami · shimo · shimo. The readings (tests/fixtures_audio.real_reader_reading)
-carry their exact mora and phrase onsets, so marks are checked against the truth.
+carry their exact mora and phrase onsets, so marks are checked against the truth
+(here on the cards the issue names; every poem in tests/test_import_sweep.py).
 Also: phrase starts in --json, Audacity label files out and back in.
 """
 from __future__ import annotations
@@ -62,16 +63,6 @@ def test_kimariji_and_phrase_marks_of_a_legato_reading_within_80ms(no):
     got = [kami.mark_s[f"phrase:{i}"] for i in range(3)] + [shimo.mark_s[f"phrase:{i}"] for i in range(2)]
     err = np.abs(np.array(got) - np.array(r.kami_phrase_starts + r.shimo_phrase_starts))
     assert np.all(err <= MARK_TOLERANCE_S), err
-
-
-def test_phrase_starts_within_80ms_on_95_percent_of_a_sample_of_poems():
-    errors = []
-    for no in range(2, 101, 7):
-        r = real_reader_reading(no)
-        kami, shimo, _ = analyse_whole(no, r.samples)
-        got = [kami.mark_s[f"phrase:{i}"] for i in range(3)] + [shimo.mark_s[f"phrase:{i}"] for i in range(2)]
-        errors += list(np.abs(np.array(got) - np.array(r.kami_phrase_starts + r.shimo_phrase_starts)))
-    assert np.mean(np.array(errors) <= MARK_TOLERANCE_S) >= 0.95
 
 
 def test_the_joka_read_kami_shimo_shimo_keeps_kami_and_one_shimo():
