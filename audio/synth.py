@@ -53,7 +53,7 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 7   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 8   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -98,7 +98,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
     phonemes = verse.phonemes
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
@@ -109,7 +109,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     held = [h.label for h in hold_list if h.extra]
-    out = engine.render(verse.labels, frames, pitch, tracked, held)
+    out = engine.render(verse.labels, frames, pitch, tracked, held, states)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -175,15 +175,17 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
 
 def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):
-    """(verse, rendered frames, holds, pitch shaper): what the engine is asked to render."""
+    """(verse, rendered frames, holds, pitch shaper, imposed state frames): what
+    the engine is asked to render."""
     from audio import synth_chant as chant
     verse = chant.verse(phrases, phrase_morae, breaks=style.break_s > 0)
     running = chant.run_on(verse, part, kimariji_mora)
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate, running)
+    natural = engine.natural_states(verse.labels)
+    planned = chant.phoneme_frames(verse, natural, part, style, engine.nstate, running)
     hold_list = chant.holds(verse, planned, part, style, running)
     frames = chant.rendered_frames(planned, hold_list)
     pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running, style.first_rise))
-    return verse, frames, hold_list, pitch
+    return verse, frames, hold_list, pitch, chant.state_frames(verse, frames, natural, style, hold_list)
 
 
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
@@ -201,8 +203,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
-    out = engine.render(verse.labels, frames, pitch)
+    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    out = engine.render(verse.labels, frames, pitch, states=states)
     # The plan's lengthening of each held end (not what the loops actually insert).
     held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
     return out, verse, held
