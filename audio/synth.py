@@ -53,7 +53,7 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 7   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 8   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -98,7 +98,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
     phonemes = verse.phonemes
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
@@ -109,7 +109,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     held = [h.label for h in hold_list if h.extra]
-    out = engine.render(verse.labels, frames, pitch, tracked, held)
+    out = engine.render(verse.labels, frames, pitch, tracked, held, states)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -175,15 +175,17 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
 
 def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):
-    """(verse, rendered frames, holds, pitch shaper): what the engine is asked to render."""
+    """(verse, rendered frames, holds, pitch shaper, imposed state frames): what
+    the engine is asked to render."""
     from audio import synth_chant as chant
     verse = chant.verse(phrases, phrase_morae, breaks=style.break_s > 0)
     running = chant.run_on(verse, part, kimariji_mora)
-    planned = chant.phoneme_frames(verse, engine.natural_durations(verse.labels), part, style, engine.nstate, running)
+    natural = engine.natural_states(verse.labels)
+    planned = chant.phoneme_frames(verse, natural, part, style, engine.nstate, running)
     hold_list = chant.holds(verse, planned, part, style, running)
     frames = chant.rendered_frames(planned, hold_list)
     pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running, style.first_rise))
-    return verse, frames, hold_list, pitch
+    return verse, frames, hold_list, pitch, chant.state_frames(verse, frames, natural, style, hold_list)
 
 
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
@@ -201,8 +203,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
-    out = engine.render(verse.labels, frames, pitch)
+    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    out = engine.render(verse.labels, frames, pitch, states=states)
     # The plan's lengthening of each held end (not what the loops actually insert).
     held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
     return out, verse, held
@@ -384,10 +386,22 @@ def _dip(samples: np.ndarray, at: int, db: float) -> None:
     samples[at:at + after] *= up[: len(samples[at:at + after])]
 
 
+YOIN_HEARD_MARGIN_DB = 3.0  # a fading yoin ends this far above the level where the voice is no longer heard
+
+
 def _fade_yoin(samples: np.ndarray, last_onset: int, end: int, style) -> None:
-    """The yoin fades over its second half (by style.yoin_fade_db at its planned end)."""
+    """The yoin fades over its second half: by style.yoin_fade_db at its planned
+    end, or less if it would then no longer be heard (HEARD_DB under the
+    verse's loudest 10 ms). A yoin on ん is hummed some 27 dB under the
+    loudest vowel: faded by the full 24 dB it fell out of hearing 0.3-0.9 s
+    before its end (poems 3, 18, 22, 26: heard 2.3-2.6 s of 3.25)."""
     a = last_onset + (end - last_onset) // 2
-    gain_db = -style.yoin_fade_db * np.linspace(0, 1, end - a) ** 1.5
+    hop = int(0.01 * RATE)
+    n = a // hop
+    levels = 10 * np.log10(np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1) + 1e-20)
+    yoin = float(np.median(levels[max(0, n - 20):]))  # the yoin's level just before the fade (0.2 s)
+    fade_db = min(style.yoin_fade_db, max(0.0, yoin - (levels.max() - HEARD_DB) - YOIN_HEARD_MARGIN_DB))
+    gain_db = -fade_db * np.linspace(0, 1, end - a) ** 1.5
     samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
 
 

@@ -6,11 +6,17 @@ every phoneme's exact start, so this module calls the engine's C API (exported
 by pyopenjtalk's `htsengine` extension) through ctypes:
 
 1. `natural_durations(labels)`: the voice's own length of every phoneme, in
-   frames (one frame = `FRAME` samples = 5 ms at 48 kHz).
+   frames (one frame = `FRAME` samples = 5 ms at 48 kHz); `natural_states`,
+   of each of its states.
 2. `render(labels, frames, pitch)`: synthesise with the phoneme lengths we
    choose (HTS "phoneme alignment": the label carries start and end times) and
-   with the pitch target of every state replaced by `pitch(...)`. What comes
-   back says where each phoneme starts, in samples: no estimation involved.
+   with the pitch target of every state replaced by `pitch(...)`, global
+   variance off for pitch (the targets are the contour), and, for the labels
+   asked, the length of every state (a lengthened vowel keeps its ending
+   short). What comes back says where each phoneme starts, in samples: no
+   estimation involved. The last two reach into the engine's state streams
+   (HTS_SStreamSet, found in the engine struct and checked against the C
+   API's own getters: `HtsEngine._state_streams`).
 
 Both run in a few ms except the vocoder itself (about 55 ms per second of
 sound at 48 kHz). No engine setting buys time without changing the sound:
@@ -27,7 +33,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -35,6 +41,7 @@ RATE = 48_000
 FRAME = 240  # samples per HTS frame: 5 ms at 48 kHz (the voice's fperiod)
 HTS_TIME_UNIT = 1e-7  # label times are in units of 100 ns
 STREAM_MGC, STREAM_LF0 = 0, 1
+SSS_DURATIONS = 24  # byte offset of the state durations (size_t *) in HTS_SStreamSet (hts_engine 1.10)
 
 
 class HtsUnavailable(RuntimeError):
@@ -131,6 +138,12 @@ def _bind(lib: ctypes.CDLL) -> None:
         "HTS_Engine_get_nsamples": ([E], S),
         "HTS_Engine_save_generated_speech": ([E, ctypes.c_void_p], None),
         "HTS_Engine_refresh": ([E], None),
+        "HTS_Engine_get_nstream": ([E], S),
+        # The engine's state streams (HTS_SStreamSet, a member of the engine struct):
+        # where GV is switched off state by state (HtsEngine._pitch_without_gv).
+        "HTS_SStreamSet_get_total_state": ([E], S),
+        "HTS_SStreamSet_get_mean": ([E, S, S, S], D),
+        "HTS_SStreamSet_set_gv_switch": ([E, S, S, B], None),
     }
     for name, (args, result) in signatures.items():
         try:
@@ -156,6 +169,20 @@ def _lines(labels: Sequence[str]):
     return (ctypes.c_char_p * len(labels))(*[label.encode() for label in labels])
 
 
+def _fill(wanted: Sequence[int | None], own: Sequence[int], total: int) -> list[int]:
+    """State lengths: those `wanted` gives, and for its Nones the rest of `total`
+    shared in proportion to HTS's own lengths `own` (at least 1 frame each)."""
+    free = [k for k, n in enumerate(wanted) if n is None]
+    out = [0 if n is None else int(n) for n in wanted]
+    rest = total - sum(out)
+    if free:
+        weight = sum(own[k] for k in free) or len(free)
+        for k in free:
+            out[k] = max(1, int(rest * (own[k] or 1) // weight))
+        out[max(free, key=lambda k: out[k])] += total - sum(out)
+    return out
+
+
 class HtsEngine:
     """One HTS engine loaded with pyopenjtalk's default voice (mei, 48 kHz)."""
 
@@ -164,7 +191,6 @@ class HtsEngine:
     # default 0.5). Lower: a chant voices its vowels even where speech would
     # whisper them (the う of うち after a break), unvoiced consonants stay so.
     VOICING_THRESHOLD = 0.3
-    PITCH_GV_WEIGHT = 1.0
 
     def __init__(self):
         try:
@@ -184,34 +210,44 @@ class HtsEngine:
             raise HtsUnavailable("the HTS voice is not 48 kHz with 5 ms frames")
         lib.HTS_Engine_set_volume(self._e, self.VOLUME_DB)
         lib.HTS_Engine_set_msd_threshold(self._e, STREAM_LF0, self.VOICING_THRESHOLD)
-        # Global variance on pitch at its full weight. (Weight 0 does not switch GV
-        # off: HTS scales the GV target by the weight, so 0 asks for a pitch track
-        # without variance and every target contour comes out as one constant
-        # tone, measured: the low phrase starts and the voice's own contour were
-        # lost entirely. At weight 1 the generated F0 follows the targets.)
-        lib.HTS_Engine_set_gv_weight(self._e, STREAM_LF0, self.PITCH_GV_WEIGHT)
+        # No global variance (GV) on pitch: the targets we give are the pitch we
+        # want. GV makes the generated log-F0 track of a whole utterance as
+        # varied as the voice's speech (HTS scales the track about its mean to
+        # the GV target, then refines): it shrank every low phrase start by a
+        # share that depended on the rest of the verse (14 st asked, 9.7 and
+        # 11.7 st heard in poem 2) and squeezed the voice's own contour with it. Its weight cannot
+        # switch it off (0 asks for a track without variance: one constant
+        # tone); its per-state switch can (`_pitch_without_gv`, in `render`).
+        self._sss_offset: int | None = None
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
         self.mgc_order = 35  # mei's spectrum stream: 35 mel-cepstral coefficients (order 34)
         self.lock = threading.Lock()
 
     def natural_durations(self, labels: Sequence[str]) -> list[int]:
         """Frames per phoneme as the voice would say it."""
+        return [sum(states) for states in self.natural_states(labels)]
+
+    def natural_states(self, labels: Sequence[str]) -> list[list[int]]:
+        """Frames of every state of every phoneme as the voice would say it."""
         lib, e = self._lib, self._e
         with self.lock:
             lib.HTS_Engine_set_phoneme_alignment_flag(e, b"\x00")
             try:
                 self._states(labels)
-                return [sum(lib.HTS_Engine_get_state_duration(e, p * self.nstate + s) for s in range(self.nstate))
+                return [[lib.HTS_Engine_get_state_duration(e, p * self.nstate + s) for s in range(self.nstate)]
                         for p in range(len(labels))]
             finally:
                 lib.HTS_Engine_refresh(e)
 
     def render(self, labels: Sequence[str], frames: Sequence[int], pitch: PitchFn,
-               c0_phonemes: Sequence[int] = (), spectrum_phonemes: Sequence[int] = ()) -> Rendering:
+               c0_phonemes: Sequence[int] = (), spectrum_phonemes: Sequence[int] = (),
+               states: Mapping[int, Sequence[int | None]] | None = None) -> Rendering:
         """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
 
         `c0_phonemes`: labels whose generated energy track is wanted (stop releases);
-        `spectrum_phonemes`: labels whose whole mel-cepstrum and voicing are wanted.
+        `spectrum_phonemes`: labels whose whole mel-cepstrum and voicing are wanted;
+        `states`: for some labels, the frames of each of their states (None:
+        HTS's share of the rest); the other labels' frames are shared out by HTS.
         """
         if len(frames) != len(labels) or min(frames) < self.nstate:
             raise ValueError(f"every phoneme needs at least {self.nstate} frames")
@@ -224,15 +260,18 @@ class HtsEngine:
             lib.HTS_Engine_set_phoneme_alignment_flag(e, b"\x01")
             try:
                 self._states(timed)
-                states = self._state_info(len(labels))
-                got = [sum(s.length for s in states if s.phoneme == p) for p in range(len(labels))]
+                if states:
+                    self._set_states(states, frames)
+                info = self._state_info(len(labels))
+                got = [sum(s.length for s in info if s.phoneme == p) for p in range(len(labels))]
                 if got != list(frames):
                     raise RuntimeError(f"HTS did not keep the phoneme lengths asked for: {got} != {list(frames)}")
                 # Voicing stays the voice's own (MSD weights); only voiced targets are heard.
-                for index, (level, slope) in enumerate(pitch(states)):
+                for index, (level, slope) in enumerate(pitch(info)):
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 0, level)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 1, slope)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 2, 0.0)
+                self._pitch_without_gv(len(info))
                 if lib.HTS_Engine_generate_parameter_sequence(e) != b"\x01":
                     raise RuntimeError("HTS parameter generation failed")
                 if lib.HTS_Engine_generate_sample_sequence(e) != b"\x01":
@@ -247,6 +286,59 @@ class HtsEngine:
             finally:
                 lib.HTS_Engine_refresh(e)
         return Rendering(samples, [int(s) * FRAME for s in starts[:-1]], c0, spectra)
+
+    def _state_streams(self) -> int:
+        """Address of the engine's HTS_SStreamSet (once a state sequence exists).
+
+        The C API has no getter for it, so it is found in the engine struct by
+        its contents ({streams*, nstream, nstate, durations*, total_state,
+        total_frame}, hts_engine 1.10) and checked against the engine's own
+        getters before use; on another layout, HtsUnavailable."""
+        lib, e = self._lib, self._e
+        if self._sss_offset is None:
+            total = lib.HTS_Engine_get_total_state(e)
+            frames = sum(lib.HTS_Engine_get_state_duration(e, i) for i in range(total))
+            want = (lib.HTS_Engine_get_nstream(e), self.nstate, None, total, frames)
+            words = np.frombuffer(self._memory.raw[:8192], dtype="<u8")
+            found = [8 * i for i in range(len(words) - 5)
+                     if words[i] and words[i + 3] and (words[i + 1], words[i + 2]) == want[:2]
+                     and (words[i + 4], words[i + 5]) == want[3:]]
+            if len(found) != 1:
+                raise HtsUnavailable(f"the engine's state streams were not found ({len(found)} candidates)")
+            sss = e.value + found[0]
+            if lib.HTS_SStreamSet_get_total_state(sss) != total or any(
+                    lib.HTS_SStreamSet_get_mean(sss, STREAM_LF0, i, 0) != lib.HTS_Engine_get_state_mean(
+                        e, STREAM_LF0, i, 0) for i in range(total)):
+                raise HtsUnavailable("the engine's state streams do not read as its getters do")
+            self._sss_offset = found[0]
+        return e.value + self._sss_offset
+
+    def _set_states(self, states: Mapping[int, Sequence[int | None]], frames: Sequence[int]) -> None:
+        """Impose the frames of states of the given labels; a state given as None
+        keeps HTS's own share of the label's remaining frames. (HTS shares a
+        label's frames among its states in proportion to the voice's own state
+        lengths; the state streams hold the result, read when the parameters
+        are generated.)"""
+        lib, e, ns = self._lib, self._e, self.nstate
+        address = ctypes.c_void_p.from_address(self._state_streams() + SSS_DURATIONS).value
+        if not address:
+            raise HtsUnavailable("the engine's state streams hold no durations")
+        duration = (ctypes.c_size_t * lib.HTS_Engine_get_total_state(e)).from_address(address)
+        for label, wanted in states.items():
+            own = [int(duration[label * ns + k]) for k in range(ns)]
+            lengths = _fill(wanted, own, frames[label])
+            if len(lengths) != ns or sum(lengths) != frames[label] or min(lengths) < 1:
+                raise ValueError(f"label {label}: states {list(wanted)} for {frames[label]} frames")
+            for k, n in enumerate(lengths):
+                duration[label * ns + k] = n
+                if lib.HTS_Engine_get_state_duration(e, label * ns + k) != n:
+                    raise HtsUnavailable("the engine does not read the state durations where they were set")
+
+    def _pitch_without_gv(self, n_states: int) -> None:
+        """Switch global variance off for the pitch of every state (see __init__)."""
+        sss, switch = self._state_streams(), self._lib.HTS_SStreamSet_set_gv_switch
+        for index in range(n_states):
+            switch(sss, STREAM_LF0, index, b"\x00")
 
     def _spectrum(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """Generated mel-cepstra (frames a..b-1) and their voicing (log-F0 generated or not)."""

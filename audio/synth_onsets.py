@@ -270,10 +270,13 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
             grown = sum(n for at, n in held if previous < at <= ref)
             centre, search = offset + int(round(grown / HOP)), int(TRACK_SEARCH_S * rate / HOP)
         previous = ref
-        if k == 0 or verse.morae[k].phrase != verse.morae[k - 1].phrase:
-            # nothing to match before a phrase's start (silence), nor in HTS's
-            # fade-in before the sound is audible (a long first mora, 0.285 s,
-            # fades in over 0.15 s): take more after it
+        if verse.phonemes[verse.morae[k].first - 1] in ("sil", "pau"):
+            # nothing to match before a phrase's start out of silence, nor in
+            # HTS's fade-in before the sound is audible (a long first mora,
+            # 0.285 s, fades in over 0.15 s): take more after it. (A phrase read
+            # legato is matched across its join, as any joined mora: after the
+            # held end, its first mora is low and level, issue 12, and a match
+            # of that steady sound alone could slide along it by 30 ms.)
             audible = r + int(np.argmax(pv[r:])) if pv[r:].any() else r
             p_idx = np.arange(audible, audible + before + after)
         else:
