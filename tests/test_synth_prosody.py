@@ -9,10 +9,9 @@ bench/bench_synth.py prints the same table.
 
 Asserted: the real reader's median (or its IQR, where the issue gives one)
 within a tolerance of about a quarter of the distance the old voice was off,
-for every figure this voice meets. Two figures it does not meet yet are
-asserted as bounds on the progress made, and say so: the F0 range of a
-half-verse (real 12.8 st, old 2.1 st) and the silent gaps of 30 ms or more
-(stop closures: the real reader has about none).
+for every figure this voice meets. One figure it does not meet yet is
+asserted as a bound on the progress made, and says so: the silent gaps of
+30 ms or more (voiceless stops: the real reader has about none).
 """
 from __future__ import annotations
 
@@ -55,6 +54,8 @@ MET = [
     ("kami_end_s", 1.10, 1.35),        # real 1.22 s (old 0.69)
     ("kami_s", 6.42, 6.93),            # real 6.65 s, IQR 6.42-6.93 (old 5.28)
     ("reach_s", 0.90, 1.25),           # real 1.07 s on the six run-on cards (old about 1.6)
+    ("range_st", 11.5, 14.0),          # real 12.8 st (old 2.1; 7.3 with a low start that glided up at once)
+    ("voiced", 0.93, 0.99),            # real 93-99 % (old 81-93 %; 91.7 % with consonants slowed as the vowels)
 ]
 
 
@@ -63,16 +64,10 @@ def test_figure_is_the_real_readers(figures, name, low, high):
     assert low <= figures.median(name) <= high, (name, figures.median(name), figures.iqr(name))
 
 
-def test_voiced_share_near_the_real_readers(figures):
-    # real 93-99 %, old 81-93 %: the median is at the real reader's low edge
-    assert figures.median("voiced") >= 0.90, figures.iqr("voiced")
-
-
 def test_figures_not_yet_met_have_moved_toward_the_reader(figures):
-    # F0 range of a half-verse: real 12.8 st, old 2.1 st (the low starts are short: p5 barely reaches them)
-    assert figures.median("range_st") >= 5.0, figures.median("range_st")
-    # silent gaps of 30 ms or more per half-verse: old 5-6 (breaks and stop closures), real about none
-    assert figures.median("gaps") <= 5, figures.median("gaps")
+    # silent gaps of 30 ms or more per half-verse: old 5-6 (breaks and stop closures), real about none;
+    # what is left are the voiceless stops (vowel ending, closure and a faint release under -45 dB)
+    assert figures.median("gaps") <= 4, figures.median("gaps")
     # no articulation dips: the old voice put 12 dB at many morae; a joined mora's level now
     # falls by what its consonant does (median of all joined morae)
     assert figures.median("dip_db") <= 6.0, figures.median("dip_db")
