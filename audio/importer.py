@@ -374,8 +374,9 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     if b - end >= fade:
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
+    kana = [m for p in phrase_morae for m in p]
     mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops,
-                              kana=[m for p in phrase_morae for m in p],
+                              kana=kana,
                               run_on=_run_on(phrase_morae, kimariji_index), low_starts=low_starts)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
@@ -388,7 +389,7 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     marks["end"] = end - a
     clip = Clip(samples, RATE, marks)
     uncertain = onsets.unsupported_phrase_starts(x[start:end], mask[start_f:end_f], mora, counts, drops)
-    unmarked = onsets.unmarked_onsets(x[start:end], mora, [m for p in phrase_morae for m in p], counts,
+    unmarked = onsets.unmarked_onsets(x[start:end], mora, kana, counts,
                                       [] if kimariji_index is None else [kimariji_index])
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
                   a / RATE, uncertain, unmarked)

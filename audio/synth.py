@@ -348,11 +348,16 @@ def _onset(out, label: int, share: float | None) -> int:
     return (a + low + int(np.argmax(c0[low:] >= level - 1e-9))) * FRAME
 
 
-def _heard_end(samples: np.ndarray, last_onset: int, end: int) -> int:
-    """Last sample (at 10 ms steps) of the final mora within HEARD_DB of the verse's loudest 10 ms."""
+def _power_10ms(samples: np.ndarray, end: int) -> tuple[int, np.ndarray]:
+    """(hop, mean power of each whole 10 ms step of samples[:end])."""
     hop = int(0.01 * RATE)
     n = end // hop
-    levels = np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1)
+    return hop, np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1)
+
+
+def _heard_end(samples: np.ndarray, last_onset: int, end: int) -> int:
+    """Last sample (at 10 ms steps) of the final mora within HEARD_DB of the verse's loudest 10 ms."""
+    hop, levels = _power_10ms(samples, end)
     loud = np.flatnonzero(levels > levels.max() * 10 ** (-HEARD_DB / 10))
     last = int(loud[-1]) * hop + hop if len(loud) else end
     return int(min(end, max(last, last_onset + hop)))
@@ -396,10 +401,8 @@ def _fade_yoin(samples: np.ndarray, last_onset: int, end: int, style) -> None:
     loudest vowel: faded by the full 24 dB it fell out of hearing 0.3-0.9 s
     before its end (poems 3, 18, 22, 26: heard 2.3-2.6 s of 3.25)."""
     a = last_onset + (end - last_onset) // 2
-    hop = int(0.01 * RATE)
-    n = a // hop
-    levels = 10 * np.log10(np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1) + 1e-20)
-    yoin = float(np.median(levels[max(0, n - 20):]))  # the yoin's level just before the fade (0.2 s)
+    levels = 10 * np.log10(_power_10ms(samples, a)[1] + 1e-20)
+    yoin = float(np.median(levels[-20:]))  # the yoin's level just before the fade (0.2 s)
     fade_db = min(style.yoin_fade_db, max(0.0, yoin - (levels.max() - HEARD_DB) - YOIN_HEARD_MARGIN_DB))
     gain_db = -fade_db * np.linspace(0, 1, end - a) ** 1.5
     samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
