@@ -254,27 +254,39 @@ DP_COLUMNS = 2048  # onset frames per slice of the programme's tables: bounded m
 FFT_BATCH = 2048  # frames transformed at once: memory stays bounded on a long file
 
 
-def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
-                     only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Log energy per frame in a low band (voicing, 100-1000 Hz) and a high
-    band (consonants and formants, 1-6 kHz). Frames centred on k*hop; with
-    `only` (a boolean mask of frames), the others are left at 0."""
+def _band_powers(x: np.ndarray, hop: int, nfft: int, edges_hz: tuple[float, ...],
+                 only: np.ndarray | None) -> tuple[int, np.ndarray, np.ndarray]:
+    """(frame count, the frames measured, their summed power in each band between
+    consecutive `edges_hz`: bands x frames, float32). Frames centred on k*hop; with
+    `only` (a boolean mask of frames) just those are transformed, in batches so that
+    memory stays bounded on a long file."""
     pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
                           np.zeros(nfft // 2, np.float32)))
     n = len(x) // hop + 1
     frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
     idx = np.arange(len(frames)) if only is None else np.flatnonzero(only[:len(frames)])
     bin_hz = 48000 / nfft
-    b100, b1k, b6k = (int(np.ceil(f / bin_hz)) for f in (100, 1000, 6000))
+    edges = [int(np.ceil(f / bin_hz)) for f in edges_hz]
     window = np.hanning(nfft).astype(np.float32)
-    # frames past the padding's end count as silence
-    low, high = np.full(n, np.log(1e-9)), np.full(n, np.log(1e-9))
+    out = np.empty((len(edges) - 1, len(idx)), np.float32)
     for a in range(0, len(idx), FFT_BATCH):
         batch = idx[a:a + FFT_BATCH]
-        spec = scipy.fft.rfft(frames[batch] * window, axis=1)[:, b100:b6k]
+        spec = scipy.fft.rfft(frames[batch] * window, axis=1)[:, edges[0]:edges[-1]]
         power = spec.real ** 2 + spec.imag ** 2
-        low[batch] = np.log(power[:, :b1k - b100].sum(axis=1) + 1e-9)
-        high[batch] = np.log(power[:, b1k - b100:].sum(axis=1) + 1e-9)
+        for k in range(len(edges) - 1):
+            out[k, a:a + len(batch)] = power[:, edges[k] - edges[0]:edges[k + 1] - edges[0]].sum(axis=1)
+    return n, idx, out
+
+
+def _band_log_energy(x: np.ndarray, hop: int, nfft: int,
+                     only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Log energy per frame in a low band (voicing, 100-1000 Hz) and a high
+    band (consonants and formants, 1-6 kHz). Frames centred on k*hop; with
+    `only` (a boolean mask of frames), the others are left at 0."""
+    n, idx, power = _band_powers(x, hop, nfft, (100, 1000, 6000), only)
+    # frames past the padding's end count as silence
+    low, high = np.full(n, np.log(1e-9)), np.full(n, np.log(1e-9))
+    low[idx], high[idx] = np.log(power[0] + 1e-9), np.log(power[1] + 1e-9)
     return low, high
 
 
@@ -284,21 +296,9 @@ def consonant_bands(x: np.ndarray, hop: int, nfft: int, only: np.ndarray
     where `only` is True (elsewhere 0). A fricative's noise (さ, し, ざ, ひ) is loud
     in the top band against the lowest, far more than a vowel; a nasal's murmur
     (な, ま, ん) is weak in the middle band, far weaker than a vowel."""
-    pad = np.concatenate((np.zeros(nfft // 2, np.float32), x.astype(np.float32),
-                          np.zeros(nfft // 2, np.float32)))
-    n = len(x) // hop + 1
-    frames = np.lib.stride_tricks.sliding_window_view(pad, nfft)[::hop][:n]
-    idx = np.flatnonzero(only[:len(frames)])
-    bin_hz = 48000 / nfft
-    edges = [int(np.ceil(f / bin_hz)) for f in (100, 1000, 3000, 10000)]
+    n, idx, power = _band_powers(x, hop, nfft, (100, 1000, 3000, 10000), only)
     bands = np.zeros((3, n))
-    window = np.hanning(nfft).astype(np.float32)
-    for a in range(0, len(idx), FFT_BATCH):
-        batch = idx[a:a + FFT_BATCH]
-        spec = scipy.fft.rfft(frames[batch] * window, axis=1)
-        power = spec.real ** 2 + spec.imag ** 2
-        for k in range(3):
-            bands[k, batch] = 10 * np.log10(power[:, edges[k]:edges[k + 1]].sum(axis=1) + 1e-12)
+    bands[:, idx] = 10 * np.log10(power + 1e-12)
     return bands[0], bands[1], bands[2]
 
 
