@@ -53,7 +53,7 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 8   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 9   # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -109,7 +109,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     held = [h.label for h in hold_list if h.extra]
-    out = engine.render(verse.labels, frames, pitch, tracked, held, states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, held, states)
 
     # Onsets and the voice's end in the rendering, then the held ends restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -204,7 +204,7 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
     verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
-    out = engine.render(verse.labels, frames, pitch, states=states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states)
     # The plan's lengthening of each held end (not what the loops actually insert).
     held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
     return out, verse, held

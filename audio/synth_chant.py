@@ -36,6 +36,7 @@ as bench/bench_synth.py prints for this voice):
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, asdict
 from typing import Sequence
 
@@ -129,6 +130,29 @@ _BREAK = {"string": "、", "pos": "記号", "pos_group1": "読点", "pos_group2"
 
 def phoneme_of(label: str) -> str:
     return label.split("-", 1)[1].split("+", 1)[0]
+
+
+_QUINPHONE = re.compile(r"^([^^]+)\^([^-]+)-([^+]+)\+([^=]+)=([^/]+)(/.*)$")
+
+
+def sung_labels(labels: Sequence[str]) -> list[str]:
+    """The labels the engine renders: the glide w (of わ) drawn by the voice's
+    o model, wherever it stands in a label's quinphone context.
+
+    Mei's w model is made from speech, where the lips close far enough in
+    a quick わ to sound like m: a speech recogniser heard the chant's わ as
+    ま 44 times in 120 (a real reader: never). A glide is a vowel on the
+    move, and from o, the vowel nearest w's lips, HTS draws it into the
+    following a (docs/synth-voice.md). The plan still uses w's own timing."""
+    out = []
+    for label in labels:
+        m = _QUINPHONE.match(label)
+        if not m or "w" not in m.groups()[:5]:
+            out.append(label)
+            continue
+        p1, p2, p3, p4, p5 = ("o" if ph == "w" else ph for ph in m.groups()[:5])
+        out.append(f"{p1}^{p2}-{p3}+{p4}={p5}{m.group(6)}")
+    return out
 
 
 @dataclass(frozen=True)
