@@ -132,27 +132,21 @@ def phoneme_of(label: str) -> str:
     return label.split("-", 1)[1].split("+", 1)[0]
 
 
-_QUINPHONE = re.compile(r"^([^^]+)\^([^-]+)-([^+]+)\+([^=]+)=([^/]+)(/.*)$")
+_SUNG_W = re.compile(r"^([^-]*-)w(\+)")  # a label p1^p2-p3+p4=p5/... whose own phoneme p3 is w
 
 
 def sung_labels(labels: Sequence[str]) -> list[str]:
     """The labels the engine renders: the glide w (of わ) drawn by the voice's
-    o model, wherever it stands in a label's quinphone context.
+    o model. Its neighbours keep w as their context.
 
     Mei's w model is made from speech, where the lips close far enough in
     a quick わ to sound like m: a speech recogniser heard the chant's わ as
-    ま 44 times in 120 (a real reader: never). A glide is a vowel on the
+    ま 46 times in 120 (a real reader: never). A glide is a vowel on the
     move, and from o, the vowel nearest w's lips, HTS draws it into the
-    following a (docs/synth-voice.md). The plan still uses w's own timing."""
-    out = []
-    for label in labels:
-        m = _QUINPHONE.match(label)
-        if not m or "w" not in m.groups()[:5]:
-            out.append(label)
-            continue
-        p1, p2, p3, p4, p5 = ("o" if ph == "w" else ph for ph in m.groups()[:5])
-        out.append(f"{p1}^{p2}-{p3}+{p4}={p5}{m.group(6)}")
-    return out
+    following a: 0 in 120 (docs/synth-voice.md). Renamed in the neighbours'
+    contexts too, it changed how they end: the held ら before わきて (poem
+    27) looped a stretch DIO heard unvoiced. The plan keeps w's own timing."""
+    return [_SUNG_W.sub(r"\1o\2", label) for label in labels]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from audio import synth
 from audio.cache import ClipCache
 from audio.clip import Clip
 from audio.synth import SynthVoice, synthesize_all
-from audio.synth_chant import ChantStyle, verse
+from audio.synth_chant import ChantStyle, phoneme_of, sung_labels, verse
 from audio.voice import RATE, Voice, VoiceError
 
 ALL_NOS = range(0, 101)
@@ -52,6 +52,18 @@ def test_particle_ha_is_not_read_wa():
     """OpenJTalk would read a particle-looking は as わ; a sound form says what it means."""
     v = verse(("わがころもでは",), [poems.morae("わがころもでは")])
     assert v.phonemes[-3:-1] == ["h", "a"]
+
+
+def test_wa_is_sung_from_the_o_model_and_nothing_else_changes():
+    """わ's glide is rendered by the voice's o model (heard as ま otherwise);
+    every other label, w in its neighbours' contexts included, stays as planned."""
+    v = verse(("かわのせに",), [poems.morae("かわのせに")])
+    sung = sung_labels(v.labels)
+    w = v.phonemes.index("w")
+    assert [i for i, (a, b) in enumerate(zip(v.labels, sung)) if a != b] == [w]
+    assert phoneme_of(sung[w]) == "o"
+    assert sung[w] == v.labels[w].replace("-w+", "-o+", 1)
+    assert "^w-a+" in sung[w + 1]
 
 
 @pytest.fixture
