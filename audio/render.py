@@ -33,6 +33,10 @@ def open_voice(name: str) -> Voice:
         except ImportError as exc:
             raise VoiceError(f"the synthesised voice is not available here ({exc}); "
                              "import recordings and use --voice NAME") from exc
+        reason = SynthVoice.unavailable()
+        if reason:
+            raise VoiceError(f"the synthesised voice is not available here ({reason}); "
+                             "import recordings and use --voice NAME")
         return SynthVoice()
     if name == TONES:
         from audio.fake_voice import ToneVoice

@@ -434,12 +434,17 @@ class SynthVoice:
         return self._cache
 
     def available(self) -> frozenset[int]:
+        return frozenset() if self.unavailable() else frozenset(range(0, 101))
+
+    @staticmethod
+    def unavailable() -> str | None:
+        """Why this machine cannot synthesise (None: it can)."""
         try:
             from audio import synth_hts
             synth_hts.engine()
-        except Exception:  # no engine on this platform: the voice reads nothing
-            return frozenset()
-        return frozenset(range(0, 101))
+        except Exception as exc:  # no engine on this platform, or one it does not know
+            return str(exc) or type(exc).__name__
+        return None
 
     def kami(self, no: int) -> Clip:
         return self.clip(no, "kami")

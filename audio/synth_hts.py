@@ -222,6 +222,18 @@ class HtsEngine:
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
         self.mgc_order = 35  # mei's spectrum stream: 35 mel-cepstral coefficients (order 34)
         self.lock = threading.Lock()
+        self._find_state_streams()
+
+    def _find_state_streams(self) -> None:
+        """Find the state streams once, on a one-mora utterance, so that an
+        engine whose memory layout is not the one `_state_streams` knows is
+        unavailable from the start (HtsUnavailable, with the reason), not a
+        failure at every verse."""
+        try:
+            self._states(openjtalk().extract_fullcontext("あ"))
+            self._state_streams()
+        finally:
+            self._lib.HTS_Engine_refresh(self._e)
 
     def natural_durations(self, labels: Sequence[str]) -> list[int]:
         """Frames per phoneme as the voice would say it."""

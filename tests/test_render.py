@@ -128,6 +128,29 @@ def test_cli_unknown_voice_is_a_clear_error(tmp_path, monkeypatch, capsys):
     assert not (tmp_path / "x.wav").exists()
 
 
+def test_an_hts_engine_of_unknown_layout_makes_the_synthesised_voice_unavailable(tmp_path, monkeypatch, capsys):
+    """The chant reaches into the engine's memory (hts_engine 1.10's layout); on
+    a build where it does not find what it knows, the voice is unavailable from
+    the start, and the command line says why and what to do instead."""
+    from audio import synth_hts
+    from audio.synth import SynthVoice
+
+    def unknown(self):
+        raise synth_hts.HtsUnavailable("the engine's state streams were not found (0 candidates)")
+
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(synth_hts.HtsEngine, "_state_streams", unknown)
+    monkeypatch.setattr(synth_hts, "_engine", None)
+    with pytest.raises(synth_hts.HtsUnavailable):
+        synth_hts.HtsEngine()
+    assert SynthVoice().available() == frozenset()
+    assert main(["read", "--voice", "synth", "--out", str(tmp_path / "x.wav")]) == 1
+    err = capsys.readouterr().err
+    assert "synthesised voice is not available here" in err and "state streams" in err
+    assert "--voice NAME" in err and "Traceback" not in err
+    assert not (tmp_path / "x.wav").exists()
+
+
 def test_cli_play_without_a_device_says_so_and_suggests_out(monkeypatch, capsys):
     from audio import player
     monkeypatch.setattr(player.Player, "_open_device",
