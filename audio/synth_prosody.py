@@ -22,7 +22,9 @@ Definitions (each figure is a median over all poems measured):
   * range_st: p5-p95 of F0 over a half-verse (mora:0 to end);
   * break_s: silence (under SILENT_DB) between a phrase's held end and the
     next phrase's mark; gaps: runs of silence of at least 30 ms per
-    half-verse; dip_db: at every mora joined to the one before (not a stop,
+    half-verse (the issue gives no figure for the real reader), and
+    gaps_not_closure: those not before a voiceless stop (k, t, p, ch, ts),
+    whose closure is a silence in any reading; dip_db: at every mora joined to the one before (not a stop,
     not a phrase start), how far the level falls within 20 ms of its mark
     under the loudest 40 ms on either side;
   * voiced: share of 5 ms frames the tracker calls voiced from mora:0 to end;
@@ -41,6 +43,7 @@ RUN_ON_CARDS = (11, 15, 31, 50, 64, 76)  # kimariji ends on the first mora of ph
 TRACK_RATE = 16_000  # the tracker runs on a 16 kHz copy (the F0 is far below 8 kHz)
 STEP_S = 0.005
 SILENT_DB = -45.0  # a 5 ms frame this far under the half-verse's loudest is silence
+VOICELESS_STOPS = ("k", "t", "p", "ch", "ts")  # morae whose consonant begins with a closed mouth
 
 # (measure, real reader's median, its range where the issue gives one, unit)
 REAL_READER = {
@@ -53,7 +56,8 @@ REAL_READER = {
     "phrase_iqr_st": (0.50, None, "st"),
     "range_st": (12.8, None, "st"),
     "break_s": (0.01, None, "s"),
-    "gaps": (0.0, None, "per half-verse"),
+    "gaps": (None, None, "per half-verse"),
+    "gaps_not_closure": (0.0, None, "per half-verse"),
     "dip_db": (None, None, "dB"),
     "voiced": (0.96, (0.93, 0.99), "share"),
     "held_s": (0.77, None, "s"),
@@ -188,11 +192,13 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
     silent = db < SILENT_DB
     for p in range(1, len(firsts)):
         figures.add("break_s", silent[frame(marks[lasts[p - 1]]):frame(marks[firsts[p]])].sum() * STEP_S)
-    runs, count = 0, 0
-    for s in silent[frame(marks[0]):frame(end)]:
-        runs = runs + 1 if s else 0
-        count += runs == int(0.03 / STEP_S)
-    figures.add("gaps", count)
+    gaps = _gap_starts(silent[frame(marks[0]):frame(end)])
+    figures.add("gaps", len(gaps))
+    # A voiceless stop is a closed mouth: silence is how it is said. Any other
+    # gap is a break in the legato (a join, a dip, a voice falling silent).
+    after = [next((m for m in range(len(marks)) if marks[m] >= marks[0] + g * STEP_S), None) for g in gaps]
+    closures = sum(1 for m in after if m is not None and romaji(kana[m]).startswith(VOICELESS_STOPS))
+    figures.add("gaps_not_closure", len(gaps) - closures)
     for k in range(1, len(marks)):
         if k in firsts or romaji(kana[k]).startswith(("k", "g", "t", "d", "p", "b", "ch", "ts", "j")):
             continue
@@ -209,6 +215,16 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
         figures.add("kami_s", end - marks[0])
         if run_on:
             figures.add("reach_s", marks[firsts[1]] - marks[0])
+
+
+def _gap_starts(silent: np.ndarray) -> list[int]:
+    """Frame where every run of at least 30 ms of silent frames starts."""
+    need, run, starts = int(0.03 / STEP_S), 0, []
+    for i, s in enumerate(silent):
+        run = run + 1 if s else 0
+        if run == need:
+            starts.append(i - need + 1)
+    return starts
 
 
 def table(figures: Figures) -> list[str]:
