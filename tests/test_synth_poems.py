@@ -1,7 +1,8 @@
 """Every poem (100 + joka) read by the synthesised voice: marks and rhythm.
 
-All 202 verses are rendered once per test session into a temporary cache
-(about 30 s on two cores); every test below reads them from there. The whole
+All 202 verses are rendered once per test session into the session's
+temporary cache (about 30 s on two cores; tests/conftest.py), which the
+prosody and import sweeps read too; every test below reads them from there. The whole
 file takes about 2 minutes (the plain-rendering check renders every verse
 again, unlooped: about 35 s on two cores).
 
@@ -51,8 +52,8 @@ LEGATO_GLIDE_S = 0.2  # a held end glides 15 st down into the next phrase over a
 
 
 @pytest.fixture(scope="session")
-def voice(tmp_path_factory):
-    v = SynthVoice(cache=ClipCache(tmp_path_factory.mktemp("synth")))
+def voice():
+    v = SynthVoice(cache=ClipCache())  # the session's cache: the prosody and import sweeps read the same clips
     assert synthesize_all(voice=v) == len(ALL_NOS)
     return v
 

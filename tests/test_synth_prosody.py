@@ -1,7 +1,7 @@
 """The synthesised reading against the real reader of issue 12, measured in the sound.
 
-Renders the 100 poems (both halves, into a temporary cache: about 25-30 s on
-two cores) and measures every figure of the issue's table with
+Renders the 100 poems (both halves, into the session's cache, unless another sweep
+did: about 25-30 s on two cores) and measures every figure of the issue's table with
 audio.synth_prosody: pitch by pyworld's DIO + StoneMask (an independent
 tracker, never the synthesiser's targets), loudness from the samples, the
 marks only to say where phrases and morae are. Measuring takes about 15 s.
@@ -28,8 +28,8 @@ NOS = list(range(1, 101))
 
 
 @pytest.fixture(scope="module")
-def figures(tmp_path_factory):
-    voice = SynthVoice(cache=ClipCache(tmp_path_factory.mktemp("synth-prosody")))
+def figures():
+    voice = SynthVoice(cache=ClipCache())  # the session's cache (tests/conftest.py), shared with the other sweeps
     assert synthesize_all(voice=voice, poems_to_do=NOS) == len(NOS)
     out = Figures()
     for no in NOS:
