@@ -59,6 +59,10 @@ TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
+# ... and a vowel inside a phrase by repeating this much: rendered 0.1 s long
+# (synth_chant.VOWEL_RENDER_S), it is rarely steady over 30 ms (a loop point
+# matched its copy with a similarity under 0.9 one time in four, at 15 ms one in 50)
+VOWEL_LOOP_S = 0.015
 RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
 # ... and a phrase's first sound when it is not a stop (HTS fades it in from the
 # silence; shares measured against the onset finder, audio.synth_onsets, on all poems;
@@ -124,11 +128,13 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         if isinstance(h, chant.Sustain):
             # loop before the vowel's speech-length ending (its last two states)
             limit = len(c0) - sum(n or 0 for n in states.get(h.label, [])[-2:])
+            loop_s = VOWEL_LOOP_S
         else:
             # read legato, a held vowel's last part already glides toward the
             # next phrase's low start (HTS smooths pitch across the join)
             limit = int(LOOP_EARLY_SHARE * len(c0))
-        at, lag = _loop_point(out.samples, start, c0, voiced, limit)
+            loop_s = SUSTAIN_LOOP_S
+        at, lag = _loop_point(out.samples, start, c0, voiced, limit, loop_s)
         loop_at[h.label] = at
         copies.append((at, _sustain(out.samples, at, lag, h.extra * hts.FRAME)))
     samples = _insert(out.samples, copies)
@@ -251,10 +257,10 @@ def _loop_candidates(c0: np.ndarray, voiced: np.ndarray, limit: int) -> list[int
     return steady or [max(ends, key=lambda e: float(np.sum(c0[e - LOOP_FRAMES:e])))]
 
 
-def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
-    """(lag near SUSTAIN_LOOP_S, similarity) at which the waveform before `at` best repeats itself."""
+def _best_lag(x: np.ndarray, at: int, loop_s: float = SUSTAIN_LOOP_S) -> tuple[int, float]:
+    """(lag near loop_s, similarity) at which the waveform before `at` best repeats itself."""
     window = int(LOOP_MATCH_S * RATE)
-    lo, hi = int(SUSTAIN_LOOP_S * RATE * 0.8), int(SUSTAIN_LOOP_S * RATE * 1.25)
+    lo, hi = int(loop_s * RATE * 0.8), int(loop_s * RATE * 1.25)
     if at - hi - window < 0:
         return 0, -1.0
     ref = x[at - window:at].astype(np.float64)
@@ -268,7 +274,8 @@ def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
     return hi - i, float(score[i])
 
 
-def _loop_point(x: np.ndarray, start: int, c0: np.ndarray, voiced: np.ndarray, limit: int) -> tuple[int, int]:
+def _loop_point(x: np.ndarray, start: int, c0: np.ndarray, voiced: np.ndarray, limit: int,
+                loop_s: float = SUSTAIN_LOOP_S) -> tuple[int, int]:
     """(sample, lag): where to repeat a held vowel that starts at sample `start`, and how much of it.
 
     Of the steady, voiced frames, the one before which the waveform repeats
@@ -282,7 +289,7 @@ def _loop_point(x: np.ndarray, start: int, c0: np.ndarray, voiced: np.ndarray, l
     best = (start + candidates[0] * FRAME, 0, -2.0)
     for frame in candidates:
         at = start + frame * FRAME
-        lag, score = _best_lag(x, at)
+        lag, score = _best_lag(x, at, loop_s)
         if score > best[2]:
             best = (at, lag, score)
     return best[0], best[1]

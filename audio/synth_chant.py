@@ -309,9 +309,10 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle,
 # A chanted vowel inside a phrase is about twice its speech length, and most of
 # it is a steady tone: the engine renders VOWEL_RENDER_S of it (its glide out of
 # the consonant, a steady stretch to loop, its speech-length ending, `state_frames`)
-# and audio.synth lengthens it by looping that stretch, as a held end. (It is
-# 78 % of what the vocoder renders; issue 12 bounds the synthesis time.)
-VOWEL_RENDER_S = 0.12
+# and audio.synth lengthens it by looping that stretch (VOWEL_LOOP_S, shorter
+# than a held end's loop), as a held end. (Vowels were 78 % of what the vocoder
+# rendered, and the vocoder most of synthesis: issue 12 bounds its time.)
+VOWEL_RENDER_S = 0.10
 
 
 @dataclass(frozen=True)
