@@ -29,8 +29,9 @@ as bench/bench_synth.py prints for this voice):
     50, 64, 76), phrase 1 runs into phrase 2 in one breath: no held end, no
     low start, a quicker pulse (run_on_mora_s);
   * shimo-no-ku: the last two morae held to about 3 s (yoin, 余韻), fading;
-  * what the engine renders of a held end is short (HELD_RENDER_S); audio.synth
-    lengthens it to the planned length (`Hold`);
+  * what the engine renders of a held end is short (HELD_RENDER_S), and of any
+    other lengthened vowel too (VOWEL_RENDER_S); audio.synth lengthens them to
+    the planned length (`Hold`, `Sustain`);
   * pitch: the voice's own contour, toned down (compress), around one reciting tone.
 """
 from __future__ import annotations
@@ -328,9 +329,12 @@ def sustains(v: Verse, frames: Sequence[int], natural: Sequence[Sequence[int]], 
              rises: Sequence[tuple[int, int]], style: ChantStyle) -> list[Sustain]:
     """The vowels rendered short and looped: every vowel but the held ends, the
     phrases' first morae (how HTS fades a phrase in, and so where it is heard,
-    depends on their length) and any vowel where a phrase's low start falls or
+    depends on their length), any vowel where a phrase's low start falls or
     rises (`rises`, on the planned frames `frames`: a loop there would repeat a
-    moving pitch)."""
+    moving pitch), and the vowel just before a held end. (Shortened, that one
+    changes the held vowel's rendering enough to move its loop: the held ら of
+    poem 39's kami-no-ku was then looped on a stretch DIO hears unvoiced a third
+    of the time. The held ら are the fragile loops, docs/synth-voice.md.)"""
     starts = [0]
     for f in frames:
         starts.append(starts[-1] + f)
@@ -343,6 +347,8 @@ def sustains(v: Verse, frames: Sequence[int], natural: Sequence[Sequence[int]], 
     for k, mora in enumerate(v.morae):
         i = mora.last
         if k == 0 or v.morae[k - 1].phrase != mora.phrase or i in held or phonemes[i] not in VOWELS:
+            continue
+        if k + 1 < len(v.morae) and v.morae[k + 1].last in held:
             continue
         if any(onset - drop_frames < starts[i + 1] and starts[i] < onset + rise_frames for _, onset in rises):
             continue
