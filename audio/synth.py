@@ -36,9 +36,9 @@
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
 
-Rendering one verse takes about 0.24 s of CPU (0.32 s before the vowels were
+Rendering one verse takes about 0.26 s of CPU (0.32 s before the vowels were
 looped; most of it the vocoder, about 55 ms per second of rendered sound, which
-is now about 3.0 s of a 7 s clip, 4.3 s before); clips are cached on disk (`audio.cache`).
+is now about 3.4 s of a 7 s clip, 4.3 s before); clips are cached on disk (`audio.cache`).
 `synthesize_all` fills the cache for every poem on a worker thread with two
 engines (ctypes releases the GIL, so both cores work): bench/bench_synth.py.
 
