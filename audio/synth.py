@@ -18,7 +18,11 @@
    (`_loop_point`; each copy cross-faded in, `_sustain`); a fall, if the style
    asks for one (the real reader's ends are level, issue 12), is made on the
    lengthened waveform (a slow resampling, `_glide`), and so is the vibrato
-   (`_vibrato`, keeping the length). Nothing is rendered to be cut.
+   (`_vibrato`, keeping the length). Every other lengthened vowel (the chant's
+   vowels are about twice their speech length) is rendered
+   synth_chant.VOWEL_RENDER_S long and lengthened the same way, by a shorter
+   loop and with neither fall nor vibrato (synth_chant.sustains). All loops are
+   spliced in with one copy (`_insert`). Nothing is rendered to be cut.
    Since issue 12 a half-verse is one utterance (legato, no pause labels) and
    every phrase starts low and rises to the tone (synth_chant.chant_pitch).
 4. Marks come from the lengths we imposed, not from analysis: a mora starts
@@ -32,8 +36,9 @@
 Clip layout: LEAD_IN_S (0.25 s) of silence, then mora:0 (= phrase:0) exactly at
 LEAD_IN_S; the voice ends at `end`, followed by TAIL_S of silence.
 
-Rendering one verse takes about 0.2-0.25 s of CPU (the vocoder, about 55 ms
-per second of rendered sound); clips are cached on disk (`audio.cache`).
+Rendering one verse takes about 0.26 s of CPU (0.32 s before the vowels were
+looped; most of it the vocoder, about 55 ms per second of rendered sound, which
+is now about 3.4 s of a 7 s clip, 4.3 s before); clips are cached on disk (`audio.cache`).
 `synthesize_all` fills the cache for every poem on a worker thread with two
 engines (ctypes releases the GIL, so both cores work): bench/bench_synth.py.
 
@@ -53,12 +58,16 @@ from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 9   # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 10  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
 DIP_BEFORE_S, DIP_AFTER_S = 0.035, 0.025
 SUSTAIN_LOOP_S = 0.03  # a held vowel is lengthened by repeating about this much of it
+# ... and a vowel inside a phrase by repeating this much: rendered 0.1 s long
+# (synth_chant.VOWEL_RENDER_S), it is rarely steady over 30 ms (a loop point
+# matched its copy with a similarity under 0.9 one time in four, at 15 ms one in 50)
+VOWEL_LOOP_S = 0.015
 RELEASE_SHARE = 0.6  # where on the closure-to-burst energy rise a stop is heard
 # ... and a phrase's first sound when it is not a stop (HTS fades it in from the
 # silence; shares measured against the onset finder, audio.synth_onsets, on all poems;
@@ -98,7 +107,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    verse, frames, hold_list, sustain_list, pitch, states = _plan(
+        phrases, phrase_morae, part, style, kimariji_mora, engine)
     phonemes = verse.phonemes
     # Where on its energy rise (c0, from closure or silence up) each mora is heard:
     # a stop at its release; a phrase's first sound part-way up (HTS fades it in
@@ -108,33 +118,47 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             else None
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
-    held = [h.label for h in hold_list if h.extra]
-    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, held, states)
+    looped = [h for h in [*hold_list, *sustain_list] if h.extra]
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states)
 
-    # Onsets and the voice's end in the rendering, then the held ends restored.
+    # Onsets and the voice's end in the rendering, then the held ends and sustained vowels restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
     last = verse.morae[-1].last
     voice_end = out.phoneme_starts[last] + frames[last] * hts.FRAME
-    samples, splices = out.samples, []
+    loop_at: dict[int, int] = {}
+    copies = []
+    for h in looped:
+        start = out.phoneme_starts[h.label]
+        c0, voiced = out.spectra[h.label]
+        if isinstance(h, chant.Sustain):
+            # loop before the vowel's speech-length ending (its last two states)
+            limit = len(c0) - sum(n or 0 for n in states.get(h.label, [])[-2:])
+            loop_s = VOWEL_LOOP_S
+        else:
+            # read legato, a held vowel's last part already glides toward the
+            # next phrase's low start (HTS smooths pitch across the join)
+            limit = int(LOOP_EARLY_SHARE * len(c0))
+            loop_s = SUSTAIN_LOOP_S
+        at, lag = _loop_point(out.samples, start, c0, voiced, limit, loop_s)
+        loop_at[h.label] = at
+        copies.append((at, _sustain(out.samples, at, lag, h.extra * hts.FRAME)))
+    samples = _insert(out.samples, copies)
+    splices = [(at, len(body)) for at, body in copies]
+
+    def moved(x: int) -> int:
+        """A rendering position after the held ends and vowels were lengthened."""
+        return x + sum(n for at, n in splices if x >= at)
+
     for h in sorted(hold_list, key=lambda h: -h.label):  # from the end: earlier positions stay valid
         start, stop = out.phoneme_starts[h.label], out.phoneme_starts[h.label + 1]
-        added, ending = 0, 0
-        if h.extra:
-            mgc, voiced = out.spectra[h.label]
-            at, lag = _loop_point(samples, start, mgc, voiced)
-            samples, added = _sustain(samples, at, lag, h.extra * hts.FRAME)
-            splices.append((at, added))
-            ending = stop - at  # the voice's own phrase-final ending, after the loop
+        ending = stop - loop_at[h.label] if h.label in loop_at else 0  # the voice's own ending, after the loop
         # The fall is made on the lengthened vowel: over h.fall frames, ending where
         # the voice's own ending begins (which then stays on the lower tone).
-        fall = h.fall * hts.FRAME
-        glide = max(start, stop + added - fall - ending)
-        samples, inserted = _glide(samples, glide, stop + added, fall, h.fall_st)
+        a, b = moved(start), moved(stop)
+        glide = max(a, b - h.fall * hts.FRAME - ending)
+        samples, inserted = _glide(samples, glide, b, h.fall * hts.FRAME, h.fall_st)
         splices.append((stop, inserted))
-        _vibrato(samples, start, stop + added + inserted, style)
-    def moved(x: int) -> int:
-        """A rendering position after the held ends were lengthened."""
-        return x + sum(n for at, n in splices if x >= at)
+        _vibrato(samples, a, b + inserted, style)
 
     onsets = [moved(x) for x in onsets]
     voice_end = moved(voice_end)
@@ -175,17 +199,20 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
 
 
 def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):
-    """(verse, rendered frames, holds, pitch shaper, imposed state frames): what
-    the engine is asked to render."""
+    """(verse, rendered frames, holds, sustained vowels, pitch shaper, imposed
+    state frames): what the engine is asked to render."""
     from audio import synth_chant as chant
     verse = chant.verse(phrases, phrase_morae, breaks=style.break_s > 0)
     running = chant.run_on(verse, part, kimariji_mora)
     natural = engine.natural_states(verse.labels)
     planned = chant.phoneme_frames(verse, natural, part, style, engine.nstate, running)
     hold_list = chant.holds(verse, planned, part, style, running)
-    frames = chant.rendered_frames(planned, hold_list)
+    rises = chant.phrase_rises(verse, planned, running, style.first_rise)
+    sustain_list = chant.sustains(verse, planned, natural, hold_list, rises, style)
+    frames = chant.rendered_frames(planned, hold_list, sustain_list)
     pitch = chant.chant_pitch(frames, hold_list, style, chant.phrase_rises(verse, frames, running, style.first_rise))
-    return verse, frames, hold_list, pitch, chant.state_frames(verse, frames, natural, style, hold_list)
+    states = chant.state_frames(verse, frames, natural, style, hold_list)
+    return verse, frames, hold_list, sustain_list, pitch, states
 
 
 def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: str,
@@ -203,10 +230,12 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
 
     style = style or chant.ChantStyle()
     engine = engine or hts.engine()
-    verse, frames, hold_list, pitch, states = _plan(phrases, phrase_morae, part, style, kimariji_mora, engine)
+    verse, frames, hold_list, sustain_list, pitch, states = _plan(
+        phrases, phrase_morae, part, style, kimariji_mora, engine)
     out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states)
-    # The plan's lengthening of each held end (not what the loops actually insert).
-    held = [(out.phoneme_starts[h.label + 1], h.extra * hts.FRAME) for h in hold_list if h.extra]
+    # The plan's lengthening of each held end and sustained vowel (not what the loops actually insert).
+    held = sorted((out.phoneme_starts[h.label + 1], h.extra * hts.FRAME)
+                  for h in [*hold_list, *sustain_list] if h.extra)
     return out, verse, held
 
 
@@ -218,28 +247,25 @@ LOOP_EARLY_SHARE = 0.6  # a loop ends within this share of the rendered held vow
 LOOP_MAX_DROP = 0.3  # a looped frame's energy (mgc c0, log amplitude) is within this of the vowel's loudest
 
 
-def _loop_candidates(mgc: np.ndarray, voiced: np.ndarray) -> list[int]:
-    """Frames (into a held vowel) where it may be repeated: the end of a stretch
-    of LOOP_FRAMES that is voiced and at the vowel's full, steady energy (within
-    LOOP_MAX_DROP of its loudest), before the voice's own breathy ending. If no
-    stretch qualifies, the loudest voiced one."""
-    n = len(mgc)
-    c0 = np.where(voiced, mgc[:, 0], -np.inf)
+def _loop_candidates(c0: np.ndarray, voiced: np.ndarray, limit: int) -> list[int]:
+    """Frames (into a vowel) where it may be repeated: the end of a stretch of
+    LOOP_FRAMES that is voiced and at the vowel's full, steady energy (c0, within
+    LOOP_MAX_DROP of its loudest), before the voice's own breathy ending and not
+    after frame `limit`. If no stretch qualifies, the loudest voiced one."""
+    n = len(c0)
+    c0 = np.where(voiced, c0, -np.inf)
     unvoiced = np.flatnonzero(~voiced[LOOP_FRAMES:]) + LOOP_FRAMES
     last = min(n - 2, int(unvoiced[0]) - LOOP_MARGIN if len(unvoiced) else n - 2)
-    # Read legato, the vowel's last part already glides toward the next phrase's
-    # low start (HTS smooths pitch across the join): loop its first part, which
-    # is on the tone (issue 12; poems 2, 45, 71, 96 were heard unvoiced otherwise).
-    last = min(last, max(LOOP_FRAMES + 1, int(LOOP_EARLY_SHARE * n)))
+    last = min(last, max(LOOP_FRAMES + 1, limit))
     ends = list(range(LOOP_FRAMES + 1, max(LOOP_FRAMES + 2, last + 1)))
     steady = [e for e in ends if c0[e - LOOP_FRAMES:e].min() >= c0.max() - LOOP_MAX_DROP]
     return steady or [max(ends, key=lambda e: float(np.sum(c0[e - LOOP_FRAMES:e])))]
 
 
-def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
-    """(lag near SUSTAIN_LOOP_S, similarity) at which the waveform before `at` best repeats itself."""
+def _best_lag(x: np.ndarray, at: int, loop_s: float = SUSTAIN_LOOP_S) -> tuple[int, float]:
+    """(lag near loop_s, similarity) at which the waveform before `at` best repeats itself."""
     window = int(LOOP_MATCH_S * RATE)
-    lo, hi = int(SUSTAIN_LOOP_S * RATE * 0.8), int(SUSTAIN_LOOP_S * RATE * 1.25)
+    lo, hi = int(loop_s * RATE * 0.8), int(loop_s * RATE * 1.25)
     if at - hi - window < 0:
         return 0, -1.0
     ref = x[at - window:at].astype(np.float64)
@@ -253,7 +279,8 @@ def _best_lag(x: np.ndarray, at: int) -> tuple[int, float]:
     return hi - i, float(score[i])
 
 
-def _loop_point(x: np.ndarray, start: int, mgc: np.ndarray, voiced: np.ndarray) -> tuple[int, int]:
+def _loop_point(x: np.ndarray, start: int, c0: np.ndarray, voiced: np.ndarray, limit: int,
+                loop_s: float = SUSTAIN_LOOP_S) -> tuple[int, int]:
     """(sample, lag): where to repeat a held vowel that starts at sample `start`, and how much of it.
 
     Of the steady, voiced frames, the one before which the waveform repeats
@@ -263,30 +290,40 @@ def _loop_point(x: np.ndarray, start: int, mgc: np.ndarray, voiced: np.ndarray) 
     hears as the voice's tone.
     """
     from audio.synth_hts import FRAME
-    best = (start + _loop_candidates(mgc, voiced)[0] * FRAME, 0, -2.0)
-    for frame in _loop_candidates(mgc, voiced):
+    candidates = _loop_candidates(c0, voiced, limit)
+    best = (start + candidates[0] * FRAME, 0, -2.0)
+    for frame in candidates:
         at = start + frame * FRAME
-        lag, score = _best_lag(x, at)
+        lag, score = _best_lag(x, at, loop_s)
         if score > best[2]:
             best = (at, lag, score)
     return best[0], best[1]
 
 
-def _sustain(x: np.ndarray, at: int, lag: int, length: int) -> tuple[np.ndarray, int]:
-    """Lengthen a steady vowel at sample `at` by about `length` samples, repeating
-    the `lag` samples before `at` (whole pitch periods). Each copy begins by
-    cross-fading from the voice's own continuation (x[at:]) into the copy over
-    LOOP_XFADE_S: even a well-matched loop leaves a small step at every join,
-    a click train at the loop rate (about 36 Hz) heard as a buzz, and enough to
-    make a pitch tracker call the tone unvoiced. Returns (new samples, samples inserted)."""
+def _sustain(x: np.ndarray, at: int, lag: int, length: int) -> np.ndarray:
+    """What lengthens a steady vowel at sample `at` by about `length` samples:
+    copies of the `lag` samples before `at` (whole pitch periods). Each copy
+    begins by cross-fading from the voice's own continuation (x[at:]) into the
+    copy over LOOP_XFADE_S: even a well-matched loop leaves a small step at
+    every join, a click train at the loop rate (about 36 Hz) heard as a buzz,
+    and enough to make a pitch tracker call the tone unvoiced."""
     if lag <= 0 or length <= 0:
-        return x, 0
+        return x[:0]
     count = max(1, int(round(length / lag)))
     body = x[at - lag:at].copy()
     fade = min(lag // 2, int(LOOP_XFADE_S * RATE), len(x) - at)
     w = (0.5 - 0.5 * np.cos(np.linspace(0, np.pi, fade))).astype(x.dtype)
     body[:fade] = w * body[:fade] + (1 - w) * x[at:at + fade]
-    return np.concatenate([x[:at], np.tile(body, count), x[at:]]), lag * count
+    return np.tile(body, count)
+
+
+def _insert(x: np.ndarray, pieces: Sequence[tuple[int, np.ndarray]]) -> np.ndarray:
+    """x with every piece inserted before its sample (positions in x), in one copy."""
+    parts, done = [], 0
+    for at, piece in sorted(pieces, key=lambda p: p[0]):
+        parts += [x[done:at], piece]
+        done = at
+    return np.concatenate([*parts, x[done:]])
 
 
 def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[np.ndarray, int]:
@@ -325,11 +362,22 @@ def _vibrato(x: np.ndarray, a: int, b: int, style) -> None:
     w = 2 * np.pi * style.vibrato_hz / RATE
     depth = (2 ** (style.vibrato_cents / 1200) - 1) / w  # samples of read-ahead at the swing's peak
     j = np.arange(n, dtype=np.float64)
-    grow = np.clip(j / max(1.0, style.vibrato_onset_s * RATE), 0, 1)
-    die = np.clip((n - 1 - j) / (0.05 * RATE), 0, 1)
-    envelope = (0.5 - 0.5 * np.cos(np.pi * grow)) * (0.5 - 0.5 * np.cos(np.pi * die))
-    pos = np.clip(j + envelope * depth * (1 - np.cos(w * j)), 0, n - 1)
-    x[a:b] = np.interp(pos, j, x[a:b]).astype(x.dtype)
+    envelope = np.ones(n)  # the swing's depth: 1 but where it grows in and dies out
+    grow = max(1.0, style.vibrato_onset_s * RATE)
+    k = min(n, int(np.ceil(grow)))
+    envelope[:k] = 0.5 - 0.5 * np.cos(np.pi * j[:k] / grow)
+    die = 0.05 * RATE
+    k = min(n, int(np.ceil(die)))
+    envelope[n - k:] *= 0.5 - 0.5 * np.cos(np.pi * np.minimum((n - 1 - j[n - k:]) / die, 1.0))
+    # the swing's phase wrapped to one turn, its cosine in single precision (a
+    # hundred times finer than a sample of read position, several times faster)
+    turns = j * (style.vibrato_hz / RATE)
+    swing = np.cos((2 * np.pi * (turns - np.floor(turns))).astype(np.float32))
+    pos = np.clip(j + envelope * depth * (1 - swing), 0, n - 1)
+    # linear interpolation between neighbouring samples (np.interp would search for them)
+    at = np.minimum(pos.astype(np.intp), n - 2)
+    seg = x[a:b]
+    x[a:b] = (seg[at] + (pos - at) * (seg[at + 1] - seg[at])).astype(x.dtype)
 
 
 def _onset(out, label: int, share: float | None) -> int:

@@ -29,8 +29,9 @@ as bench/bench_synth.py prints for this voice):
     50, 64, 76), phrase 1 runs into phrase 2 in one breath: no held end, no
     low start, a quicker pulse (run_on_mora_s);
   * shimo-no-ku: the last two morae held to about 3 s (yoin, 余韻), fading;
-  * what the engine renders of a held end is short (HELD_RENDER_S); audio.synth
-    lengthens it to the planned length (`Hold`);
+  * what the engine renders of a held end is short (HELD_RENDER_S), and of any
+    other lengthened vowel too (VOWEL_RENDER_S); audio.synth lengthens them to
+    the planned length (`Hold`, `Sustain`);
   * pitch: the voice's own contour, toned down (compress), around one reciting tone.
 """
 from __future__ import annotations
@@ -306,13 +307,65 @@ def holds(v: Verse, frames: Sequence[int], part: str, style: ChantStyle,
     return out
 
 
-def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold]) -> list[int]:
-    """What the engine renders: held ends without their sustain. (Breaks are
-    rendered whole: a break rendered short changes how HTS fades the next
-    phrase in, and so where its first mora is heard, by up to 5 ms.)"""
+# A chanted vowel inside a phrase is about twice its speech length, and most of
+# it is a steady tone: the engine renders VOWEL_RENDER_S of it (its glide out of
+# the consonant, a steady stretch to loop, its speech-length ending, `state_frames`)
+# and audio.synth lengthens it by looping that stretch (VOWEL_LOOP_S, shorter
+# than a held end's loop), as a held end. (Vowels were 78 % of what the vocoder
+# rendered, and the vocoder most of synthesis: issue 12 bounds its time.)
+VOWEL_RENDER_S = 0.10
+
+
+@dataclass(frozen=True)
+class Sustain:
+    """A lengthened vowel inside a phrase (not a held end): label `label` is
+    rendered `extra` frames shorter, restored by repetition of a steady stretch
+    before its ending. No fall, no vibrato: the voice's own (compressed) contour."""
+    label: int
+    extra: int
+
+
+def sustains(v: Verse, frames: Sequence[int], natural: Sequence[Sequence[int]], hold_list: Sequence[Hold],
+             rises: Sequence[tuple[int, int]], style: ChantStyle) -> list[Sustain]:
+    """The vowels rendered short and looped: every vowel but the held ends, the
+    phrases' first morae (how HTS fades a phrase in, and so where it is heard,
+    depends on their length), any vowel where a phrase's low start falls or
+    rises (`rises`, on the planned frames `frames`: a loop there would repeat a
+    moving pitch), and the vowel just before a held end. (Shortened, that one
+    changes the held vowel's rendering enough to move its loop: the held ら of
+    poem 39's kami-no-ku was then looped on a stretch DIO hears unvoiced a third
+    of the time. The held ら are the fragile loops, docs/synth-voice.md.)"""
+    starts = [0]
+    for f in frames:
+        starts.append(starts[-1] + f)
+    rise_frames = style.rise_s * RATE / FRAME
+    drop_frames = style.drop_s * RATE / FRAME
+    held = {h.label for h in hold_list}
+    phonemes = v.phonemes
+    keep = _frames(VOWEL_RENDER_S)
+    out = []
+    for k, mora in enumerate(v.morae):
+        i = mora.last
+        if k == 0 or v.morae[k - 1].phrase != mora.phrase or i in held or phonemes[i] not in VOWELS:
+            continue
+        if k + 1 < len(v.morae) and v.morae[k + 1].last in held:
+            continue
+        if any(onset - drop_frames < starts[i + 1] and starts[i] < onset + rise_frames for _, onset in rises):
+            continue
+        extra = frames[i] - max(keep, sum(natural[i]))
+        if extra >= _frames(0.05):  # shorter: not worth a loop
+            out.append(Sustain(i, extra))
+    return out
+
+
+def rendered_frames(frames: Sequence[int], hold_list: Sequence[Hold],
+                    sustain_list: Sequence[Sustain] = ()) -> list[int]:
+    """What the engine renders: held ends and sustained vowels without their
+    lengthening. (Breaks are rendered whole: a break rendered short changes how
+    HTS fades the next phrase in, and so where its first mora is heard, by up to 5 ms.)"""
     out = list(frames)
-    for h in hold_list:
-        out[h.label] -= h.extra
+    for label, extra in [(h.label, h.extra) for h in hold_list] + [(s.label, s.extra) for s in sustain_list]:
+        out[label] -= extra
     return out
 
 

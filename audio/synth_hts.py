@@ -68,8 +68,8 @@ class Rendering:
     samples: np.ndarray        # float32, [-1, 1]
     phoneme_starts: list[int]  # sample offset of every label's start
     c0: np.ndarray             # generated energy coefficient per frame (mgc[0])
-    # For the labels asked for (held ends): per frame, the generated mel-cepstrum
-    # (all coefficients) and whether the frame is voiced. Where to loop a held vowel.
+    # For the labels asked for (looped vowels): per frame, the generated energy
+    # coefficient (mgc[0]) and whether the frame is voiced. Where to loop a vowel.
     spectra: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
@@ -257,7 +257,7 @@ class HtsEngine:
         """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
 
         `c0_phonemes`: labels whose generated energy track is wanted (stop releases);
-        `spectrum_phonemes`: labels whose whole mel-cepstrum and voicing are wanted;
+        `spectrum_phonemes`: labels whose energy track and voicing are wanted (in `spectra`);
         `states`: for some labels, the frames of each of their states (None:
         HTS's share of the rest); the other labels' frames are shared out by HTS.
         """
@@ -353,11 +353,11 @@ class HtsEngine:
             switch(sss, STREAM_LF0, index, b"\x00")
 
     def _spectrum(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """Generated mel-cepstra (frames a..b-1) and their voicing (log-F0 generated or not)."""
+        """Generated energy coefficients c0 (frames a..b-1) and their voicing (log-F0 generated or not)."""
         get, e = self._lib.HTS_Engine_get_generated_parameter, self._e
-        mgc = np.array([[get(e, STREAM_MGC, t, i) for i in range(self.mgc_order)] for t in range(a, b)])
-        voiced = np.array([get(e, STREAM_LF0, t, 0) > 0 for t in range(a, b)])
-        return mgc.reshape(b - a, self.mgc_order), voiced
+        c0 = np.array([get(e, STREAM_MGC, t, 0) for t in range(a, b)], dtype=np.float64)
+        voiced = np.array([get(e, STREAM_LF0, t, 0) > 0 for t in range(a, b)], dtype=bool)
+        return c0, voiced
 
     def _states(self, labels: Sequence[str]) -> None:
         if self._lib.HTS_Engine_generate_state_sequence_from_strings(self._e, _lines(labels), len(labels)) != b"\x01":
