@@ -56,7 +56,7 @@ recognises whole half-verses (the recogniser then has the verse's context, as a
 listener has).
 
     python bench/intelligibility.py [--voice chant plain tts kokoro] [--poems 1 2 ...] [--show 10]
-                                    [--verses] [--window 30]
+                                    [--verses] [--voiced-stops] [--window 30]
 """
 from __future__ import annotations
 
@@ -315,8 +315,8 @@ class Heard:
         return ["わ" if same(h, "わ") else h for h in heard]
 
 
-def wa_poems() -> list[tuple[int, str, int, tuple[str, ...]]]:
-    """(poem, part, phrase index, morae) of every phrase with わ: joka first."""
+def phrases_with(keep) -> list[tuple[int, str, int, tuple[str, ...]]]:
+    """(poem, part, phrase index, morae) of every phrase whose morae `keep` accepts: joka first."""
     import poems
     out = []
     for no in range(0, 101):
@@ -324,9 +324,35 @@ def wa_poems() -> list[tuple[int, str, int, tuple[str, ...]]]:
         for part, phrases in (("kami", poem.kami_sound), ("shimo", poem.shimo_sound)):
             for k, phrase in enumerate(phrases):
                 morae = tuple(poems.morae(phrase))
-                if "わ" in morae:
+                if keep(morae):
                     out.append((no, part, k, morae))
     return out
+
+
+def wa_poems() -> list[tuple[int, str, int, tuple[str, ...]]]:
+    """Every phrase with わ."""
+    return phrases_with(lambda morae: "わ" in morae)
+
+
+VOICED_STOPS = frozenset("ばびぶべぼだぢづでどがぎぐげご")  # b, d, g: a closure the voice should sound
+
+
+def voiced_stop_phrases() -> list[tuple[int, str, int, tuple[str, ...]]]:
+    """Every phrase with a voiced stop after its first mora (a closure between two morae)."""
+    return phrases_with(lambda morae: any(m[0] in VOICED_STOPS for m in morae[1:]))
+
+
+def voiced_stops_right(heard: Sequence[Heard]) -> tuple[int, int]:
+    """(heard right, of) the voiced-stop morae after a phrase's first mora."""
+    right = total = 0
+    for h in heard:
+        ref, at = normalise(h.phrase.morae), dict(h.pairs)
+        for i, mora in enumerate(h.phrase.morae):
+            if i and mora[0] in VOICED_STOPS:
+                total += 1
+                j = at.get(i)
+                right += j is not None and same(ref[i], h.morae[j])
+    return right, total
 
 
 def cut(samples: np.ndarray, rate: int, start: int, stop: int) -> np.ndarray:
@@ -461,9 +487,11 @@ def example_lines(heard: Sequence[Heard], count: int) -> list[str]:
             f" -> {''.join(h.morae)}" for h in heard[:count]]
 
 
-def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int = WINDOW_S) -> dict[str, Tally]:
+def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int = WINDOW_S,
+           stops: bool = False) -> dict[str, Tally]:
     """Recognise every voice's わ phrases and print the figures; {voice: Tally}.
-    `voices` maps a name to a function of `wanted` (wa_poems' rows) returning its phrases."""
+    `voices` maps a name to a function of `wanted` (wa_poems' rows) returning its phrases;
+    `stops`: also how many voiced stops inside the phrases were heard right."""
     t0 = time.perf_counter()
     recogniser = Recogniser(window_s=window_s)
     print(f"  recogniser: {Recogniser.name}, {window_s} s window; loaded in {time.perf_counter() - t0:.1f} s")
@@ -481,6 +509,9 @@ def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int 
         took = time.perf_counter() - t0
         out[name] = tally(heard)
         print(f"  {out[name].line(name)}")
+        if stops:
+            right, total = voiced_stops_right(heard)
+            print(f"    voiced stops (b d g) after a phrase's first mora: heard right {right} of {total}")
         print(f"    ({len(phrases)} phrases: made in {made:.1f} s, recognised in {took:.1f} s,"
               f" {took / max(1, len(phrases)):.2f} s a phrase)")
         print("\n".join(example_lines(heard, show)))
@@ -496,8 +527,11 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=WINDOW_S, help="seconds of Whisper's window (native: 30)")
     parser.add_argument("--verses", action="store_true",
                         help="calibration: recognise the whole half-verses instead of the phrases")
+    parser.add_argument("--voiced-stops", action="store_true",
+                        help="the phrases with b, d or g after their first mora, and how those are heard")
     args = parser.parse_args()
-    wanted = [w for w in wa_poems() if args.poems is None or w[0] in args.poems]
+    rows = voiced_stop_phrases() if args.voiced_stops else wa_poems()
+    wanted = [w for w in rows if args.poems is None or w[0] in args.poems]
     if args.verses:
         wanted = half_verses(wanted)
     from audio.cache import ClipCache
@@ -508,7 +542,7 @@ def main() -> int:
               "kokoro jf_alpha": lambda w: spoken_phrases(kokoro_speech, w)}
     names = dict(zip(("chant", "plain", "tts", "kokoro"), voices))
     try:
-        report({names[v]: voices[names[v]] for v in args.voice}, args.show, wanted, args.window)
+        report({names[v]: voices[names[v]] for v in args.voice}, args.show, wanted, args.window, args.voiced_stops)
     except RecogniserMissing as exc:
         print(f"intelligibility: {exc}", file=sys.stderr)
         return 2

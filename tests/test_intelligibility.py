@@ -55,6 +55,16 @@ def test_the_tally_counts_every_wa_and_every_mora(asr):
     assert t.accuracy == pytest.approx(1 - 2 / 13)
 
 
+def test_voiced_stops_inside_a_phrase_are_counted_heard_or_devoiced(asr):
+    # みせばやな heard as みせぱやな: its ば heard as a voiceless stop; none of a first mora
+    assert asr.voiced_stops_right([heard(asr, "みせばやな", "見せぱやな")]) == (0, 1)
+    assert asr.voiced_stops_right([heard(asr, "みせばやな", "見せばやな"),
+                                   heard(asr, "ながらえば", "長らえば")]) == (3, 3)  # が and ば
+    rows = asr.voiced_stop_phrases()
+    assert all(any(m[0] in asr.VOICED_STOPS for m in morae[1:]) for _, _, _, morae in rows)
+    assert (90, "kami", 0, tuple("みせばやな")) in rows
+
+
 def test_the_log_mel_of_a_tone_peaks_in_its_band(asr):
     t = np.arange(16_000) / 16_000
     mel = asr.log_mel(np.sin(2 * np.pi * 1000 * t).astype(np.float32))
