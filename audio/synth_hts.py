@@ -220,7 +220,6 @@ class HtsEngine:
         # tone); its per-state switch can (`_pitch_without_gv`, in `render`).
         self._sss_offset: int | None = None
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
-        self.mgc_order = 35  # mei's spectrum stream: 35 mel-cepstral coefficients (order 34)
         self.lock = threading.Lock()
         self._find_state_streams()
 

@@ -24,9 +24,9 @@ Definitions (each figure is a median over all poems measured):
     next phrase's mark; gaps: runs of silence of at least 30 ms per
     half-verse (the issue gives no figure for the real reader), and
     gaps_not_closure: those not before a voiceless stop (k, t, p, ch, ts),
-    whose closure is a silence in any reading; dip_db: at every mora joined to the one before (not a stop,
-    not a phrase start), how far the level falls within 20 ms of its mark
-    under the loudest 40 ms on either side;
+    whose closure is a silence in any reading; dip_db: at every mora joined
+    to the one before (not a stop, not a phrase start), how far the level
+    falls within 20 ms of its mark under the loudest 40 ms on either side;
   * voiced: share of 5 ms frames the tracker calls voiced from mora:0 to end;
   * held_s: a phrase end's onset to the next phrase's mark (phrases 1-2 of the
     kami-no-ku) or to the end (the kami-no-ku's last mora); kami_s: mora:0 to end;
