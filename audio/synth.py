@@ -183,19 +183,26 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
-    last_onset = marks[f"mora:{len(onsets) - 1}"]
-    if part == "shimo":
-        _fade_yoin(samples, last_onset, end, style)
-    # HTS lets a verse-final vowel die away in its last state; the voice ends where it is heard.
-    end = _heard_end(samples, last_onset, end)
-    samples = samples[:end + int(TAIL_S * RATE)]
-    samples[end:] = 0.0
-    marks["end"] = end
-    _taper(samples, end, KAMI_FADE_S if part == "kami" else 0.03)
+    samples, marks["end"] = voice_ending(samples, marks[f"mora:{len(onsets) - 1}"], end, part, style)
     peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
     if peak > 0.98:
         samples *= 0.98 / peak
     return Clip(samples, RATE, marks)
+
+
+def voice_ending(samples: np.ndarray, last_onset: int, end: int, part: str, style) -> tuple[np.ndarray, int]:
+    """(samples, end): a half-verse's ending made as the reader's, for any voice
+    rendering one whose last mora starts at `last_onset` and whose sound runs to
+    `end`: the shimo-no-ku's yoin faded, the voice ended where it is heard (HTS
+    lets a verse-final vowel die away in its last state), TAIL_S of silence
+    after it, and a short taper (longer on the kami-no-ku's held end)."""
+    if part == "shimo":
+        _fade_yoin(samples, last_onset, end, style)
+    end = _heard_end(samples, last_onset, end)
+    samples = samples[:end + int(TAIL_S * RATE)]
+    samples[end:] = 0.0
+    _taper(samples, end, KAMI_FADE_S if part == "kami" else 0.03)
+    return samples, end
 
 
 def _plan(phrases, phrase_morae, part: str, style, kimariji_mora: int | None, engine):

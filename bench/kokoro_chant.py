@@ -283,7 +283,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
            kimariji_mora: int | None = None, engine: Engine | None = None, voice: str = "female") -> Clip:
     """One half-verse read by Kokoro in the chant, with its marks."""
     from audio import synth_chant as chant
-    from audio.synth import _fade_yoin, _heard_end, _taper
+    from audio.synth import voice_ending
     style = style or chant.ChantStyle()
     assert engine is not None
     name, tone = VOICES[voice]
@@ -316,14 +316,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     end = (p.onsets[-1] + int(p.frames[p.mora_tokens[-1]].sum())) * unit
     samples = np.concatenate([samples[:end], np.zeros(int(TAIL_S * RATE), np.float32)])
     samples[: max(0, marks["mora:0"] - int(0.01 * RATE))] = 0.0  # nothing before the first mora is heard
-    last = marks[f"mora:{n - 1}"]
-    if part == "shimo":
-        _fade_yoin(samples, last, end, style)
-    end = _heard_end(samples, last, end)
-    samples = samples[:end + int(TAIL_S * RATE)]
-    samples[end:] = 0.0
-    marks["end"] = end
-    _taper(samples, end, 0.12 if part == "kami" else 0.03)
+    samples, marks["end"] = voice_ending(samples, marks[f"mora:{n - 1}"], end, part, style)
     peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
     if peak > 0:
         samples *= 0.9 / peak
