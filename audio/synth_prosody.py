@@ -196,8 +196,8 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
     figures.add("gaps", len(gaps))
     # A voiceless stop is a closed mouth: silence is how it is said. Any other
     # gap is a break in the legato (a join, a dip, a voice falling silent).
-    after = [next((m for m in range(len(marks)) if marks[m] >= marks[0] + g * STEP_S), None) for g in gaps]
-    closures = sum(1 for m in after if m is not None and romaji(kana[m]).startswith(VOICELESS_STOPS))
+    after = np.searchsorted(marks, marks[0] + np.asarray(gaps) * STEP_S)  # the mora each gap leads into
+    closures = sum(1 for m in after if m < len(marks) and romaji(kana[m]).startswith(VOICELESS_STOPS))
     figures.add("gaps_not_closure", len(gaps) - closures)
     for k in range(1, len(marks)):
         if k in firsts or romaji(kana[k]).startswith(("k", "g", "t", "d", "p", "b", "ch", "ts", "j")):
