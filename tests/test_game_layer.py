@@ -164,7 +164,7 @@ def test_the_shared_timeout_event_has_a_text_in_both_languages():
     import os
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from trainer.games.turn_session import TurnTimedOut
-    from trainer.ui import event_text
+    from trainer.text import events as event_text
     from trainer.ui.i18n import LANG
     assert event_text.missing(["table.timeout"]) == []
     was = LANG.code

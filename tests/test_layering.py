@@ -126,7 +126,10 @@ def test_poems_imports_only_the_standard_library_and_itself():
     _check(offenders, "poems uses only the standard library")
 
 
-PURE_MODULES = ("trainer.rules.kyogi", "trainer.rules.mubeyama", "trainer.games.registry")
+PURE_MODULES = ("trainer.rules.kyogi", "trainer.rules.mubeyama", "trainer.games.registry",
+                "trainer.text.kyogi", "trainer.text.mubeyama", "trainer.text.unsun", "trainer.text.yomi",
+                "trainer.text.umebotan", "trainer.text.refusals", "trainer.text.help", "trainer.text.stats",
+                "trainer.text.drills")
 HEAVY = ("PySide6", "numpy", "shiboken6", "pyqtgraph", "scipy", "soundfile", "sounddevice")
 
 _PROBE = """

@@ -18,7 +18,7 @@ from trainer.rules.umebotan_score import score_round  # noqa: E402
 from trainer.rules.yomi import Discard, Lead, Pass, RoundWon  # noqa: E402
 from trainer.ui.i18n import LANG, MESSAGES, tr  # noqa: E402
 from trainer.ui.umebotan_panel import ScoreCalculator, UmebotanPanel  # noqa: E402
-from trainer.ui.umebotan_text import card_name  # noqa: E402
+from trainer.text.umebotan import card_name  # noqa: E402
 from trainer.ui.yomi_panel import YomiPanel, card_of  # noqa: E402
 
 

@@ -200,8 +200,8 @@ def _sample(event_cls):
 
 def test_every_kyogi_event_kind_has_a_text_in_both_languages():
     from trainer.games.kyogi_session import EVENT_TYPES
-    from trainer.ui import kyogi_text  # noqa: F401  (registers the texts)
-    from trainer.ui.event_text import describe, missing, texts
+    from trainer.text import kyogi as kyogi_text  # noqa: F401  (registers the texts)
+    from trainer.text.events import describe, missing, texts
     assert missing(EVENT_TYPES) == []
     for kind, cls in EVENT_TYPES.items():
         event = _sample(cls)

@@ -463,7 +463,7 @@ def test_setup_seats_and_mode_are_remembered(panel, qtbot, tmp_path):
 
 
 def test_every_message_has_both_languages():
-    from trainer.ui.mubeyama_text import TEXT
+    from trainer.text.mubeyama import TEXT
     assert all(len(v) == 2 and all(v) for v in TEXT.values())
     assert all(MESSAGES[k] == v for k, v in TEXT.items())
 
@@ -600,9 +600,9 @@ def test_every_mubeyama_event_kind_has_a_text_in_both_languages():
     from trainer.games.protocol import GameEvent
     from trainer.rules.mubeyama import EVENT_TYPES, LINE, ALL_ROWS, ALL_FACE_DOWN, ALL_READ
     from trainer.rules.mubeyama import events as ev
-    from trainer.ui.event_text import missing, texts
-    from trainer.ui.mubeyama_text import event_line, event_values
-    from trainer.ui.event_text import describe
+    from trainer.text.events import missing, texts
+    from trainer.text.mubeyama import event_line, event_values
+    from trainer.text.events import describe
     assert missing(EVENT_TYPES) == []
     samples: list[GameEvent] = [
         ev.Dealt(0, 25), ev.HiddenDealt(1, 24), ev.CardRead(22), ev.NotInPlay(5), ev.Flipped(2, 22),

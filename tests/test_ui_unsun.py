@@ -22,7 +22,7 @@ from trainer.ui.i18n import LANG, MESSAGES  # noqa: E402
 from trainer.ui.table_shell import BACK  # noqa: E402
 from trainer.ui.unsun_panel import UnsunPanel, why_not  # noqa: E402
 from trainer.ui.unsun_table import paint_card, paint_suit  # noqa: E402
-from trainer.ui.unsun_text import card_name, describe_unsun  # noqa: E402
+from trainer.text.unsun import card_name, describe_unsun  # noqa: E402
 
 ME = 0
 

@@ -341,9 +341,9 @@ def test_the_greedy_cpu_beats_random_play():
 
 
 def test_every_event_kind_has_a_text_in_both_languages():
-    import trainer.ui.umebotan_text  # noqa: F401
+    import trainer.text.umebotan  # noqa: F401
     from trainer.rules.umebotan import EVENT_TYPES
-    from trainer.ui.event_text import missing, texts
+    from trainer.text.events import missing, texts
     assert missing(EVENT_TYPES) == []
     for kind, cls in EVENT_TYPES.items():
         values = {f: "x" for f in cls.__dataclass_fields__}
@@ -385,7 +385,7 @@ def test_simulate_refuses_an_odd_number_of_rounds(capsys):
 
 def test_every_event_of_a_game_reads_in_both_languages():
     from trainer.ui.i18n import LANG
-    from trainer.ui.umebotan_text import describe_umebotan
+    from trainer.text.umebotan import describe_umebotan
     s = play_out(new_session(registry.find("umebotan"), 1, [CPU] * 4, {"level": "random", "rounds": 2}))
     before = LANG.code
     try:

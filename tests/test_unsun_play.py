@@ -281,9 +281,9 @@ SAMPLES = {
 
 def test_every_unsun_event_kind_has_a_text_in_both_languages():
     pytest.importorskip("PySide6")
-    from trainer.ui.event_text import missing
+    from trainer.text.events import missing
     from trainer.ui.i18n import LANG
-    from trainer.ui.unsun_text import describe_unsun
+    from trainer.text.unsun import describe_unsun
     assert missing(EVENT_TYPES) == []
     assert set(SAMPLES) == set(EVENT_TYPES)
     before = LANG.code
@@ -300,7 +300,7 @@ def test_every_unsun_event_kind_has_a_text_in_both_languages():
 def test_texts_name_cards_and_hide_face_down_ones():
     pytest.importorskip("PySide6")
     from trainer.ui.i18n import LANG
-    from trainer.ui.unsun_text import card_name, describe_unsun
+    from trainer.text.unsun import card_name, describe_unsun
     before = LANG.code
     try:
         LANG.set("ja")

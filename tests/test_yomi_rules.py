@@ -276,9 +276,9 @@ def test_the_chain_cpu_wins_more_than_its_share_against_random():
 
 
 def test_every_event_kind_has_a_text_in_both_languages():
-    import trainer.ui.yomi_text  # noqa: F401
+    import trainer.text.yomi  # noqa: F401
     from trainer.rules.yomi import EVENT_TYPES
-    from trainer.ui.event_text import missing, texts
+    from trainer.text.events import missing, texts
     assert missing(EVENT_TYPES) == []
     for kind, cls in EVENT_TYPES.items():
         values = {f: "x" for f in cls.__dataclass_fields__}
@@ -335,7 +335,7 @@ def test_simulate_yomi_and_yomi37_through_the_registry(capsys):
 
 def test_every_event_of_a_game_reads_in_both_languages():
     from trainer.ui.i18n import LANG
-    from trainer.ui.yomi_text import describe_yomi
+    from trainer.text.yomi import describe_yomi
     s = play_out(new_session(registry.find("yomi"), 1, [CPU] * 4, {"level": "random"}))
     before = LANG.code
     try:

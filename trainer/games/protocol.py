@@ -6,12 +6,12 @@ Modelled on OpenSpiel's ``State`` and python-chess's ``Board``:
   to read, a deal to make), or nobody once the game is over. Several seats
   at once is a simultaneous move (the kyōgi race);
 - `legal_actions(seat)`: the actions that seat may take now (small frozen
-  dataclasses; "malformed" raises `ValueError`, "not allowed now" raises the
-  engine's ``IllegalAction``, a `ValueError` too);
+  dataclasses; "malformed" raises `ValueError`, "not allowed now" raises
+  `IllegalAction` (below: a reason id and fields, worded by `trainer.text.refusals`));
 - `apply(action)`: changes the state and returns what happened (at least
   one event per action) as `GameEvent` values: frozen dataclasses with fields, never prose. The UI
   turns each event kind into text in the player's language
-  (`trainer.ui.event_text`); the log, statistics and tests read the fields;
+  (`trainer.text.events`); the log, statistics and tests read the fields;
 - `is_over()` / `outcome()`: the result as a value (`GameOutcome`);
 - `view(seat)`: only what that seat may see (hidden cards stay hidden);
 - `clone()`: an independent copy (CPU look-ahead, tests);
@@ -33,6 +33,20 @@ from typing import Any, ClassVar, Protocol, Sequence, TypeVar, runtime_checkable
 
 READER = -1
 """The reader / chance pseudo-seat (OpenSpiel's CHANCE): reads a card, deals."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now, explained as data.
+
+    `reason` is an id (``"unsun.must_follow"``, ``"turn.not_your_turn"`` ...) and
+    `fields` its values; every screen words it from the id in its own language
+    (`trainer.text.refusals.describe_refusal`), a server sends both as they are.
+    ``str(exc)`` is one English line for logs and the command line."""
+
+    def __init__(self, reason: str, message: str = "", **fields: Any):
+        super().__init__(message or reason)
+        self.reason = reason
+        self.fields = fields
 
 
 @dataclass(frozen=True)

@@ -259,7 +259,7 @@ class View:
         return None
 
 
-# -- events (what `apply` reports; the UI words them, see trainer.ui.event_text) ------------------
+# -- events (what `apply` reports; the UI words them, see trainer.text.events) ------------------
 
 @dataclass(frozen=True)
 class ReadStarted(GameEvent):

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
                                QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-import trainer.ui.help_text  # noqa: F401  (its messages)
+import trainer.text.help  # noqa: F401  (its messages)
 from trainer import __version__
 from trainer.ui.i18n import LANG, tr
 

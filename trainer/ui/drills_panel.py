@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, Q
 
 from audio.clock import SYSTEM
 
-import trainer.ui.drills_text  # noqa: F401  (registers the strings)
+import trainer.text.drills  # noqa: F401  (registers the strings)
 from trainer.drills import card_sets
 from trainer.drills.common import DrillError
 from trainer.ui import settings as S

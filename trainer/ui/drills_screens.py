@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPus
 
 import poems
 from audio.clock import SYSTEM
-import trainer.ui.drills_text  # noqa: F401  (registers the strings)
+import trainer.text.drills  # noqa: F401  (registers the strings)
 from trainer.drills.common import REACTION_FLOOR_MS, best_reaction, confusables_first
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView

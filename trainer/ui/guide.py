@@ -12,7 +12,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QStackedWidget,
                                QVBoxLayout, QWidget)
 
-import trainer.ui.help_text  # noqa: F401  (its messages)
+import trainer.text.help  # noqa: F401  (its messages)
 from trainer.ui import settings as S
 from trainer.ui.i18n import tr
 

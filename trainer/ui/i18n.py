@@ -1,127 +1,17 @@
-"""Interface text in Japanese and English: one table keyed by message id.
+"""The interface language for the Qt layer: the pure message table
+(`trainer.text.messages`) plus a signal when the language changes.
 
-Qt's .ts/.qm machinery would need a build step for two languages and ~100
-strings; a table is easier to review and to test.  Widgets call ``tr(id)`` when
-they (re)build their text and listen to ``Language.changed`` to re-run it.
+Widgets call ``tr(id)`` when they (re)build their text and listen to
+``Language.changed`` to re-run it.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QLocale, QObject, Signal
 
-LANGUAGES = ("ja", "en")
+from trainer.text import messages
+from trainer.text.messages import LANGUAGES, MESSAGES, add_messages, tr
 
-# id: (日本語, English)
-MESSAGES: dict[str, tuple[str, str]] = {
-    "app.title": ("競技かるた 読手・審判", "Kyōgi karuta reader and judge"),
-    "mode.reader": ("読手", "Reader"),
-    "mode.match": ("対戦", "Match"),
-    "mode.kyogi": ("対戦", "Match"),
-    "menu.file": ("ファイル", "&File"),
-    "menu.reading": ("読み", "&Reading"),
-    "menu.view": ("表示", "&View"),
-    "menu.settings": ("設定", "&Settings"),
-    "menu.language": ("言語", "&Language"),
-    "action.quit": ("終了", "&Quit"),
-    "action.settings": ("設定…", "Settings…"),
-    "action.start": ("読み始め", "Start reading"),
-    "action.pause": ("一時停止 / 再開", "Pause / resume"),
-    "action.wait": ("待った（次の上の句の前で止める）", "Wait (hold before the next kami-no-ku)"),
-    "action.release": ("待ったを解く", "Release the wait"),
-    "action.repeat": ("下の句をもう一度", "Repeat the shimo-no-ku"),
-    "action.skip": ("次の札へ", "Skip to the next card"),
-    "action.stop": ("読みをやめる", "Stop"),
-    "action.new_session": ("新しい読み", "New reading"),
-    "action.kimariji": ("決まり字を表示", "Show kimariji"),
-    "action.show_poem": ("読んでいる歌を表示", "Show the poem being read"),
-    "reader.count": ("{n} / {total}", "{n} / {total}"),
-    "reader.ready": ("「読み始め」で序歌から読みます", "Press Start: the joka is read first"),
-    "reader.joka": ("序歌", "Joka (introductory poem)"),
-    "reader.paused": ("一時停止中", "Paused"),
-    "reader.held": ("待った — 次の上の句の前で待っています", "Waiting — held before the next kami-no-ku"),
-    "reader.finished": ("すべて読み終えました", "All cards have been read"),
-    "reader.read_list": ("読んだ札", "Cards read"),
-    "reader.dynamic": ("今の決まり字", "Kimariji now"),
-    "reader.resumed": ("前回の読みを続けます（{n} 枚目から）", "Resuming the last reading (from card {n})"),
-    "reader.set": ("読む札", "Cards to read"),
-    "reader.set_all": ("百首すべて（空札を含む）", "All 100 (with the karafuda)"),
-    "reader.set_given": ("指定した札のみ", "Only these cards"),
-    "reader.set_hint": ("札番号を空白かコンマで区切って（例: 1 5 22-30）",
-                        "Poem numbers, separated by spaces or commas (e.g. 1 5 22-30)"),
-    "reader.no_sound": ("音声出力がありません: 無音で進みます", "No sound device: running silently"),
-    "settings.title": ("設定", "Settings"),
-    "settings.language": ("表示言語", "Interface language"),
-    "settings.ma": ("間（下の句の後の間、秒）", "Ma (silence after the shimo-no-ku, s)"),
-    "settings.pause": ("上の句と下の句の間（秒）", "Pause between kami and shimo (s)"),
-    "settings.speed": ("読む速さ", "Reading speed"),
-    "settings.voice": ("声", "Voice"),
-    "settings.voice_synth": ("合成音声", "Synthesised voice"),
-    "settings.joka": ("序歌で始める（下の句を繰り返す）", "Official start: joka, shimo-no-ku repeated"),
-    "settings.kimariji": ("取り札に決まり字を小さく表示（初心者向け）",
-                          "Print kimariji small on the torifuda (beginner aid)"),
-    "settings.dakuten": ("取り札に濁点を付ける", "Print dakuten on the torifuda"),
-    "settings.memorise": ("暗記時間（分）", "Memorisation time (min)"),
-    "settings.cpu": ("相手の強さ", "Opponent strength"),
-    "synth.title": ("声の準備", "Preparing the voice"),
-    "synth.label": ("初回のみ: 百首を合成しています…", "First run only: synthesising the 100 poems…"),
-    "synth.cancelled": ("合成を中止しました", "Synthesis cancelled"),
-    "synth.failed": ("声を用意できません: {err}", "The voice could not be prepared: {err}"),
-    "territory.own": ("自陣", "Your territory"),
-    "territory.opponent": ("敵陣", "Opponent's territory"),
-    "match.deal": ("配り直す", "Deal again"),
-    "match.arrange_save": ("並びを保存", "Save arrangement"),
-    "match.arrange_load": ("並びを読み込む", "Load arrangement"),
-    "match.arrange_name": ("並びの名前", "Arrangement name"),
-    "match.memorise": ("暗記時間", "Memorisation"),
-    "match.memorise_left": ("暗記 残り {mm}:{ss}", "Memorise: {mm}:{ss} left"),
-    "match.swing": ("素振りができます（残り2分）", "Practice swings allowed (last 2 minutes)"),
-    "match.begin": ("試合開始", "Begin the match"),
-    "match.skip_memorise": ("暗記を終えて開始", "End memorisation and begin"),
-    "match.arrange_hint": ("札をドラッグして自陣を並べ替えられます", "Drag cards to arrange your territory"),
-    "match.you": ("あなた", "You"),
-    "match.cpu": ("相手（CPU）", "Opponent (CPU)"),
-    "match.left": ("残り {n} 枚", "{n} cards left"),
-    "match.reaction": ("+{ms} ms", "+{ms} ms"),
-    "match.anticipated": ("\u2212{ms} ms 早押し", "\u2212{ms} ms anticipated"),
-    "match.fault": ("お手つき {ms} ms", "fault {ms} ms"),
-    "match.karafuda": ("空札", "Karafuda (not on the floor)"),
-    "match.okuri": ("送り札を選んでください（敵陣へ送る札をクリック）",
-                    "Choose the okurifuda: click one of your cards to send across"),
-    "match.log": ("記録", "Log"),
-    "match.result": ("試合結果", "Match result"),
-    "match.won": ("あなたの勝ち（{n} 枚差）", "You won (by {n})"),
-    "match.lost": ("あなたの負け（{n} 枚差）", "You lost (by {n})"),
-    "match.mean_rt": ("平均反応時間 {ms} ms", "Mean reaction time {ms} ms"),
-    "match.faults": ("お手つき {n} 回", "{n} faults"),
-    "match.taken": ("取った札　あなた {you}　相手 {cpu}", "Cards taken: you {you}, opponent {cpu}"),
-    "match.again": ("もう一度", "Play again"),
-    "match.abandon": ("試合をやめる", "Abandon the match"),
-    "match.not_ready": ("対戦モードは規則エンジンが必要です", "Match mode needs the rules engine"),
-    "common.cancel": ("中止", "Cancel"),
-    "level.beginner": ("初心者（E級）", "beginner (E class)"),
-    "level.novice": ("D級", "novice (D class)"),
-    "level.club": ("C級（一般の会員）", "club player (C class)"),
-    "level.strong": ("B級", "strong club player (B class)"),
-    "level.a-class": ("A級", "A class"),
-    "level.meijin": ("名人・クイーン級", "top (Meijin / Queen contender)"),
-    "fault.otetsuki": ("お手つき", "fault"),
-    "fault.dabu": ("ダブ（2枚）", "double fault"),
-    "fault.karafuda": ("空札でお手つき", "fault on a karafuda"),
-    "fault.karadabu": ("空ダブ（2枚）", "karadabu (double fault)"),
-    "fault.early": ("読み前のお手つき", "touched before the reading"),
-    "error.title": ("エラー", "Error"),
-    "error.bad_numbers": ("札番号が正しくありません: {text}", "Not valid poem numbers: {text}"),
-}
-
-
-def add_messages(table: dict[str, tuple[str, str]]) -> None:
-    """Merge a mode's own strings into MESSAGES. An id may be defined once: two
-    modules giving one id different texts would make the label depend on which
-    module happened to be imported first."""
-    for key, text in table.items():
-        if MESSAGES.get(key, text) != text:
-            raise ValueError(f"message id {key!r} is defined twice with different texts: "
-                             f"{MESSAGES[key]} and {text}")
-    MESSAGES.update(table)
+__all__ = ["LANGUAGES", "MESSAGES", "add_messages", "tr", "LANG", "Language", "system_language"]
 
 
 def system_language() -> str:
@@ -130,34 +20,31 @@ def system_language() -> str:
 
 
 class Language(QObject):
-    """The current interface language; ``changed`` fires on a real change."""
+    """The current interface language; ``changed`` fires on a real change.
+
+    The language itself lives in `trainer.text.messages` (so text is worded
+    without Qt); this object only tells the widgets."""
 
     changed = Signal(str)
 
     def __init__(self, code: str | None = None):
         super().__init__()
-        self._code = code if code in LANGUAGES else system_language()
+        messages.set_language(code if code in LANGUAGES else system_language())
 
     @property
     def code(self) -> str:
-        return self._code
+        return messages.current()
 
     def set(self, code: str) -> None:
         if code not in LANGUAGES:
             raise ValueError(f"unknown language {code!r}; known: {', '.join(LANGUAGES)}")
-        if code != self._code:
-            self._code = code
+        if code != messages.current():
+            messages.set_language(code)
             self.changed.emit(code)
 
     def tr(self, msg_id: str, **values) -> str:
-        ja, en = MESSAGES[msg_id]
-        text = ja if self._code == "ja" else en
-        return text.format(**values) if values else text
+        return messages.tr(msg_id, **values)
 
 
 # One language per process: the main window and every widget share it.
 LANG = Language()
-
-
-def tr(msg_id: str, **values) -> str:
-    return LANG.tr(msg_id, **values)

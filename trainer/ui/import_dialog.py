@@ -16,7 +16,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QApplication, QCheckBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
 
-import trainer.ui.help_text  # noqa: F401  (its messages)
+import trainer.text.help  # noqa: F401  (its messages)
 from trainer.ui import settings as S
 from trainer.ui.i18n import tr
 from trainer.ui.tasks import BackgroundTask

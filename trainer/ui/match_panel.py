@@ -41,10 +41,10 @@ from trainer.players.karuta_cpu import LEVELS
 from trainer.rules.kyogi import IllegalAction, KyogiState, Judged, Outcome, Phase, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
-from trainer.ui.event_text import describe
+from trainer.text.events import describe
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
 from trainer.ui.kimariji_text import changed_note
-from trainer.ui.kyogi_text import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
+from trainer.text.kyogi import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,

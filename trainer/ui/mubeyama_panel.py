@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QLis
 
 import poems
 from trainer.rules.mubeyama import AwaitFlip, AwaitPass, AwaitRead, Event, IllegalAction, LayoutError
-from trainer.ui.mubeyama_text import (error_text, event_line, kami_words, ledger_line, seat_name,
+from trainer.text.mubeyama import (error_text, event_line, kami_words, ledger_line, seat_name,
                                       win_words)
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr

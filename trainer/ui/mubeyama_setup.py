@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
 
 from poems.yaku import KEYWORD_KANJI, SEED, YakuSets
 from trainer.rules.mubeyama import LayoutError, Stakes, new_game
-from trainer.ui.mubeyama_text import error_text, seat_name
+from trainer.text.mubeyama import error_text, seat_name
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import by_static

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QGroupBox, QHBoxLayout,
                                QLabel, QRadioButton, QVBoxLayout)
 
-import trainer.ui.help_text  # noqa: F401  (its messages)
+import trainer.text.help  # noqa: F401  (its messages)
 from trainer.ui import settings as S
 from trainer.ui.guide import GUIDE_SEEN, GuideDialog
 from trainer.ui.i18n import LANG, tr

@@ -21,7 +21,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-import trainer.ui.stats_text  # noqa: F401  (registers the strings)
+import trainer.text.stats  # noqa: F401  (registers the strings)
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
 from trainer.ui.i18n import tr
 from trainer.ui.kimariji_text import static_text

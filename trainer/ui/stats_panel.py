@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QHBoxLayout, QHeaderView, QLabel, QPushButton, QStackedWidget,
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-import trainer.ui.stats_text  # noqa: F401  (registers the strings)
+import trainer.text.stats  # noqa: F401  (registers the strings)
 from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of, time_text
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr

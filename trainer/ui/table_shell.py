@@ -14,7 +14,7 @@ is the same shell around a game's own drawing:
   optional game widget (a game's own panel), the score sheet and the log.
 - `ScoreSheet`: rows per round / deal, columns per seat or team, a total row.
 - `LogPanel`: one line per event (the game words them with
-  `trainer.ui.event_text.describe`, never by hand).
+  `trainer.text.events.describe`, never by hand).
 - `TurnTimer`: off unless given seconds; counts down on the injected clock
   (`audio.clock`), `tick()` reports expiry once through `expired(seat)`.
 - `paint_card_back`, `paint_outline`, `paint_seal`: hidden cards are drawn
@@ -596,7 +596,7 @@ class TurnTable(QObject):
                  parent: QObject | None = None):
         super().__init__(parent or shell)
         if words is None:
-            from trainer.ui.event_text import describe
+            from trainer.text.events import describe
             words = describe
         self.shell, self.session, self.me = shell, session, me
         self.action_for, self.words, self.cpu_delay_s = action_for, words, cpu_delay_s

@@ -38,7 +38,7 @@ from trainer.ui.card_game_panel import CardGamePanel, free_centre
 from trainer.ui.cards_faces import ASPECT, paint_hana
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
-from trainer.ui.umebotan_text import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
+from trainer.text.umebotan import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
 add_messages({
     "mode.umebotan": ("梅牡丹", "Ume Botan"),   # its tab inside Games (遊び)

@@ -5,7 +5,7 @@ status line (whose turn, why a click did nothing, the ロバイ choice), then
 the shared `TableShell` with an `UnsunTable` played by a `TurnTable` over the
 session `trainer.games.unsun_session.new_session` (the simulator plays the
 same session). The table draws only ``session.view(me)`` and the log shows
-only ``session.log_for(me)`` worded by `trainer.ui.unsun_text`, so nothing
+only ``session.log_for(me)`` worded by `trainer.text.unsun`, so nothing
 another seat holds face-down reaches this screen. The score sheet gets one
 row per deal, a column per team; the result is shown at the end.
 """
@@ -27,7 +27,7 @@ from trainer.rules.unsun import (DISCARDING, MEIRAF, MERI, MONCHI, PLAYERS, RANK
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import TableShell, TurnTable
 from trainer.ui.unsun_table import UnsunTable
-from trainer.ui.unsun_text import card_name, describe_unsun, seat_name, suit_name
+from trainer.text.unsun import card_name, describe_unsun, seat_name, suit_name
 
 ROBAU, HIDE = "robau", "hide"     # the two items of the ロバイ choice (buttons, not cards)
 TRICK_PAUSE_S = 1.6               # the trick just won stays on the table this long before the next lead

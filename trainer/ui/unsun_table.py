@@ -32,7 +32,7 @@ from trainer.rules.unsun import (COURT_KANA, MERI, RANKINGS, SUIT_KANA, TENKA, C
                                  UnsunView, team_of)
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import TableView, paint_card_back, paint_outline, paint_seal
-from trainer.ui.unsun_text import COURT_ROMAJI, SUIT_ROMAJI
+from trainer.text.unsun import COURT_ROMAJI, SUIT_ROMAJI
 
 SUIT_COLOURS = {"pao": QColor("#237a36"), "isu": QColor("#1f55b5"), "kotsu": QColor("#c0392b"),
                 "ori": QColor("#b07d0c"), "guru": QColor("#7b3a9a")}

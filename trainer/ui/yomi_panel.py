@@ -27,7 +27,7 @@ from trainer.ui.cards_faces import ASPECT, FACE_STYLES, paint_mekuri
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.settings import Key
 from trainer.ui.table_shell import RING, TableView, paint_card_back
-from trainer.ui.yomi_text import describe_yomi
+from trainer.text.yomi import describe_yomi
 
 add_messages({
     "mode.yomi": ("よみ", "Yomi"),               # its tab inside Games (遊び)

@@ -2,7 +2,7 @@
 
 Every event is a `trainer.games.protocol.GameEvent` with a kind
 ``"mubeyama.<what>"``; the UI has one text per kind per language
-(`trainer.ui.mubeyama_text`), tests and the simulator read the fields.
+(`trainer.text.mubeyama`), tests and the simulator read the fields.
 Seats count from 0 here; people count from 1 on the screen.
 
 An event that only one seat may see (the hidden card dealt to it) says so in

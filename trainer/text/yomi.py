@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MekuriCard
-from trainer.ui.event_text import add_event_messages, describe
-from trainer.ui.i18n import LANG
+from trainer.text.events import add_event_messages, describe
+from trainer.text.messages import is_ja
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "yomi.deal": ("第{round_no}局: 親は{dealer}、{hand_size}枚ずつ配る{undealt}",
@@ -36,7 +36,7 @@ TEYAKU = {"sanko": ("三光（団十郎）", "Sanko (Danjūrō)")}
 
 
 def _ja() -> bool:
-    return LANG.code == "ja"
+    return is_ja()
 
 
 def card_name(card: MekuriCard | None) -> str:

@@ -1,4 +1,4 @@
-"""Text of Unsun karuta's events, Japanese and English (registered with `trainer.ui.event_text`).
+"""Text of Unsun karuta's events, Japanese and English (registered with `trainer.text.events`).
 
 Engine events carry cards, seats and teams as values; `describe_unsun`
 turns them into names (パオのロバイ / "Pao Robai", 席3 / "seat 3") before
@@ -11,8 +11,8 @@ from typing import Any
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.unsun import COURT_KANA, SUIT_KANA, TENKA, Card
-from trainer.ui.event_text import add_event_messages, describe
-from trainer.ui.i18n import LANG
+from trainer.text.events import add_event_messages, describe
+from trainer.text.messages import is_ja
 
 COURT_ROMAJI = {10: "Kaba", 11: "Rei", 12: "Robai", 13: "Sōta", 14: "Un", 15: "Sun"}
 SUIT_ROMAJI = {"pao": "Pao", "isu": "Isu", "kotsu": "Kotsu", "ori": "Ori", "guru": "Guru"}
@@ -51,7 +51,7 @@ add_event_messages(EVENT_TEXT)
 
 
 def _ja() -> bool:
-    return LANG.code == "ja"
+    return is_ja()
 
 
 def card_name(card: Card | None) -> str:

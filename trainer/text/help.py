@@ -1,10 +1,10 @@
 """Interface text of the first run, the guide, Help → About and File → Import recordings.
 
-Merged into `trainer.ui.i18n.MESSAGES` at import, like the modes' own tables.
+Merged into `trainer.text.messages.MESSAGES` at import, like the modes' own tables.
 """
 from __future__ import annotations
 
-from trainer.ui.i18n import add_messages
+from trainer.text.messages import add_messages
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {

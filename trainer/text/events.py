@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from trainer.games.protocol import GameEvent
-from trainer.ui.i18n import LANGUAGES, MESSAGES, add_messages, tr
+from trainer.text.messages import LANGUAGES, MESSAGES, add_messages, tr
 
 
 def message_id(kind: str) -> str:

@@ -1,7 +1,7 @@
 """Interface text of Statistics mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.ui.i18n import add_messages
+from trainer.text.messages import add_messages
 
 # id: (日本語, English)
 STATS_MESSAGES: dict[str, tuple[str, str]] = {

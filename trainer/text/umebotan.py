@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MONTHS_JA, hana_name, month
-from trainer.ui.event_text import add_event_messages, describe
-from trainer.ui.i18n import LANG
+from trainer.text.events import add_event_messages, describe
+from trainer.text.messages import is_ja
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "umebotan.seats": ("席決め: 引いた札 {draws}、順番 {order}",
@@ -62,7 +62,7 @@ YAKU_JA = {"Five Brights": "五光", "Four Brights": "四光", "Rainy Four Brigh
 
 
 def _ja() -> bool:
-    return LANG.code == "ja"
+    return is_ja()
 
 
 def card_name(card: int) -> str:

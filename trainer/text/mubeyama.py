@@ -1,6 +1,6 @@
 """Interface text of the Mubeyama karuta (むべ山かるた) table, Japanese and English.
 
-Merged into `trainer.ui.i18n.MESSAGES` at import, so ``tr("mubeyama.…")``
+Merged into `trainer.text.messages.MESSAGES` at import, so ``tr("mubeyama.…")``
 works like every other message of the app.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import poems
 from trainer.rules.mubeyama import (EVENT_TYPES, LINE, CardRead, Dealt, LineCompleted, MubeyamaError,
                                     MubeyamaEvent, Paid, Payment, Won)
-from trainer.ui.event_text import add_event_messages, describe
-from trainer.ui.i18n import add_messages, tr
+from trainer.text.events import add_event_messages, describe
+from trainer.text.messages import add_messages, tr
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
@@ -246,7 +246,7 @@ def ledger_line(pay: Payment) -> str:
 
 def error_text(exc: MubeyamaError) -> str:
     """An engine or session error in the interface language, from its facts (never its English)."""
-    facts = dict(exc.facts)
+    facts: dict[str, Any] = dict(exc.facts)
     if exc.problem in ("not_yours", "not_now"):
         seat = facts.get("seat")
         return tr("mubeyama.not_yours", seat=seat_name(seat) if isinstance(seat, int) else "")

@@ -1,12 +1,12 @@
 """Texts of the kyōgi match's events (engine and session), one per kind and language.
 
-Placeholders are the event's fields (`trainer.ui.event_text`); seats are 0 (the
+Placeholders are the event's fields (`trainer.text.events`); seats are 0 (the
 person) and 1 (the CPU) in the app. `tests/test_kyogi_session.py` renders every
 kind in both languages.
 """
 from __future__ import annotations
 
-from trainer.ui.event_text import add_event_messages
+from trainer.text.events import add_event_messages
 
 # id: (日本語, English), by event kind
 KYOGI_EVENT_TEXTS: dict[str, tuple[str, str]] = {
