@@ -19,7 +19,13 @@ What each named piece is:
 - ``report``: ``dict -> str``, the summary as text for the terminal;
 - ``cli_options``: ``(argparse parser) -> None`` adding the game's own
   simulate options (their values reach ``simulate`` in ``options``);
-- ``table``: the Qt view (``trainer.ui...``) that draws the session.
+- ``table``: the Qt view (``trainer.ui...``) that draws the session;
+- ``events``: the game's event classes by kind (``EVENT_TYPES``, session events
+  included), every one of which has a text;
+- ``refusals``: the reason ids its engine and session refuse actions with
+  (``REFUSALS``), every one of which has a text;
+- ``texts``: the Qt-free module (``trainer.text.<game>``) that registers those
+  texts and words the game's log (``describe(event, seat)``).
 """
 from __future__ import annotations
 
@@ -54,6 +60,9 @@ class Variant:
     options: Mapping[str, Any] = field(default_factory=lambda: _frozen())
     """Default options of this variant (ruleset facts the session needs)."""
     deck: str = "hyakunin-isshu"
+    events: str | None = None
+    refusals: str | None = None
+    texts: str | None = None
 
     @property
     def key(self) -> str:
@@ -93,22 +102,29 @@ def _mubeyama_variants():
     return VARIANTS.values()
 
 
-def _code(session: str, sim: str, table: str, report: str = "format_report") -> dict[str, Any]:
+def _code(session: str, sim: str, table: str, rules: str, text: str,
+          report: str = "format_report") -> dict[str, Any]:
     """A game's code by the layer's convention: ``trainer.games.<session>:new_session``,
-    ``trainer.sim.<sim>:simulate_variant`` / report / ``add_cli_options``, the UI's table."""
+    ``trainer.sim.<sim>:simulate_variant`` / report / ``add_cli_options``, the UI's table,
+    the events and refusal reasons of ``<rules>`` and the texts of ``trainer.text.<text>``."""
     return dict(session=f"trainer.games.{session}:new_session",
                 simulate=f"trainer.sim.{sim}:simulate_variant",
                 report=f"trainer.sim.{sim}:{report}",
                 cli_options=f"trainer.sim.{sim}:add_cli_options",
-                table=table)
+                table=table,
+                events=f"{rules}:EVENT_TYPES", refusals=f"{rules}:REFUSALS",
+                texts=f"trainer.text.{text}")
 
 
-_KYOGI = _code("kyogi_session", "kyogi_sim", "trainer.ui.match_panel:MatchPanel")
+_KYOGI = _code("kyogi_session", "kyogi_sim", "trainer.ui.match_panel:MatchPanel",
+               "trainer.games.kyogi_session", "kyogi")
 _MUBEYAMA = _code("mubeyama_session", "mubeyama_sim", "trainer.ui.mubeyama_panel:MubeyamaPanel",
-                  report="format_totals")
-_UNSUN = _code("unsun_session", "unsun_sim", "trainer.ui.unsun_panel:UnsunPanel")
-_YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel")
-_UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel")
+                  "trainer.games.mubeyama_session", "mubeyama", report="format_totals")
+_UNSUN = _code("unsun_session", "unsun_sim", "trainer.ui.unsun_panel:UnsunPanel",
+               "trainer.rules.unsun", "unsun")
+_YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel", "trainer.rules.yomi", "yomi")
+_UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel",
+                  "trainer.rules.umebotan", "umebotan")
 
 
 GAMES: tuple[Variant, ...] = (
