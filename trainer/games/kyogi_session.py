@@ -465,6 +465,11 @@ class KyogiSession:
             return None
         return max(0.0, self.memorise_end - self.clock.now())
 
+    @property
+    def swings_allowed(self) -> bool:
+        """Practice swings are allowed: the memorisation period's last `SWING_NOTICE_S`."""
+        return self.phase == MEMORISE and self._swings_told
+
     def _memorisation_notices(self) -> list[GameEvent]:
         left = self.memorise_left()
         if left is None:
