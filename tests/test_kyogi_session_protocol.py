@@ -80,3 +80,94 @@ def test_a_seats_view_shows_the_kimariji_mark_only_once_it_has_sounded():
     clock.set(kima)
     for seat in kyogi.SEATS:
         assert s.view(seat).current.kimariji_ms == s.ms(kima)
+
+
+# -- the Session protocol ---------------------------------------------------------------------------
+
+def test_the_session_follows_the_session_protocol():
+    from trainer.games.protocol import Session
+    s = KyogiSession(2, clock=FakeClock(10.0))
+    assert isinstance(s, Session)
+    assert s.seats == (HUMAN, "cpu") and not s.is_over() and s.outcome() is None
+
+
+def test_a_press_goes_to_the_session_which_decides_touch_or_okurifuda():
+    s, clock = two_people([3, 5], [10, 12], [10])
+    s.kami_started(10, marks_at(clock.now(), 10))
+    clock.set(s.race.kimariji + 0.25)
+    events = s.act(A, KS.Press(10, clock.now()))                   # a touch: A takes B's card
+    assert [type(e) for e in events] == [KS.TouchLanded]
+    clock.advance(1.0)
+    s.tick()
+    assert s.state.owing == (A, B, 1)
+    refusal = s.why_illegal(A, KS.Press(12, clock.now()))         # not A's card to send
+    assert refusal is not None and refusal.reason == "kyogi.not_on_side" and refusal.fields["card"] == 12
+    with pytest.raises(kyogi.IllegalAction):
+        s.act(A, KS.Press(12, clock.now()))
+    assert s.state.owing == (A, B, 1)                              # nothing changed
+    events = s.act(A, KS.Press(5, clock.now()))                   # the okurifuda, chosen
+    assert kyogi.CardSent(A, 5, B) in events and s.state.owing is None
+
+
+def test_the_session_reports_every_refusal_reason_it_raises_and_words_each_in_both_languages():
+    import pathlib
+    import re
+
+    from trainer.text import kyogi as _texts  # noqa: F401  (registers the texts)
+    from trainer.text.refusals import has_text
+    from trainer.text.messages import tr_in
+    raised = set()
+    for module in (kyogi, KS):
+        source = pathlib.Path(module.__file__).read_text(encoding="utf-8")
+        raised |= set(re.findall(r'IllegalAction\(\s*"([a-z_.]+)"', source))
+    assert raised and raised <= set(KS.REFUSALS)
+    assert set(kyogi.REFUSALS) <= set(KS.REFUSALS)
+    for reason in KS.REFUSALS:
+        assert has_text(reason), reason
+        ja = tr_in("ja", f"refusal.{reason}", card=12, seat=1, detail="x")
+        en = tr_in("en", f"refusal.{reason}", card=12, seat=1, detail="x")
+        assert ja and en and ja != en and "{" not in ja + en, reason
+
+
+def test_the_engine_refuses_with_reason_ids_and_fields():
+    state = kyogi.KyogiState.new(4)
+    with pytest.raises(kyogi.IllegalAction) as info:
+        state.apply(kyogi.Touches(0, (kyogi.Touch(state.side(0).cards()[0], 10),)))
+    assert info.value.reason == "kyogi.not_reading"
+    from trainer.games.protocol import IllegalAction
+    assert kyogi.IllegalAction is IllegalAction
+
+
+def test_a_seats_log_keeps_the_open_reads_poem_and_mark_until_the_kimariji_sounds():
+    clock = FakeClock(1000.0)
+    s = KyogiSession(5, seats=(HUMAN, "cpu"), clock=clock)
+    s.begin()
+    poem = s.order[0]
+    marks = marks_at(clock.now() + 1.0, poem)
+    clock.set(marks["kami_start"])
+    s.kami_started(poem, marks)
+    opened = [e for e in s.log_for(A) if isinstance(e, KS.RaceOpened)]
+    started = [e for e in s.log_for(A) if isinstance(e, kyogi.ReadStarted)]
+    assert opened[0].poem == 0 and opened[0].kimariji_ms is None and started[0].kimariji_ms is None
+    clock.set(s.race.kimariji)
+    opened = [e for e in s.log_for(A) if isinstance(e, KS.RaceOpened)]
+    assert opened[0].poem == poem and opened[0].kimariji_ms == s.ms(s.race.kimariji)
+
+
+def test_a_kyogi_refusal_is_shown_in_japanese_when_the_interface_is_japanese():
+    from trainer.text import kyogi as _texts  # noqa: F401  (registers the texts)
+    from trainer.text.messages import current, set_language
+    from trainer.text.refusals import describe_refusal
+    s, clock = two_people([3, 5], [10, 12], [10])
+    was = current()
+    try:
+        set_language("ja")
+        s.kami_started(10, marks_at(clock.now(), 10))
+        with pytest.raises(kyogi.IllegalAction) as info:
+            s.act(A, KS.LayOut(s.state.side(A)))      # cards are moved between reads only
+        shown = describe_refusal(info.value)
+        assert shown == "札を並べ替えられるのは読みと読みの間だけです"
+        assert all(ord(ch) > 0x3000 for ch in shown)
+        assert describe_refusal(info.value, lang="en") == "Cards are rearranged between reads only"
+    finally:
+        set_language(was)

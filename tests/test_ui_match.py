@@ -337,3 +337,30 @@ def test_at_1024_by_700_the_floor_fills_the_window_and_log_lines_are_never_cut(q
                                                      int(Qt.TextFlag.TextWordWrap), item.text())
         assert rect.height() >= need.height()                             # every wrapped line shown
     assert view.visualItemRect(view.item(0)).height() > QFontMetrics(view.font()).height() * 1.5
+
+
+def test_a_refusal_on_the_match_tab_is_shown_in_japanese(panel):
+    """A press on the opponent's card while the player owes an okurifuda is refused by the
+    session; the banner words the refusal in the interface language (it showed str(exc))."""
+    LANG.set("ja")
+    try:
+        panel.begin_match()
+        poem = next(p for p in panel.order if panel.state.side_of(p) == 1)
+        for p in panel.order[:panel.order.index(poem)]:
+            _read(panel, p)
+            panel.judge()
+            while panel.state.phase is Phase.OKURI:
+                panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
+            panel.driver.card_finished.emit(p)
+            if panel.phase == "over":
+                pytest.skip("the match ended first")
+        _read(panel, poem)
+        panel.route_touch(poem, panel.clock.now())
+        panel.judge()
+        assert panel.state.phase is Phase.OKURI
+        theirs = panel.state.side(1).cards()[0]
+        panel.route_touch(theirs, panel.clock.now())
+        assert panel.state.phase is Phase.OKURI                  # refused: nothing sent
+        assert panel.banner.text() == f"{theirs} 番の札は自陣にありません。自陣の札を選んでください"
+    finally:
+        LANG.set("en")
