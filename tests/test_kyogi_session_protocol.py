@@ -171,3 +171,48 @@ def test_a_kyogi_refusal_is_shown_in_japanese_when_the_interface_is_japanese():
         assert describe_refusal(info.value, lang="en") == "Cards are rearranged between reads only"
     finally:
         set_language(was)
+
+
+# -- the simulator through the protocol's play_out ---------------------------------------------------
+
+def _hand_driven(seed, levels, timing):
+    """The simulator's loop before it went through `play_out` (kept as the reference): the
+    clock set to each kami-no-ku's start, then to the race's close and the card's end."""
+    import math
+
+    import poems
+    from trainer.sim import kyogi_sim
+    clock = FakeClock(0.0)
+    session = kyogi_sim.new_game(seed, levels, clock)
+    timing.start(session.order)
+    session.begin()
+    order = session.order
+    for index, poem_no in enumerate(order):
+        marks = timing.marks(index, poems.get(poem_no))
+        clock.set(max(clock.now(), marks["kami_start"]))
+        session.kami_started(poem_no, marks)
+        if session.phase == KS.OVER:
+            break
+        race = session.race
+        nxt = timing.marks(index + 1, poems.get(order[index + 1]))["kami_start"] if index + 1 < len(order) else math.inf
+        for t, what in sorted([(race.close, "tick"), (marks["card_end"], "finish")]):
+            if t >= nxt or (what == "tick" and session.race is not race):
+                continue
+            clock.set(max(clock.now(), t))
+            session.tick() if what == "tick" else session.card_finished(poem_no)
+    session.reading_finished()
+    return session
+
+
+@pytest.mark.parametrize("seed,levels", [(0, ("club", "club")), (1, ("beginner", "meijin")),
+                                         (2, ("strong", "novice")), (3, ("a-class", "club"))])
+def test_play_out_with_the_programme_reader_plays_the_same_match_as_the_hand_driven_loop(seed, levels):
+    from trainer.sim import kyogi_sim
+    timing = kyogi_sim.NominalTiming()
+    played = kyogi_sim.play_game(seed, levels, timing).session
+    reference = _hand_driven(seed, levels, timing)
+    assert played.order == reference.order
+    assert played.state.log == reference.state.log and played.state.outcomes == reference.state.outcomes
+    assert played.review == reference.review and played.is_over()
+    again = kyogi_sim.play_game(seed, levels, timing).session
+    assert again.log == played.log                       # the session's own events, too
