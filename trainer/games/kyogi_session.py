@@ -282,7 +282,7 @@ class Begin:
 SessionAction = Press | ToggleWait | LayOut | Memorise | Begin
 
 SESSION_REFUSALS = ("kyogi.not_a_person", "kyogi.not_playing", "kyogi.setup_over",
-                    "kyogi.not_owing", "kyogi.not_a_session_action")
+                    "kyogi.not_a_session_action")
 REFUSALS = tuple(dict.fromkeys(kyogi.REFUSALS + SESSION_REFUSALS))
 """Every reason id a kyōgi match refuses with: the engine's and the session's."""
 

@@ -81,7 +81,6 @@ KYOGI_REFUSALS: dict[str, tuple[str, str]] = {
     "kyogi.not_a_person": ("この席は人の席ではありません", "That seat is not a person's"),
     "kyogi.not_playing": ("試合中ではありません", "The match is not being played"),
     "kyogi.setup_over": ("試合はもう始まっています", "The match has already begun"),
-    "kyogi.not_owing": ("今は送る札がありません", "There is no card to send now"),
     "kyogi.not_a_session_action": ("対戦の操作ではありません", "Not an action of the match"),
 }
 add_refusal_messages(KYOGI_REFUSALS)
