@@ -47,7 +47,19 @@ the time-keeper between them, with no Qt and no audio (only `audio.clock`):
 
 Every method returns the events it caused (`GameEvent` subclasses, kinds
 ``kyogi.…``: the engine's, `trainer.rules.kyogi.EVENT_TYPES`, and the session's
-below); the panel draws them, the simulator counts them.
+below); the panel draws them, the simulator counts them; every judged read
+ends with a `ReadSummary` (the log's line, worded by `trainer.text.kyogi`).
+
+The session follows the table protocol (`trainer.games.protocol.Session`): a
+person's `act(seat, action)` (`Press` on a card: the session decides whether it
+is a touch or the okurifuda chosen; `ToggleWait`, `LayOut`, `Memorise`,
+`Begin`) or `IllegalAction` with a reason id (`REFUSALS`), `why_illegal`,
+`tick`/`next_due` (the memorisation period's swing notice and end, CPU hands
+landing, races closing), `view(seat)`/`log_for(seat)` (the kimariji mark kept
+back until it has sounded), `is_over`/`outcome`; `result(seat)` is the result
+screen's figures. The reading is fed by the audio driver in the app and by
+`trainer.sim.kyogi_sim.ProgrammeReader` (a `Reader`) in the simulator, both
+through `kami_started` / `card_finished` / `reading_finished`.
 """
 from __future__ import annotations
 
