@@ -479,7 +479,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             elif isinstance(e, K.ReaderReleased):
                 self.driver.release()
             elif isinstance(e, K.SwingsAllowed):
-                self.banner.setText(tr("match.swing"))
+                self.banner.setText(describe(e))
             elif isinstance(e, K.MemorisationOver):
                 self.begin_match()
             elif isinstance(e, K.RearrangeAllowed):
