@@ -220,3 +220,24 @@ def test_play_out_with_the_programme_reader_plays_the_same_match_as_the_hand_dri
     assert played.review == reference.review and played.is_over()
     again = kyogi_sim.play_game(seed, levels, timing).session
     assert again.log == played.log                       # the session's own events, too
+
+
+def test_the_result_is_the_sessions_with_the_mean_reaction_over_the_persons_takes():
+    s, clock = two_people([3, 5], [10, 12], [3, 10])
+    for poem, ms in ((3, 300), (10, 251)):
+        s.kami_started(poem, marks_at(clock.now(), poem))
+        clock.set(s.race.kimariji + ms / 1000)
+        s.act(A, KS.Press(poem, clock.now()))
+        clock.advance(1.0)
+        s.tick()
+        s.card_finished(poem)
+        clock.advance(1.0)
+        if s.state.owing is not None:
+            s.act(A, KS.Press(s.state.side(A).cards()[0], clock.now()))    # the okurifuda: 5
+    assert s.is_over() and s.outcome().winners == (A,)
+    assert s.reactions == [300, 251] and s.mean_reaction() == 276
+    mine = s.result(A)
+    assert mine.mean_reaction_ms == 276 and mine.taken == (2, 0) and mine.faults == 0
+    assert mine.finished and mine.won and mine.left == (0, 2) and mine.margin == 2    # 12 and the 5 sent
+    theirs = s.result(B)
+    assert theirs.taken == (0, 2) and theirs.mean_reaction_ms is None and not theirs.won

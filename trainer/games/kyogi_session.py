@@ -804,18 +804,22 @@ class KyogiSession:
             return self.arrangement[seat].copy()
         return self.state.side(seat)
 
-    def mean_reaction(self) -> int | None:
-        return round(sum(self.reactions) / len(self.reactions)) if self.reactions else None
+    def mean_reaction(self, seat: int | None = None) -> int | None:
+        """The mean reaction (ms) over the people's takes (`reactions`), or over `seat`'s."""
+        rts = self.reactions if seat is None else [
+            row.reaction_ms[seat] for row in self.review
+            if row.taker == seat and row.reaction_ms[seat] is not None]
+        return round(sum(rts) / len(rts)) if rts else None  # type: ignore[arg-type]
 
     def result(self, seat: int) -> MatchResult:
-        """The match's result as `seat` sees it (finished, or abandoned so far). The mean
-        reaction is over the people's takes (`reactions`: the one person's in the app)."""
+        """The match's result as `seat` sees it (finished, or abandoned so far); the mean
+        reaction is over that seat's takes."""
         left = self.state.scores()
         other = kyogi.other(seat)
         faults = sum(1 for o in self.state.outcomes for f in o.faults if f.seat == seat)
         return MatchResult(self.state.is_over(), self.state.winner() == seat, (left[seat], left[other]),
                            (len(self.state.taken(seat)), len(self.state.taken(other))), faults,
-                           self.mean_reaction() if seat in self.people else None)
+                           self.mean_reaction(seat))
 
     # -- the Session protocol (trainer.games.protocol) ---------------------------------------------
     def why_illegal(self, seat: int, action: object) -> IllegalAction | None:

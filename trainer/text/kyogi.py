@@ -98,6 +98,8 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "match.abandoned": ("途中で終了（残り あなた {mine} 枚・相手 {theirs} 枚）",
                         "Abandoned (cards left: you {mine}, opponent {theirs})"),
     "match.stopped": ("試合を終了しました：{why}", "The match ended: {why}"),
+    "match.arrange_save_failed": ("並びを保存できませんでした（{error}）", "Could not save the arrangement: {error}"),
+    "match.arrange_load_failed": ("並びを読み込めませんでした（{error}）", "Could not load the arrangement: {error}"),
     "match.review": ("札ごとの振り返り", "Card by card"),
     "review.no": ("#", "#"),
     "review.card": ("札", "Card"),

@@ -366,7 +366,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         try:
             save_arrangement(name, self.own)
         except (LayoutError, OSError) as exc:
-            QMessageBox.warning(self, tr("error.title"), str(exc))
+            QMessageBox.warning(self, tr("error.title"), tr("match.arrange_save_failed", error=exc))
 
     def load_saved_arrangement(self, name: str | None = None) -> None:
         if not name:
@@ -385,7 +385,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             QMessageBox.warning(self, tr("error.title"), describe_refusal(exc))
             return
         except (LayoutError, OSError) as exc:
-            QMessageBox.warning(self, tr("error.title"), str(exc))
+            QMessageBox.warning(self, tr("error.title"), tr("match.arrange_load_failed", error=exc))
             return
         self._show_floor()
 
