@@ -241,3 +241,18 @@ def test_the_result_is_the_sessions_with_the_mean_reaction_over_the_persons_take
     assert mine.finished and mine.won and mine.left == (0, 2) and mine.margin == 2    # 12 and the 5 sent
     theirs = s.result(B)
     assert theirs.taken == (0, 2) and theirs.mean_reaction_ms is None and not theirs.won
+
+
+def test_the_registrys_session_plays_out_with_the_programme_reader_after_its_memorisation():
+    from trainer.games.protocol import play_out
+    from trainer.games.registry import GAMES
+    from trainer.sim import kyogi_sim
+    variant = next(v for v in GAMES if v.game == "kyogi")
+    clock = FakeClock(50.0)
+    s = KS.new_session(variant, 9, ("cpu", "cpu"), {"clock": clock, "cards_per_side": 5})
+    s.start_memorisation(300.0)
+    play_out(s, clock, kyogi_sim.ProgrammeReader(kyogi_sim.NominalTiming(), s.order))
+    assert s.is_over() and s.epoch == 350.0                    # began when the memorisation ended
+    kinds = [e.kind for e in s.log_for(0)]
+    assert kinds.index("kyogi.swings") < kinds.index("kyogi.memorised") < kinds.index("kyogi.read")
+    assert kinds.count("kyogi.summary") == len(s.state.read)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import poems
 from audio.clock import FakeClock
 from poems.kimariji import current
-from trainer.games.kyogi_session import CPU, OVER, KyogiSession, mark_names
+from trainer.games.kyogi_session import ARRANGE, CPU, MEMORISE, OVER, KyogiSession, mark_names
 from trainer.games.protocol import GameEvent, play_out
 from trainer.players.karuta_cpu import Heard, KarutaCPU, level
 from trainer.rules.kyogi import SEATS, FaultKind, KyogiState
@@ -160,18 +160,17 @@ def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> Ga
 
 def play_session(session: KyogiSession, clock: FakeClock, timing=None, check=True) -> KyogiSession:
     """Play an all-CPU `session` (on `clock`) to its end as the reading driver would feed it."""
-    reader = ProgrammeReader(timing or make_timing(), session.order)
-    session.begin()                  # the programme's zero is the match's
-    play_out(session, clock, reader, check=check)
+    play_out(session, clock, ProgrammeReader(timing or make_timing(), session.order), check=check)
     assert session.phase == OVER, "the reading ended with the match undecided"
     return session
 
 
 class ProgrammeReader:
     """The reading as the programme lays it out, for `play_out` (the protocol's `Reader`):
-    each card's kami-no-ku starting (with its marks), then its end (the ma begins); after the
-    last card, the stack has run out. Programme times count from the match's start
-    (`session.epoch`), as the reading driver's do."""
+    the match begins as the reading does (once any memorisation period is over), then each
+    card's kami-no-ku starts (with its marks) and ends (the ma begins); after the last card,
+    the stack has run out. Programme times count from the match's start (`session.epoch`),
+    as the reading driver's do."""
 
     def __init__(self, timing, order: list[int]):
         timing.start(order)          # the reader's programme follows the reader's stack
@@ -184,11 +183,18 @@ class ProgrammeReader:
     def next_time(self, session: KyogiSession) -> float | None:
         if self.done or session.is_over():
             return None
+        if session.phase == ARRANGE:                 # the reading starts: the match begins
+            return session.clock.now()
+        if session.phase == MEMORISE:                # after the memorisation period
+            left = session.memorise_left()
+            return session.clock.now() + (left or 0.0)
         if self.index >= len(self.order):            # the stack ran out: say so at once
             return session.clock.now()
         return session.epoch + self.marks(self.index)["kami_start" if self.kami_next else "card_end"]
 
     def feed(self, session: KyogiSession) -> list[GameEvent]:
+        if session.phase in (ARRANGE, MEMORISE):
+            return session.begin()   # the programme's zero is the match's
         if self.index >= len(self.order):
             self.done = True
             return session.reading_finished()
