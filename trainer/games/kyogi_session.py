@@ -570,6 +570,8 @@ class KyogiSession:
         return []
 
     def _person_would_owe(self) -> bool:
+        if not self.people:          # CPUs send at once: nobody makes the reader wait
+            return False
         trial = self.state.clone()
         now_ms = self.ms(self.clock.now())
         for s in kyogi.SEATS:
