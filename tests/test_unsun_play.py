@@ -8,8 +8,8 @@ import pytest
 from audio.clock import FakeClock
 from trainer.cli import main
 from trainer.games import registry
-from trainer.games.protocol import READER
-from trainer.games.turn_session import CPU, HUMAN, NotYourTurn, TurnTimedOut, play_out
+from trainer.games.protocol import READER, IllegalAction
+from trainer.games.turn_session import CPU, HUMAN, TurnTimedOut, play_out
 from trainer.games.unsun_session import TURN_SECONDS, new_session
 from trainer.players.unsun_cpu import MediumCpu, RandomCpu, make_cpu
 from trainer.rules.unsun import (DECK, EVENT_TYPES, GURU, ISU, KOTSU, MEIRAF, MONCHI, ORI, PLAYERS,
@@ -209,8 +209,9 @@ def test_session_waits_for_the_person_and_only_lets_them_play_legal_cards():
     assert session.waiting_for() == (0,)
     legal = session.legal(0)
     assert legal and all(a.seat == 0 for a in legal)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalAction, match="not to act") as refused:
         session.act(1, legal[0])
+    assert refused.value.reason == "turn.not_your_turn"
     session.act(0, legal[0])
     session.run_cpus()
     assert session.waiting_for() == (0,) or session.is_over()

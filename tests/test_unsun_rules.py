@@ -192,9 +192,35 @@ def test_unheld_robai_is_announced():
         s = new_game(seed)
         events = s.apply(Deal())
         if s.robai_holder is None:
-            assert of(events, RobaiUnheld) == [RobaiUnheld(s.dealer)]
+            assert of(events, RobaiUnheld) == [RobaiUnheld(s.dealer, s.okie == Card(s.trump, ROBAI))]
             return
     raise AssertionError("no unheld Robai in 500 seeds")
+
+
+def _first_deal_where(robai_is_okie: bool) -> tuple[UnsunState, list]:
+    for seed in range(5000):
+        s = new_game(seed)
+        events = s.apply(Deal())
+        if s.robai_holder is None and (s.okie == Card(s.trump, ROBAI)) == robai_is_okie:
+            return s, events
+    raise AssertionError("no such deal in 5000 seeds")
+
+
+def test_a_set_aside_robai_is_told_to_nobody():
+    """docs/unsun.md: the two cards after the Okié are seen by nobody. Telling every seat that
+    nobody holds the trump ロバイ (while the Okié is not it) says it is one of those two."""
+    s, events = _first_deal_where(robai_is_okie=False)
+    assert of(events, RobaiUnheld)                   # the full log knows
+    for seat in range(PLAYERS):
+        seen = [s.redact(e, seat) for e in events]
+        assert not any(isinstance(e, RobaiUnheld) for e in seen), f"seat {seat} learns it"
+
+
+def test_an_unheld_robai_that_is_the_okie_is_announced_to_everyone():
+    s, events = _first_deal_where(robai_is_okie=True)
+    for seat in range(PLAYERS):
+        seen = [s.redact(e, seat) for e in events]
+        assert [e for e in seen if isinstance(e, RobaiUnheld)] == [RobaiUnheld(s.dealer, True)]
 
 
 def test_first_lead_after_dealer_when_set():

@@ -33,11 +33,12 @@ from trainer.players.umebotan_cpu import LEVELS
 from trainer.rules import decks
 from trainer.rules.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA, RIBBON
 from trainer.rules.umebotan import Dealt, Play, RoundScored, Take, UmeBotanView
-from trainer.rules.umebotan_score import PileError, RoundScore, card_points, check_partition, score_round
+from trainer.rules.umebotan_score import PileError, RoundScore, card_points, check_piles, score_round
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
 from trainer.ui.cards_faces import ASPECT, paint_hana
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
+from trainer.text.refusals import describe_refusal
 from trainer.text.umebotan import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
 add_messages({
@@ -78,11 +79,6 @@ add_messages({
     "calc.yaku": ("役", "Yaku"),
     "calc.score_col": ("得点", "Score"),
     "calc.none": ("なし", "none"),
-    "calc.missing": ("どの山にも入っていない札（{n} 枚）: {cards}",
-                     "Cards in no pile ({n}): {cards}"),
-    "calc.twice": ("{card} が2つ以上の山に入っています（{piles}）", "{card} is in more than one pile ({piles})"),
-    "calc.extra": ("{n} 人目の山は使えません（{players} 人の勝負）",
-                   "Pile {n} cannot be used: this is a {players}-player game"),
     "calc.dandruff": ("頭垢: ほかの点と役はすべて無効", "Dandruff: every other score and yaku is cancelled"),
 })
 
@@ -560,29 +556,24 @@ class ScoreCalculator(QDialog):
 
     # -- scoring --------------------------------------------------------------------------------------
     def problem(self) -> str | None:
-        """What keeps the piles from being scored, in the interface language (None: nothing)."""
-        n = self.player_count()
-        for k in range(n, 4):
-            if self.piles[k]:
-                return tr("calc.extra", n=k + 1, players=n)
-        piles = self.piles[:n]
-        where: dict[int, list[int]] = {}
-        for k, pile in enumerate(piles):
-            for c in pile:
-                where.setdefault(c, []).append(k + 1)
-        for c, ks in where.items():
-            if len(ks) > 1 and c in HANAFUDA:
-                return tr("calc.twice", card=numbered_name(c), piles=", ".join(map(str, ks)))
+        """What keeps the piles from being scored, in the interface language (None: nothing).
+        The check is the scorer's (`check_piles`); only the cards' names are added here."""
         try:
-            check_partition(piles)
+            check_piles(self.piles, self.player_count())
         except PileError as exc:
-            missing = [c for c in HANAFUDA if c not in where]
-            if missing and all(c in HANAFUDA for c in where):
-                comma = "、" if LANG.code == "ja" else ", "
-                shown = comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
-                return tr("calc.missing", n=len(missing), cards=shown)
-            return str(exc)
+            return describe_refusal(exc, **self._named(exc))
         return None
+
+    @staticmethod
+    def _named(exc: PileError) -> dict[str, str]:
+        """The refusal's cards by their names in the interface language."""
+        card = exc.fields.get("card")
+        missing = exc.fields.get("missing") or ()
+        comma = "、" if LANG.code == "ja" else ", "
+        named = {"cards": comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")}
+        if isinstance(card, int) and card in HANAFUDA:
+            named["card"] = numbered_name(card)
+        return named if missing or "card" in named else {}
 
     def score(self) -> RoundScore | None:
         """Score the piles (`score_round`, as `karuta score umebotan`), or say what is wrong."""
