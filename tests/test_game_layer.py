@@ -203,3 +203,5 @@ def test_a_pause_after_an_event_kind_holds_the_next_move():
                     cpu_delay=0.1, pause_after={"toy.said": 2.0})
     clock.advance(0.1)
     assert len(s.tick()) == 1 and s.next_due() == pytest.approx(2.1)
+    s.set_pace(0.0)
+    assert s.next_due() == pytest.approx(0.1)         # no pace, no pause

@@ -179,8 +179,7 @@ def test_medium_cpu_beats_random_play_by_a_clear_margin():
     games = 40
     for g in range(games):
         medium_team = g % 2
-        opts = {"cpu_level": "medium", "against": "random"} if medium_team == 0 else {
-            "cpu_level": "random", "against": "medium"}
+        opts = {"level": "medium", "against": "random", "test_seat": medium_team}
         state, _ = play_game(STANDARD, f"m:{g}", opts, check=False)
         medium_wins += state.winning_team() == medium_team
     assert medium_wins >= 0.75 * games
@@ -243,11 +242,17 @@ def test_simulate_is_deterministic_and_reports_both_teams():
 
 
 def test_karuta_simulate_unsun_through_the_registry(capsys):
-    argv = ["simulate", "unsun", "--games", "2", "--seed", "3", "--cpu-level", "medium",
+    argv = ["simulate", "unsun", "--games", "2", "--seed", "3", "--level", "medium",
             "--against", "random", "--json"]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["levels"] == {"A": "medium", "B": "random"} and out["games"] == 2
+    assert out["levels"] == "alternating" and out["games"] == 2        # team A tested, then team B
+    assert out["test_seat"]["level"] == "medium" and out["test_seat"]["fair_share"] == 0.5
+    old = ["simulate", "unsun", "--games", "1", "--seed", "3", "--cpu-level", "random", "--json"]
+    assert main(old) == 0                                              # the old spelling still works
+    assert json.loads(capsys.readouterr().out)["levels"] == {"A": "random", "B": "random"}
+    assert main(["simulate", "unsun", "--games", "1", "--level", "random,medium"]) == 2
+    assert "one level or 8" in capsys.readouterr().err
     assert main(["simulate", "unsun", "--players", "4", "--games", "1"]) == 2
     assert "8 players, not 4" in capsys.readouterr().err
 

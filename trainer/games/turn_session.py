@@ -92,8 +92,11 @@ class TurnSession:
         self._move_due = self.clock.now() + self._wait()
 
     def _wait(self) -> float:
-        last = self.log[-1].kind if self.log else None
-        return max(self.cpu_delay, self.pause_after.get(last, 0.0)) if last else self.cpu_delay
+        """The wait before the next move: `cpu_delay`, longer after a `pause_after` kind (an
+        unpaced table, delay 0, never pauses: the simulator and the tests)."""
+        if not self.cpu_delay or not self.log:
+            return self.cpu_delay
+        return max(self.cpu_delay, self.pause_after.get(self.log[-1].kind, 0.0))
 
     # -- questions ---------------------------------------------------------------------------
     def humans(self) -> tuple[int, ...]:

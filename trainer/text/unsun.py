@@ -72,7 +72,8 @@ def suit_name(suit: str) -> str:
 def seat_name(seat: int | None) -> str:
     if seat is None:
         return "誰か" if _ja() else "someone"
-    return f"席{seat}" if _ja() else f"seat {seat}"
+    # seats are 0-based in the engine, 1..8 on screen and in the log (as in every other game)
+    return f"席{seat + 1}" if _ja() else f"seat {seat + 1}"
 
 
 def rank_name(rank: int) -> str:

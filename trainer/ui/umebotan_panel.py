@@ -335,11 +335,12 @@ class UmebotanPanel(CardGamePanel):
             if plays:                            # two matches (or the Lightning's pick): choose
                 t.selected = None if t.selected == card else card
                 self._changed()
-            return None
+                return None
+            return Play(card)                    # refused: the session says why
         if t.selected is not None:
             return next((a for a in legal if isinstance(a, Play) and a.card == t.selected and a.target == card),
-                        None)
-        return next((a for a in legal if isinstance(a, Take) and a.target == card), None)
+                        Play(t.selected, card))
+        return next((a for a in legal if isinstance(a, Take) and a.target == card), Take(card))
 
     def words(self, event: GameEvent) -> str | None:
         if isinstance(event, Dealt) and not event.cards:
