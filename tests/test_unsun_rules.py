@@ -620,3 +620,28 @@ def test_discard_and_hands_are_seen_only_by_their_owner():
         for other in range(8):
             if other != seat:
                 assert not (s.secrets_of(other) & s.view(seat).cards_seen())
+
+
+def test_why_illegal_says_the_follow_rule_of_every_held_card_playable_refuses():
+    """The engine's refusals agree with `playable` card by card (the screen shows these, and
+    re-derives nothing): a playable card has no refusal, every other held card has its rule."""
+    import random as _random
+    follow_rules = {"unsun.first_lead_trump", "unsun.meri_trump", "unsun.trump_led", "unsun.must_follow"}
+    seen: set[str] = set()
+    for seed in range(12):
+        s, rng = new_game(seed), _random.Random(seed)
+        while not s.is_over():
+            seat = s.actors()[0]
+            if seat != READER and s.phase in (MEIRAF, MERI, MONCHI):
+                ok = set(s.playable(seat))
+                for card in s.hands[seat]:
+                    refusal = s.why_illegal(seat, Play(seat, card))
+                    assert (refusal is None) == (card in ok), (seed, card)
+                    if refusal is not None:
+                        assert refusal.reason in follow_rules
+                        seen.add(refusal.reason)
+                other = (seat + 1) % PLAYERS
+                if s.hands[other]:
+                    assert s.why_illegal(other, Play(other, s.hands[other][0])).reason == "turn.not_your_turn"
+            s.apply(rng.choice(s.legal_actions(seat)))
+    assert seen == follow_rules

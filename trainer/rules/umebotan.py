@@ -22,7 +22,7 @@ from typing import Sequence
 
 from trainer.games.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.rules.decks import HANAFUDA, LIGHTNING, PINE, WILLOW, Hana, month, points
-from trainer.rules.umebotan_score import RoundScore, score_round
+from trainer.rules.umebotan_score import RoundScore, card_points, score_round
 
 
 REFUSALS = (
@@ -270,6 +270,15 @@ class UmeBotanView:
     lightning_user: int | None
     month_yaku: bool
     last_round: tuple[int, ...] | None
+
+    @property
+    def pile_points(self) -> tuple[int, ...]:
+        """The card points in each seat's score pile so far."""
+        return tuple(card_points(p) for p in self.piles)
+
+    def captures(self, card: Hana) -> bool:
+        """Whether `card` played now would capture a field card."""
+        return bool(matches(card, self.field))
 
 
 # -- the state ----------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from trainer.players.umebotan_cpu import LEVELS
 from trainer.rules import decks
 from trainer.rules.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA, RIBBON
 from trainer.rules.umebotan import Dealt, Play, RoundScored, Take, UmeBotanView
-from trainer.rules.umebotan_score import PileError, RoundScore, card_points, check_piles, score_round
+from trainer.rules.umebotan_score import PileError, RoundScore, check_piles, score_round
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
 from trainer.ui.cards_faces import ASPECT, paint_hana
 from trainer.ui.i18n import LANG, add_messages, tr
@@ -360,7 +360,7 @@ class UmebotanPanel(CardGamePanel):
             t.selected = None
         t.highlighted = ({a.card for a in legal if isinstance(a, Play)}
                          | {a.target for a in legal if isinstance(a, Take)})
-        t.captures = {a.card for a in legal if isinstance(a, Play) and (a.target is not None or _matches(a.card, v))}
+        t.captures = {a.card for a in legal if isinstance(a, Play) and (a.target is not None or v.captures(a.card))}
         t.targets = ({a.target for a in legal if isinstance(a, Take)}
                      | {a.target for a in legal if isinstance(a, Play) and a.card == t.selected})
 
@@ -368,7 +368,7 @@ class UmebotanPanel(CardGamePanel):
         v = self.table.view
         if v is None:
             return ""
-        return tr("ume.line", hand=v.hand_counts[seat], points=card_points(v.piles[seat]), total=v.totals[seat])
+        return tr("ume.line", hand=v.hand_counts[seat], points=v.pile_points[seat], total=v.totals[seat])
 
     def status_text(self) -> str:
         s, t = self.session, self.table
@@ -381,11 +381,6 @@ class UmebotanPanel(CardGamePanel):
                           card=card_name(t.selected))
             return tr("cards.your_turn") + " — " + tr("ume.play")
         return super().status_text()
-
-
-def _matches(card: int, v: UmeBotanView) -> bool:
-    from trainer.rules.umebotan import matches
-    return bool(matches(card, v.field))
 
 
 # =========================================================================== the score calculator
