@@ -79,6 +79,7 @@ add_messages({
     "calc.yaku": ("役", "Yaku"),
     "calc.score_col": ("得点", "Score"),
     "calc.none": ("なし", "none"),
+    "calc.comma": ("、", ", "),            # between the names of the cards in no pile
     "calc.dandruff": ("頭垢: ほかの点と役はすべて無効", "Dandruff: every other score and yaku is cancelled"),
 })
 
@@ -565,7 +566,7 @@ class ScoreCalculator(QDialog):
         """The refusal's cards by their names in the interface language."""
         card = exc.fields.get("card")
         missing = exc.fields.get("missing") or ()
-        comma = "、" if LANG.code == "ja" else ", "
+        comma = tr("calc.comma")
         named = {"cards": comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")}
         if isinstance(card, int) and card in HANAFUDA:
             named["card"] = numbered_name(card)
