@@ -205,3 +205,25 @@ def test_a_pause_after_an_event_kind_holds_the_next_move():
     assert len(s.tick()) == 1 and s.next_due() == pytest.approx(2.1)
     s.set_pace(0.0)
     assert s.next_due() == pytest.approx(0.1)         # no pace, no pause
+
+
+@pytest.mark.parametrize("game,players", [("unsun", 8), ("yomi", 4), ("umebotan", 3)])
+def test_a_paced_table_plays_the_same_game_as_the_simulator(game, players):
+    """The app paces the CPUs (a delay, a pause after tricks), the simulator does not: the
+    protocol's play_out on a fake clock gives the same log either way, for the same seed."""
+    from trainer.games import registry
+    from trainer.games.protocol import Session
+    from trainer.games.protocol import play_out as play_session
+    variant = registry.find(game)
+    make = registry.resolve(variant.session)
+    opts = {"rounds": 2} if game == "umebotan" else {"deals": 2} if game == "unsun" else {}
+    logs = []
+    for delay in (0.0, 0.7):
+        clock = FakeClock()
+        s = make(variant, 5, [CPU] * players, {**opts, "clock": clock, "cpu_delay": delay})
+        s.set_pace(delay, {"unsun.trick": 1.6})
+        assert isinstance(s, Session)
+        play_session(s, clock)
+        assert s.is_over() and (clock.now() > 0) == (delay > 0)
+        logs.append(s.log)
+    assert logs[0] == logs[1]

@@ -28,6 +28,6 @@ def yomi_options(options: Mapping[str, Any]) -> YomiOptions:
 def new_session(variant: Any, seed: int | str, seats: Sequence[str],
                 options: Mapping[str, Any] | None = None, *, clock: Clock | None = None) -> TurnSession:
     return new_turn_session(
-        variant, seed, seats, {**dict(options or {}), "clock": clock}, best=BEST_LEVEL,
+        variant, seed, seats, {**dict(options or {}), **({"clock": clock} if clock else {})}, best=BEST_LEVEL,
         new_state=lambda players, opts: new_game(players, seed, yomi_options(opts)),
         make_cpu=lambda seat, level: YomiCpu(seat, level, seed))
