@@ -35,8 +35,9 @@ from trainer.games.protocol import play_out as play_session
 
 HUMAN, CPU = "human", "cpu"
 
-REFUSALS = ("turn.not_your_turn", "turn.game_over")
-"""The table's own refusals (every turn game's `REFUSALS` lists them too)."""
+REFUSALS = ("turn.not_your_turn", "turn.game_over", "turn.not_allowed")
+"""The table's own refusals (worded by `trainer.text.turn`; every turn game's `REFUSALS` lists the
+first two, and its engine's `why_illegal` makes the third unnecessary)."""
 
 
 class CpuPlayer(Protocol):

@@ -10,4 +10,5 @@ from trainer.text.refusals import add_refusal_messages
 add_refusal_messages({
     "turn.not_your_turn": ("まだあなたの番ではありません", "It is not your turn yet"),
     "turn.game_over": ("このゲームは終わりました", "The game is over"),
+    "turn.not_allowed": ("いまその手はできません", "That move is not allowed now"),   # an engine without why_illegal
 })
