@@ -1,10 +1,11 @@
 """A turn-based card game at one table: the engine, CPU seats, the people's seats, a log, a turn timer.
 
 Yomi, Ume Botan and Unsun karuta are played one action at a time: the
-engine (a `GameState`) says who acts; a CPU seat acts as soon as it is its
-turn; a person's seat waits for the table view to send an action. The Qt
+engine (a `GameState`) says who acts; a CPU seat acts when its move is due
+(below); a person's seat waits for the table view to send an action. The Qt
 table and `karuta simulate` both play through this object: the simulator
-simply makes every seat a CPU and runs the session to its end.
+makes every seat a CPU and runs the session to its end with the protocol's
+`play_out`.
 
 Hidden information: the log each seat reads is the engine's events as that
 seat may see them. An engine that hides something in its events defines
