@@ -279,9 +279,14 @@ def _levels(text: str) -> tuple[str, str]:
 # -- the registry's entry points (`karuta simulate kyogi`) ---------------------------------------
 
 def add_cli_options(parser) -> None:
-    parser.add_argument("--cpu-level", default="club,club",
-                        help="two comma-separated levels: beginner, novice, club, strong, "
-                             "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
+    # The one spelling of `karuta simulate` (trainer.sim.card_sim.add_level_options): --level, one
+    # level for both seats or one per seat; --cpu-level is the old spelling. No --against here:
+    # --league plays every level against every other with the seats alternated.
+    parser.add_argument("--level", "--cpu-level", dest="cpu_level", default="club,club",
+                        metavar="LEVEL[,LEVEL]",
+                        help="CPU level of both seats, or one per seat separated by a comma "
+                             "(--cpu-level is the old spelling): beginner, novice, club, strong, "
+                             "a-class, meijin (or e, d, c, b, a, top); default club; --levels describes them")
     parser.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
     parser.add_argument("--league", action="store_true",
                         help="play every level against every other level and print the win table "
