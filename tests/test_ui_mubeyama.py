@@ -583,7 +583,7 @@ def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_pat
 def test_same_seed_same_deal_and_reading_order_in_the_app_and_the_simulator(panel, driver, qtbot, variant):
     from trainer.rules.mubeyama import VARIANTS as SPECS
     from trainer.sim.mubeyama_sim import session_for
-    from trainer.games.mubeyama_session import play_out
+    from trainer.sim.mubeyama_sim import play_out
     panel.start_game(config(variant, seed=29))
     app = panel.session
     sim = session_for(SPECS[variant], 29)

@@ -56,7 +56,8 @@ def parse_layout(text: str, seat: int) -> list[int]:
             continue
         no = by_static(part)           # either spelling: おうこ as heard, あふこ as written
         if no is None:
-            raise LayoutError(tr("mubeyama.layouts.bad", seat=seat + 1, text=part))
+            raise LayoutError(f"seat {seat}: {part!r} is neither a poem number nor a kimariji",
+                              "not_a_kimariji", seat=seat, text=part)
         out.append(no)
     return out
 

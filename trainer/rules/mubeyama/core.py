@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Protocol, Sequence
 
 from trainer.games.protocol import GameOutcome
+from trainer.games.protocol import IllegalAction as ProtocolIllegalAction
 
 from . import events as ev
 from .events import (ALL_READ, WAIT_FLIP, WAIT_OVER, WAIT_PASS, WAIT_READ, CardNo, MubeyamaEvent,
@@ -43,15 +44,23 @@ READER = -1
 """The pseudo-seat of the reader (the chance player)."""
 
 
-class MubeyamaError(ValueError):
-    """Base of the engine's errors: one English line (for the command line and logs)
-    plus the same facts as data, so a screen words them in its own language:
-    *problem* names what went wrong, *facts* hold its values (seats count from 0)."""
+class MubeyamaError(ProtocolIllegalAction):
+    """Base of the engine's refusals: the protocol's `IllegalAction` with the reason id
+    ``"mubeyama.<problem>"`` and the facts as its fields (seats count from 0), plus one
+    English line for the command line and logs. Screens word it from the id
+    (`trainer.text.mubeyama.error_text`). *problem* and *facts* are the same values
+    under the engine's own names."""
 
     def __init__(self, message: str, problem: str = "", **facts: object):
-        super().__init__(message)
-        self.problem = problem
-        self.facts = facts
+        super().__init__(f"mubeyama.{problem or 'error'}", message, **facts)
+
+    @property
+    def problem(self) -> str:
+        return self.reason.removeprefix("mubeyama.")
+
+    @property
+    def facts(self) -> dict[str, object]:
+        return self.fields
 
 
 class IllegalAction(MubeyamaError):
