@@ -195,7 +195,8 @@ def test_engine_errors_are_the_protocols_refusals_with_reason_ids():
 
 
 EXAMPLE_FIELDS = {"seat": 2, "no": 17, "seats": (0, 3), "counts": (4, 6), "ruleset": "Okayama",
-                  "players": 5, "got": 3, "need": 25, "value": "x", "text": "zz"}
+                  "players": 5, "got": 3, "need": 25, "value": "x", "text": "zz", "what": "row 1",
+                  "amount": 50, "top": 80}
 
 
 @pytest.mark.parametrize("reason", REFUSALS)

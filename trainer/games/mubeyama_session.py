@@ -156,8 +156,10 @@ EVENT_TYPES = {**ENGINE_EVENT_TYPES, **SESSION_EVENT_TYPES}
 
 REFUSALS: tuple[str, ...] = tuple(f"mubeyama.{problem}" for problem in (
     "not_yours", "not_read", "hidden_not_read", "no_flip", "reader_waits", "not_now",
-    "not_an_action", "players", "layouts", "count", "not_a_card", "not_a_kimariji", "twice"))
-"""Every reason id the engine, the session and the layout entry refuse with (``mubeyama.<problem>``)."""
+    "not_an_action", "players", "layouts", "count", "not_a_card", "not_a_kimariji", "twice",
+    "stake_rows", "stake_amount", "stake_not_highest"))
+"""Every reason id the engine, the session, the layout entry and the stakes refuse with
+(``mubeyama.<problem>``)."""
 
 
 # --------------------------------------------------------------------------- actions

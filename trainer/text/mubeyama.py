@@ -41,6 +41,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.mode.hotseat": ("この画面で遊ぶ（人とCPU）", "On this screen (people and CPU)"),
     "mubeyama.mode.scorekeeper": ("記録係（本物の札で遊ぶ。アプリは読むだけ）",
                                   "Scorekeeper (people play with real cards; the app only reads)"),
+    "mubeyama.mode.scorekeeper_short": ("記録係", "Scorekeeper"),
     "mubeyama.seats": ("席", "Seats"),
     "mubeyama.seat": ("席{n}", "Seat {n}"),
     "mubeyama.human": ("人", "Person"),
@@ -265,6 +266,11 @@ REFUSAL_TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.not_a_kimariji": ("{seat}: 「{text}」は札番号でも決まり字でもありません",
                                 "{seat}: “{text}” is neither a poem number nor a kimariji"),
     "mubeyama.twice": ("#{no} が二度並んでいます（{seats}）", "#{no} is laid out twice ({seats})"),
+    "mubeyama.stake_rows": ("段の支払いは4つ要ります（{got}つ）", "the stakes need 4 row payments, got {got}"),
+    "mubeyama.stake_amount": ("支払いは0以上の整数の文です（{value}）",
+                              "a payment must be a whole number of Mon >= 0, got {value}"),
+    "mubeyama.stake_not_highest": ("むべ山（22番）の支払いが最高額でなければなりません（{amount} 文は {top} 文以下）",
+                                   "the #22 (mubeyama) payment must be the highest: {amount} Mon is not above {top}"),
 }
 
 

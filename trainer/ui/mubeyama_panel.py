@@ -169,7 +169,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _game_title(self) -> str:
         c = self.config
-        mode = tr("mubeyama.mode.scorekeeper").split("（")[0].split(" (")[0] if c.scorekeeper else ""
+        mode = tr("mubeyama.mode.scorekeeper_short") if c.scorekeeper else ""
         return "　".join(x for x in (tr(f"mubeyama.variant.{c.variant}"), f"{tr('mubeyama.seed')} {c.seed}", mode) if x)
 
     def _fill_view_as(self) -> None:

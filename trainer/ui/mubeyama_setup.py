@@ -248,7 +248,7 @@ class SetupPage(QWidget):
                           rows=tuple(b.value() for b in self.stake_rows),
                           tsuki_yuki_hana=self.stake_tyh.value(), mubeyama=self.stake_mubeyama.value())
         except ValueError as exc:
-            raise ValueError(tr("mubeyama.error.stakes", err=exc)) from None
+            raise ValueError(tr("mubeyama.error.stakes", err=error_text(exc))) from None
 
     def yaku(self) -> YakuSets:
         if not self.yaku_box.isChecked():
