@@ -106,7 +106,8 @@ class _HiddenCheckedSession(MubeyamaSession):
     """An all-CPU gambling table that, after every step `protocol.play_out` takes (each CPU
     move, each report of the reader), checks what every seat is shown: `view(seat)` and
     `log_for(seat)` never name another seat's hidden card before it is read, nor, between
-    readings, before it is shown; the log and ledger are checked as they grow."""
+    readings, before it is shown, and while it waits to be shown only its owner's view
+    says whose it is; the log and ledger are checked as they grow."""
 
     checked = 0
 
@@ -124,6 +125,8 @@ class _HiddenCheckedSession(MubeyamaSession):
             named |= {p.no for p in v.ledger[paid:]}
             if between:
                 named.add(getattr(v.pending, "no", None))
+            p = v.pending                      # a read hidden card's owner is named to it alone
+            assert not (isinstance(p, AwaitFlip) and p.seat != viewer and p.no == g.tables[p.seat].hidden)
             assert not hidden & named, (g.reads(), viewer, hidden)
             seen[viewer] = (len(log), len(v.ledger))
             for s, t in enumerate(v.tables):
