@@ -152,9 +152,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.driver.stop()
         self._tick_timer.stop()
         self.config = config
-        delay = self._cpu_delay_override
-        delay = self.setup.cpu_delay_s() if delay is None else delay
-        self.session = MubeyamaSession(replace(config, cpu_delay_s=delay), clock=self.clock)
+        if self._cpu_delay_override is not None:       # tests: CPUs at once, or quickly
+            config = replace(config, cpu_delay_s=self._cpu_delay_override)
+        self.session = MubeyamaSession(config, clock=self.clock)
         self.viewer = None
         self.play.clear(config.gambling, config.scorekeeper)
         self._fill_view_as()

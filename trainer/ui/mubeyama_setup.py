@@ -266,10 +266,8 @@ class SetupPage(QWidget):
         return GameConfig(variant=variant, seats=seats,
                           stakes=self.stakes() if self.spec().gambling else Stakes(), yaku=self.yaku(),
                           seed=self.seed.value(), scorekeeper=self.scorekeeper.isChecked(),
-                          layouts=layouts, hint_delay_s=self.hint_delay.value())
-
-    def cpu_delay_s(self) -> float:
-        return self.cpu_delay.value()
+                          layouts=layouts, hint_delay_s=self.hint_delay.value(),
+                          cpu_delay_s=self.cpu_delay.value())
 
     def remember(self) -> None:
         s = self.settings
