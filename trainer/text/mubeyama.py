@@ -58,6 +58,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.stake.mubeyama": ("むべ山（22番）— 最高額", "Mubeyama (#22) — the highest"),
     "mubeyama.stake.defaults": ("既定に戻す", "Defaults"),
     "mubeyama.row": ("{n}段目", "row {n}"),
+    "mubeyama.mon_unit": (" 文", " Mon"),
     "mubeyama.yaku": ("役札（編集可 — 資料の編者も数を疑っている）",
                       "Yaku cards (editable: the source's editor doubts the lists)"),
     "mubeyama.yaku.kw": ("第一群「{kanji}」（右へ1枚）", "Set 1 “{kanji}” ({kw}): pass 1 right"),

@@ -192,9 +192,7 @@ class SetupPage(QWidget):
 
     @staticmethod
     def _mon() -> QSpinBox:
-        box = QSpinBox(minimum=0, maximum=1_000_000, singleStep=10)
-        box.setSuffix(" 文")
-        return box
+        return QSpinBox(minimum=0, maximum=1_000_000, singleStep=10)   # its unit: `retranslate`
 
     def _load(self) -> None:
         g = self.settings.get
@@ -317,6 +315,8 @@ class SetupPage(QWidget):
 
     def retranslate(self, *_) -> None:
         self.title.setText(tr("mubeyama.setup"))
+        for box in (self.stake_hidden, *self.stake_rows, self.stake_tyh, self.stake_mubeyama):
+            box.setSuffix(tr("mubeyama.mon_unit"))
         self.variant_label.setText(tr("mubeyama.variant"))
         for k in range(self.variant.count()):
             self.variant.setItemText(k, tr(f"mubeyama.variant.{self.variant.itemData(k)}"))
