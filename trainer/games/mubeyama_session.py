@@ -329,15 +329,16 @@ class MubeyamaSession:
         refusal = self.why_illegal(seat, action)
         if refusal is not None:
             raise refusal
+        p = self.state.pending
         if isinstance(action, MarkFlip):
-            p = self.state.pending
             assert isinstance(p, AwaitFlip)
             return self._apply(Flip(p.seat, p.no)) + self._after()
-        if isinstance(action, Click):
-            action = self._meaning(seat, action)
-        if isinstance(action, tuple):           # a timed flip: (Flip, stamp, predicted mark)
-            flip, stamp, predicted = action
-            return self._flip(flip, stamp, predicted) + self._after()
+        if isinstance(action, Click) and isinstance(p, AwaitPass):
+            assert action.no is not None
+            return self._apply(Pass(seat, action.no, p.to)) + self._after()
+        if isinstance(action, Click):            # the card read, or the hidden back when it was read
+            assert isinstance(p, AwaitFlip)
+            return self._flip(Flip(seat, p.no), action.stamp, action.kimariji_at) + self._after()
         return self._apply(action) + self._after()
 
     def why_illegal(self, seat: int, action: Any) -> protocol.IllegalAction | None:
@@ -372,15 +373,6 @@ class MubeyamaSession:
         if click.no is not None and click.no not in self.state.read:
             return IllegalAction(f"#{click.no} has not been read", "not_read", seat=seat, no=click.no)
         return IllegalAction("not this seat's card", "not_yours", seat=seat)
-
-    def _meaning(self, seat: int, click: Click) -> Any:
-        """What an allowed click does: a pass, or a flip with its timing."""
-        p = self.state.pending
-        if isinstance(p, AwaitPass):
-            assert click.no is not None
-            return Pass(seat, click.no, p.to)
-        assert isinstance(p, AwaitFlip)
-        return Flip(seat, p.no), click.stamp, click.kimariji_at
 
     def _visible(self, seat: int) -> set[int]:
         return {s.no for row in self.state.view(None).tables[seat].rows for s in row if s.no is not None}
