@@ -164,8 +164,8 @@ def test_the_scorer_marks_flips_and_nothing_is_timed():
         assert s.next_due() is None                # no CPU, no hint: the scorer marks
         while not s.waits_for_reader() and not s.is_over():
             p = s.state.pending
-            if isinstance(p, AwaitFlip):
-                s.act(p.seat, MarkFlip())
+            if isinstance(p, AwaitFlip):          # marked, or the scorer clicks the card: untimed
+                s.act(p.seat, MarkFlip() if len(s.state.read) % 2 else Click(p.no, clock.now(), clock.now()))
             else:
                 assert isinstance(p, AwaitPass)
                 s.act(p.giver, Click(min(s.state.tables[p.giver].face_up), clock.now()))

@@ -250,9 +250,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         s = self.session
         if s is None or s.is_over() or self.pages.currentIndex() != PLAY:
             return
-        timed = not s.config.scorekeeper
-        predicted = self._kimariji_mark() if timed and s.current is not None and s.kimariji_time is None else None
-        self._act(seat, Click(None if no == UNKNOWN else no, stamp if timed else None, predicted))
+        predicted = self._kimariji_mark() if s.current is not None else None   # the session times people only
+        self._act(seat, Click(None if no == UNKNOWN else no, stamp, predicted))
 
     def mark_flip(self) -> None:
         """Scorekeeper: the card being waited for was flipped (no click on it needed)."""
