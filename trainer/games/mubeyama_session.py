@@ -209,6 +209,7 @@ class MubeyamaSession:
         self._due: float | None = None           # when the CPU's move or the hint is due
         self._due_is_hint = False
         self._checked = -1                       # the engine log's length at the last check
+        self._logs: dict[int | None, tuple[int, list[GameEvent]]] = {}
 
     # -- questions ------------------------------------------------------------------------------
     @property
@@ -226,7 +227,10 @@ class MubeyamaSession:
 
     def log_for(self, seat: int | None) -> list[GameEvent]:
         """Every event *seat* may know of (None: an onlooker), engine and session alike."""
-        return [e for e in self.events if getattr(e, "private_to", None) in (None, seat)]
+        seen, log = self._logs.get(seat, (0, []))      # kept up to date as the events grow
+        log += [e for e in self.events[seen:] if getattr(e, "private_to", None) in (None, seat)]
+        self._logs[seat] = (len(self.events), log)
+        return list(log)
 
     def is_over(self) -> bool:
         return self.state.is_over()
