@@ -211,17 +211,15 @@ def test_the_match_floor_prints_the_spelling_chosen(qtbot, monkeypatch):
 
 def test_mubeyama_note_and_table_as_heard(qtbot, monkeypatch):
     import trainer.ui.mubeyama_table as MT
-    from trainer.ui.mubeyama_panel import MubeyamaPanel
-    fake = SimpleNamespace(session=SimpleNamespace(kimariji="な"))
-    assert MubeyamaPanel._kimariji_note(fake, poems.get(19)) == "kimariji な (was なにわが)"
-    fake.session.kimariji = "あふこ"
-    assert MubeyamaPanel._kimariji_note(fake, poems.get(44)) == "kimariji おうこ"
+    from trainer.ui.mubeyama_play import kimariji_note
+    assert kimariji_note(19, "な") == "kimariji な (was なにわが)"
+    assert kimariji_note(44, "あふこ") == "kimariji おうこ"
     table = MT.TableWidget()
     qtbot.addWidget(table)
     table.show_kimariji = True
     assert painted(monkeypatch, MT, lambda: table._face_pixmap(19, 60, 84, False)) == ["なにわが"]
     SPELLING.set("historical")
-    assert MubeyamaPanel._kimariji_note(fake, poems.get(44)) == "kimariji あふこ"
+    assert kimariji_note(44, "あふこ") == "kimariji あふこ"
     assert painted(monkeypatch, MT, lambda: table._face_pixmap(19, 60, 84, False)) == ["なにはが"]
 
 

@@ -478,6 +478,33 @@ def test_japanese_interface(panel, driver, qtbot):
     assert not any("Mon from each" in t for t in texts)
 
 
+def test_refusals_on_screen_are_in_japanese(panel, driver, qtbot):
+    """Every refusal is worded from its reason id in the interface language, never the
+    engine's English: a click on a card not read, on another seat's card, the hidden back
+    when it was not read, and a setup the stakes refuse."""
+    LANG.set("ja")
+    panel.start_game(config("gambling4", seed=7))
+    s = panel.session
+    no = _person_card(panel, driver)
+    driver.kimariji.emit(s.order.index(no), no, time.perf_counter())
+    wrong = next(sl.no for row in panel.table.view.tables[0].rows for sl in row
+                 if sl.face_up and sl.no != no)
+    click(qtbot, panel, 0, wrong)
+    assert panel.notice.text() == f"#{wrong} はまだ読まれていません"
+    click(qtbot, panel, 2, next(sl.no for sl in panel.table.view.tables[2].rows[1]))
+    assert panel.notice.text() == "その札は席3の番ではありません"
+    click(qtbot, panel, 0, UNKNOWN)
+    assert panel.notice.text() == "伏せ札はまだ読まれていません"
+    assert s.state.pending == AwaitFlip(no, 0)                   # nothing changed
+    panel.to_setup()
+    panel.setup.set_variant("gambling5")
+    panel.setup.stake_mubeyama.setValue(50)
+    qtbot.mouseClick(panel.setup.start, Qt.MouseButton.LeftButton)
+    assert panel.pages.currentIndex() == SETUP
+    assert panel.setup.error.text().startswith("支払いの設定: むべ山（22番）の支払いが最高額")
+    assert "must be" not in panel.setup.error.text()
+
+
 # =========================================================================== the real reader
 
 def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path):
@@ -583,7 +610,7 @@ def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_pat
 def test_same_seed_same_deal_and_reading_order_in_the_app_and_the_simulator(panel, driver, qtbot, variant):
     from trainer.rules.mubeyama import VARIANTS as SPECS
     from trainer.sim.mubeyama_sim import session_for
-    from trainer.games.mubeyama_session import play_out
+    from trainer.sim.mubeyama_sim import play_out
     panel.start_game(config(variant, seed=29))
     app = panel.session
     sim = session_for(SPECS[variant], 29)

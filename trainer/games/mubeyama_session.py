@@ -1,10 +1,17 @@
 """One Mubeyama karuta table (むべ山かるた): engine, CPU seats, the reader's order, reaction times.
 
-Pure and clock-driven (no Qt, no audio but `audio.clock`): the Qt panel
-(`trainer.ui.mubeyama_panel`) owns the sound and the timers and calls this
-object; the simulator (`trainer.sim.mubeyama_sim`) drives the very same object
-with every seat a CPU on a `FakeClock`. So the same seed gives the same deal
-and the same reading order in both: the deal is `rulesets.deal` and the order
+A `trainer.games.protocol.Session`, pure and clock-driven (no Qt, no audio but
+`audio.clock`). It is fed the reading (`card_started`, `kimariji_sounded`,
+`card_finished`) and the people's clicks (`act`), and owns *when* things
+happen: it tells the reader to hold after each card and to go on once the
+card and every pass it caused are done (`ReaderHeld` / `ReaderReleased`
+events), moves the CPU seats and shows the hint when they are due (`tick` at
+`next_due`), and times people's flips. The Qt panel (`trainer.ui.mubeyama_panel`)
+plays the sound, forwards the driver's signals and clicks, calls `tick` on a
+timer and draws; the simulator (`trainer.sim.mubeyama_sim`) drives the very
+same object through `protocol.play_out` with every seat a CPU, a `FakeClock`
+and `SimulatedReader`. So the same seed gives the same deal and the same
+reading order in both: the deal is `rulesets.deal` and the order
 `core.reading_order`, both from the seed, and the reader reads `order` front
 to back (`next_yomifuda`).
 
@@ -22,15 +29,19 @@ to back (`next_yomifuda`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 import poems.kimariji
 from audio.clock import SYSTEM, Clock
 from poems.yaku import SEED, YakuSets
+from trainer.games import protocol
+from trainer.games.protocol import GameEvent, GameOutcome
 from trainer.players.mubeyama_cpu import MubeyamaCpu
-from trainer.rules.mubeyama import (READER, VARIANTS, Action, AwaitFlip, AwaitPass, Event, Flip,
-                                    Flipped, IllegalAction, MubeyamaView, Pass, Read, Revealed,
+from trainer.rules.mubeyama import (EVENT_TYPES as ENGINE_EVENT_TYPES, VARIANTS, Action, AwaitFlip,
+                                    AwaitPass, AwaitRead, Flip, Flipped, IllegalAction,
+                                    MubeyamaError, MubeyamaEvent, MubeyamaView, Pass, Read, Revealed,
                                     Ruleset, Stakes, VariantSpec, Won, new_game)
+from trainer.games.protocol import event_kinds
 
 HUMAN, CPU = "human", "cpu"
 
@@ -49,6 +60,8 @@ class GameConfig:
     layouts: tuple[tuple[int, ...], ...] | None = None
     """Scorekeeper mode: each seat's torifuda in slot order (None: dealt from the seed)."""
     hint_delay_s: float = 5.0
+    cpu_delay_s: float = 0.8
+    """How long after the kimariji (or after its own last move) a CPU seat acts."""
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -97,12 +110,82 @@ class Reaction:
     hinted: bool
 
 
-class MubeyamaSession:
-    """The game at one table; the panel (or the simulator) calls it and redraws from `view`.
+# --------------------------------------------------------------------------- session events
 
-    *clock* stamps what happens "now" (a kimariji heard without a mark from the
-    player); *ruleset* overrides the variant's own (tests, the simulator's
-    `play_game` with a hand-made ruleset).
+@dataclass(frozen=True)
+class ReaderHeld(MubeyamaEvent):
+    """Card *no* began; the reader is to wait after its shimo-no-ku until it is flipped."""
+    kind: ClassVar[str] = "mubeyama.reader_hold"
+    no: int
+
+
+@dataclass(frozen=True)
+class ReaderReleased(MubeyamaEvent):
+    """Card *no* and everything it caused are done: the reader reads on."""
+    kind: ClassVar[str] = "mubeyama.reader_release"
+    no: int
+
+
+@dataclass(frozen=True)
+class HintGiven(MubeyamaEvent):
+    """The hint delay passed: *seat* is named as the owner of card *no*. When *no* is the
+    seat's face-down hidden card only that seat learns it (the others when it is shown)."""
+    kind: ClassVar[str] = "mubeyama.hint"
+    seat: int
+    no: int
+    hidden_card: bool = False
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat if self.hidden_card else None
+
+
+@dataclass(frozen=True)
+class FlipTimed(MubeyamaEvent):
+    """A person flipped card *no* *ms* after its kimariji sounded (negative: before)."""
+    kind: ClassVar[str] = "mubeyama.reaction"
+    seat: int
+    no: int
+    ms: int
+    hinted: bool
+
+
+SESSION_EVENT_TYPES = event_kinds(ReaderHeld, ReaderReleased, HintGiven, FlipTimed)
+EVENT_TYPES = {**ENGINE_EVENT_TYPES, **SESSION_EVENT_TYPES}
+"""Every event kind a Mubeyama table reports: the engine's and the session's (the registry's `events`)."""
+
+REFUSALS: tuple[str, ...] = tuple(f"mubeyama.{problem}" for problem in (
+    "not_yours", "not_read", "hidden_not_read", "no_flip", "reader_waits", "not_now",
+    "not_an_action", "players", "layouts", "count", "not_a_card", "not_a_kimariji", "twice",
+    "stake_rows", "stake_amount", "stake_not_highest"))
+"""Every reason id the engine, the session, the layout entry and the stakes refuse with
+(``mubeyama.<problem>``)."""
+
+
+# --------------------------------------------------------------------------- actions
+
+@dataclass(frozen=True)
+class Click:
+    """A person's click on one of the acting seat's slots: card *no*, or None for the
+    face-down hidden card. *stamp*: when the press happened (None: not timed);
+    *kimariji_at*: when the reader's player predicts the kimariji sounds, for a click
+    before it was heard. The session decides what it means: a flip, a pass, or a refusal."""
+    no: int | None
+    stamp: float | None = None
+    kimariji_at: float | None = None
+
+
+@dataclass(frozen=True)
+class MarkFlip:
+    """Scorekeeper: the owner flipped the card being waited for (on the real floor)."""
+
+
+class MubeyamaSession:
+    """The game at one table (see the module docstring); the panel or the simulator feeds it.
+
+    *clock* stamps what happens "now" and times the CPU and the hint; *ruleset*
+    overrides the variant's own (tests, the simulator's `play_game` with a
+    hand-made ruleset).
     """
 
     def __init__(self, config: GameConfig, clock: Clock = SYSTEM, ruleset: Ruleset | None = None):
@@ -111,14 +194,22 @@ class MubeyamaSession:
         self.ruleset = ruleset or config.ruleset()
         self.state = new_game(self.ruleset, config.players, seed=config.seed, layouts=config.layouts)
         self.kinds = config.seat_kinds()
+        self.seats: tuple[str, ...] = self.kinds   # the protocol's name: "human" / "cpu" per seat
         self.cpus = {s: MubeyamaCpu(s, config.yaku, config.seed)
                      for s, k in enumerate(self.kinds) if k == CPU}
         self.order: list[int] = list(self.state.reader_order)
         self.reactions: dict[int, list[Reaction]] = {s: [] for s in range(config.players)}
+        self.events: list[GameEvent] = list(self.state.log)   # engine and session events, in order
         self.current: int | None = None          # the yomifuda being read
+        self.started_at: float | None = None     # clock time its kami-no-ku began
         self._kimariji: poems.kimariji.Current | None = None   # worked out when first asked
         self.kimariji_time: float | None = None  # clock time when its kimariji sounded
         self.hinted = False
+        self.holding = False                     # the reader was told to wait after this card
+        self._due: float | None = None           # when the CPU's move or the hint is due
+        self._due_is_hint = False
+        self._checked = -1                       # the engine log's length at the last check
+        self._logs: dict[int | None, tuple[int, list[GameEvent]]] = {}
 
     # -- questions ------------------------------------------------------------------------------
     @property
@@ -131,8 +222,31 @@ class MubeyamaSession:
     def is_human(self, seat: int) -> bool:
         return not self.config.scorekeeper and self.kinds[seat] == HUMAN
 
-    def view(self, viewer: int | None) -> MubeyamaView:
-        return self.state.view(viewer)
+    def view(self, seat: int | None) -> MubeyamaView:
+        return self.state.view(seat)
+
+    def log_for(self, seat: int | None) -> list[GameEvent]:
+        """Every event *seat* may know of (None: an onlooker), engine and session alike."""
+        seen, log = self._logs.get(seat, (0, []))      # kept up to date as the events grow
+        log += [e for e in self.events[seen:] if getattr(e, "private_to", None) in (None, seat)]
+        self._logs[seat] = (len(self.events), log)
+        return list(log)
+
+    def is_over(self) -> bool:
+        return self.state.is_over()
+
+    def outcome(self) -> GameOutcome | None:
+        return self.state.outcome()
+
+    def check_invariants(self) -> None:
+        """The engine's invariants, skipped when nothing happened since the last check
+        (a kimariji heard, a hint: the cards did not move)."""
+        if self._checked != len(self.state.log):
+            self.state.check_invariants()
+            self._checked = len(self.state.log)
+
+    def waits_for_reader(self) -> bool:
+        return isinstance(self.state.pending, AwaitRead)
 
     def next_yomifuda(self) -> int | None:
         """The next card of the reader's order not read yet (None: all read)."""
@@ -164,88 +278,178 @@ class MubeyamaSession:
     def waiting_on_cpu(self) -> bool:
         return self.state.to_act() in self.cpus
 
-    def is_over(self) -> bool:
-        return self.state.is_over()
+    def named_owner(self) -> int | None:
+        """The seat the table names as acting now: a giver, or the flipper once it is
+        named (the scorer's table, the hint, a CPU); None while the owner is unnamed."""
+        p = self.state.pending
+        if isinstance(p, AwaitPass):
+            return p.giver
+        if isinstance(p, AwaitFlip) and (self.config.scorekeeper or self.hinted or self.is_cpu(p.seat)):
+            return p.seat
+        return None
 
-    # -- the reader -----------------------------------------------------------------------------
-    def read(self, no: int) -> list[Event]:
-        """The kami-no-ku of *no* began to sound."""
-        events = self.state.apply(Read(no))
+    def reading_flipped(self) -> bool:
+        """The current card is no longer waited for (flipped, or nobody holds it)."""
+        p = self.state.pending
+        return not (isinstance(p, AwaitFlip) and p.no == self.current)
+
+    # -- the reader (the audio driver in the app, `SimulatedReader` in the simulator) -----------
+    def card_started(self, no: int) -> list[GameEvent]:
+        """A kami-no-ku began to sound: read it into the game if it is the card the game
+        waits for (the joka, a repeat or a stale card change nothing)."""
+        if self.is_over() or not self.waits_for_reader() or no != self.next_yomifuda():
+            return []
+        return self.read(no)
+
+    def read(self, no: int) -> list[GameEvent]:
+        """The kami-no-ku of *no* began: the reader is to hold after it until it is flipped."""
+        events = self._apply(Read(no))
         self.current = no
+        self.started_at = self.clock.now()
         self._kimariji = None
         self.kimariji_time = None
         self.hinted = False
-        return events
+        self.holding = True
+        return events + self._record(ReaderHeld(no)) + self._after()
 
-    def kimariji_sounded(self, no: int, at: float | None = None) -> None:
-        """The current card's kimariji has sounded (*at*: when; None: now on the clock)."""
-        if no == self.current:
-            self.kimariji_time = self.clock.now() if at is None else at
+    def kimariji_sounded(self, no: int, at: float | None = None) -> list[GameEvent]:
+        """The current card's kimariji has sounded (*at*: when; None: now on the clock);
+        the owner's CPU or hint is due from now."""
+        if no != self.current or self.is_over():
+            return []
+        self.kimariji_time = self.clock.now() if at is None else at
+        return self._after()
 
-    # -- seats ------------------------------------------------------------------------------------
-    def flip_at(self, seat: int, slot_no: int | None, stamp: float | None,
-                kimariji_at: float | None = None) -> list[Event]:
-        """A click on one of *seat*'s slots (*slot_no* None: a face-down hidden card).
+    def card_finished(self, no: int) -> list[GameEvent]:
+        """The card's reading ended; without a kimariji report it counts from now."""
+        if no == self.current and self.kimariji_time is None:
+            return self.kimariji_sounded(no)
+        return []
 
-        *stamp*: when the press happened (None: not timed, the scorekeeper);
-        *kimariji_at*: when the kimariji sounds, for a click before it was heard
-        (the player predicts the mark); otherwise the time it sounded is used.
-
-        The hidden card may be clicked only when the read card is not among the
-        seat's visible cards: what the seat's owner knows without the engine
-        telling anyone else. IllegalAction (``problem`` "not_yours", "not_read",
-        "hidden_not_read") when the click flips nothing.
-        """
+    # -- people ---------------------------------------------------------------------------------------
+    def act(self, seat: int, action: Any) -> list[GameEvent]:
+        """A person's action: a `Click`, the scorer's `MarkFlip`, or an engine `Flip` / `Pass`.
+        Raises `IllegalAction` (nothing changed) when the rules or the seat refuse it."""
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
         p = self.state.pending
-        if not isinstance(p, AwaitFlip) or p.seat != seat:
-            raise IllegalAction("no card of this seat is waiting to be flipped", "not_yours", seat=seat)
-        if slot_no is None:
-            visible = {s.no for row in self.state.view(None).tables[seat].rows for s in row}
-            if p.no in visible:
-                raise IllegalAction(f"#{p.no} lies face-up; the hidden card was not read",
-                                    "hidden_not_read", seat=seat)
-        elif slot_no != p.no:
-            raise IllegalAction(f"#{slot_no} has not been read", "not_read", seat=seat, no=slot_no)
-        events = self.state.apply(Flip(seat, p.no))
-        mark = self.kimariji_time if self.kimariji_time is not None else kimariji_at
-        if stamp is not None and mark is not None and self.is_human(seat):
-            ms = round((stamp - mark) * 1000)
-            self.reactions[seat].append(Reaction(seat, p.no, ms, self.hinted))
-        return events
+        if isinstance(action, MarkFlip):
+            assert isinstance(p, AwaitFlip)
+            return self._apply(Flip(p.seat, p.no)) + self._after()
+        if isinstance(action, Click) and isinstance(p, AwaitPass):
+            assert action.no is not None
+            return self._apply(Pass(seat, action.no, p.to)) + self._after()
+        if isinstance(action, Click):            # the card read, or the hidden back when it was read
+            assert isinstance(p, AwaitFlip)
+            return self._flip(Flip(seat, p.no), action.stamp, action.kimariji_at) + self._after()
+        return self._apply(action) + self._after()
 
-    def pass_card(self, seat: int, no: int) -> list[Event]:
-        p = self.state.pending
-        if not isinstance(p, AwaitPass) or p.giver != seat:
-            raise IllegalAction("this seat has nothing to pass now", "not_yours", seat=seat)
-        return self.state.apply(Pass(seat, no, p.to))
-
-    def mark_flip(self) -> list[Event]:
-        """Scorekeeper: the owner flipped the card being waited for."""
-        p = self.state.pending
-        if not isinstance(p, AwaitFlip):
-            raise IllegalAction("no flip is awaited", "no_flip")
-        return self.state.apply(Flip(p.seat, p.no))
-
-    def cpu_action(self) -> Action | None:
-        """What the CPU seat the game waits for does now (not applied), or None."""
-        seat = self.state.to_act()
-        if seat is None or seat not in self.cpus:
+    def why_illegal(self, seat: int, action: Any) -> protocol.IllegalAction | None:
+        """The refusal `act` would raise, or None."""
+        if not isinstance(action, (Click, MarkFlip, Flip, Pass)):
+            return MubeyamaError(f"not a Mubeyama action: {action!r}", "not_an_action")
+        if isinstance(action, MarkFlip):
+            if not self.config.scorekeeper or not isinstance(self.state.pending, AwaitFlip):
+                return IllegalAction("no flip is awaited", "no_flip")
             return None
+        if self.is_over() or not (self.config.scorekeeper or self.is_human(seat)):
+            return IllegalAction("not this seat's card", "not_yours", seat=seat)
+        if isinstance(action, Click):
+            return self._click_refusal(seat, action)
+        if action.seat != seat or not self.state.is_legal(action):
+            return IllegalAction(f"not allowed now: {action!r}", "not_now", seat=seat)
+        return None
+
+    def _click_refusal(self, seat: int, click: Click) -> IllegalAction | None:
+        p = self.state.pending
+        if isinstance(p, AwaitFlip) and p.seat == seat:
+            if click.no is None and p.no in self._visible(seat):
+                return IllegalAction(f"#{p.no} lies face-up; the hidden card was not read",
+                                     "hidden_not_read", seat=seat)
+            if click.no is not None and click.no != p.no:
+                return IllegalAction(f"#{click.no} has not been read", "not_read", seat=seat, no=click.no)
+            return None
+        if isinstance(p, AwaitPass) and p.giver == seat and click.no is not None:
+            if click.no not in self.state.tables[seat].face_up:
+                return IllegalAction(f"#{click.no} is not face-up", "not_now", seat=seat)
+            return None
+        if click.no is not None and click.no not in self.state.read:
+            return IllegalAction(f"#{click.no} has not been read", "not_read", seat=seat, no=click.no)
+        return IllegalAction("not this seat's card", "not_yours", seat=seat)
+
+    def _visible(self, seat: int) -> set[int]:
+        return {s.no for row in self.state.view(None).tables[seat].rows for s in row if s.no is not None}
+
+    def _flip(self, flip: Flip, stamp: float | None, predicted: float | None) -> list[GameEvent]:
+        """Flip, and time it for a person: the press minus the kimariji (heard or predicted)."""
+        events = self._apply(flip)
+        mark = self.kimariji_time if self.kimariji_time is not None else predicted
+        if stamp is not None and mark is not None and self.is_human(flip.seat):
+            reaction = Reaction(flip.seat, flip.no, round((stamp - mark) * 1000), self.hinted)
+            self.reactions[flip.seat].append(reaction)
+            events += self._record(FlipTimed(flip.seat, flip.no, reaction.ms, reaction.hinted))
+        return events
+
+    # -- the clock ------------------------------------------------------------------------------------
+    def next_due(self) -> float | None:
+        """When a CPU's move or the hint is due; None while a person or the reader is waited for."""
+        return self._due
+
+    def tick(self) -> list[GameEvent]:
+        """Everything due by the clock now: CPU moves (one after another) and the hint."""
+        events: list[GameEvent] = []
+        while self._due is not None and self.clock.now() >= self._due:
+            self._due = None
+            if self._due_is_hint:
+                events += self._hint()
+            else:
+                events += self._apply(self._cpu_action()) + self._after()
+        return events
+
+    def _cpu_action(self) -> Action:
+        """What the CPU seat the game waits for does now."""
+        seat = self.state.to_act()
+        assert seat is not None and seat in self.cpus
         if isinstance(self.state.pending, AwaitFlip):
             return Flip(seat, self.state.pending.no)   # flipping needs no choice
         return self.cpus[seat].choose(self.state.view(seat), self.state.legal_actions(seat))
 
-    def apply(self, action: Action) -> list[Event]:
-        return self.state.apply(action)
+    def _hint(self) -> list[GameEvent]:
+        p = self.state.pending
+        if not isinstance(p, AwaitFlip) or self.hinted:
+            return []
+        self.hinted = True
+        return self._record(HintGiven(p.seat, p.no, p.no == self.state.tables[p.seat].hidden))
 
-    def run_cpus(self, check: bool = False) -> list[Event]:
-        """Let CPU seats act at once until a person or the reader is waited for."""
-        events: list[Event] = []
-        while (action := self.cpu_action()) is not None:
-            events += self.state.apply(action)
-            if check:
-                self.state.check_invariants()
-        return events
+    def _after(self) -> list[GameEvent]:
+        """After every change: release the reader once the card is done, or plan what is due."""
+        self._due = None
+        p = self.state.pending
+        if self.is_over():
+            self.holding = False
+            return []
+        if isinstance(p, AwaitRead):
+            if not self.holding:
+                return []
+            self.holding = False
+            return self._record(ReaderReleased(self.current or 0))
+        if isinstance(p, AwaitFlip) and self.kimariji_time is None:
+            return []                         # nobody acts before the kimariji has sounded
+        if p.seat in self.cpus:
+            self._due, self._due_is_hint = self.clock.now() + self.config.cpu_delay_s, False
+        elif isinstance(p, AwaitFlip) and self.is_human(p.seat) and not self.hinted:
+            self._due, self._due_is_hint = self.clock.now() + self.config.hint_delay_s, True
+        return []
+
+    def _apply(self, action: Action) -> list[GameEvent]:
+        events = self.state.apply(action)
+        self.events += events
+        return list(events)
+
+    def _record(self, event: MubeyamaEvent) -> list[GameEvent]:
+        self.events.append(event)
+        return [event]
 
     # -- results ------------------------------------------------------------------------------------
     def mean_reaction(self, seat: int) -> int | None:
@@ -260,31 +464,30 @@ class MubeyamaSession:
         return self.state.win_event
 
 
-def play_out(session: MubeyamaSession, check: str = "reading", step_s: float = 1.0) -> None:
-    """Play an all-CPU session to the end, as the app would with no person seated.
+@dataclass(frozen=True)
+class SimulatedReader:
+    """The reading as `protocol.play_out` feeds it when no sound plays (the simulator, tests):
+    the next card starts as soon as the game waits for the reader, and its kimariji is
+    heard *step_s* later on the session's clock."""
 
-    The reader reads `order` front to back; each kimariji sounds *step_s* later
-    on the session's clock (a `FakeClock` in the simulator). *check*: "action"
-    runs the invariants after every action, "reading" after every reading,
-    "end" only at the end.
-    """
-    state = session.state
-    if any(session.is_human(s) for s in range(session.players)):
-        raise ValueError("play_out plays all-CPU tables only")
-    while not state.is_over():
-        if state.to_act() != READER:
-            raise RuntimeError(f"the game waits for seat {state.to_act()}, not the reader")
-        no = session.next_yomifuda()
-        assert no is not None, "an unfinished game has cards left to read"
-        session.read(no)
-        advance = getattr(session.clock, "advance", None)
-        if advance is not None:
-            advance(step_s)
-        session.kimariji_sounded(no)
-        session.run_cpus(check=check == "action")
-        if check == "reading":
-            state.check_invariants()
-    state.check_invariants()
+    step_s: float = 1.0
+
+    def next_time(self, session: MubeyamaSession) -> float | None:
+        if session.is_over():
+            return None
+        if session.waits_for_reader():
+            return session.clock.now()
+        if session.kimariji_time is None and session.started_at is not None:
+            return session.started_at + self.step_s
+        return None
+
+    def feed(self, session: MubeyamaSession) -> list[GameEvent]:
+        if session.waits_for_reader():
+            no = session.next_yomifuda()
+            assert no is not None, "an unfinished game has cards left to read"
+            return session.card_started(no)
+        assert session.current is not None
+        return session.kimariji_sounded(session.current)
 
 
 def new_session(variant: Any, seed: int | str, seats: tuple[str, ...],
@@ -292,14 +495,16 @@ def new_session(variant: Any, seed: int | str, seats: tuple[str, ...],
     """The registry's entry: a session for *variant* (a registry `Variant` or its id).
 
     *options*: ``stakes`` (`Stakes`), ``yaku`` (`YakuSets`), ``scorekeeper``,
-    ``layouts``, ``hint_delay_s``; the registry's own option keys (``ruleset``,
+    ``layouts``, ``hint_delay_s``, ``cpu_delay_s``; the registry's own option keys (``ruleset``,
     ``hidden_card``) are facts of the variant and are ignored here.
     """
     variant_id = getattr(variant, "variant", variant)
     opts = {k: v for k, v in dict(options or {}).items()
-            if k in ("stakes", "yaku", "scorekeeper", "layouts", "hint_delay_s")}
+            if k in ("stakes", "yaku", "scorekeeper", "layouts", "hint_delay_s", "cpu_delay_s")}
     return MubeyamaSession(GameConfig(variant=variant_id, seats=tuple(seats), seed=seed, **opts),
                            clock=clock)
 
 
-__all__ = ["HUMAN", "CPU", "GameConfig", "Reaction", "MubeyamaSession", "new_session", "play_out"]
+__all__ = ["HUMAN", "CPU", "EVENT_TYPES", "REFUSALS", "Click", "FlipTimed", "GameConfig", "HintGiven",
+           "MarkFlip", "MubeyamaSession", "Reaction", "ReaderHeld", "ReaderReleased", "SimulatedReader",
+           "new_session"]

@@ -1,8 +1,10 @@
 """`karuta simulate mubeyama`: all-CPU Mubeyama games, headless, with invariants checked.
 
 Every game is a `trainer.games.mubeyama_session.MubeyamaSession` (the object
-the app's table plays) with every seat a CPU, on a `FakeClock`: the same seed
-deals and reads the same cards here and in the app. Game *i* of a run with
+the app's table plays) with every seat a CPU, on a `FakeClock`, played to the end
+by the one `trainer.games.protocol.play_out` with the session's `SimulatedReader`
+standing in for the sound: the same seed deals and reads the same cards here and
+in the app. Game *i* of a run with
 ``--seed S`` is dealt and read from seed ``"S:i"``, so any game of a run can be
 replayed alone with `play_game`.
 """
@@ -13,7 +15,8 @@ from dataclasses import dataclass, field
 
 from audio.clock import FakeClock
 from poems.yaku import SEED
-from trainer.games.mubeyama_session import CPU, GameConfig, MubeyamaSession, play_out
+from trainer.games import protocol
+from trainer.games.mubeyama_session import CPU, GameConfig, MubeyamaSession, SimulatedReader
 from trainer.rules.mubeyama import (DEFAULT_PLAYERS, RULESETS, VARIANTS, MubeyamaState, Ruleset,
                                     VariantSpec)
 
@@ -92,15 +95,21 @@ def variant_of(ruleset: Ruleset, players: int) -> VariantSpec:
     raise ValueError(f"no Mubeyama variant plays {ruleset.name} with {players} players")
 
 
-def play_game(ruleset: Ruleset, players: int, seed: int | str, check: str = "reading") -> MubeyamaState:
-    """One all-CPU game to the end, through the app's session.
+def play_out(session: MubeyamaSession, check: str = "reading") -> MubeyamaState:
+    """Play an all-CPU *session* to the end through `protocol.play_out`.
 
-    *check*: "action" runs the invariants after every action, "reading" after
-    every reading's resolution and at the end, "end" only at the end.
+    *check*: "action" or "reading" run the invariants after every step of the
+    loop (every CPU move and every report of the reader), "end" only at the end.
     """
-    session = session_for(variant_of(ruleset, players), seed, ruleset)
-    play_out(session, check)
+    assert isinstance(session.clock, FakeClock), "the simulator jumps a FakeClock"
+    protocol.play_out(session, session.clock, SimulatedReader(), check=check != "end")
+    session.check_invariants()
     return session.state
+
+
+def play_game(ruleset: Ruleset, players: int, seed: int | str, check: str = "reading") -> MubeyamaState:
+    """One all-CPU game to the end, through the app's session (*check*: see `play_out`)."""
+    return play_out(session_for(variant_of(ruleset, players), seed, ruleset), check)
 
 
 def simulate(ruleset_name: str, players: int, games: int, seed: int,
@@ -137,9 +146,7 @@ def simulate_variant(variant, *, games: int, seed: int, players: int, options: d
     spec = VARIANTS[variant.variant]
     totals = SimTotals(spec.ruleset, spec.players, seed)
     for i in range(games):
-        session = session_for(spec, f"{seed}:{i}")
-        play_out(session, "reading" if check else "end")
-        totals.add(session.state)
+        totals.add(play_out(session_for(spec, f"{seed}:{i}"), "reading" if check else "end"))
     return totals.as_dict()
 
 

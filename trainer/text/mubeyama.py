@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import poems
-from trainer.rules.mubeyama import (EVENT_TYPES, LINE, CardRead, Dealt, LineCompleted, MubeyamaError,
+from trainer.rules.mubeyama import (EVENT_TYPES, LINE, CardRead, Dealt, LineCompleted,
                                     MubeyamaEvent, Paid, Payment, Won)
 from trainer.text.events import add_event_messages, describe
-from trainer.text.messages import add_messages, tr
+from trainer.text.messages import add_messages, current, tr, tr_in
+from trainer.text.refusals import add_refusal_messages, describe_refusal
 
 # id: (日本語, English)
 TEXT: dict[str, tuple[str, str]] = {
@@ -40,6 +41,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.mode.hotseat": ("この画面で遊ぶ（人とCPU）", "On this screen (people and CPU)"),
     "mubeyama.mode.scorekeeper": ("記録係（本物の札で遊ぶ。アプリは読むだけ）",
                                   "Scorekeeper (people play with real cards; the app only reads)"),
+    "mubeyama.mode.scorekeeper_short": ("記録係", "Scorekeeper"),
     "mubeyama.seats": ("席", "Seats"),
     "mubeyama.seat": ("席{n}", "Seat {n}"),
     "mubeyama.human": ("人", "Person"),
@@ -56,6 +58,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.stake.mubeyama": ("むべ山（22番）— 最高額", "Mubeyama (#22) — the highest"),
     "mubeyama.stake.defaults": ("既定に戻す", "Defaults"),
     "mubeyama.row": ("{n}段目", "row {n}"),
+    "mubeyama.mon_unit": (" 文", " Mon"),
     "mubeyama.yaku": ("役札（編集可 — 資料の編者も数を疑っている）",
                       "Yaku cards (editable: the source's editor doubts the lists)"),
     "mubeyama.yaku.kw": ("第一群「{kanji}」（右へ1枚）", "Set 1 “{kanji}” ({kw}): pass 1 right"),
@@ -75,8 +78,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.layouts.deal": ("配る（アプリの配りを見せる）", "Deal (show the app's deal)"),
     "mubeyama.layouts.count": ("{n} / {need} 枚", "{n} / {need} cards"),
     "mubeyama.layouts.back": ("戻る", "Back"),
-    "mubeyama.layouts.bad": ("席{seat}: 「{text}」は札番号でも決まり字でもありません",
-                             "Seat {seat}: “{text}” is neither a poem number nor a kimariji"),
     # -- the table ---------------------------------------------------------------------------------
     "mubeyama.reading": ("読み", "Reading"),
     "mubeyama.not_started": ("「始める」で読み始めます", "Press Start to begin the reading"),
@@ -95,11 +96,8 @@ TEXT: dict[str, tuple[str, str]] = {
                            "{giver} chooses {count} face-up card(s) to pass to {to}"),
     "mubeyama.wait.over": ("勝負あり", "The game is over"),
     "mubeyama.not_in_play": ("#{no} は使っていない札です。読み進めます", "#{no} is not in play; reading on"),
-    "mubeyama.not_read": ("#{no} はまだ読まれていません", "#{no} has not been read"),
-    "mubeyama.hidden_not_read": ("伏せ札はまだ読まれていません", "The hidden card has not been read"),
     "mubeyama.stats_failed": ("統計に記録できませんでした（ゲームは続きます）: {error}",
                                "Could not save to the statistics (the game goes on): {error}"),
-    "mubeyama.not_yours": ("その札は{seat}の番ではありません", "That is not {seat}'s card to move now"),
     "mubeyama.mark_flip": ("返した", "Flipped"),
     "mubeyama.view_as": ("画面に見せる", "Screen shows"),
     "mubeyama.view_all": ("全員（伏せ札は伏せたまま）", "Everyone (hidden cards stay down)"),
@@ -130,14 +128,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.won.all_face_down": ("札を全部伏せた", "every torifuda face-down"),
     "mubeyama.won.all_rows": ("{by}が全段を仕上げた。文の最も多い人", "{by} finished every row; most Mon"),
     "mubeyama.won.all_read": ("全部読み終えた", "every card read"),
-    "mubeyama.layout.players": ("{ruleset}は{counts}人で遊びます（{players}人ではなく）",
-                                "{ruleset} is played by {counts} players, not {players}"),
-    "mubeyama.layout.layouts": ("{players}人には{players}人分の並びが要ります（{got}人分）",
-                                "{players} players need {players} layouts, got {got}"),
-    "mubeyama.layout.count": ("{seat}: {need}枚要ります（{got}枚）", "{seat} needs {need} torifuda, got {got}"),
-    "mubeyama.layout.not_a_card": ("{seat}: {value} は札番号（1〜100）ではありません",
-                                   "{seat}: {value} is not a poem number 1..100"),
-    "mubeyama.layout.twice": ("#{no} が二度並んでいます（{a}・{b}）", "#{no} is laid out twice ({a} / {b})"),
     # -- the win screen ---------------------------------------------------------------------------------
     "mubeyama.result": ("勝負あり", "Game over"),
     "mubeyama.winner": ("{seats}の勝ち", "{seats} won"),
@@ -175,6 +165,17 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "mubeyama.win": ("{seat}の勝ち（{why}）", "{seat} wins ({why})"),
 }
 assert EVENT_TEXT.keys() == EVENT_TYPES.keys(), "one text per Mubeyama event kind"
+
+# The session's own events (`trainer.games.mubeyama_session.SESSION_EVENT_TYPES`): the
+# reader's hold and release, the hint, a person's timed flip. Worded for a printed log;
+# the table's log leaves them out (`event_line`): the screen shows them its own way.
+SESSION_EVENT_TEXT: dict[str, tuple[str, str]] = {
+    "mubeyama.reader_hold": ("読み手は #{no} の後で返されるのを待つ",
+                             "the reader waits after #{no} until it is flipped"),
+    "mubeyama.reader_release": ("#{no} が済んだ。読み進める", "#{no} is done; the reader reads on"),
+    "mubeyama.hint": ("ヒント: {seat}が #{no} を持っている", "hint: {seat} holds #{no}"),
+    "mubeyama.reaction": ("{seat}の反応 {ms} ms（#{no}）", "{seat} flipped #{no} after {ms} ms"),
+}
 
 
 def seat_name(seat: int) -> str:
@@ -234,7 +235,7 @@ def event_values(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> dict[
 
 def event_line(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> str | None:
     """One log line in the interface language (None: not shown, a public deal)."""
-    if isinstance(e, Dealt):
+    if isinstance(e, Dealt) or e.kind in SESSION_EVENT_TEXT:
         return None
     return describe(e, **event_values(e, log))
 
@@ -244,28 +245,56 @@ def ledger_line(pay: Payment) -> str:
               amount=pay.amount, reason=pay_words(pay.why, pay.no, pay.row))
 
 
-def error_text(exc: MubeyamaError) -> str:
-    """An engine or session error in the interface language, from its facts (never its English)."""
-    facts: dict[str, Any] = dict(exc.facts)
-    if exc.problem in ("not_yours", "not_now"):
-        seat = facts.get("seat")
-        return tr("mubeyama.not_yours", seat=seat_name(seat) if isinstance(seat, int) else "")
-    if exc.problem == "not_read":
-        return tr("mubeyama.not_read", no=facts["no"])
-    if exc.problem == "hidden_not_read":
-        return tr("mubeyama.hidden_not_read")
-    key = f"mubeyama.layout.{exc.problem}"
-    if exc.problem == "players":
-        facts["counts"] = "・".join(map(str, facts["counts"]))
-    if "seat" in facts:
-        facts["seat"] = seat_name(facts["seat"])
-    if exc.problem == "twice":
-        facts["a"], facts["b"] = (seat_name(s) for s in facts["seats"])
-    try:
-        return tr(key, **facts)
-    except KeyError:
-        return str(exc)   # an error raised with text already in the interface language
+# Every refusal of the engine and the session, by reason id (`REFUSALS` in
+# `trainer.games.mubeyama_session`): (日本語, English). Placeholders are the refusal's
+# fields; `error_text` words seats ({seat}, {seats}) and lists ({counts}) first.
+REFUSAL_TEXT: dict[str, tuple[str, str]] = {
+    "mubeyama.not_yours": ("その札は{seat}の番ではありません", "That is not {seat}'s card to move now"),
+    "mubeyama.not_read": ("#{no} はまだ読まれていません", "#{no} has not been read"),
+    "mubeyama.hidden_not_read": ("伏せ札はまだ読まれていません", "The hidden card has not been read"),
+    "mubeyama.no_flip": ("返す札を待っていません", "No card is waiting to be flipped"),
+    "mubeyama.reader_waits": ("読み手は札が返されるのを待っています。次の札はまだ読めません",
+                              "The reader waits for the flip; no card may be read now"),
+    "mubeyama.not_now": ("今はその操作はできません", "That is not allowed now"),
+    "mubeyama.not_an_action": ("むべ山かるたの操作ではありません", "That is not a Mubeyama action"),
+    "mubeyama.players": ("{ruleset}は{counts}人で遊びます（{players}人ではなく）",
+                         "{ruleset} is played by {counts} players, not {players}"),
+    "mubeyama.layouts": ("{players}人には{players}人分の並びが要ります（{got}人分）",
+                         "{players} players need {players} layouts, got {got}"),
+    "mubeyama.count": ("{seat}: {need}枚要ります（{got}枚）", "{seat} needs {need} torifuda, got {got}"),
+    "mubeyama.not_a_card": ("{seat}: {value} は札番号（1〜100）ではありません",
+                            "{seat}: {value} is not a poem number 1..100"),
+    "mubeyama.not_a_kimariji": ("{seat}: 「{text}」は札番号でも決まり字でもありません",
+                                "{seat}: “{text}” is neither a poem number nor a kimariji"),
+    "mubeyama.twice": ("#{no} が二度並んでいます（{seats}）", "#{no} is laid out twice ({seats})"),
+    "mubeyama.stake_rows": ("段の支払いは4つ要ります（{got}つ）", "the stakes need 4 row payments, got {got}"),
+    "mubeyama.stake_amount": ("支払いは0以上の整数の文です（{value}）",
+                              "a payment must be a whole number of Mon >= 0, got {value}"),
+    "mubeyama.stake_not_highest": ("むべ山（22番）の支払いが最高額でなければなりません（{amount} 文は {top} 文以下）",
+                                   "the #22 (mubeyama) payment must be the highest: {amount} Mon is not above {top}"),
+}
+
+
+def error_text(exc: BaseException, lang: str | None = None) -> str:
+    """An engine or session refusal in the interface language (or *lang*), from its reason
+    id and fields (never its English): seats by their names, lists joined."""
+    fields: dict[str, Any] = dict(getattr(exc, "fields", {}) or {})
+
+    def name(seat: int) -> str:
+        return tr("mubeyama.seat", n=seat + 1) if lang is None else tr_in(lang, "mubeyama.seat", n=seat + 1)
+
+    values: dict[str, Any] = {}
+    if isinstance(fields.get("seat"), int):
+        values["seat"] = name(fields["seat"])
+    if "seats" in fields:
+        sep = "・" if (lang or current()) == "ja" else " / "
+        values["seats"] = sep.join(name(s) for s in fields["seats"])
+    if "counts" in fields:
+        values["counts"] = "・".join(map(str, fields["counts"]))
+    return describe_refusal(exc, lang, **values)
 
 
 add_messages(TEXT)
 add_event_messages(EVENT_TEXT)
+add_event_messages(SESSION_EVENT_TEXT)
+add_refusal_messages(REFUSAL_TEXT)

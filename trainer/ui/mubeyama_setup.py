@@ -56,7 +56,8 @@ def parse_layout(text: str, seat: int) -> list[int]:
             continue
         no = by_static(part)           # either spelling: おうこ as heard, あふこ as written
         if no is None:
-            raise LayoutError(tr("mubeyama.layouts.bad", seat=seat + 1, text=part))
+            raise LayoutError(f"seat {seat}: {part!r} is neither a poem number nor a kimariji",
+                              "not_a_kimariji", seat=seat, text=part)
         out.append(no)
     return out
 
@@ -191,9 +192,7 @@ class SetupPage(QWidget):
 
     @staticmethod
     def _mon() -> QSpinBox:
-        box = QSpinBox(minimum=0, maximum=1_000_000, singleStep=10)
-        box.setSuffix(" 文")
-        return box
+        return QSpinBox(minimum=0, maximum=1_000_000, singleStep=10)   # its unit: `retranslate`
 
     def _load(self) -> None:
         g = self.settings.get
@@ -247,7 +246,7 @@ class SetupPage(QWidget):
                           rows=tuple(b.value() for b in self.stake_rows),
                           tsuki_yuki_hana=self.stake_tyh.value(), mubeyama=self.stake_mubeyama.value())
         except ValueError as exc:
-            raise ValueError(tr("mubeyama.error.stakes", err=exc)) from None
+            raise ValueError(tr("mubeyama.error.stakes", err=error_text(exc))) from None
 
     def yaku(self) -> YakuSets:
         if not self.yaku_box.isChecked():
@@ -265,10 +264,8 @@ class SetupPage(QWidget):
         return GameConfig(variant=variant, seats=seats,
                           stakes=self.stakes() if self.spec().gambling else Stakes(), yaku=self.yaku(),
                           seed=self.seed.value(), scorekeeper=self.scorekeeper.isChecked(),
-                          layouts=layouts, hint_delay_s=self.hint_delay.value())
-
-    def cpu_delay_s(self) -> float:
-        return self.cpu_delay.value()
+                          layouts=layouts, hint_delay_s=self.hint_delay.value(),
+                          cpu_delay_s=self.cpu_delay.value())
 
     def remember(self) -> None:
         s = self.settings
@@ -318,6 +315,8 @@ class SetupPage(QWidget):
 
     def retranslate(self, *_) -> None:
         self.title.setText(tr("mubeyama.setup"))
+        for box in (self.stake_hidden, *self.stake_rows, self.stake_tyh, self.stake_mubeyama):
+            box.setSuffix(tr("mubeyama.mon_unit"))
         self.variant_label.setText(tr("mubeyama.variant"))
         for k in range(self.variant.count()):
             self.variant.setItemText(k, tr(f"mubeyama.variant.{self.variant.itemData(k)}"))

@@ -13,7 +13,7 @@ the state machine, actions and views (it knows rulesets only through the
 `Rules` protocol); `rulesets` the four rulesets (Okayama, Izumoji, Gambling4,
 Gambling5), `new_game` and the one list of playable `VARIANTS`.
 """
-from .core import (ALL_CARDS, READER, Action, AwaitFlip, AwaitPass, AwaitRead, Event, Flip,
+from .core import (ALL_CARDS, READER, Action, AwaitFlip, AwaitPass, AwaitRead, AwaitReveal, Event, Flip,
                    GameOver, IllegalAction, Layout, LayoutError, MubeyamaError, MubeyamaState,
                    MubeyamaView, Pass, Payment, Pending, Read, Rules, SeatView, SlotView, Table,
                    deal_order, describe_pending, reading_order, waiting_for)
@@ -26,7 +26,7 @@ from .rulesets import (DEFAULT_PLAYERS, RULESETS, VARIANTS, Gambling, Gambling4,
                        make_ruleset, new_game)
 
 __all__ = [
-    "ALL_CARDS", "READER", "Action", "AwaitFlip", "AwaitPass", "AwaitRead", "CardNo", "Event",
+    "ALL_CARDS", "READER", "Action", "AwaitFlip", "AwaitPass", "AwaitRead", "AwaitReveal", "CardNo", "Event",
     "Flip", "GameOver", "IllegalAction", "Layout", "LayoutError", "MubeyamaError", "MubeyamaState",
     "MubeyamaView", "Pass", "Payment", "Pending", "Read", "Rules", "SeatView", "SlotView", "Table",
     "deal_order", "describe_pending", "reading_order", "waiting_for",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Protocol, Sequence
 
 from trainer.games.protocol import GameOutcome
+from trainer.games.protocol import IllegalAction as ProtocolIllegalAction
 
 from . import events as ev
 from .events import (ALL_READ, WAIT_FLIP, WAIT_OVER, WAIT_PASS, WAIT_READ, CardNo, MubeyamaEvent,
@@ -43,15 +44,23 @@ READER = -1
 """The pseudo-seat of the reader (the chance player)."""
 
 
-class MubeyamaError(ValueError):
-    """Base of the engine's errors: one English line (for the command line and logs)
-    plus the same facts as data, so a screen words them in its own language:
-    *problem* names what went wrong, *facts* hold its values (seats count from 0)."""
+class MubeyamaError(ProtocolIllegalAction):
+    """Base of the engine's refusals: the protocol's `IllegalAction` with the reason id
+    ``"mubeyama.<problem>"`` and the facts as its fields (seats count from 0), plus one
+    English line for the command line and logs. Screens word it from the id
+    (`trainer.text.mubeyama.error_text`). *problem* and *facts* are the same values
+    under the engine's own names."""
 
     def __init__(self, message: str, problem: str = "", **facts: object):
-        super().__init__(message)
-        self.problem = problem
-        self.facts = facts
+        super().__init__(f"mubeyama.{problem or 'error'}", message, **facts)
+
+    @property
+    def problem(self) -> str:
+        return self.reason.removeprefix("mubeyama.")
+
+    @property
+    def facts(self) -> dict[str, object]:
+        return self.fields
 
 
 class IllegalAction(MubeyamaError):
@@ -149,12 +158,23 @@ class AwaitPass:
 
 
 @dataclass(frozen=True)
+class AwaitReveal:
+    """What every seat but the owner sees while a face-down hidden card waits to be shown:
+    card *no* was read and lies face-down somewhere; whose it is, they learn when it is
+    shown (`AwaitFlip` names the owner: the owner's own view and the state only)."""
+    no: CardNo
+    seat: None = None
+
+
+@dataclass(frozen=True)
 class GameOver:
     winners: tuple[int, ...]
     seat: None = None
 
 
 Pending = AwaitRead | AwaitFlip | AwaitPass | GameOver
+ViewPending = Pending | AwaitReveal
+"""What a view shows as pending: a hidden card's `AwaitFlip` becomes `AwaitReveal` for the others."""
 
 
 # --------------------------------------------------------------------------- records
@@ -296,7 +316,7 @@ class MubeyamaView:
     tables: tuple[SeatView, ...]
     read: tuple[CardNo, ...]
     unread: int
-    pending: Pending
+    pending: ViewPending
     ledger: tuple[Payment, ...]
     log: tuple[Event, ...]
     winners: tuple[int, ...]
@@ -309,8 +329,8 @@ class MubeyamaView:
         shown.update(self.read)
         shown.update(no for e in self.log for no in e.cards())
         shown.update(p.no for p in self.ledger if p.no is not None)
-        if isinstance(self.pending, (AwaitFlip, AwaitPass)):
-            shown.add(self.pending.no if isinstance(self.pending, AwaitFlip) else self.pending.cause)
+        if isinstance(self.pending, (AwaitFlip, AwaitReveal, AwaitPass)):
+            shown.add(self.pending.cause if isinstance(self.pending, AwaitPass) else self.pending.no)
         return shown
 
 
@@ -563,8 +583,16 @@ class MubeyamaState:
         tables = tuple(self._seat_view(s, seat) for s in range(self.players))
         log = self._visible_log(seat)
         return MubeyamaView(self.ruleset.name, self.players, seat, tables, tuple(self.read),
-                            len(self._unread), self.pending, tuple(self.ledger), log,
+                            len(self._unread), self._visible_pending(seat), tuple(self.ledger), log,
                             self.winners(), self.ruleset.layout(self.players), tuple(self.lines))
+
+    def _visible_pending(self, viewer: int | None) -> ViewPending:
+        """The pending decision as *viewer* may see it: a read hidden card's owner stays
+        unnamed for the others until it is shown."""
+        p = self.pending
+        if isinstance(p, AwaitFlip) and viewer != p.seat and p.no == self.tables[p.seat].hidden:
+            return AwaitReveal(p.no)
+        return p
 
     def _visible_log(self, viewer: int | None) -> tuple[Event, ...]:
         """The log without other seats' private events, kept up to date incrementally."""
@@ -631,19 +659,21 @@ class MubeyamaState:
         return isinstance(self.pending, AwaitFlip) and self.pending.no == no
 
 
-def waiting_for(pending: Pending) -> str:
+def waiting_for(pending: ViewPending) -> str:
     """What the game waits for, as an id (`events.WAIT_*`); the pending value holds the rest."""
     if isinstance(pending, AwaitRead):
         return WAIT_READ
-    if isinstance(pending, AwaitFlip):
+    if isinstance(pending, (AwaitFlip, AwaitReveal)):
         return WAIT_FLIP
     if isinstance(pending, AwaitPass):
         return WAIT_PASS
     return WAIT_OVER
 
 
-def describe_pending(p: Pending) -> str:
+def describe_pending(p: ViewPending) -> str:
     """The pending decision in one English line (error messages; screens word `p` themselves)."""
+    if isinstance(p, AwaitReveal):
+        return f"waiting for the hidden card #{p.no} to be shown"
     if isinstance(p, AwaitFlip):
         return f"waiting for seat {p.seat} to flip #{p.no}"
     if isinstance(p, AwaitPass):

@@ -19,7 +19,7 @@ from typing import ClassVar, Sequence
 
 from poems.yaku import MUBEYAMA_CARD, SEED, YakuSets
 
-from .core import ALL_CARDS, Layout, LayoutError, MubeyamaState, Table, deal_order
+from .core import ALL_CARDS, Layout, LayoutError, MubeyamaError, MubeyamaState, Table, deal_order
 from .events import (ALL_FACE_DOWN, ALL_ROWS, LINE, PAY_HIDDEN, PAY_MUBEYAMA, PAY_ROW,
                      PAY_TSUKI_YUKI_HANA, CardNo, RowCompleted)
 
@@ -236,14 +236,17 @@ class Stakes:
                    "mubeyama": self.mubeyama}
         amounts.update({f"row {i + 1}": v for i, v in enumerate(self.rows)})
         if len(self.rows) != 4:
-            raise ValueError(f"stakes need 4 row payments, got {len(self.rows)}")
+            raise MubeyamaError(f"stakes need 4 row payments, got {len(self.rows)}", "stake_rows",
+                                got=len(self.rows))
         for what, v in amounts.items():
             if not isinstance(v, int) or v < 0:
-                raise ValueError(f"stake {what} must be a whole number of Mon >= 0, got {v!r}")
+                raise MubeyamaError(f"stake {what} must be a whole number of Mon >= 0, got {v!r}",
+                                    "stake_amount", what=what, value=v)
         top = max(v for k, v in amounts.items() if k != "mubeyama")
         if self.mubeyama <= top:
-            raise ValueError(f"the #22 (mubeyama) payment must be the highest: "
-                             f"{self.mubeyama} Mon is not above {top}")
+            raise MubeyamaError(f"the #22 (mubeyama) payment must be the highest: "
+                                f"{self.mubeyama} Mon is not above {top}",
+                                "stake_not_highest", amount=self.mubeyama, top=top)
 
 
 @dataclass(frozen=True)
