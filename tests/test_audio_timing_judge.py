@@ -17,9 +17,11 @@ BURST, GAP = 0.06, 0.04         # seconds
 N = 300                         # bursts: 30 s
 
 
-def playback(shift=lambda i: 0.0, sound_shift=lambda i: 0.0, underrun_at=(), extra=(), cpu_s=5e-5):
+def playback(shift=lambda i: 0.0, sound_shift=lambda i: 0.0, underrun_at=(), extra=(), cpu_s=5e-5,
+             silent=None):
     """N bursts played right; `shift(i)` moves burst i's stamps (a wrong clock),
-    `sound_shift(i)` moves its sound (what an underrun does), `extra` adds bursts."""
+    `sound_shift(i)` moves its sound (what an underrun does), `extra` adds bursts,
+    `silent` = (burst, seconds into it, for how long) silences part of one."""
     x = np.zeros(int((N * (BURST + GAP) + 1) * RATE), dtype=np.float32)
     marks = []
     for i in range(N):
@@ -27,12 +29,16 @@ def playback(shift=lambda i: 0.0, sound_shift=lambda i: 0.0, underrun_at=(), ext
         clock = FIRST + 0.5 + sample / RATE                      # when it truly sounded
         r = int(round((clock + sound_shift(i) + LAG - FIRST) / SPF))
         x[r:r + int(BURST * RATE)] = 0.5
+        if silent is not None and silent[0] == i:
+            x[r + int(silent[1] * RATE):r + int((silent[1] + silent[2]) * RATE)] = 0.0
         for edge, at in (("onset", 0), ("end", int(BURST * RATE))):
             marks.append(Mark(i, f"mora:{i}:{edge}", edge, clock + shift(i) + at / RATE, sample + at))
     for t in extra:
         r = int(round((t - FIRST) / SPF))
         x[r:r + 480] = 0.5
-    return Playback(recording=x, spf=SPF, first_arrival=FIRST, marks=marks, underruns=len(underrun_at),
+    on = np.array([int(i * (BURST + GAP) * RATE) for i in range(N)])
+    return Playback(recording=x, spf=SPF, first_arrival=FIRST, marks=marks,
+                    bursts=(on, on + int(BURST * RATE)), underruns=len(underrun_at),
                     underrun_at=list(underrun_at), callback_cpu=np.full(5000, cpu_s), block_s=256 / RATE,
                     sink_latency_s=0.0035)
 
@@ -74,12 +80,27 @@ def test_the_same_sound_with_no_underrun_reported_is_a_player_defect():
     assert len([p for p in v.problems if "off by" in p]) == 2 * 15
 
 
+def test_a_silence_inside_a_burst_no_underrun_flagged_is_found_and_left_out():
+    """What a full run at load 1.8 recorded: one burst split in two, no underrun flagged;
+    the sound after it comes late while the player's clock follows."""
+    def late(i):
+        return 0.015 if 101 <= i < 115 else 0.0
+    v = judge(playback(silent=(100, 0.02, 0.015), sound_shift=late))
+    assert v.problems == [] and len(v.dropouts) == 1 and v.disturbed > 0, v.problems[:3]
+    assert abs(v.dropouts[0] - (100 * (BURST + GAP) + 0.02) * RATE) < 48     # within 1 ms
+
+
+def test_the_quiet_between_bursts_through_a_wrong_clock_is_no_dropout():
+    v = judge(playback(shift=lambda i: 0.010 if i >= 200 else 0.0))
+    assert v.dropouts == [] and len([p for p in v.problems if "off by" in p]) == 200
+
+
 def test_a_wrong_mark_outside_the_disturbed_stretch_still_fails():
     v = judge(playback(shift=lambda i: 0.005 if i == 200 else 0.0, underrun_at=[int(10 * RATE)]))
     off = [p for p in v.problems if "off by" in p]
     assert [p.split(" (")[0] for p in off] == ["mark 'mora:200:onset' of card 200",
                                                "mark 'mora:200:end' of card 200"], off
-    assert all("where no underrun disturbed the stream" in p for p in off)
+    assert all("where nothing disturbed the stream" in p for p in off)
 
 
 def test_a_burst_no_mark_accounts_for_fails():

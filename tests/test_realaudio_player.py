@@ -3,9 +3,12 @@
 Plays a programme of the tone voice through PortAudio into a PulseAudio null
 sink while ``parec`` records the sink's monitor, then finds every tone-burst
 onset and end in the recording and compares it with the time the player's
-clock says that mark sounded. Needs a PulseAudio server: one already reachable,
-or one started here with tools/pulse-null-sink.sh; skipped (with the reason)
-when neither works.
+clock says that mark sounded. tests/audio_timing.py judges it: stretches an
+overloaded machine disturbed (underruns, dropouts) are left out, everything
+else must hold to 3 ms, and two deliberately wrong players must fail.
+Needs a PulseAudio server: one already reachable (packaging/test.sh starts
+one), or a private one started here with tools/pulse-null-sink.sh and stopped
+when the module is done; skipped (with the reason) when neither works.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from audio.fake_voice import ToneVoice
 from audio.player import FINISHED, PLAYING, FakeTime, Player
 from audio.programme import Programme, ReadingSettings
 from audio.voice import RATE
-from audio_timing import MIN_JUDGED, Mark, Playback, Verdict, judge
+from audio_timing import MIN_JUDGED, Mark, Playback, Verdict, judge, onsets_and_ends
 
 pytestmark = pytest.mark.realaudio
 
@@ -261,7 +264,8 @@ def play(pulse, sink: str, programme: Programme, player_cls: type[Player] = Play
         realtime = player.realtime
     spf, first = rec.clock()
     return Playback(
-        recording=x, spf=spf, first_arrival=first, marks=marks, underruns=underruns,
+        recording=x, spf=spf, first_arrival=first, marks=marks,
+        bursts=onsets_and_ends(programme.render()), underruns=underruns,
         underrun_at=[pos for _frame, state, pos in logged if state == PLAYING],
         callback_cpu=np.array(cpu), block_s=256 / RATE,
         sink_latency_s=(_sink_latency_us(pulse, sink) or 0) / 1e6,
@@ -289,7 +293,7 @@ def test_every_mark_sounds_within_3_ms_of_the_clock_where_the_machine_let_it(pul
                                 ReadingSettings())  # about 62 s
     verdict = play_and_judge(pulse, sink, programme)
     assert not verdict.problems, "\n".join(verdict.problems[:10] + [verdict.summary])
-    assert verdict.total > 400 and verdict.judged >= MIN_JUDGED * verdict.total
+    assert verdict.total > 300 and verdict.judged >= MIN_JUDGED * verdict.total
 
 
 def _dac(player: Player, time_info) -> float:
