@@ -480,6 +480,7 @@ def test_japanese_interface(panel, driver, qtbot):
 
 # =========================================================================== the real reader
 
+@pytest.mark.slow    # about 25 s: the CPUs play in real time until the person's turn
 def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path):
     from audio.player import HELD
     from trainer.ui.reading import ReadingDriver
