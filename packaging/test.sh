@@ -1,30 +1,71 @@
 #!/usr/bin/env bash
-# Run the whole test suite (installing what is missing on first use).
-# Starts a PulseAudio null sink (real-audio tests) and an Xvfb display (real
-# pointer-event tests) when they are installed; those tests skip, saying why,
-# when they are not.
-#   packaging/test.sh [pytest arguments]
+# Run the test suite (installing what is missing on first use).
+#   packaging/test.sh [pytest arguments]         the whole suite (what CI runs)
+#   packaging/test.sh --fast [pytest arguments]  everyday work: leaves out the tests marked
+#                                                slow, realaudio and xvfb (see README.md)
+# The whole suite starts a PulseAudio null sink (real-audio tests) and an Xvfb display
+# (real pointer-event tests) when they are installed; those tests skip, saying why, when
+# they are not. Both run on private names (a fresh XDG_RUNTIME_DIR, a free display number)
+# and are stopped when this script ends, however it ends: other programs on the machine
+# may use PulseAudio and X displays of their own, and nothing here touches them.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FAST_SELECTION="not slow and not realaudio and not xvfb"
+
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+    fast=1
+    shift
+fi
+
 "$ROOT/packaging/bootstrap.sh" --test
 cd "$ROOT"
 
+if [ "$fast" = 1 ]; then
+    # Nothing selected needs a sound server or a display: start neither.
+    status=0
+    "$ROOT/.venv/bin/python" -m pytest -m "$FAST_SELECTION" "$@" || status=$?
+    exit $status
+fi
+
+private=$(mktemp -d "${TMPDIR:-/tmp}/karuta-test.XXXXXX")
+xvfb_pid=""
+stop_what_we_started() {
+    # Only the servers started below, by their own pid: never a broad name.
+    if [ -d "$private/run" ]; then
+        XDG_RUNTIME_DIR="$private/run" sh "$ROOT/tools/pulse-null-sink.sh" --stop
+    fi
+    if [ -n "$xvfb_pid" ]; then
+        kill "$xvfb_pid" 2>/dev/null || true
+        wait "$xvfb_pid" 2>/dev/null || true
+    fi
+    rm -rf "$private"
+}
+trap stop_what_we_started EXIT
+
 if command -v pulseaudio >/dev/null 2>&1; then
-    if runtime=$(bash tools/pulse-null-sink.sh); then
-        export XDG_RUNTIME_DIR="$runtime"
+    mkdir -m 700 "$private/run"
+    if XDG_RUNTIME_DIR="$private/run" sh "$ROOT/tools/pulse-null-sink.sh" >/dev/null; then
+        export XDG_RUNTIME_DIR="$private/run"
     else
         echo "test: PulseAudio null sink did not start; real-audio tests will skip" >&2
     fi
 fi
 if [ -z "${KARUTA_XVFB_DISPLAY:-}" ] && command -v Xvfb >/dev/null 2>&1; then
-    display=":97"
-    if ! xdpyinfo -display "$display" >/dev/null 2>&1; then
-        Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-        for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+    # -displayfd: Xvfb picks a free display number itself and writes it once it is ready.
+    Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$private/display" >/dev/null 2>&1 &
+    xvfb_pid=$!
+    for _ in $(seq 100); do [ -s "$private/display" ] && break; sleep 0.1; done
+    if [ -s "$private/display" ]; then
+        export KARUTA_XVFB_DISPLAY=":$(head -1 "$private/display")"
+    else
+        echo "test: Xvfb did not start; real-display tests will skip" >&2
     fi
-    export KARUTA_XVFB_DISPLAY="$display"
 fi
 
+# A Ctrl-C reaches pytest and this script together; the EXIT trap then stops the servers.
+# (A TERM sent to this script alone is acted on once pytest has ended: bash holds a trap
+# until its foreground child returns.)
 status=0
 "$ROOT/.venv/bin/python" -m pytest "$@" || status=$?
 # pytest's 5 means no test ran: that is a failure here, not a pass.

@@ -206,6 +206,7 @@ def test_league_text_table_and_bad_games(capsys):
     assert "--games" in capsys.readouterr().err
 
 
+@pytest.mark.slow    # about 9 s: 300 whole games
 def test_neighbouring_levels_upset_each_other_and_stay_ordered():
     """60 games per neighbouring pair (seats alternated): each weaker level wins now and then
     (bound 10 %, looser than the 20–35 % the bench measures over 400 games), and loses

@@ -341,18 +341,20 @@ def _check_match(session: KyogiSession) -> None:
         assert o.taker is None or o.take_ms is not None
 
 
-def test_a_thousand_seeded_all_cpu_matches_through_the_session_keep_the_invariants():
+def test_seeded_all_cpu_matches_through_the_session_keep_the_invariants():
+    """A hundred short matches and three whole ones: the engine's own large loop is
+    tests/test_kyogi.py's thousand random games (slow)."""
     timing = kyogi_sim.NominalTiming()
     winners = [0, 0]
-    for k in range(1000):
+    for k in range(100):
         session, clock = _short_match(k)
         kyogi_sim.play_session(session, clock, timing, check=True)
         _check_match(session)
         winners[session.state.winner()] += 1
-    for k in range(20):                                  # and whole matches, 25 + 25
+    for k in range(3):                                   # and whole matches, 25 + 25
         session = kyogi_sim.play_game(k, ("club", "strong"), timing, check=True).session
         _check_match(session)
-    assert min(winners) > 100                           # both seats win some
+    assert min(winners) > 10                            # both seats win some
 
 
 def test_the_same_seed_plays_the_same_match():

@@ -169,7 +169,8 @@ def test_gambling4_hidden_card_never_in_another_seats_view():
 
 @pytest.mark.slow
 def test_gambling4_hidden_card_never_in_another_seats_view_thousands_of_games():
-    # 1,000 games check as many views as 2,000 did when views were checked once a reading
+    """Mubeyama's one large hidden-card loop: 1,000 games check as many views as 2,000 did
+    when views were checked once a reading."""
     assert _check_hidden_views(1000, "hidden-many") > 1000 * 5 * 70 * 2
 
 

@@ -3,15 +3,19 @@
 Plays a programme of the tone voice through PortAudio into a PulseAudio null
 sink while ``parec`` records the sink's monitor, then finds every tone-burst
 onset and end in the recording and compares it with the time the player's
-clock says that mark sounded. Needs a PulseAudio server: one already reachable,
-or one started here with tools/pulse-null-sink.sh; skipped (with the reason)
-when neither works.
+clock says that mark sounded. tests/audio_timing.py judges it: stretches an
+overloaded machine disturbed (underruns, dropouts) are left out, everything
+else must hold to 3 ms, and two deliberately wrong players must fail.
+Needs a PulseAudio server: one already reachable (packaging/test.sh starts
+one), or a private one started here with tools/pulse-null-sink.sh and stopped
+when the module is done; skipped (with the reason) when neither works.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -20,16 +24,15 @@ import numpy as np
 import pytest
 
 from audio.fake_voice import ToneVoice
-from audio.player import FINISHED, Player
-from audio.programme import JOKA, Programme, ReadingSettings
+from audio.player import FINISHED, FakeTime, Player
+from audio.programme import Programme, ReadingSettings
 from audio.voice import RATE
+from audio_timing import MIN_JUDGED, Mark, Playback, Verdict, judge, onsets_and_ends
 
 pytestmark = pytest.mark.realaudio
 
 ROOT = Path(__file__).resolve().parents[1]
-THRESHOLD = 0.05      # bursts start at 0.5; silence in the sink is exact zero
-QUIET = 480           # 10 ms of quiet before an onset / after an end (mora gaps are 20 ms)
-TOLERANCE_S = 0.003   # the brief: every mark within 3 ms of the clock's answer
+PULSE_SCRIPT = ROOT / "tools" / "pulse-null-sink.sh"
 
 
 def _server_reachable(env) -> bool:
@@ -40,27 +43,51 @@ def _server_reachable(env) -> bool:
 
 @pytest.fixture(scope="module")
 def pulse():
-    """A reachable PulseAudio server; PortAudio re-initialised to see it."""
-    env = dict(os.environ)
-    if not _server_reachable(env):
-        env.setdefault("XDG_RUNTIME_DIR", "/tmp/xdg-ci")
-        if not _server_reachable(env):
-            script = ROOT / "tools" / "pulse-null-sink.sh"
-            r = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=30)
-            if r.returncode != 0:
-                pytest.skip(f"no PulseAudio server reachable and none could be started: "
-                            f"{r.stderr.strip() or r.returncode}")
+    """A reachable PulseAudio server; PortAudio re-initialised to see it.
+
+    The one the environment names (packaging/test.sh starts one), else a private one
+    started here in a fresh XDG_RUNTIME_DIR and stopped again when the module is done.
+    """
     if not shutil.which("parec"):
         pytest.skip("parec (pulseaudio-utils) is not installed: cannot record the sink")
-    os.environ["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"]
     try:
         import sounddevice as sd
     except OSError as exc:
         pytest.skip(f"PortAudio is not installed: {exc}")
+    env = dict(os.environ)
+    private = None
+    if not _server_reachable(env):
+        # A short path: the server's socket path must fit in 108 bytes.
+        private = tempfile.mkdtemp(prefix="karuta-xdg-", dir="/tmp")
+        env["XDG_RUNTIME_DIR"] = private
+        r = subprocess.run(["sh", str(PULSE_SCRIPT)], env=env, capture_output=True, text=True,
+                           timeout=30)
+        if r.returncode != 0:
+            _stop_private(env, private)
+            pytest.skip(f"no PulseAudio server reachable and none could be started: "
+                        f"{r.stderr.strip() or r.returncode}")
+    saved = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"]
     # PortAudio lists devices once, at initialisation: redo it now the server is up.
     sd._terminate()
     sd._initialize()
-    yield env
+    try:
+        yield env
+    finally:
+        if saved is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = saved
+        if private is not None:
+            _stop_private(env, private)
+            sd._terminate()
+            sd._initialize()
+
+
+def _stop_private(env, directory: str) -> None:
+    """Stop the server the script started in `directory` (only that one) and remove it."""
+    subprocess.run(["sh", str(PULSE_SCRIPT), "--stop"], env=env, capture_output=True, timeout=30)
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def _pactl(env, *args) -> str:
@@ -116,17 +143,6 @@ def sink(pulse):
             subprocess.run(["pactl", "unload-module", module], env=pulse, capture_output=True)
 
 
-def onsets_and_ends(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sample of every burst onset (first loud sample after QUIET quiet ones) and end (one past the last)."""
-    loud = np.flatnonzero(np.abs(x) > THRESHOLD)
-    if len(loud) == 0:
-        return loud, loud
-    gaps = np.diff(loud) > QUIET
-    starts = np.concatenate([[loud[0]], loud[1:][gaps]])
-    ends = np.concatenate([loud[:-1][gaps], [loud[-1]]]) + 1
-    return starts, ends
-
-
 class Recorder:
     """``parec`` on the sink's monitor, read by a thread that stamps every chunk's arrival.
 
@@ -175,98 +191,147 @@ class Recorder:
     def clock(self) -> tuple[float, float]:
         """(seconds per recorded sample, earliest arrival of sample 0) from the arrival stamps.
 
-        The slope is a least-squares fit over every chunk; the intercept is the
-        lower envelope (a chunk arrives at the earliest when its last sample is
-        captured, later when the reader or the server is slow).
+        A chunk arrives at the earliest when its last sample is captured, later when
+        the reader or the server is slow (on a loaded machine, for seconds at a time).
+        So the line is fitted to the lower envelope: a least-squares fit over every
+        chunk, then twice more over the chunks that came within 1 ms of the earliest
+        tenth; the intercept is the lowest arrival under that slope.
         """
         n, t = np.array(self.arrivals, dtype=np.float64).T
         keep = n > 2 * RATE  # skip parec's start-up burst
-        spf, _ = np.polyfit(n[keep], t[keep], 1)
-        first = np.min(t[keep] - n[keep] * spf)
-        return spf, first
+        n, t = n[keep], t[keep]
+        spf, icpt = np.polyfit(n, t, 1)
+        for _ in range(2):
+            resid = t - (icpt + spf * n)
+            prompt = resid <= np.percentile(resid, 10) + 0.001
+            spf, icpt = np.polyfit(n[prompt], t[prompt], 1)
+        return float(spf), float(np.min(t - n * spf))
 
 
-def test_every_mark_sounds_within_3_ms_of_the_clock_with_no_underrun(pulse, sink):
-    programme = Programme.build(ToneVoice(), [44, 17, 3, 88, 61, 9, 77, 25],
-                                ReadingSettings())  # about 62 s
-    with Player(blocksize=256) as player:
+def _cpu_times() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [float(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return sum(fields) - idle, sum(fields)
+
+
+def play(pulse, sink: str, programme: Programme, player_cls: type[Player] = Player) -> Playback:
+    """Play `programme` through the test sink while parec records it; what came out, and when."""
+    cpu: list[float] = []
+    with player_cls(blocksize=256) as player:
         assert not player.silent, player.status_message
+        process = player.process
+
+        def timed(outdata, frames, time_info, status):   # the CPU each callback costs
+            c0 = time.thread_time()
+            process(outdata, frames, time_info, status)
+            cpu.append(time.thread_time() - c0)
+
+        player.process = timed  # type: ignore[method-assign]
         time.sleep(1.5)  # a new stream can stall 0.3-2 s after its first callbacks (notes)
         rec = Recorder(pulse, sink)
         try:
             rec.wait_for(0.3)  # parec is up and its monitor stream delivers
             underflows_before = player.underflows
+            busy0, total0 = _cpu_times()
             player.load(programme)
+            cpu.clear()
             player.start()
             deadline = time.perf_counter() + programme.total_samples / RATE + 10
             while player.state != FINISHED and time.perf_counter() < deadline:
                 time.sleep(0.05)
+            busy1, total1 = _cpu_times()
             assert player.state == FINISHED, (
                 f"the stream stalled: {player.position} of {programme.total_samples} samples "
                 f"played, underruns {player.underflows}, load average {os.getloadavg()}")
             time.sleep(0.5)  # the tail is still on its way through the sink
         finally:
             x = rec.stop()
-        underruns = player.underflows - underflows_before
-        underflow_log = list(player.underflow_log)
-        realtime = player.realtime
         assert player.callback_errors == 0, player.last_error
         assert player.device_losses == 0, player.status_message  # the watchdog never fired
+        underruns = player.underflows - underflows_before
+        # The log keeps the last 64: if more came, judge() leaves the whole run out.
+        logged = list(player.underflow_log)[-underruns:] if underruns else []
         # Every mark that begins or ends a burst, with the time the clock says it sounded.
-        onset_marks, end_marks = [], []
-        for (card, name), _ in sorted(programme.marks().items(), key=lambda kv: kv[1]):
-            if ":mora:" in name:
-                onset_marks.append((card, name, player.mark_time(card, name)))
-            elif name in ("kami_end", "shimo_end", "shimo2_end"):
-                end_marks.append((card, name, player.mark_time(card, name)))
-    assert all(t is not None for _, _, t in onset_marks + end_marks)
+        marks = []
+        for (card, name), sample in sorted(programme.marks().items(), key=lambda kv: kv[1]):
+            edge = "onset" if ":mora:" in name else "end" if name in (
+                "kami_end", "shimo_end", "shimo2_end") else None
+            if edge is not None:
+                t = player.mark_time(card, name)
+                assert t is not None, (card, name)
+                marks.append(Mark(card, name, edge, t, sample))
+        realtime = player.realtime
+    spf, first = rec.clock()
+    return Playback(
+        recording=x, spf=spf, first_arrival=first, marks=marks,
+        bursts=onsets_and_ends(programme.render()), underruns=underruns,
+        underrun_at=[pos for _frame, _state, pos in logged],   # 0 before the start: near the first marks
+        callback_cpu=np.array(cpu), block_s=256 / RATE,
+        sink_latency_s=(_sink_latency_us(pulse, sink) or 0) / 1e6,
+        machine=(f"machine {100 * (busy1 - busy0) / max(total1 - total0, 1):.0f} % busy while it "
+                 f"played, load average {os.getloadavg()[0]:.1f}; audio thread real-time: {realtime}"))
 
-    starts, ends = onsets_and_ends(x)
-    # Nothing lost, nothing extra: a dropout would split a burst, a glitch add one.
-    assert len(starts) == len(onset_marks), (
-        f"{len(starts)} bursts recorded, {len(onset_marks)} played; underruns {underruns} "
-        f"at (frame, state, position) {underflow_log}; load average {os.getloadavg()}")
 
-    # Alignment. Recording sample r sounded at rec_time(r) = t_ref + (r - r_ref) * spf:
-    # spf, the monitor's seconds per sample, comes from the arrival stamps (the
-    # recording's own clock, measured without the player), and one reference
-    # fixes the constant: the joka's second mora onset (the first is shaped by
-    # the player's 2.5 ms fade-in, so its threshold crossing is a few samples
-    # late). Every other mark is then checked independently: its predicted
-    # recording sample must hold a detected onset (or end) within 3 ms. A clock
-    # that lost a block, mapped stream time wrongly or drifted would fail.
-    spf, first_arrival = rec.clock()
-    ref = next(i for i, (card, name, _) in enumerate(onset_marks)
-               if card == JOKA and name == "kami:mora:1")
-    t_ref, r_ref = onset_marks[ref][2], int(starts[ref])
+def play_and_judge(pulse, sink, programme, player_cls=Player, attempts=2) -> Verdict:
+    """Judge a playback; on a machine too loaded to judge most marks, play it once more.
 
-    def errors(marks, found):
-        out = []
-        for card, name, t in marks:
-            predicted = r_ref + (t - t_ref) / spf
-            nearest = found[np.argmin(np.abs(found - predicted))]
-            out.append(((nearest - predicted) * spf, card, name))
-        return out
+    A defect found among the marks that could be judged fails at once; only a run with
+    too few judged marks and no defect is played again, then skipped saying so (which
+    CI, with KARUTA_REQUIRE_REAL=1, turns into a failure naming the overload).
+    """
+    for _ in range(attempts):
+        verdict = judge(play(pulse, sink, programme, player_cls))
+        print(f"\n{player_cls.__name__}: {verdict.summary}")
+        if verdict.problems or not verdict.too_disturbed:
+            return verdict
+    pytest.skip(f"the machine was too loaded to judge the player: {verdict.summary}")
 
-    errs = errors(onset_marks, starts) + errors(end_marks, ends)
-    worst = max(errs, key=lambda e: abs(e[0]))
-    ms = [e[0] * 1000 for e in errs]
-    print(f"\nmonitor clock {(1 / spf / RATE - 1) * 1e6:+.0f} ppm against perf_counter; "
-          f"{len(errs)} marks: error mean {np.mean(ms):+.3f} ms, min {min(ms):+.3f}, "
-          f"max {max(ms):+.3f} ms; underruns {underruns}; audio thread real-time: {realtime}")
-    assert abs(worst[0]) <= TOLERANCE_S, f"mark {worst[2]!r} of card {worst[1]} off by {worst[0] * 1000:.2f} ms"
 
-    # Absolute check: the earliest arrival of a recorded sample at parec bounds
-    # from above the moment the sink rendered it. The clock's time is when the
-    # sample reaches the "speaker", which for a null sink is its own latency
-    # (pactl: about 3 ms here) after it renders; the monitor taps at rendering.
-    # So arrival - clock time = monitor transfer - sink latency: measured
-    # -4.3 .. -2.9 ms here. A clock wrong by a block or more in absolute terms
-    # would land outside -10 .. +100 ms.
-    lag = [first_arrival + r * spf - t for r, (_, _, t) in zip(starts, onset_marks)]
-    print(f"absolute: arrival at parec minus clock time: min {1000 * min(lag):.1f} ms, "
-          f"max {1000 * max(lag):.1f} ms (monitor latency set to 20 ms)")
-    assert -0.010 <= min(lag) and max(lag) <= 0.1
+def test_every_mark_sounds_within_3_ms_of_the_clock_where_the_machine_let_it(pulse, sink):
+    programme = Programme.build(ToneVoice(), [44, 17, 3, 88, 61, 9, 77, 25],
+                                ReadingSettings())  # about 62 s
+    verdict = play_and_judge(pulse, sink, programme)
+    assert not verdict.problems, "\n".join(verdict.problems[:10] + [verdict.summary])
+    assert verdict.total > 300 and verdict.judged >= MIN_JUDGED * verdict.total
 
-    assert underruns == 0, (f"{underruns} output underrun(s) during 60 s of playback: "
-                            f"(frame, state, position) {underflow_log}; load average {os.getloadavg()}")
+
+def _dac(player: Player, time_info) -> float:
+    """The DAC time `Player.process` would use (some host APIs leave it 0)."""
+    stream = player._stream
+    return time_info.outputBufferDacTime or (time_info.currentTime + (stream.latency if stream else 0.0))
+
+
+class EarlyClockPlayer(Player):
+    """Wrong on purpose: believes every block sounds 10 ms before it does."""
+
+    def process(self, outdata, frames, time_info, status):
+        super().process(outdata, frames, FakeTime(_dac(self, time_info) - 0.010, time_info.currentTime),
+                        status)
+
+
+class LateFromTheSecondPoemPlayer(Player):
+    """Wrong on purpose: from the second poem on, its stamps are 10 ms late (as if it
+    had lost count of a block's worth of samples)."""
+
+    late_from: int | None = None
+
+    def load(self, programme):
+        self.late_from = programme.marks()[(1, "kami:mora:0")]
+        super().load(programme)
+
+    def process(self, outdata, frames, time_info, status):
+        late = self.late_from is not None and self._pos >= self.late_from
+        super().process(outdata, frames, FakeTime(_dac(self, time_info) + (0.010 if late else 0.0),
+                                                  time_info.currentTime), status)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wrong, caught_by", [(EarlyClockPlayer, "absolute"),
+                                              (LateFromTheSecondPoemPlayer, "off by")])
+def test_a_player_that_schedules_wrongly_still_fails(pulse, sink, wrong, caught_by):
+    programme = Programme.build(ToneVoice(), [44, 17], ReadingSettings())  # joka and two poems
+    verdict = play_and_judge(pulse, sink, programme, wrong)
+    assert verdict.problems, f"a player 10 ms wrong passed: {verdict.summary}"
+    assert any(caught_by in p for p in verdict.problems), verdict.problems[:5]

@@ -181,6 +181,7 @@ def test_synthesize_all_cancelled_before_start_renders_nothing(voice):
 PLAIN_SAMPLE = sorted(__import__("random").Random(20261121).sample(list(ALL_NOS), 20))
 
 
+@pytest.mark.slow    # about 11 s: 20 poems synthesised and aligned
 def test_marks_agree_with_a_plain_rendering():
     """Marks against the engine's own alignment of a plain (unlooped, undipped)
     rendering of the same plan, found in the clip by spectral shape

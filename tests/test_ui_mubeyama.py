@@ -507,6 +507,7 @@ def test_refusals_on_screen_are_in_japanese(panel, driver, qtbot):
 
 # =========================================================================== the real reader
 
+@pytest.mark.slow    # about 25 s: the CPUs play in real time until the person's turn
 def test_the_real_reader_waits_in_the_ma_until_the_person_flips(qtbot, tmp_path):
     from audio.player import HELD
     from trainer.ui.reading import ReadingDriver

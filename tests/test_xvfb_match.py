@@ -22,7 +22,7 @@ from the CPU's side make the app ask for an okurifuda, which is clicked the
 same way, so the match is played to its end.
 
 Uses KARUTA_XVFB_DISPLAY if set (packaging/test.sh exports it), else starts
-Xvfb on :95 (or the next free display if :95 is taken). Skips, saying why, without
+an Xvfb of its own on a free display (Xvfb -displayfd) and stops it at the end. Skips, saying why, without
 Xvfb or xdotool; CI (KARUTA_REQUIRE_REAL=1) turns such a skip into a failure.
 """
 from __future__ import annotations
@@ -162,26 +162,29 @@ def run_child(status_path: str, ini_path: str) -> int:
 # -- the test: Xvfb, xdotool, clicks at known times ------------------------------------------------
 
 def _free_display() -> tuple[str, subprocess.Popen | None]:
-    """KARUTA_XVFB_DISPLAY, or an Xvfb of our own (:95, else any free display)."""
+    """KARUTA_XVFB_DISPLAY, or an Xvfb of our own on a display number it picks itself
+    (-displayfd: no race with another program starting one)."""
     given = os.environ.get("KARUTA_XVFB_DISPLAY")
     if given:
         return given, None
     if not shutil.which("Xvfb"):
         pytest.skip("Xvfb is not installed (apt-get install xvfb) and KARUTA_XVFB_DISPLAY is not set")
-    number = next((n for n in range(95, 140) if not Path(f"/tmp/.X{n}-lock").exists()), None)
-    if number is None:
-        pytest.fail("no free X display between :95 and :139")
-    display = f":{number}"
-    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1600x1000x24",
+                             "-nolisten", "tcp"], pass_fds=(write_end,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):           # up to 20 s for the server to accept clients
-        if subprocess.run(["xdpyinfo", "-display", display], capture_output=True).returncode == 0:
-            return display, proc
-        if proc.poll() is not None:
-            pytest.fail(f"Xvfb {display} exited with {proc.returncode}")
-        time.sleep(0.1)
+    os.close(write_end)
+    try:
+        # Xvfb writes the number once it accepts clients: up to 20 s.
+        ready, _, _ = select.select([read_end], [], [], 20)
+        number = os.read(read_end, 64).decode().strip() if ready else ""
+    finally:
+        os.close(read_end)
+    if number:
+        return f":{number}", proc
     proc.kill()
-    pytest.fail(f"Xvfb {display} did not accept clients within 20 s")
+    proc.wait()
+    pytest.fail(f"Xvfb did not accept clients within 20 s (exit status {proc.returncode})")
 
 
 class StatusFile:

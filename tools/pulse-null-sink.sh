@@ -3,15 +3,37 @@
 # needed), as /work/shared/notes/audio-and-display-on-ci.md describes, and wait
 # until the sink's latency has settled below 50 ms.
 #
+# The server lives in $XDG_RUNTIME_DIR; give the script a private one (a fresh
+# `mktemp -d`) so that it neither reuses nor disturbs a server someone else runs.
+# Without XDG_RUNTIME_DIR it makes a fresh directory of its own.
 # Idempotent: if a server already answers on $XDG_RUNTIME_DIR, it is reused.
 # Prints the XDG_RUNTIME_DIR to export, so callers can do
 #   export XDG_RUNTIME_DIR=$(tools/pulse-null-sink.sh)
-# Exit status: 0 ready, 1 pulseaudio missing or failed to start, 2 latency never settled.
+# and stop the server afterwards with
+#   XDG_RUNTIME_DIR=... tools/pulse-null-sink.sh --stop
+# (which stops only a server this script started there, by the pid it wrote).
+# Exit status: 0 ready (or stopped), 1 pulseaudio missing or failed to start,
+# 2 latency never settled.
 set -eu
 
-XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp/xdg-ci}
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+    XDG_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/karuta-pulse.XXXXXX")
+fi
 export XDG_RUNTIME_DIR
 mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+
+if [ "${1:-}" = "--stop" ]; then
+    # null.pa marks a directory whose server this script started.
+    if [ -f "$XDG_RUNTIME_DIR/null.pa" ] && [ -f "$XDG_RUNTIME_DIR/pulse/pid" ]; then
+        pid=$(head -1 "$XDG_RUNTIME_DIR/pulse/pid")
+        # A stale pid file may name a process that is no longer ours.
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pulseaudio ] || exit 0
+        kill "$pid" 2>/dev/null || true
+        i=0
+        while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+    fi
+    exit 0
+fi
 
 if ! command -v pulseaudio >/dev/null 2>&1 || ! command -v pactl >/dev/null 2>&1; then
     echo "pulse-null-sink: pulseaudio/pactl not installed (apt-get install pulseaudio pulseaudio-utils)" >&2
