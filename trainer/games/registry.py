@@ -25,7 +25,8 @@ What each named piece is:
 - ``refusals``: the reason ids its engine and session refuse actions with
   (``REFUSALS``), every one of which has a text;
 - ``texts``: the Qt-free module (``trainer.text.<game>``) that registers those
-  texts and words the game's log (``describe(event, seat)``).
+  texts and words the game's log (``log_line(event, seat, log)``, used by
+  `trainer.text.events.log_lines`).
 """
 from __future__ import annotations
 

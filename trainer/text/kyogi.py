@@ -6,7 +6,8 @@ kind in both languages.
 """
 from __future__ import annotations
 
-from trainer.text.events import add_event_messages
+from trainer.games.protocol import GameEvent
+from trainer.text.events import add_event_messages, describe
 
 # id: (日本語, English), by event kind
 KYOGI_EVENT_TEXTS: dict[str, tuple[str, str]] = {
@@ -40,3 +41,8 @@ KYOGI_EVENT_TEXTS: dict[str, tuple[str, str]] = {
                         "Wait: drag your own cards to rearrange them (W to go on)"),
 }
 add_event_messages(KYOGI_EVENT_TEXTS)
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`): the texts name seats by number."""
+    return describe(event)

@@ -11,7 +11,7 @@ from typing import Any
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.unsun import COURT_KANA, SUIT_KANA, TENKA, Card
-from trainer.text.events import add_event_messages, describe
+from trainer.text.events import Wording, add_event_messages, describe, word_fields
 from trainer.text.messages import is_ja
 
 COURT_ROMAJI = {10: "Kaba", 11: "Rei", 12: "Robai", 13: "Sōta", 14: "Un", 15: "Sun"}
@@ -79,20 +79,15 @@ def rank_name(rank: int) -> str:
     return COURT_KANA.get(rank, str(rank)) if _ja() else COURT_ROMAJI.get(rank, str(rank))
 
 
-def _values(event: GameEvent) -> dict[str, Any]:
+WORDING = Wording(seat=seat_name, card=card_name, seats=("seat", "dealer", "over_seat"),
+                  cards=("card", "okie", "over_card"))
+
+
+def _values(event: GameEvent, reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
-    out: dict[str, Any] = {}
-    for key in ("seat", "dealer", "over_seat"):
-        if key in f:
-            out[key] = seat_name(f[key])
-    for key in ("card", "okie", "over_card"):
-        if key in f:
-            out[key] = card_name(f[key])
+    out = word_fields(event, WORDING, reader=reader)
     if event.kind == "unsun.discard" and f["card"] is None:
         out["card"] = "札を1枚" if _ja() else "a card"
-    if "cards" in f:
-        out["cards"] = "、".join(card_name(c) for c in f["cards"]) if _ja() else ", ".join(
-            card_name(c) for c in f["cards"])
     if "trump" in f:
         out["trump"] = suit_name(f["trump"])
     if "team" in f:
@@ -114,6 +109,11 @@ def _values(event: GameEvent) -> dict[str, Any]:
     return out
 
 
-def describe_unsun(event: GameEvent) -> str:
-    """One line of the log in the interface language."""
-    return describe(event, **_values(event))
+def describe_unsun(event: GameEvent, reader: int | None = None) -> str:
+    """One line of the log in the interface language (`reader`'s seat named "(you)")."""
+    return describe(event, **_values(event, reader))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`)."""
+    return describe_unsun(event, seat)

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MekuriCard
-from trainer.text.events import add_event_messages, describe
+from trainer.text.events import Wording, add_event_messages, describe, word_fields
 from trainer.text.messages import is_ja
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
@@ -53,21 +53,14 @@ def seat_name(seat: int) -> str:
     return f"席{seat}" if _ja() else f"seat {seat}"
 
 
-def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
+WORDING = Wording(seat=seat_name, card=card_name, seats=("seat", "dealer"))
+
+
+def _values(event: GameEvent, names: Sequence[str] | None = None,
+            reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
-
-    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
-        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
-
+    out = word_fields(event, WORDING, names, reader)
     ja = _ja()
-    out: dict[str, Any] = {}
-    for key in ("seat", "dealer"):
-        if key in f:
-            out[key] = who(f[key])
-    if "card" in f:
-        out["card"] = card_name(f["card"])
-    if "cards" in f:
-        out["cards"] = ("、" if ja else ", ").join(card_name(c) for c in f["cards"])
     if "needed" in f and f["needed"] == 0:
         out["needed"] = "続けられる札" if ja else "card to follow the wild card with"
     if "name" in f:
@@ -77,12 +70,16 @@ def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, A
     if event.kind == "yomi.won":
         out["undealt"] = (f" 伏せ札は{card_name(f['undealt'])}" if ja else
                           f"; the face-down card was {card_name(f['undealt'])}") if f["undealt"] else ""
-    if "winners" in f:
-        out["winners"] = ("、" if ja else ", ").join(who(s) for s in f["winners"])
     return out
 
 
-def describe_yomi(event: GameEvent, names: Sequence[str] | None = None) -> str:
+def describe_yomi(event: GameEvent, names: Sequence[str] | None = None,
+                  reader: int | None = None) -> str:
     """One line of the log in the interface language; *names*: the seats' names at the table."""
-    return describe(event, **_values(event, names))
+    return describe(event, **_values(event, names, reader))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`)."""
+    return describe_yomi(event, reader=seat)
 
