@@ -33,7 +33,7 @@ def run(args) -> int:
     from pathlib import Path
 
     from audio.importer import ImportFailure, import_readings
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     if args.accept is not None:
         return _accept(args, UsageError)
     if args.read_labels is not None:

@@ -57,7 +57,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     settings, seed = _settings(args, UsageError)
     if args.out is not None:
         _check_out(args.out, UsageError)   # before the long preparation, not after it

@@ -18,7 +18,8 @@ import importlib
 import json
 import sys
 
-COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command"}
+COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command",
+          "log", "lang", "log_seat"}
 
 
 def register(sub) -> None:
@@ -41,9 +42,29 @@ def register(sub) -> None:
         gp.add_argument("--games", type=int, default=100)
         gp.add_argument("--seed", type=int, default=0)
         gp.add_argument("--json", action="store_true")
+        _add_log_options(gp)
         if first.cli_options:
             registry.resolve(first.cli_options)(gp)
         gp.set_defaults(func=cmd_simulate)
+
+
+def _add_log_options(parser) -> None:
+    parser.add_argument("--log", action="store_true",
+                        help="print the log of the run's first game (the one --seed deals first) "
+                             "instead of the summary, as the person at --log-seat reads it in the app")
+    parser.add_argument("--lang", choices=("ja", "en"), default="en", help="the log's language (default en)")
+    parser.add_argument("--log-seat", default="0", metavar="SEAT|all",
+                        help="whose log: a seat (default 0; other seats' face-down cards stay hidden) "
+                             "or 'all' for the full log")
+
+
+def _log_seat(text: str, players: int) -> int | None:
+    from trainer.errors import UsageError
+    if text == "all":
+        return None
+    if not text.isdigit() or int(text) >= players:
+        raise UsageError(f"--log-seat takes a seat from 0 to {players - 1} or 'all', not {text!r}")
+    return int(text)
 
 
 def cmd_games(args) -> int:
@@ -67,7 +88,7 @@ def _hooks(variant) -> object | None:
 
 
 def _pick_variant(args: argparse.Namespace):
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     from trainer.games import registry
     if args.variant is not None:
         return registry.find(args.game, args.variant)
@@ -83,7 +104,7 @@ def _pick_variant(args: argparse.Namespace):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     from trainer.games import registry
     before = getattr(_hooks(registry.find(args.game)), "before_simulate", None)
     if before is not None:
@@ -98,6 +119,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in vars(args).items() if k not in COMMON}
+    if args.log:
+        return _print_log(args, variant, players, options)
     try:
         result = registry.resolve(variant.simulate)(
             variant, games=args.games, seed=args.seed, players=players, options=options, check=True)
@@ -108,4 +131,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print()
     else:
         print(registry.resolve(variant.report)(result))
+    return 0
+
+
+def _print_log(args: argparse.Namespace, variant, players: int, options: dict) -> int:
+    """`--log`: game 0 of the run, worded by the game's Qt-free text module."""
+    from trainer.sim.game_log import game_log
+    from trainer.errors import UsageError
+    seat = _log_seat(args.log_seat, players)
+    try:
+        lines = game_log(variant, args.seed, players, options, seat=seat, lang=args.lang)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print("\n".join(lines))
     return 0

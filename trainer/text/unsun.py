@@ -87,7 +87,7 @@ def _values(event: GameEvent, reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
     out = word_fields(event, WORDING, reader=reader)
     if event.kind == "unsun.discard" and f["card"] is None:
-        out["card"] = "札を1枚" if _ja() else "a card"
+        out["card"] = "札1枚" if _ja() else "a card"
     if "trump" in f:
         out["trump"] = suit_name(f["trump"])
     if "team" in f:
