@@ -66,3 +66,15 @@ def test_bad_log_seat_is_one_line(capsys):
     assert main(["simulate", "yomi", "--log", "--log-seat", "9"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--log-seat" in err
+
+
+def test_games_json_names_each_games_events_and_text_module(capsys):
+    import json
+    assert main(["games", "--json"]) == 0
+    entries = {(e["name"], e["variant"]): e for e in json.loads(capsys.readouterr().out)}
+    for v in registry.games():
+        e = entries[(v.game, v.variant)]
+        assert e["texts"] == v.texts
+        if e["events"] is not None:          # every session's EVENT_TYPES, once each helper adds them
+            assert e["events"] == sorted(registry.resolve(v.events))
+    assert "unsun.trick" in entries[("unsun", "standard")]["events"]

@@ -27,7 +27,8 @@ def register(sub) -> None:
 
     g = sub.add_parser("games", help="list the games and variants the application plays")
     g.add_argument("--json", action="store_true",
-                   help="a list of objects: name, variant, title, min_seats, max_seats ...")
+                   help="a list of objects: name, variant, title, min_seats, max_seats ..., and the "
+                        "event kinds, refusal reasons and text module a client words them with")
     g.set_defaults(func=cmd_games)
 
     p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results")
@@ -67,14 +68,30 @@ def _log_seat(text: str, players: int) -> int | None:
     return int(text)
 
 
+def _vocabulary(variant) -> dict:
+    """What a client needs to word a variant's play: its event kinds, its refusal reason ids
+    (each has a message ``event.<kind>`` / ``refusal.<reason>``) and the text module. A name the
+    registry gives but the module does not define yet is null (the conformance test catches it)."""
+    from trainer.games import registry
+
+    def names(ref: str | None) -> list[str] | None:
+        if ref is None:
+            return None
+        try:
+            return sorted(registry.resolve(ref))
+        except AttributeError:
+            return None
+    return {"events": names(variant.events), "refusals": names(variant.refusals), "texts": variant.texts}
+
+
 def cmd_games(args) -> int:
     from trainer.games import registry
-    entries = [v.as_dict() for v in registry.games()]
     if args.json:
+        entries = [{**v.as_dict(), **_vocabulary(v)} for v in registry.games()]
         json.dump(entries, sys.stdout, ensure_ascii=False, indent=1)
         print()
         return 0
-    for e in entries:
+    for e in (v.as_dict() for v in registry.games()):
         seats = (str(e["min_seats"]) if e["min_seats"] == e["max_seats"]
                  else f"{e['min_seats']}-{e['max_seats']}")
         print(f"{e['name']:<10} {e['variant']:<14} {seats:>4} seats  {e['title']}")
