@@ -145,7 +145,7 @@ def _settings(args, UsageError):
 
 def _check_club(args, UsageError) -> None:
     """The club options, checked before anything is prepared: one line each."""
-    from trainer.ui.reader_session import ORDERS, parse_card_set
+    from trainer.reader.session import ORDERS, parse_card_set
     if args.order not in ORDERS:
         raise UsageError(f"read: --order must be one of {', '.join(ORDERS)}, not {args.order!r}")
     if args.card_set is not None:
@@ -171,7 +171,7 @@ def _check_club(args, UsageError) -> None:
 def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
     """(the reading order, the karafuda in it) from the club options."""
     import poems
-    from trainer.ui.reader_session import ReaderSession, read_session
+    from trainer.reader.session import ReaderSession, read_session
     if args.replay:
         session, problem = read_session()
         if session is None:

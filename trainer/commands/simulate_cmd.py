@@ -78,7 +78,7 @@ def _vocabulary(variant) -> dict:
         if ref is None:
             return None
         try:
-            return sorted(registry.resolve(ref))
+            return sorted(registry.resolve(ref))  # type: ignore[call-overload]  # a dict or tuple of ids
         except AttributeError:
             return None
     return {"events": names(variant.events), "refusals": names(variant.refusals), "texts": variant.texts}

@@ -162,6 +162,17 @@ def variants(game: str) -> list[Variant]:
     return [v for v in GAMES if v.game == game]
 
 
+def table_views() -> list[tuple[str, str, str]]:
+    """(game id, module, class) of each game's table view, once per view, in registry order
+    (the app's main window builds its tabs from these; a view takes ``(settings, voices)``)."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for v in GAMES:
+        if v.table and v.table not in seen:
+            module, _, cls = v.table.partition(":")
+            seen[v.table] = (v.game, module, cls)
+    return list(seen.values())
+
+
 def find(game: str, variant: str | None = None) -> Variant:
     """The variant `variant` of `game` (its first variant when None), or KeyError with the choices."""
     found = variants(game)

@@ -46,7 +46,7 @@ from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
 from trainer.ui.kimariji_text import changed_note
 from trainer.text.kyogi import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.reader_session import ReadingTiming
+from trainer.reader.session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
 

@@ -44,7 +44,7 @@ from audio.clock import SYSTEM
 from trainer.games.mubeyama_session import GameConfig, MubeyamaSession
 from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget
-from trainer.ui.reader_session import ReadingTiming
+from trainer.reader.session import ReadingTiming
 from trainer.ui.table_shell import TableShell
 
 FLIP_COLOUR = QColor("#1f5fbf")

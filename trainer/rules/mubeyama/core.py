@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Protocol, Sequence
 
-from trainer.games.protocol import GameOutcome
+from trainer.rules.protocol import GameOutcome
 
 from . import events as ev
 from .events import (ALL_READ, WAIT_FLIP, WAIT_OVER, WAIT_PASS, WAIT_READ, CardNo, MubeyamaEvent,
