@@ -78,3 +78,45 @@ def test_games_json_names_each_games_events_and_text_module(capsys):
         if e["events"] is not None:          # every session's EVENT_TYPES, once each helper adds them
             assert e["events"] == sorted(registry.resolve(v.events))
     assert "unsun.trick" in entries[("unsun", "standard")]["events"]
+
+
+def _summary_winners(variant, summary) -> set[int]:
+    """The seats that won the run's only game, read from `simulate --json`."""
+    if variant.game == "unsun":
+        team = next(t for t in ("A", "B", "tie") if summary["wins"][t])
+        return set() if team == "tie" else {s for s in range(8) if s % 2 == "AB".index(team)}
+    wins = summary.get("wins_by_seat", summary.get("wins"))
+    return {s for s, n in enumerate(wins) if n}
+
+
+@pytest.mark.parametrize("game,extra", [("kyogi", []), ("mubeyama", ["--ruleset", "izumoji", "--players", "5"]),
+                                        ("unsun", []), ("yomi", ["--level", "random", "--against", "chain"]),
+                                        ("umebotan", ["--rounds", "2", "--level", "random", "--against", "greedy"])])
+def test_the_logged_game_is_the_summarys_first_game(game, extra, capsys):
+    """Same seed, same options: `--log` plays the very game `simulate --games 1` counts."""
+    import json
+
+    from trainer.sim.game_log import play_one
+    assert main(["simulate", game, "--games", "1", "--seed", "4", "--json", *extra]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    from trainer.cli import build_parser
+    from trainer.commands.simulate_cmd import COMMON, _pick_variant
+    args = build_parser().parse_args(["simulate", game, "--seed", "4", "--log", *extra])
+    variant = _pick_variant(args)
+    options = {k: v for k, v in vars(args).items() if k not in COMMON}
+    if game == "kyogi":
+        options["cpu_level"] = "club,club"
+    session = play_one(variant, 4, variant.check_seats(args.players), options)
+    if game == "unsun":
+        team = session.state.winning_team()
+        won = set() if team is None else {s for s in range(8) if s % 2 == team}
+    else:
+        won = set(session.state.outcome().winners)
+    assert won == _summary_winners(variant, summary)
+    if "events" in summary:                  # the turn games count every event kind
+        from collections import Counter
+        assert Counter(e.kind for e in session.log) == summary["events"]
+    if game == "kyogi":
+        assert len(session.state.read) == summary["cards_read_per_game"]["mean"]
+    if game == "mubeyama":
+        assert len(session.state.read) == summary["reads"]["mean"]

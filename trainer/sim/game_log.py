@@ -39,7 +39,11 @@ def game_seed(variant: registry.Variant, seed: int, index: int = 0) -> Any:
 def play_one(variant: registry.Variant, seed: int, players: int,
              options: Mapping[str, Any] | None = None, check: bool = True) -> Any:
     """Game 0 of a run of `variant` with `seed`, every seat a CPU, played to its end."""
-    options = dict(options or {})
+    # as the simulators do: an option not given is the variant's default, and with --against
+    # game i's tested seat is i % players (`trainer.sim.card_sim`): seat 0 in game 0
+    options = {k: v for k, v in dict(options or {}).items() if v is not None}
+    if options.get("against"):
+        options.setdefault("test_seat", 0)
     module = _sim_module(variant)
     own = getattr(module, "play_one", None)
     if own is not None:
