@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from trainer.games.protocol import GameEvent
-from trainer.text.messages import LANGUAGES, MESSAGES, add_messages, current, is_ja, set_language, tr
+from trainer.text.messages import LANGUAGES, MESSAGES, add_messages, current, set_language, tr
 
 
 def message_id(kind: str) -> str:
@@ -57,7 +57,12 @@ class Wording:
 
 def join(items: Iterable[str]) -> str:
     """A list as people write it: 「A、B」 / "A, B"."""
-    return ("、" if is_ja() else ", ").join(items)
+    return tr("log.list_separator").join(items)
+
+
+def seat_label(seat: int) -> str:
+    """A seat as the card games' logs number it: 席2 / "seat 2"."""
+    return tr("log.seat", n=seat)
 
 
 def seat_words(seat: Any, wording: Wording, names: Sequence[str] | None = None,
@@ -136,7 +141,9 @@ def texts(kind: str) -> dict[str, str]:
 
 
 add_messages({"table.seat": ("{n} 番席", "Seat {n}"),
-              "table.you": ("{name}（あなた）", "{name} (you)")})
+              "table.you": ("{name}（あなた）", "{name} (you)"),
+              "log.seat": ("席{n}", "seat {n}"),
+              "log.list_separator": ("、", ", ")})
 
 # Events of the shared table itself (trainer.games.turn_session), not of one game.
 add_event_messages({

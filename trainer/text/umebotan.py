@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MONTHS_JA, hana_name, month
-from trainer.text.events import Wording, add_event_messages, describe, join, seat_words, word_fields
-from trainer.text.messages import is_ja
+from trainer.text.events import Wording, add_event_messages, describe, join, seat_label, seat_words, word_fields
+from trainer.text.messages import add_messages, is_ja, tr
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "umebotan.seats": ("席決め: 引いた札 {draws}、順番 {order}",
@@ -61,6 +61,10 @@ YAKU_JA = {"Five Brights": "五光", "Four Brights": "四光", "Rainy Four Brigh
            "Paulownia Row": "桐島", "Cards of the Month": "月役", "Dandruff": "頭垢"}
 
 
+# the words the log's lines are made of, beyond the events' own texts
+add_messages({"umebotan.log.yaku": (" 役: {made}", "; yaku: {made}")})
+
+
 def _ja() -> bool:
     return is_ja()
 
@@ -72,7 +76,7 @@ def card_name(card: int) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return f"席{seat}" if _ja() else f"seat {seat}"
+    return seat_label(seat)
 
 
 def yaku_name(name: str) -> str:
@@ -99,7 +103,7 @@ def _values(event: GameEvent, names: Sequence[str] | None = None,
         out["field_kind"] = (FIELD_JA if _ja() else FIELD_EN)[f["field_kind"]]
     if event.kind == "umebotan.scored":
         made = [f"{who(s)} {join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
-        out["yaku"] = ((" 役: " if _ja() else "; yaku: ") + "; ".join(made)) if made else ""
+        out["yaku"] = tr("umebotan.log.yaku", made="; ".join(made)) if made else ""
     if event.kind == "umebotan.dealt" and not f["cards"]:
         out["cards"] = ""
     return out

@@ -11,8 +11,8 @@ from typing import Any
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.unsun import COURT_KANA, SUIT_KANA, TENKA, Card
-from trainer.text.events import Wording, add_event_messages, describe, word_fields
-from trainer.text.messages import is_ja
+from trainer.text.events import Wording, add_event_messages, describe, join, seat_label, word_fields
+from trainer.text.messages import add_messages, is_ja, tr
 
 COURT_ROMAJI = {10: "Kaba", 11: "Rei", 12: "Robai", 13: "Sōta", 14: "Un", 15: "Sun"}
 SUIT_ROMAJI = {"pao": "Pao", "isu": "Isu", "kotsu": "Kotsu", "ori": "Ori", "guru": "Guru"}
@@ -49,6 +49,16 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
 }
 add_event_messages(EVENT_TEXT)
 
+# the words the log's lines are made of, beyond the events' own texts
+add_messages({
+    "unsun.log.someone": ("誰か", "someone"),
+    "unsun.log.a_card": ("札1枚", "a card"),
+    "unsun.log.face_down": ("（伏せ）", " (face-down)"),
+    "unsun.log.revealed": ("（伏せ札: {shown}）", " (face-down: {shown})"),
+    "unsun.log.tie": ("引き分け", "A tie"),
+    "unsun.log.won": ("{team}組の勝ち", "Team {team} wins"),
+})
+
 
 def _ja() -> bool:
     return is_ja()
@@ -70,9 +80,7 @@ def suit_name(suit: str) -> str:
 
 
 def seat_name(seat: int | None) -> str:
-    if seat is None:
-        return "誰か" if _ja() else "someone"
-    return f"席{seat}" if _ja() else f"seat {seat}"
+    return tr("unsun.log.someone") if seat is None else seat_label(seat)
 
 
 def rank_name(rank: int) -> str:
@@ -87,7 +95,7 @@ def _values(event: GameEvent, reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
     out = word_fields(event, WORDING, reader=reader)
     if event.kind == "unsun.discard" and f["card"] is None:
-        out["card"] = "札1枚" if _ja() else "a card"
+        out["card"] = tr("unsun.log.a_card")
     if "trump" in f:
         out["trump"] = suit_name(f["trump"])
     if "team" in f:
@@ -97,15 +105,13 @@ def _values(event: GameEvent, reader: int | None = None) -> dict[str, Any]:
             out[key] = f[key] + 1  # people count deals and tricks from 1
     if "face_down" in f:
         # a card the reader may not see is already worded "face-down": say it once
-        out["how"] = ("（伏せ）" if _ja() else " (face-down)") if f["face_down"] and f.get("card") else ""
+        out["how"] = tr("unsun.log.face_down") if f["face_down"] and f.get("card") else ""
     if "revealed" in f:
         shown = [f"{seat_name(s)} {card_name(c)}" for s, c in f["revealed"]]
-        out["revealed"] = (f"（伏せ札: {'、'.join(shown)}）" if _ja() else
-                           f" (face-down: {', '.join(shown)})") if shown else ""
+        out["revealed"] = tr("unsun.log.revealed", shown=join(shown)) if shown else ""
     if "winner" in f:
         w = f["winner"]
-        out["result"] = (("引き分け" if w is None else f"{'AB'[w]}組の勝ち") if _ja() else
-                         ("A tie" if w is None else f"Team {'AB'[w]} wins"))
+        out["result"] = tr("unsun.log.tie") if w is None else tr("unsun.log.won", team="AB"[w])
     return out
 
 
