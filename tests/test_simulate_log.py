@@ -120,3 +120,16 @@ def test_the_logged_game_is_the_summarys_first_game(game, extra, capsys):
         assert len(session.state.read) == summary["cards_read_per_game"]["mean"]
     if game == "mubeyama":
         assert len(session.state.read) == summary["reads"]["mean"]
+
+
+def test_no_game_needs_qt_to_word_its_log():
+    script = ("import io, sys, contextlib; from trainer.cli import main; from trainer.games import registry\n"
+              "for name in registry.names():\n"
+              "    with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+              "        assert main(['simulate', name, '--log', '--lang', 'ja']) == 0, name\n"
+              "    assert out.getvalue().strip(), name\n"
+              "print(sorted(m for m in ('PySide6', 'shiboken6', 'pyqtgraph') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
