@@ -73,8 +73,7 @@ def margin(games: int, seed: int) -> dict:
     start = time.perf_counter()
     for g in range(games):
         medium = g % 2
-        opts = ({"cpu_level": "medium", "against": "random"} if medium == 0
-                else {"cpu_level": "random", "against": "medium"})
+        opts = {"level": "medium", "against": "random", "test_seat": medium}   # medium: that team
         session = play_out(new_session(STANDARD, f"m:{seed}:{g}", (CPU,) * PLAYERS, opts), check=False)
         state = session.state
         wins += state.winning_team() == medium

@@ -68,8 +68,8 @@ def test_registry_refuses_unknown_names():
 from dataclasses import dataclass  # noqa: E402
 
 from audio.clock import FakeClock  # noqa: E402
-from trainer.games.protocol import GameEvent, GameOutcome, GameState  # noqa: E402
-from trainer.games.turn_session import CPU, HUMAN, NotYourTurn, TurnSession, play_out  # noqa: E402
+from trainer.games.protocol import GameEvent, GameOutcome, GameState, IllegalAction, Session  # noqa: E402
+from trainer.games.turn_session import CPU, HUMAN, TurnSession, play_out  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,10 @@ def test_turn_session_waits_for_the_person_and_plays_the_cpus():
     s = TurnSession(CountGame(), [CPU, HUMAN, CPU], {0: Lowest(), 2: Lowest()}, clock=FakeClock())
     assert [e.number for e in s.run_cpus()] == [1]
     assert s.waiting_for() == (1,)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalAction) as refused:
         s.act(0, 2)
+    assert refused.value.reason == "turn.not_your_turn"
+    assert s.why_illegal(0, 2) is not None and s.why_illegal(1, 3) is None
     s.act(1, 3)
     assert [e.number for e in s.run_cpus()] == [4, 5]
     # odd numbers are secret to everybody but their sayer
@@ -176,3 +178,52 @@ def test_the_shared_timeout_event_has_a_text_in_both_languages():
         assert "3 番席" in event_text.describe(TurnTimedOut(2, 300.0))
     finally:
         LANG.set(was)
+
+
+def test_turn_session_is_a_protocol_session_that_paces_its_cpus_on_the_clock():
+    clock = FakeClock()
+    s = TurnSession(CountGame(), [CPU, HUMAN, CPU], {0: Lowest(), 2: Lowest()}, clock=clock,
+                    cpu_delay=0.5)
+    assert isinstance(s, Session)
+    assert s.next_due() == 0.5 and s.tick() == []          # nothing before its time
+    clock.advance(0.5)
+    assert [e.number for e in s.tick()] == [1]             # one CPU move
+    assert s.waiting_for() == (1,) and s.next_due() is None  # a person, no timer: nothing due
+    s.act(1, 3)
+    assert s.next_due() == 1.0
+    clock.advance(10)
+    assert [e.number for e in s.tick()] == [4]             # each move waits its delay after the last
+    s.set_pace(0.0)
+    assert [e.number for e in s.tick()] == [5]             # no delay: everything due plays now
+
+
+def test_a_pause_after_an_event_kind_holds_the_next_move():
+    clock = FakeClock()
+    s = TurnSession(CountGame(), [CPU] * 3, {k: Lowest() for k in range(3)}, clock=clock,
+                    cpu_delay=0.1, pause_after={"toy.said": 2.0})
+    clock.advance(0.1)
+    assert len(s.tick()) == 1 and s.next_due() == pytest.approx(2.1)
+    s.set_pace(0.0)
+    assert s.next_due() == pytest.approx(0.1)         # no pace, no pause
+
+
+@pytest.mark.parametrize("game,players", [("unsun", 8), ("yomi", 4), ("umebotan", 3)])
+def test_a_paced_table_plays_the_same_game_as_the_simulator(game, players):
+    """The app paces the CPUs (a delay, a pause after tricks), the simulator does not: the
+    protocol's play_out on a fake clock gives the same log either way, for the same seed."""
+    from trainer.games import registry
+    from trainer.games.protocol import Session
+    from trainer.games.protocol import play_out as play_session
+    variant = registry.find(game)
+    make = registry.resolve(variant.session)
+    opts = {"rounds": 2} if game == "umebotan" else {"deals": 2} if game == "unsun" else {}
+    logs = []
+    for delay in (0.0, 0.7):
+        clock = FakeClock()
+        s = make(variant, 5, [CPU] * players, {**opts, "clock": clock, "cpu_delay": delay})
+        s.set_pace(delay, {"unsun.trick": 1.6})
+        assert isinstance(s, Session)
+        play_session(s, clock)
+        assert s.is_over() and (clock.now() > 0) == (delay > 0)
+        logs.append(s.log)
+    assert logs[0] == logs[1]

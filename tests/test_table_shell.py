@@ -14,8 +14,9 @@ from PySide6.QtGui import QColor  # noqa: E402
 
 from audio.clock import FakeClock  # noqa: E402
 from trainer.games.protocol import GameEvent  # noqa: E402
+from trainer.games.turn_session import TurnSession  # noqa: E402
 from trainer.ui.table_shell import (BACK, BOX_ACTIVE, ROWS, LogPanel, ScoreSheet, TableShell,  # noqa: E402
-                                    TableView, TurnTable, TurnTimer, paint_card_back, seat_boxes)
+                                    TableView, TurnTable, paint_card_back, seat_boxes)
 
 AREA = QRectF(0, 0, 1000, 700)
 
@@ -102,39 +103,14 @@ def test_a_small_game_in_the_shell(qtbot):
     assert len(got) == 1                                                     # nothing hit: nothing said
 
 
-def test_the_turn_timer_is_off_by_default_and_expires_once_on_the_clock(qtbot):
-    clock = FakeClock()
-    timer = TurnTimer(clock)
-    timer.start(1)
-    assert timer.left() is None                                  # off: no seconds given
-    timer.seconds = 10
-    expired, fractions = [], []
-    timer.expired.connect(expired.append)
-    timer.changed.connect(fractions.append)
-    timer.start(3)
-    clock.advance(7.5)
-    timer.tick()
-    assert timer.left() == pytest.approx(2.5) and fractions[-1] == pytest.approx(0.25) and not expired
-    clock.advance(3)
-    timer.tick()
-    timer.tick()
-    assert expired == [3] and timer.left() is None and fractions[-1] is None
-
-
-def test_the_shell_draws_the_timer_in_the_active_seat(qtbot):
+def test_the_table_draws_the_timer_bar_in_the_active_seat(qtbot):
     clock = FakeClock()
     table = Demo(clock)
     shell = TableShell(table, clock=clock)
     qtbot.addWidget(shell)
     table.set_seats(["a", "b", "c", "d"], me=0)
-    shell.timer.seconds = 20
-    shell.timer.start(1)
-    assert table.timer_fraction == 1.0
-    clock.advance(5)
-    shell.timer.tick()
-    assert table.timer_fraction == pytest.approx(0.75)
-    shell.timer.stop()
-    assert table.timer_fraction is None
+    table.active_seat, table.timer_fraction = 1, 0.75
+    assert not shell.grab().isNull()
 
 
 def test_score_sheet_rows_per_deal_columns_per_seat_and_totals(qtbot):
@@ -167,59 +143,43 @@ class Took(GameEvent):
 
 
 class TakeAway:
-    """A toy turn game with the `TurnSession` interface (that class lives on main's game
-    layer): a pile of cards, each turn a seat takes 1 or 2, who takes the last wins."""
+    """A toy turn game (a `GameState`): a pile of cards, each turn a seat takes 1 or 2,
+    who takes the last wins."""
 
-    class _State:
-        def __init__(self, players, pile):
-            self.players, self.pile, self.turn = players, pile, 0
+    def __init__(self, players, pile):
+        self.players, self.pile, self.turn = players, pile, 0
 
-        def actors(self):
-            return () if self.pile == 0 else (self.turn,)
+    def actors(self):
+        return () if self.pile == 0 else (self.turn,)
 
-    def __init__(self, seats, pile, clock, turn_seconds=None):
-        self.seats, self.clock, self.turn_seconds = seats, clock, turn_seconds
-        self.state = self._State(len(seats), pile)
-        self.log, self._started = [], clock.now()
+    def legal_actions(self, seat):
+        return [n for n in (1, 2) if n <= self.pile] if seat in self.actors() else []
+
+    def apply(self, n):
+        seat = self.turn
+        self.pile -= n
+        self.turn = (seat + 1) % self.players
+        return [Took(seat, n)]
 
     def is_over(self):
-        return self.state.pile == 0
+        return self.pile == 0
 
-    def waiting_for(self):
-        return tuple(s for s in self.state.actors() if self.seats[s] == "human")
+    def outcome(self):
+        return None
 
-    def legal(self, seat):
-        return [n for n in (1, 2) if n <= self.state.pile] if seat in self.state.actors() else []
+    def view(self, seat):
+        return self.pile
 
-    def log_for(self, seat):
-        return list(self.log)
+    def clone(self):
+        return self
 
-    def turn_left(self):
-        if self.turn_seconds is None or not self.waiting_for():
-            return None
-        return max(0.0, self.turn_seconds - (self.clock.now() - self._started))
+    def check_invariants(self):
+        assert self.pile >= 0
 
-    def act(self, seat, n):
-        if seat not in self.waiting_for() or n not in self.legal(seat):
-            raise ValueError(f"seat {seat} may not take {n} now")
-        return self._apply(seat, n)
 
-    def step(self):
-        actors = self.state.actors()
-        if not actors or self.seats[actors[0]] == "human":
-            return []
-        return self._apply(actors[0], 1)
-
-    def tick(self):
-        left = self.turn_left()
-        return [] if left is None or left > 0 else self._apply(self.waiting_for()[0], 1)
-
-    def _apply(self, seat, n):
-        self.state.pile -= n
-        self.state.turn = (seat + 1) % self.state.players
-        self._started = self.clock.now()
-        self.log.append(Took(seat, n))
-        return [self.log[-1]]
+class TakeOne:
+    def choose(self, view, legal):
+        return 1
 
 
 class PileTable(TableView):
@@ -238,14 +198,15 @@ class PileTable(TableView):
 
 def test_turn_table_plays_cpus_takes_clicks_logs_and_times_out(qtbot):
     clock = FakeClock()
-    session = TakeAway(("human", "cpu", "cpu"), pile=7, clock=clock, turn_seconds=30)
+    session = TurnSession(TakeAway(3, pile=7), ("human", "cpu", "cpu"), {1: TakeOne(), 2: TakeOne()},
+                          clock=clock, turn_seconds=30, stand_in=lambda seat: TakeOne())
     table = PileTable()
     shell = TableShell(table, clock=clock)
     qtbot.addWidget(shell)
     shell.resize(900, 600)
     shell.show()
     table.set_seats(["You", "CPU 1", "CPU 2"], me=0)
-    words = lambda e: f"seat {e.seat + 1} took {e.n}"                        # noqa: E731
+    words = lambda e: f"seat {e.seat + 1} took {e.n}" if e.kind == "toy.took" else None  # noqa: E731
     game = TurnTable(shell, session, me=0, action_for=lambda seat, n, legal: n if n in legal else None,
                      words=words, cpu_delay_s=0)
     refused, done = [], []

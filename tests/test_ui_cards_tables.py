@@ -267,7 +267,7 @@ def test_the_calculator_scores_as_umebotan_score_and_refuses_bad_piles(qtbot):
     # piles that are not a partition of the 48: refused, with what is wrong
     dialog.set_piles([p1, p2, p3[:-1]])
     assert dialog.score() is None and dialog.table.rowCount() == 0
-    assert dialog.error.text() == tr("calc.missing", n=1, cards=f"{card_name(p3[-1])} ({p3[-1]})")
+    assert dialog.error.text() == tr("refusal.umebotan.pile_missing", n=1, cards=f"{card_name(p3[-1])} ({p3[-1]})")
     dialog.set_piles([p1, p2 + [10], p3])
     assert dialog.score() is None and "more than one pile" in dialog.error.text()
     assert "Pine with Crane (10)" in dialog.error.text()

@@ -170,17 +170,18 @@ def test_all_100_keep_the_static_kimariji_before_anything_is_read(reader):
 # -- the match ------------------------------------------------------------------------------------
 
 def test_match_kimariji_label_and_log_line_as_heard():
-    from trainer.ui.match_panel import CPU, HUMAN, MatchPanel, kimariji_note
+    from trainer.games.kyogi_session import ReadSummary
+    from trainer.text.kyogi import summary_line
+    from trainer.ui.match_panel import HUMAN, kimariji_note, kimariji_short
     assert kimariji_note(44, "あふこ") == "kimariji おうこ"
     assert kimariji_note(44, "あ") == "kimariji お (was おうこ)"
-    fake = SimpleNamespace(state=SimpleNamespace(read=[43, 44]))
-    outcome = SimpleNamespace(poem=19, reaction_ms={HUMAN: None, CPU: 310}, karafuda=False, taker=CPU,
-                              faults=())
-    line = MatchPanel._log_line(fake, outcome, "", "なには")
+    summary = ReadSummary(2, 19, "なには", False, 1, (None, 310), (False, False), ())
+    line = summary_line(summary, HUMAN, kimariji_short(19, summary.kimariji))
     assert line.startswith("  2. なにわ (was なにわが)（19）")
     SPELLING.set("historical")
     assert kimariji_note(44, "あ") == "kimariji あ (was あふこ)"
-    assert MatchPanel._log_line(fake, outcome, "", "なには").startswith("  2. なには (was なにはが)（19）")
+    line = summary_line(summary, HUMAN, kimariji_short(19, summary.kimariji))
+    assert line.startswith("  2. なには (was なにはが)（19）")
 
 
 def painted(monkeypatch, module, draw) -> list:

@@ -11,7 +11,7 @@ from audio.clock import FakeClock  # noqa: E402
 from trainer.rules.kyogi import Phase  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.match_panel import HUMAN, MatchPanel, MemorisationTimer, reaction_text  # noqa: E402
+from trainer.ui.match_panel import HUMAN, MatchPanel, reaction_text  # noqa: E402
 
 from test_ui_app import FakeDriver, FakeVoices  # noqa: E402
 
@@ -26,40 +26,37 @@ def panel(qtbot, tmp_path):
     return p
 
 
-def test_memorisation_timer_gives_the_swing_notice_then_ends(qtbot):
+def test_memorisation_gives_the_swing_notice_then_ends_on_the_sessions_clock(qtbot):
+    """The session keeps the memorisation period (it was the panel's Qt timer)."""
+    from trainer.games import kyogi_session as K
     clock = FakeClock(1000.0)
-    timer = MemorisationTimer(15 * 60, clock)
-    ticks, swings, done = [], [], []
-    timer.ticked.connect(ticks.append)
-    timer.swings_allowed.connect(lambda: swings.append(clock.now()))
-    timer.done.connect(lambda: done.append(clock.now()))
-    timer.start()
-    assert ticks[-1] == pytest.approx(900)
+    session = K.KyogiSession(3, clock=clock)
+    assert session.act(HUMAN, K.Memorise(15 * 60)) == [K.PhaseChanged(K.MEMORISE)]
+    assert session.memorise_left() == pytest.approx(900)
+    assert session.next_due() == pytest.approx(1000.0 + 900 - K.SWING_NOTICE_S)
     clock.advance(779)
-    timer.tick()
-    assert not swings                       # 2:01 left: no swings yet
+    assert not session.tick() and not session.swings_allowed        # 2:01 left: no swings yet
     clock.advance(2)
-    timer.tick()
-    assert len(swings) == 1                 # the last 2 minutes
+    events = session.tick()
+    assert events == [K.SwingsAllowed(K.SWING_NOTICE_S)]              # the last 2 minutes
+    assert session.next_due() == pytest.approx(1900.0)
     clock.advance(60)
-    timer.tick()
-    assert len(swings) == 1 and not done
+    assert session.tick() == []
     clock.advance(60)
-    timer.tick()
-    assert done and not timer.running
-    timer.stop()
+    assert session.tick() == [K.MemorisationOver()]
+    assert session.memorise_left() is None and session.next_due() is None
 
 
 def test_memorisation_length_comes_from_the_settings(panel):
     panel.settings.set(S.MEMORISE_MIN, 5)
     panel.start_memorisation()
-    assert panel.memorise.left() == pytest.approx(300)
+    assert panel.session.memorise_left() == pytest.approx(300)
     assert "05:00" in panel.banner.text()
-    panel.memorise.clock.advance(181)
-    panel.memorise.tick()
+    panel.clock.advance(181)
+    panel.tick()
     assert "swing" in panel.banner.text()
-    panel.memorise.clock.advance(200)
-    panel.memorise.tick()
+    panel.clock.advance(200)
+    panel.tick()
     assert panel.phase == "play"            # memorisation over: the match begins
     assert panel.driver.calls[-1][0] == "start"
 
@@ -194,7 +191,9 @@ def _sample(event_cls):
                       faults=(Fault(1, FaultKind.WRONG_SIDE, (0,), 1),), cancelled=True, giver=None,
                       cards_owed=0)
     by_type = {"int": 3, "str": "otetsuki", "bool": True, "int | None": 120, "Outcome": outcome,
-               "'Outcome'": outcome, "ReadRecord": ReadRecord(5, True, "take", 300.0, None)}
+               "'Outcome'": outcome, "ReadRecord": ReadRecord(5, True, "take", 300.0, None),
+               "float": 120.0, "tuple[int | None, int | None]": (250, None),
+               "tuple[bool, bool]": (False, True), "tuple[tuple[int, str], ...]": ((1, "otetsuki"),)}
     return event_cls(**{f.name: by_type[str(f.type)] for f in dataclasses.fields(event_cls)})
 
 
@@ -338,3 +337,30 @@ def test_at_1024_by_700_the_floor_fills_the_window_and_log_lines_are_never_cut(q
                                                      int(Qt.TextFlag.TextWordWrap), item.text())
         assert rect.height() >= need.height()                             # every wrapped line shown
     assert view.visualItemRect(view.item(0)).height() > QFontMetrics(view.font()).height() * 1.5
+
+
+def test_a_refusal_on_the_match_tab_is_shown_in_japanese(panel):
+    """A press on the opponent's card while the player owes an okurifuda is refused by the
+    session; the banner words the refusal in the interface language (it showed str(exc))."""
+    LANG.set("ja")
+    try:
+        panel.begin_match()
+        poem = next(p for p in panel.order if panel.state.side_of(p) == 1)
+        for p in panel.order[:panel.order.index(poem)]:
+            _read(panel, p)
+            panel.judge()
+            while panel.state.phase is Phase.OKURI:
+                panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
+            panel.driver.card_finished.emit(p)
+            if panel.phase == "over":
+                pytest.skip("the match ended first")
+        _read(panel, poem)
+        panel.route_touch(poem, panel.clock.now())
+        panel.judge()
+        assert panel.state.phase is Phase.OKURI
+        theirs = panel.state.side(1).cards()[0]
+        panel.route_touch(theirs, panel.clock.now())
+        assert panel.state.phase is Phase.OKURI                  # refused: nothing sent
+        assert panel.banner.text() == f"{theirs} 番の札は自陣にありません。自陣の札を選んでください"
+    finally:
+        LANG.set("en")

@@ -20,7 +20,8 @@ from trainer.rules.unsun import (DECK, PLAYERS, ROBAI_CHOICE, SUITS, Card, DealS
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG, MESSAGES  # noqa: E402
 from trainer.ui.table_shell import BACK  # noqa: E402
-from trainer.ui.unsun_panel import UnsunPanel, why_not  # noqa: E402
+from trainer.text.refusals import describe_refusal  # noqa: E402
+from trainer.ui.unsun_panel import UnsunPanel  # noqa: E402
 from trainer.ui.unsun_table import paint_card, paint_suit  # noqa: E402
 from trainer.text.unsun import card_name, describe_unsun  # noqa: E402
 
@@ -98,7 +99,7 @@ def test_a_whole_deal_played_by_clicking_fills_the_score_sheet(qtbot, panel):
     result = panel.session.view(ME).results[0]
     sheet = panel.shell.scores
     assert sheet.columnCount() == 2 and sheet.horizontalHeaderItem(0).text() == "Team A"
-    assert sheet.horizontalHeaderItem(1).toolTip() == "Team B: seat 1, seat 3, seat 5, seat 7"
+    assert sheet.horizontalHeaderItem(1).toolTip() == "Team B: seat 2, seat 4, seat 6, seat 8"
     assert [sheet.item(0, c).text() for c in (0, 1)] == [str(p) for p in result.points]
     assert sheet.verticalHeaderItem(0).text() == f"Deal 1 ({result.tricks[0]}–{result.tricks[1]})"
     assert sheet.totals() == list(result.points) and sum(result.tricks) == 9
@@ -121,7 +122,9 @@ def test_an_illegal_card_does_nothing_and_says_why(qtbot, panel):
     before = len(panel.session.log)
     click_card(qtbot, panel, illegal[0])
     assert len(panel.session.log) == before                       # nothing happened
-    assert panel.notice.text() == why_not(view, ME, illegal[0]) != ""
+    refusal = panel.session.why_illegal(ME, Play(ME, illegal[0]))       # the engine says why
+    assert refusal is not None and refusal.reason.startswith("unsun.")
+    assert panel.notice.text() == describe_refusal(refusal) != ""
     assert any(w in panel.notice.text() for w in ("Monchi", "trump", "first trick"))
     # a click when it is not the person's turn: nothing, and it says so
     panel.game.cpu_delay_s = 60                                    # the CPUs wait
@@ -198,8 +201,8 @@ def test_the_turn_timer_is_off_by_default_and_the_stand_in_plays_after_five_minu
     assert panel.session.turn_seconds == 300
     before = len(panel.session.log)
     clock.advance(299)
-    qtbot.wait(250)                                      # the table polls the session's timer
-    assert len(panel.session.log) == before and panel.table.timer_fraction == pytest.approx(1 / 300)
+    qtbot.waitUntil(lambda: panel.table.timer_fraction == pytest.approx(1 / 300), timeout=2000)
+    assert len(panel.session.log) == before              # one second left: nobody played for them
     assert not panel.grab().isNull()                     # the box draws "0:01 left"
     clock.advance(1.5)
     qtbot.waitUntil(lambda: len(panel.session.log) > before, timeout=2000)
@@ -215,14 +218,14 @@ def test_both_languages_render(qtbot, panel):
     english_log = panel.shell.log.item(0).text()
     LANG.set("ja")
     assert panel.new_button.text() == "新しいゲーム" and panel.shell.log_title.text() == "記録"
-    assert panel.level.currentText() == "普通" and panel.seat.currentText() == "席3（B組）"
+    assert panel.level.currentText() == "普通" and panel.seat.currentText() == "席4（B組）"
     assert panel.shell.scores.horizontalHeaderItem(0).text() == "A組"
     assert panel.shell.log.item(0).text() != english_log and "第1局" in panel.shell.log.item(0).text()
     assert all("席" in t for t in panel.table.titles)
     assert not panel.table.grab().toImage().isNull()
     LANG.set("en")
     assert panel.new_button.text() == "New game" and panel.shell.log.item(0).text() == english_log
-    assert panel.table.titles[3].startswith("seat 3")
+    assert panel.table.titles[3].startswith("seat 4")          # seats 1..8 on screen
 
 
 def test_the_panel_is_the_registered_unsun_table_and_ignores_reader_commands(qtbot, panel):

@@ -193,8 +193,11 @@ def test_the_drawn_card_is_played_in_the_same_fashion_with_a_choice_on_two_match
     s.apply(Play(50))
     assert s.phase == "draw" and s.view(s.order[1]).drawn == 10
     assert s.legal_actions(p1) == [Take(12), Take(11)]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as refused:
         s.apply(Take(81))
+    assert refused.value.reason == "umebotan.not_a_match"
+    assert s.why_illegal(p1, Play(51)).reason == "umebotan.take_first"
+    assert s.why_illegal(s.order[1], Take(12)).reason == "turn.not_your_turn"
     s.apply(Take(12))
     assert s.piles[p1][:2] == [10, 12] and s.turn == s.order[1]
 

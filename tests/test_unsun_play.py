@@ -8,8 +8,8 @@ import pytest
 from audio.clock import FakeClock
 from trainer.cli import main
 from trainer.games import registry
-from trainer.games.protocol import READER
-from trainer.games.turn_session import CPU, HUMAN, NotYourTurn, TurnTimedOut, play_out
+from trainer.games.protocol import READER, IllegalAction
+from trainer.games.turn_session import CPU, HUMAN, TurnTimedOut, play_out
 from trainer.games.unsun_session import TURN_SECONDS, new_session
 from trainer.players.unsun_cpu import MediumCpu, RandomCpu, make_cpu
 from trainer.rules.unsun import (DECK, EVENT_TYPES, GURU, ISU, KOTSU, MEIRAF, MONCHI, ORI, PLAYERS,
@@ -179,8 +179,7 @@ def test_medium_cpu_beats_random_play_by_a_clear_margin():
     games = 40
     for g in range(games):
         medium_team = g % 2
-        opts = {"cpu_level": "medium", "against": "random"} if medium_team == 0 else {
-            "cpu_level": "random", "against": "medium"}
+        opts = {"level": "medium", "against": "random", "test_seat": medium_team}
         state, _ = play_game(STANDARD, f"m:{g}", opts, check=False)
         medium_wins += state.winning_team() == medium_team
     assert medium_wins >= 0.75 * games
@@ -209,8 +208,9 @@ def test_session_waits_for_the_person_and_only_lets_them_play_legal_cards():
     assert session.waiting_for() == (0,)
     legal = session.legal(0)
     assert legal and all(a.seat == 0 for a in legal)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalAction, match="not to act") as refused:
         session.act(1, legal[0])
+    assert refused.value.reason == "turn.not_your_turn"
     session.act(0, legal[0])
     session.run_cpus()
     assert session.waiting_for() == (0,) or session.is_over()
@@ -242,11 +242,17 @@ def test_simulate_is_deterministic_and_reports_both_teams():
 
 
 def test_karuta_simulate_unsun_through_the_registry(capsys):
-    argv = ["simulate", "unsun", "--games", "2", "--seed", "3", "--cpu-level", "medium",
+    argv = ["simulate", "unsun", "--games", "2", "--seed", "3", "--level", "medium",
             "--against", "random", "--json"]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["levels"] == {"A": "medium", "B": "random"} and out["games"] == 2
+    assert out["levels"] == "alternating" and out["games"] == 2        # team A tested, then team B
+    assert out["test_seat"]["level"] == "medium" and out["test_seat"]["fair_share"] == 0.5
+    old = ["simulate", "unsun", "--games", "1", "--seed", "3", "--cpu-level", "random", "--json"]
+    assert main(old) == 0                                              # the old spelling still works
+    assert json.loads(capsys.readouterr().out)["levels"] == {"A": "random", "B": "random"}
+    assert main(["simulate", "unsun", "--games", "1", "--level", "random,medium"]) == 2
+    assert "one level or 8" in capsys.readouterr().err
     assert main(["simulate", "unsun", "--players", "4", "--games", "1"]) == 2
     assert "8 players, not 4" in capsys.readouterr().err
 

@@ -192,9 +192,35 @@ def test_unheld_robai_is_announced():
         s = new_game(seed)
         events = s.apply(Deal())
         if s.robai_holder is None:
-            assert of(events, RobaiUnheld) == [RobaiUnheld(s.dealer)]
+            assert of(events, RobaiUnheld) == [RobaiUnheld(s.dealer, s.okie == Card(s.trump, ROBAI))]
             return
     raise AssertionError("no unheld Robai in 500 seeds")
+
+
+def _first_deal_where(robai_is_okie: bool) -> tuple[UnsunState, list]:
+    for seed in range(5000):
+        s = new_game(seed)
+        events = s.apply(Deal())
+        if s.robai_holder is None and (s.okie == Card(s.trump, ROBAI)) == robai_is_okie:
+            return s, events
+    raise AssertionError("no such deal in 5000 seeds")
+
+
+def test_a_set_aside_robai_is_told_to_nobody():
+    """docs/unsun.md: the two cards after the Okié are seen by nobody. Telling every seat that
+    nobody holds the trump ロバイ (while the Okié is not it) says it is one of those two."""
+    s, events = _first_deal_where(robai_is_okie=False)
+    assert of(events, RobaiUnheld)                   # the full log knows
+    for seat in range(PLAYERS):
+        seen = [s.redact(e, seat) for e in events]
+        assert not any(isinstance(e, RobaiUnheld) for e in seen), f"seat {seat} learns it"
+
+
+def test_an_unheld_robai_that_is_the_okie_is_announced_to_everyone():
+    s, events = _first_deal_where(robai_is_okie=True)
+    for seat in range(PLAYERS):
+        seen = [s.redact(e, seat) for e in events]
+        assert [e for e in seen if isinstance(e, RobaiUnheld)] == [RobaiUnheld(s.dealer, True)]
 
 
 def test_first_lead_after_dealer_when_set():
@@ -594,3 +620,28 @@ def test_discard_and_hands_are_seen_only_by_their_owner():
         for other in range(8):
             if other != seat:
                 assert not (s.secrets_of(other) & s.view(seat).cards_seen())
+
+
+def test_why_illegal_says_the_follow_rule_of_every_held_card_playable_refuses():
+    """The engine's refusals agree with `playable` card by card (the screen shows these, and
+    re-derives nothing): a playable card has no refusal, every other held card has its rule."""
+    import random as _random
+    follow_rules = {"unsun.first_lead_trump", "unsun.meri_trump", "unsun.trump_led", "unsun.must_follow"}
+    seen: set[str] = set()
+    for seed in range(12):
+        s, rng = new_game(seed), _random.Random(seed)
+        while not s.is_over():
+            seat = s.actors()[0]
+            if seat != READER and s.phase in (MEIRAF, MERI, MONCHI):
+                ok = set(s.playable(seat))
+                for card in s.hands[seat]:
+                    refusal = s.why_illegal(seat, Play(seat, card))
+                    assert (refusal is None) == (card in ok), (seed, card)
+                    if refusal is not None:
+                        assert refusal.reason in follow_rules
+                        seen.add(refusal.reason)
+                other = (seat + 1) % PLAYERS
+                if s.hands[other]:
+                    assert s.why_illegal(other, Play(other, s.hands[other][0])).reason == "turn.not_your_turn"
+            s.apply(rng.choice(s.legal_actions(seat)))
+    assert seen == follow_rules

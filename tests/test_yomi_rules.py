@@ -225,6 +225,23 @@ def test_illegal_actions_are_refused():
         s.apply(Lead(C("swords", 12)))
 
 
+def test_refusals_name_the_rule():
+    s = dealt(4, 0, first_dealer=0)
+    assert s.why_illegal(0, Pass()).reason == "yomi.must_lead"          # a new sequence: lead
+    assert s.why_illegal(1, Lead(s.hands[1][0])).reason == "turn.not_your_turn"
+    assert s.why_illegal(0, Deal()).reason == "yomi.not_dealing"
+    arrange(s, [[C("clubs", 4), C("cups", 7)], [C("coins", 1)], [C("swords", 2)], [C("cups", 9)]],
+            discard=[C("clubs", 3)], turn=0)
+    assert s.why_illegal(0, Pass()).reason == "yomi.must_discard"       # a 4 in hand: no pass
+    wrong = s.why_illegal(0, Discard(C("cups", 7)))
+    assert wrong.reason == "yomi.wrong_number" and wrong.fields["needed"] == 4
+    assert s.why_illegal(0, Discard(C("cups", 9))).reason == "yomi.not_in_hand"
+    assert s.why_illegal(0, Discard(C("clubs", 4))) is None
+    with pytest.raises(IllegalAction) as refused:
+        s.apply(Discard(C("cups", 7)))
+    assert refused.value.reason == "yomi.wrong_number"
+
+
 # -- whole games ------------------------------------------------------------------------------
 
 CONFIGS = [(4, YomiOptions()), (3, YomiOptions()), (4, YomiOptions(wild=True)),

@@ -21,6 +21,17 @@ import sys
 COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command",
           "log", "lang", "log_seat"}
 
+LEVELS_HELP = """\
+CPU levels, spelled the same for every game:
+  --level L            every CPU plays level L
+  --level L1,L2,...    one level per seat (seat 1 first)
+  --against L          one side plays --level, every other side L; the tested side
+                       (a seat, or in Unsun that seat's team) changes with every game
+                       and the report gives its win rate against its fair share
+                       (Yomi, Ume Botan, Unsun; kyogi compares levels with --league)
+  --cpu-level          the old spelling of --level
+`karuta simulate GAME --help` lists GAME's levels (Mubeyama's CPUs have none)."""
+
 
 def register(sub) -> None:
     from trainer.games import registry
@@ -31,12 +42,14 @@ def register(sub) -> None:
                         "event kinds, refusal reasons and text module a client words them with")
     g.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results")
+    p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results",
+                       epilog=LEVELS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     games = p.add_subparsers(dest="game", metavar="GAME", required=True)
     for name in registry.names():
         variants = registry.variants(name)
         first = variants[0]
-        gp = games.add_parser(name, help=f"{first.title.split(',')[0]}: all-CPU games")
+        gp = games.add_parser(name, help=f"{first.title.split(',')[0]}: all-CPU games",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
         gp.add_argument("--variant", choices=[v.variant for v in variants], default=None,
                         help=f"default: {first.variant}")
         gp.add_argument("--players", type=int, default=None)
@@ -46,6 +59,8 @@ def register(sub) -> None:
         _add_log_options(gp)
         if first.cli_options:
             registry.resolve(first.cli_options)(gp)
+        if any("--level" in a.option_strings for a in gp._actions):
+            gp.epilog = LEVELS_HELP        # a game whose CPUs have levels (Mubeyama's have none)
         gp.set_defaults(func=cmd_simulate)
 
 

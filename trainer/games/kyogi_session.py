@@ -47,26 +47,38 @@ the time-keeper between them, with no Qt and no audio (only `audio.clock`):
 
 Every method returns the events it caused (`GameEvent` subclasses, kinds
 ``kyogi.…``: the engine's, `trainer.rules.kyogi.EVENT_TYPES`, and the session's
-below); the panel draws them, the simulator counts them.
+below); the panel draws them, the simulator counts them; every judged read
+ends with a `ReadSummary` (the log's line, worded by `trainer.text.kyogi`).
+
+The session follows the table protocol (`trainer.games.protocol.Session`): a
+person's `act(seat, action)` (`Press` on a card: the session decides whether it
+is a touch or the okurifuda chosen; `ToggleWait`, `LayOut`, `Memorise`,
+`Begin`) or `IllegalAction` with a reason id (`REFUSALS`), `why_illegal`,
+`tick`/`next_due` (the memorisation period's swing notice and end, CPU hands
+landing, races closing), `view(seat)`/`log_for(seat)` (the kimariji mark kept
+back until it has sounded), `is_over`/`outcome`; `result(seat)` is the result
+screen's figures. The reading is fed by the audio driver in the app and by
+`trainer.sim.kyogi_sim.ProgrammeReader` (a `Reader`) in the simulator, both
+through `kami_started` / `card_finished` / `reading_finished`.
 """
 from __future__ import annotations
 
 import functools
 import math
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, TypeVar
 
 import poems
 import poems.kimariji
 from audio.clock import SYSTEM, Clock
-from trainer.games.protocol import GameEvent, event_kinds
+from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.players.karuta_cpu import Heard, KarutaCPU
 from trainer.rules import kyogi
 from trainer.rules.kyogi import (
     Arrange,
-    IllegalAction,
+    CurrentRead,
     Judged,
     KyogiState,
     Outcome,
@@ -76,12 +88,14 @@ from trainer.rules.kyogi import (
     Send,
     Touch,
     Touches,
+    View,
 )
 from trainer.rules.territory import Territory
 
 HUMAN, CPU = "human", "cpu"
 TAKE_GRACE_S = 0.25        # the race stays open this long after the first take
 NO_TAKE_GRACE_S = 1.0      # with 待った: this long after the kami-no-ku if nobody took it
+SWING_NOTICE_S = 120.0     # practice swings (素振り) are allowed in the memorisation's last 2 minutes
 
 ARRANGE, MEMORISE, PLAY, OVER = "arrange", "memorise", "play", "over"
 
@@ -102,7 +116,7 @@ class RaceOpened(GameEvent):
     poem: int
     kimariji: str
     was: str
-    kimariji_ms: int
+    kimariji_ms: int | None   # None in a seat's log until it has sounded
 
 
 @dataclass(frozen=True)
@@ -208,10 +222,115 @@ class RearrangeAllowed(GameEvent):
     seat: int
 
 
+@dataclass(frozen=True)
+class SwingsAllowed(GameEvent):
+    """The memorisation period's last `seconds`: practice swings (素振り) are allowed."""
+    kind: ClassVar[str] = "kyogi.swings"
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MemorisationOver(GameEvent):
+    """The memorisation period is over: the table starts the reading (`begin`)."""
+    kind: ClassVar[str] = "kyogi.memorised"
+
+
+@dataclass(frozen=True)
+class ReadSummary(GameEvent):
+    """One judged read, for the match's log: the `number`-th yomifuda `poem`, its kimariji
+    as it stood (`kimariji`, historical kana), who took it, each seat's time from the
+    kimariji mark (its take's, or a faulting seat's first touch) and whether it faulted,
+    and the faults as (seat, FaultKind value)."""
+    kind: ClassVar[str] = "kyogi.summary"
+    number: int
+    poem: int
+    kimariji: str
+    karafuda: bool
+    taker: int | None
+    reaction_ms: tuple[int | None, int | None]
+    faulted: tuple[bool, bool]
+    faults: tuple[tuple[int, str], ...]
+
+
 SESSION_EVENTS = (PhaseChanged, RaceOpened, TouchLanded, EarlyTouch, Reaction, ReadRecorded,
-                  OkurifudaNeeded, ReaderHeld, ReaderReleased, RearrangeAllowed)
+                  OkurifudaNeeded, ReaderHeld, ReaderReleased, RearrangeAllowed, SwingsAllowed,
+                  MemorisationOver, ReadSummary)
 EVENT_TYPES = {**kyogi.EVENT_TYPES, **event_kinds(*SESSION_EVENTS)}
 """Every event kind a kyōgi match reports: the engine's and the session's."""
+
+
+# -- what a seat does (`act`) ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Press:
+    """A press on `card` on the floor, stamped on the session clock when it happened. The
+    session decides what it is: the okurifuda chosen while the seat owes cards, else a touch."""
+    card: int
+    stamp: float
+
+
+@dataclass(frozen=True)
+class ToggleWait:
+    """待った, or going on again."""
+
+
+@dataclass(frozen=True)
+class LayOut:
+    """The seat's side laid out anew: before the match, or between reads while waiting."""
+    side: Territory
+
+
+@dataclass(frozen=True)
+class Memorise:
+    """Start the memorisation period (暗記時間) of `seconds`."""
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Begin:
+    """Begin the match now (memorisation skipped or over)."""
+
+
+SessionAction = Press | ToggleWait | LayOut | Memorise | Begin
+
+SESSION_REFUSALS = ("kyogi.not_a_person", "kyogi.not_playing", "kyogi.setup_over",
+                    "kyogi.not_a_session_action")
+REFUSALS = tuple(dict.fromkeys(kyogi.REFUSALS + SESSION_REFUSALS))
+"""Every reason id a kyōgi match refuses with: the engine's and the session's."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The match as a seat's result screen shows it (finished or abandoned)."""
+    finished: bool
+    won: bool
+    left: tuple[int, int]            # cards left: this seat's, the other's
+    taken: tuple[int, int]
+    faults: int                      # this seat's faults
+    mean_reaction_ms: int | None     # over this seat's takes
+
+    @property
+    def margin(self) -> int:
+        return abs(self.left[0] - self.left[1])
+
+
+F = TypeVar("F", bound=Callable[..., list[GameEvent]])
+
+
+def _logged(method: F) -> F:
+    """The events an entry point returns also go to the session's log (`log_for`), once:
+    entry points calling one another log at the outermost call only."""
+    @functools.wraps(method)
+    def wrapper(self: "KyogiSession", *args: Any, **kwargs: Any) -> list[GameEvent]:
+        self._depth += 1
+        try:
+            events = method(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            self.log.extend(events)
+        return events
+    return wrapper  # type: ignore[return-value]
 
 
 # -- the race of one read ----------------------------------------------------------------------
@@ -221,6 +340,7 @@ class Race:
     """The read being raced for. Times are on the session clock (seconds)."""
     poem: int
     index: int                       # position in the reading order
+    number: int                      # 1-based count of the yomifuda read (the engine's)
     start: float                     # the kami-no-ku began to sound
     kimariji: float                  # the current kimariji's mark
     kimariji_kana: str
@@ -279,12 +399,16 @@ class KyogiSession:
         self.phase = ARRANGE
         self.epoch = 0.0
         self.race: Race | None = None
-        self.early: list[Touch] = []     # a person's touches in the ma, before the next kami-no-ku
+        self.early: list[tuple[int, Touch]] = []   # people's touches in the ma, by seat
         self.in_ma = False               # between a card finishing and the next kami-no-ku
         self.waiting = False             # 待った: the person asked the reader to hold
         self.reactions: list[int] = []   # the person's reaction times on their takes
         self.review: list[ReviewRow] = []   # every judged read, in order
         self._pending: tuple[int, dict] | None = None   # a kami-no-ku that began while a card was owed
+        self.memorise_end: float | None = None      # the memorisation period's end on the clock
+        self._swings_told = False
+        self.log: list[GameEvent] = []              # every event, in order (`log_for`)
+        self._depth = 0
         self._deal()
 
     # -- setting up ------------------------------------------------------------------------------
@@ -330,17 +454,48 @@ class KyogiSession:
     def set_arrangement(self, seat: int, side: Territory) -> None:
         """A person's layout before the match (the same cards laid out anew)."""
         if self.phase not in (ARRANGE, MEMORISE):
-            raise IllegalAction("the layout before the match is set before it begins")
+            raise IllegalAction("kyogi.setup_over", "the layout before the match is set before it begins")
         if sorted(side.cards()) != sorted(self.state.side(seat).cards()):
-            raise IllegalAction("an arrangement must hold exactly the cards of one's side")
+            raise IllegalAction("kyogi.wrong_cards", "an arrangement must hold exactly the cards of one's side")
         self.arrangement[seat] = side.copy()
 
-    def start_memorisation(self) -> list[GameEvent]:
+    @_logged
+    def start_memorisation(self, seconds: float | None = None) -> list[GameEvent]:
+        """The memorisation period begins; with `seconds`, the session keeps its time: `tick`
+        says when practice swings are allowed (`SwingsAllowed`) and when it is over
+        (`MemorisationOver`)."""
         if self.phase != ARRANGE:
             return []
         self.phase = MEMORISE
-        return [PhaseChanged(MEMORISE)]
+        self._swings_told = False
+        self.memorise_end = None if seconds is None else self.clock.now() + seconds
+        return [PhaseChanged(MEMORISE)] + self._memorisation_notices()
 
+    def memorise_left(self) -> float | None:
+        """Seconds left of the memorisation period (None: none is running)."""
+        if self.phase != MEMORISE or self.memorise_end is None:
+            return None
+        return max(0.0, self.memorise_end - self.clock.now())
+
+    @property
+    def swings_allowed(self) -> bool:
+        """Practice swings are allowed: the memorisation period's last `SWING_NOTICE_S`."""
+        return self.phase == MEMORISE and self._swings_told
+
+    def _memorisation_notices(self) -> list[GameEvent]:
+        left = self.memorise_left()
+        if left is None:
+            return []
+        events: list[GameEvent] = []
+        if left <= SWING_NOTICE_S and not self._swings_told:
+            self._swings_told = True
+            events.append(SwingsAllowed(SWING_NOTICE_S))
+        if left <= 0:
+            self.memorise_end = None
+            events.append(MemorisationOver())
+        return events
+
+    @_logged
     def begin(self) -> list[GameEvent]:
         """The match begins: the people's layouts go to the judge; the clock's zero is now."""
         if self.phase not in (ARRANGE, MEMORISE):
@@ -349,6 +504,7 @@ class KyogiSession:
         for s in self.people:
             events += self.state.apply(Arrange(s, self.arrangement[s].rows()))
         self.phase = PLAY
+        self.memorise_end = None
         self.epoch = self.clock.now()
         self.in_ma = False
         return events + [PhaseChanged(PLAY)]
@@ -358,11 +514,12 @@ class KyogiSession:
         return round((t - self.epoch) * 1000)
 
     # -- the reading ------------------------------------------------------------------------------
+    @_logged
     def kami_started(self, poem: int, marks: Mapping[str, float | None]) -> list[GameEvent]:
         """The kami-no-ku of `poem` began to sound; `marks` are its programme marks on the
         clock (`mark_names`), missing ones guessed from now."""
-        self.in_ma = False
-        if self.phase != PLAY or poem == 0:
+        self.in_ma = False              # the joka too ends the ma
+        if self.phase != PLAY or poem not in self.order:
             return []
         now = self.clock.now()
         start = _mark(marks, "kami_start", now)       # when it sounded, not when we heard of it
@@ -379,9 +536,9 @@ class KyogiSession:
         kima = max(start, _mark(marks, f"kami:mora:{cur.mora}", now))
         kami_end = _mark(marks, "kami_end", now + 3.0)
         events += self.state.apply(Read(self.ms(start), self.ms(kima)))
-        race = Race(poem, index, start, kima, cur.kana, kami_end)
-        for s in self.people:
-            race.touches[s].extend(t for t in self.early)
+        race = Race(poem, index, len(self.state.read) + 1, start, kima, cur.kana, kami_end)
+        for seat, t in self.early:      # each person's own early touches, theirs alone
+            race.touches[seat].append(t)
         self.early = []
         heard = self._heard(poem, marks, kima)
         for s, cpu in self.cpus.items():
@@ -400,6 +557,7 @@ class KyogiSession:
         times = tuple(self.ms(_mark(marks, f"kami:mora:{k}", kima)) for k in range(len(morae)))
         return Heard(morae, times, self.ms(kima))
 
+    @_logged
     def card_finished(self, poem: int) -> list[GameEvent]:
         """The card's shimo-no-ku ended: the ma begins. The race stays open through it,
         unless judging now leaves a person owing cards: then it is judged now and they
@@ -412,12 +570,15 @@ class KyogiSession:
         return []
 
     def _person_would_owe(self) -> bool:
+        if not self.people:          # CPUs send at once: nobody makes the reader wait
+            return False
         trial = self.state.clone()
         now_ms = self.ms(self.clock.now())
         for s in kyogi.SEATS:
             trial.apply(Touches(s, tuple(t for t in self.race.touches[s] if t.time_ms <= now_ms)))  # type: ignore[union-attr]
         return trial.phase is Phase.OKURI and trial.owing[0] in self.people  # type: ignore[index]
 
+    @_logged
     def reading_finished(self) -> list[GameEvent]:
         """The reader's stack ran out: an open race is judged."""
         if self.phase == PLAY and not self.state.is_over() and self.race is not None:
@@ -425,6 +586,7 @@ class KyogiSession:
         return []
 
     # -- touches -------------------------------------------------------------------------------------
+    @_logged
     def touch(self, card: int, stamp: float, seat: int | None = None) -> list[GameEvent]:
         """A person's press on `card`, stamped on the clock when it happened."""
         seat = self.people[0] if seat is None else seat
@@ -435,7 +597,7 @@ class KyogiSession:
         race = self.race
         if race is None:
             if self.in_ma:           # before the next reading starts: a fault (AJKA)
-                self.early.append(touch)
+                self.early.append((seat, touch))
                 events.append(EarlyTouch(seat, card, touch.time_ms))
             return events            # during the shimo-no-ku after a judged read: nothing
         race.touches[seat].append(touch)
@@ -461,9 +623,13 @@ class KyogiSession:
             return False              # the card was already taken: no fault
         return owner is None or self.state.side_of(touch.card) != owner
 
+    @_logged
     def tick(self, paused: bool = False) -> list[GameEvent]:
-        """Report CPU touches that have landed; judge the race once its time has come
-        (not while the reading is `paused`)."""
+        """Everything due by the clock now: the memorisation period's notices; CPU touches
+        that have landed; the race judged once its time has come (not while the reading is
+        `paused`)."""
+        if self.phase == MEMORISE:
+            return self._memorisation_notices()
         race = self.race
         if race is None:
             return []
@@ -478,7 +644,24 @@ class KyogiSession:
             return events
         return events + self.judge()
 
+    def next_due(self) -> float | None:
+        """The clock time of the next `tick` with something to do: a memorisation notice, a
+        CPU hand landing, the race's close; None while the session waits for the reader or
+        a person."""
+        if self.phase == MEMORISE and self.memorise_end is not None:
+            swing = self.memorise_end - SWING_NOTICE_S
+            return swing if not self._swings_told and swing > self.clock.now() else self.memorise_end
+        race = self.race
+        if self.phase != PLAY or race is None:
+            return None
+        times = [self.epoch + t.time_ms / 1000 for s in self.cpus for t in race.touches[s]
+                 if (s, t) not in race.landed]
+        if race.close < math.inf:
+            times.append(race.close)
+        return min(times) if times else None
+
     # -- judging -------------------------------------------------------------------------------------
+    @_logged
     def judge(self, at: float | None = None) -> list[GameEvent]:
         """Close the race (at its close, or now / `at` if sooner): both seats' touches up to
         then go to the engine, which judges."""
@@ -493,7 +676,15 @@ class KyogiSession:
         self.review.append(self._review_row(outcome, race))
         for s in self.people:
             events += self._reaction(outcome, race, s)
+        events.append(self._summary(outcome, race))
         return events + self._settle_owing() + self._after_read()
+
+    def _summary(self, outcome: Outcome, race: Race) -> ReadSummary:
+        rts = tuple(self._first_ms(outcome, race, s) for s in kyogi.SEATS)
+        faulted = tuple(any(f.seat == s for f in outcome.faults) for s in kyogi.SEATS)
+        return ReadSummary(len(self.state.read), outcome.poem, race.kimariji_kana, outcome.karafuda,
+                           outcome.taker, (rts[0], rts[1]), (faulted[0], faulted[1]),
+                           tuple((f.seat, f.kind.value) for f in outcome.faults))
 
     def _first_ms(self, outcome: Outcome, race: Race, seat: int) -> int | None:
         """A seat's time from the kimariji mark: its take's, or a faulting seat's first touch."""
@@ -538,6 +729,7 @@ class KyogiSession:
             break
         return events
 
+    @_logged
     def choose_okurifuda(self, card: int, seat: int | None = None) -> list[GameEvent]:
         """A person sends `card` of their side; False-y (no events) if it is not theirs to send."""
         seat = self.people[0] if seat is None else seat
@@ -576,6 +768,7 @@ class KyogiSession:
     def _rearranging(self) -> list[GameEvent]:
         return [RearrangeAllowed(self.people[0])] if self.may_rearrange and self.people else []
 
+    @_logged
     def toggle_wait(self) -> list[GameEvent]:
         """待った: hold the reader; once the read is settled, the person may rearrange their side.
         Again: go on (unless an okurifuda choice still holds the reader)."""
@@ -589,6 +782,7 @@ class KyogiSession:
             self.race.close = min(self.race.close, max(self.clock.now(), self.race.kami_end + NO_TAKE_GRACE_S))
         return [ReaderHeld("wait"), *self._rearranging()]
 
+    @_logged
     def rearrange(self, side: Territory, seat: int | None = None) -> list[GameEvent]:
         """The person's side laid out anew, between reads only (else `IllegalAction`)."""
         seat = self.people[0] if seat is None else seat
@@ -596,9 +790,10 @@ class KyogiSession:
             self.set_arrangement(seat, side)
             return []
         if self.phase != PLAY:
-            raise IllegalAction("the match is over")
+            raise IllegalAction("kyogi.over", "the match is over")
         return list(self.state.apply(Arrange(seat, side.rows())))
 
+    @_logged
     def abandon(self) -> list[GameEvent]:
         self.race = None
         self.phase = OVER
@@ -611,8 +806,116 @@ class KyogiSession:
             return self.arrangement[seat].copy()
         return self.state.side(seat)
 
-    def mean_reaction(self) -> int | None:
-        return round(sum(self.reactions) / len(self.reactions)) if self.reactions else None
+    def mean_reaction(self, seat: int | None = None) -> int | None:
+        """The mean reaction (ms) over the people's takes (`reactions`), or over `seat`'s."""
+        rts = self.reactions if seat is None else [
+            row.reaction_ms[seat] for row in self.review
+            if row.taker == seat and row.reaction_ms[seat] is not None]
+        return round(sum(rts) / len(rts)) if rts else None  # type: ignore[arg-type]
+
+    def result(self, seat: int) -> MatchResult:
+        """The match's result as `seat` sees it (finished, or abandoned so far); the mean
+        reaction is over that seat's takes."""
+        left = self.state.scores()
+        other = kyogi.other(seat)
+        faults = sum(1 for o in self.state.outcomes for f in o.faults if f.seat == seat)
+        return MatchResult(self.state.is_over(), self.state.winner() == seat, (left[seat], left[other]),
+                           (len(self.state.taken(seat)), len(self.state.taken(other))), faults,
+                           self.mean_reaction(seat))
+
+    # -- the Session protocol (trainer.games.protocol) ---------------------------------------------
+    def why_illegal(self, seat: int, action: object) -> IllegalAction | None:
+        """The refusal `act(seat, action)` would raise, or None."""
+        if seat not in self.people:
+            return IllegalAction("kyogi.not_a_person", f"seat {seat!r} is not a person's", seat=seat)
+        if isinstance(action, Press):
+            if self.phase != PLAY:
+                return IllegalAction("kyogi.not_playing", "the match has not begun or is over")
+            if self.state.phase is Phase.OKURI and self.state.owing[0] == seat:  # type: ignore[index]
+                return self._refusal(kyogi.Send(seat, action.card))
+            if self.state.side_of(action.card) is None:
+                return IllegalAction("kyogi.not_on_floor", f"card {action.card} is not on the floor",
+                                     card=action.card)
+            return None
+        if isinstance(action, LayOut):
+            if self.phase in (ARRANGE, MEMORISE):
+                if sorted(action.side.cards()) != sorted(self.state.side(seat).cards()):
+                    return IllegalAction("kyogi.wrong_cards",
+                                         "an arrangement must hold exactly the cards of one's side")
+                return None
+            if self.phase != PLAY:
+                return IllegalAction("kyogi.over", "the match is over")
+            return self._refusal(Arrange(seat, action.side.rows()))
+        if isinstance(action, (Memorise, Begin)):
+            return None if self.phase in (ARRANGE, MEMORISE) else IllegalAction(
+                "kyogi.setup_over", "the match has already begun")
+        if isinstance(action, ToggleWait):
+            return None if self.phase == PLAY else IllegalAction(
+                "kyogi.not_playing", "the match has not begun or is over")
+        return IllegalAction("kyogi.not_a_session_action", f"not a kyogi action: {action!r}")
+
+    def _refusal(self, action: kyogi.Action) -> IllegalAction | None:
+        try:
+            self.state._check(action)
+        except IllegalAction as exc:
+            return exc
+        return None
+
+    @_logged
+    def act(self, seat: int, action: object) -> list[GameEvent]:
+        """A person's action (`Press`, `ToggleWait`, `LayOut`, `Memorise`, `Begin`); its
+        events, or `IllegalAction` with nothing changed."""
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
+        if isinstance(action, Press):
+            if self.state.phase is Phase.OKURI and self.state.owing[0] == seat:  # type: ignore[index]
+                return self.choose_okurifuda(action.card, seat)
+            return self.touch(action.card, action.stamp, seat)
+        if isinstance(action, LayOut):
+            return self.rearrange(action.side, seat)
+        if isinstance(action, Memorise):
+            return self.start_memorisation(action.seconds)
+        if isinstance(action, Begin):
+            return self.begin()
+        return self.toggle_wait()
+
+    def view(self, seat: int) -> View:
+        """What `seat` may see: the judge's view, with the current read's kimariji mark only
+        once it has sounded on the clock (before that, the mark would say which card it is)."""
+        view = self.state.view(seat)
+        if view.current is not None and not self._kimariji_sounded():
+            view = replace(view, current=CurrentRead(view.current.number, view.current.start_ms, None))
+        return view
+
+    def _kimariji_sounded(self) -> bool:
+        return self.race is None or self.clock.now() >= self.race.kimariji
+
+    def log_for(self, seat: int) -> list[GameEvent]:
+        """Every event so far as `seat` may know it: the open read's start keeps its poem,
+        kimariji and mark to itself until the kimariji has sounded."""
+        if seat not in kyogi.SEATS:
+            raise ValueError(f"seat is 0 or 1, not {seat!r}")
+        if self._kimariji_sounded():
+            return list(self.log)
+        number = self.race.number  # type: ignore[union-attr]
+        out: list[GameEvent] = []
+        for e in self.log:
+            if isinstance(e, kyogi.ReadStarted) and e.number == number:
+                e = replace(e, kimariji_ms=None)
+            elif isinstance(e, RaceOpened) and e.number == number:
+                e = replace(e, poem=0, kimariji="", was="", kimariji_ms=None)
+            out.append(e)
+        return out
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def outcome(self) -> GameOutcome | None:
+        return self.state.outcome()
+
+    def check_invariants(self) -> None:
+        self.state.check_invariants()
 
 
 def new_session(variant, seed: int, seats: Sequence[str], options: Mapping[str, object]) -> KyogiSession:

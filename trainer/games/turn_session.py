@@ -1,20 +1,29 @@
 """A turn-based card game at one table: the engine, CPU seats, the people's seats, a log, a turn timer.
 
 Yomi, Ume Botan and Unsun karuta are played one action at a time: the
-engine (a `GameState`) says who acts; a CPU seat acts as soon as it is its
-turn; a person's seat waits for the table view to send an action. The Qt
+engine (a `GameState`) says who acts; a CPU seat acts when its move is due
+(below); a person's seat waits for the table view to send an action. The Qt
 table and `karuta simulate` both play through this object: the simulator
-simply makes every seat a CPU and runs the session to its end.
+makes every seat a CPU and runs the session to its end with the protocol's
+`play_out`.
 
 Hidden information: the log each seat reads is the engine's events as that
 seat may see them. An engine that hides something in its events defines
 ``redact(event, seat) -> GameEvent | None`` (None: the seat does not learn of
 it at all); otherwise every event is public.
 
-The turn timer (off unless `turn_seconds` is given; Unsun's platform uses 5
-minutes) runs on the injected clock: when a person's turn outlasts it,
-`tick()` lets the seat's stand-in CPU play for them and logs a
-`TurnTimedOut` event.
+When things happen is the session's (`trainer.games.protocol.Session`):
+`tick()` plays every move due by the injected clock (the reader's deal and the
+CPU seats' moves, one every `cpu_delay` seconds so a person can follow them, a
+longer pause after the event kinds of `pause_after`; 0 in the simulator) and a
+turn time-out; `next_due()` says when that is. The turn timer (off unless
+`turn_seconds` is given; Unsun's platform uses 5 minutes) runs on the same
+clock: when a person's turn outlasts it, the seat's stand-in CPU plays for them
+and a `TurnTimedOut` event is logged.
+
+A person acting out of turn is refused with the protocol's `IllegalAction`
+(reason ``turn.not_your_turn``); the engine refuses the rest with its own ids
+(`why_illegal`).
 """
 from __future__ import annotations
 
@@ -22,9 +31,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from audio.clock import SYSTEM, Clock
-from trainer.games.protocol import READER, GameEvent, GameState
+from trainer.games.protocol import READER, GameEvent, GameOutcome, GameState, IllegalAction
+from trainer.games.protocol import play_out as play_session
 
 HUMAN, CPU = "human", "cpu"
+
+REFUSALS = ("turn.not_your_turn", "turn.game_over", "turn.not_allowed")
+"""The table's own refusals (worded by `trainer.text.turn`; every turn game's `REFUSALS` lists the
+first two, and its engine's `why_illegal` makes the third unnecessary)."""
 
 
 class CpuPlayer(Protocol):
@@ -42,16 +56,13 @@ class TurnTimedOut(GameEvent):
     seconds: float
 
 
-class NotYourTurn(ValueError):
-    """A seat tried to act when the engine is not waiting for it (said to the user as is)."""
-
-
 class TurnSession:
     """One table (see the module docstring)."""
 
     def __init__(self, state: GameState, seats: Sequence[str], cpus: Mapping[int, CpuPlayer],
                  *, clock: Clock = SYSTEM, turn_seconds: float | None = None,
-                 stand_in: Callable[[int], CpuPlayer] | None = None):
+                 stand_in: Callable[[int], CpuPlayer] | None = None, cpu_delay: float = 0.0,
+                 pause_after: Mapping[str, float] | None = None):
         if len(seats) != state.players:
             raise ValueError(f"{state.players} seats needed, {len(seats)} given")
         if any(k not in (HUMAN, CPU) for k in seats):
@@ -66,7 +77,28 @@ class TurnSession:
         self.turn_seconds = turn_seconds
         self._stand_in = stand_in
         self.log: list[GameEvent] = []
+        self.cpu_delay = cpu_delay
+        self.pause_after: dict[str, float] = dict(pause_after or {})
+        self.check_each_move = False
+        """Check the engine's invariants after every move `tick` makes (the simulators)."""
         self._turn_started = clock.now()
+        self._move_due = clock.now() + cpu_delay
+
+    # -- pace ----------------------------------------------------------------------------------
+    def set_pace(self, cpu_delay: float, pause_after: Mapping[str, float] | None = None) -> None:
+        """How long the reader and the CPUs wait before each move (and after the given event
+        kinds); the next move is rescheduled from now."""
+        self.cpu_delay = cpu_delay
+        if pause_after is not None:
+            self.pause_after = dict(pause_after)
+        self._move_due = self.clock.now() + self._wait()
+
+    def _wait(self) -> float:
+        """The wait before the next move: `cpu_delay`, longer after a `pause_after` kind (an
+        unpaced table, delay 0, never pauses: the simulator and the tests)."""
+        if not self.cpu_delay or not self.log:
+            return self.cpu_delay
+        return max(self.cpu_delay, self.pause_after.get(self.log[-1].kind, 0.0))
 
     # -- questions ---------------------------------------------------------------------------
     def humans(self) -> tuple[int, ...]:
@@ -76,8 +108,21 @@ class TurnSession:
         """The people the table is waiting for now (empty while CPUs or the reader act)."""
         return tuple(s for s in self.state.actors() if s != READER and self.seats[s] == HUMAN)
 
+    def to_act(self, seat: int) -> int | None:
+        """Who acts now as `seat` may know it (the view's ``to_act`` / ``turn`` when it has one,
+        so a hidden ロバイ holder stays hidden); None when the reader deals or nobody acts."""
+        view = self.state.view(seat)
+        for name in ("to_act", "turn"):
+            if hasattr(view, name):
+                return getattr(view, name)
+        actors = [a for a in self.state.actors() if a != READER]
+        return actors[0] if actors else None
+
     def is_over(self) -> bool:
         return self.state.is_over()
+
+    def outcome(self) -> GameOutcome | None:
+        return self.state.outcome()
 
     def view(self, seat: int) -> Any:
         return self.state.view(seat)
@@ -101,15 +146,33 @@ class TurnSession:
             return None
         return max(0.0, self.turn_seconds - (self.clock.now() - self._turn_started))
 
+    def check_invariants(self) -> None:
+        self.state.check_invariants()
+
     # -- actions -----------------------------------------------------------------------------
-    def act(self, seat: int, action: Any) -> list[GameEvent]:
-        """A person's action (the engine checks it is legal)."""
+    def why_illegal(self, seat: int, action: Any) -> IllegalAction | None:
+        """The refusal `act` would raise (None: `seat` may take `action` now)."""
+        if self.state.is_over():
+            return IllegalAction("turn.game_over", "the game is over")
         if seat not in self.waiting_for():
-            raise NotYourTurn(f"seat {seat} is not to act now")
+            return IllegalAction("turn.not_your_turn", f"seat {seat} is not to act now", seat=seat)
+        engine = getattr(self.state, "why_illegal", None)
+        if engine is not None:
+            return engine(seat, action)
+        if action not in self.state.legal_actions(seat):
+            return IllegalAction("turn.not_allowed", f"{action!r} is not allowed now")
+        return None
+
+    def act(self, seat: int, action: Any) -> list[GameEvent]:
+        """A person's action; `IllegalAction` (nothing changed) when it is not theirs to take."""
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
         return self._apply(action)
 
     def step(self) -> list[GameEvent]:
-        """One action of the reader or of a CPU seat whose turn it is; [] when a person must act."""
+        """One action of the reader or of a CPU seat whose turn it is, whatever the clock says;
+        [] when a person must act (tests and `tick` use it)."""
         actors = self.state.actors()
         if not actors or self.state.is_over():
             return []
@@ -133,11 +196,31 @@ class TurnSession:
                 self.state.check_invariants()
         return events
 
-    def tick(self) -> list[GameEvent]:
-        """Call often: when a person's turn outlasted the timer, their stand-in plays."""
-        left = self.turn_left()
-        if left is None or left > 0:
-            return []
+    def next_due(self) -> float | None:
+        """When the next move is due: the reader's or a CPU's, or a person's turn running out;
+        None while the table waits for a person with no timer (or the game is over)."""
+        if self.state.is_over():
+            return None
+        if self.waiting_for():
+            if self.turn_seconds is None:
+                return None
+            return self._turn_started + self.turn_seconds
+        return self._move_due
+
+    def tick(self, limit: int = 100_000) -> list[GameEvent]:
+        """Every move due by the clock now: the reader's and the CPUs' (each `cpu_delay` after
+        the last), and a person's turn that outlasted the timer (their stand-in plays)."""
+        out: list[GameEvent] = []
+        for _ in range(limit):
+            due = self.next_due()
+            if due is None or due > self.clock.now():
+                break
+            out += self._time_out() if self.waiting_for() else self.step()
+            if self.check_each_move:
+                self.state.check_invariants()
+        return out
+
+    def _time_out(self) -> list[GameEvent]:
         seat = self.waiting_for()[0]
         if self._stand_in is None:
             raise RuntimeError("a turn timer needs a stand-in CPU")
@@ -152,19 +235,33 @@ class TurnSession:
         self.log.extend(events)
         if not events:
             raise RuntimeError(f"{type(self.state).__name__}.apply reported no event for {action!r}")
-        self._turn_started = self.clock.now()
+        now = self.clock.now()
+        self._turn_started = now
+        self._move_due = now + self._wait()
         return events
 
 
+class _StillClock:
+    """A settable clock for a table that has none (the simulators' default)."""
+
+    def __init__(self, start: float = 0.0):
+        self._t = start
+
+    def now(self) -> float:
+        return self._t
+
+    def set(self, t: float) -> None:
+        self._t = t
+
+
 def play_out(session: TurnSession, check: bool = True, limit: int = 1_000_000) -> TurnSession:
-    """Run an all-CPU session to its end (the simulators' loop), invariants checked after each step."""
-    if session.humans():
-        raise ValueError("play_out needs every seat to be a CPU")
-    for _ in range(limit):
-        if session.is_over():
-            return session
-        if not session.step():
-            raise RuntimeError("the game stopped with nobody to act")
-        if check:
-            session.state.check_invariants()
-    raise RuntimeError(f"the game did not end within {limit} actions")
+    """Run an all-CPU session to its end through the protocol's one loop
+    (`trainer.games.protocol.play_out`), on the session's clock when it can be set."""
+    clock: Any = session.clock
+    if not hasattr(clock, "set"):
+        if session.cpu_delay or session.pause_after:
+            raise ValueError("a paced table plays out only on a settable clock")
+        clock = _StillClock(clock.now())
+    session.check_each_move = check
+    play_session(session, clock, check=check, limit=limit)
+    return session

@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Iterable, Sequence, Union
 
 from trainer.rules.protocol import READER, GameEvent, GameOutcome, event_kinds
+from trainer.rules.protocol import IllegalAction as _IllegalAction
 from trainer.rules.territory import COLUMNS, ROWS, ENDS, LayoutError, Place, Territory
 
 SEATS = (0, 1)
@@ -79,8 +80,8 @@ CARDS_PER_SIDE = 25
 IN_PLAY = 2 * CARDS_PER_SIDE
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now (said to the user as is)."""
+# The one refusal of every engine (a reason id and fields); kept importable from here.
+IllegalAction = _IllegalAction
 
 
 class Phase(enum.Enum):
@@ -227,7 +228,7 @@ class CurrentRead:
     """The read being raced for, as a seat knows it: times only, never the poem."""
     number: int          # 1-based count of yomifuda read
     start_ms: int
-    kimariji_ms: int
+    kimariji_ms: int | None   # None in a seat's view until the kimariji has sounded
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ class ReadStarted(GameEvent):
     kind: ClassVar[str] = "kyogi.read"
     number: int
     start_ms: int
-    kimariji_ms: int
+    kimariji_ms: int | None   # None in a seat's log until the kimariji has sounded
 
 
 @dataclass(frozen=True)
@@ -579,56 +580,60 @@ class KyogiState:
 
     def _check(self, action: Action) -> None:
         if self.phase is Phase.OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("kyogi.over", "the game is over")
         if isinstance(action, Read):
             if self.phase is not Phase.AWAIT_READ:
-                raise IllegalAction("the reader waits until the last read is settled")
+                raise IllegalAction("kyogi.read_unsettled", "the reader waits until the last read is settled")
             if self.reader_next() is None:
-                raise IllegalAction("the reader's stack is empty")
+                raise IllegalAction("kyogi.stack_empty", "the reader's stack is empty")
             if action.kimariji_ms < action.start_ms:
-                raise IllegalAction("the kimariji mark cannot come before the reading starts")
+                raise IllegalAction("kyogi.mark_before_start",
+                                    "the kimariji mark cannot come before the reading starts")
             if self._last_read_ms is not None and action.start_ms < self._last_read_ms:
-                raise IllegalAction("a read cannot start before the one before it")
+                raise IllegalAction("kyogi.read_out_of_order", "a read cannot start before the one before it")
             return
         seat = getattr(action, "seat", None)
         if seat not in SEATS:
-            raise IllegalAction(f"seat is 0 or 1, not {seat!r}")
+            raise IllegalAction("kyogi.no_such_seat", f"seat is 0 or 1, not {seat!r}", seat=seat)
         if isinstance(action, Touches):
             if self.phase is not Phase.TOUCHES:
-                raise IllegalAction("touches are reported while a card is being read")
+                raise IllegalAction("kyogi.not_reading", "touches are reported while a card is being read")
             if self._touches[seat] is not None:
-                raise IllegalAction(f"seat {seat} has already reported its touches for this read")
+                raise IllegalAction("kyogi.already_reported",
+                                    f"seat {seat} has already reported its touches for this read", seat=seat)
             for t in action.touches:
                 if self.side_of(t.card) is None:
-                    raise IllegalAction(f"card {t.card} is not on the floor")
+                    raise IllegalAction("kyogi.not_on_floor", f"card {t.card} is not on the floor", card=t.card)
         elif isinstance(action, Send):
             if self.phase is not Phase.OKURI or self._owing[0] != seat:  # type: ignore[index]
-                raise IllegalAction(f"seat {seat} has no card to send now")
+                raise IllegalAction("kyogi.nothing_to_send", f"seat {seat} has no card to send now", seat=seat)
             if action.card not in self._sides[seat]:
-                raise IllegalAction(f"card {action.card} is not on seat {seat}'s side")
+                raise IllegalAction("kyogi.not_on_side", f"card {action.card} is not on seat {seat}'s side",
+                                    card=action.card, seat=seat)
             try:     # all or nothing: the card leaves the giver only if the receiver has room
                 self._sides[other(seat)].copy().add(action.card)
             except LayoutError as exc:
-                raise IllegalAction(str(exc)) from exc
+                raise IllegalAction("kyogi.layout", str(exc), detail=str(exc)) from exc
         elif isinstance(action, (Move, Arrange)):
             if self.phase is not Phase.AWAIT_READ:
-                raise IllegalAction("cards are rearranged between reads")
+                raise IllegalAction("kyogi.between_reads", "cards are rearranged between reads")
             if isinstance(action, Move):
                 if action.card not in self._sides[seat]:
-                    raise IllegalAction(f"card {action.card} is not on seat {seat}'s side")
+                    raise IllegalAction("kyogi.not_on_side", f"card {action.card} is not on seat {seat}'s side",
+                                    card=action.card, seat=seat)
                 try:
                     self._sides[seat].copy().move(action.card, action.place)
                 except LayoutError as exc:
-                    raise IllegalAction(str(exc)) from exc
+                    raise IllegalAction("kyogi.layout", str(exc), detail=str(exc)) from exc
             else:
                 try:
                     new = Territory(action.rows)
                 except LayoutError as exc:
-                    raise IllegalAction(str(exc)) from exc
+                    raise IllegalAction("kyogi.layout", str(exc), detail=str(exc)) from exc
                 if sorted(new.cards()) != sorted(self._sides[seat].cards()):
-                    raise IllegalAction("an arrangement must hold exactly the cards of one's side")
+                    raise IllegalAction("kyogi.wrong_cards", "an arrangement must hold exactly the cards of one's side")
         else:
-            raise IllegalAction(f"not a kyogi action: {action!r}")
+            raise IllegalAction("kyogi.not_an_action", f"not a kyogi action: {action!r}")
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, action: Action) -> list[GameEvent]:
@@ -844,3 +849,10 @@ class KyogiState:
             assert over == (self.phase is Phase.OVER), "game over iff a side is empty"
         if self.phase is Phase.OVER:
             assert self.scores()[self._winner] == 0  # type: ignore[index]
+
+
+REFUSALS = ("kyogi.over", "kyogi.read_unsettled", "kyogi.stack_empty", "kyogi.mark_before_start",
+            "kyogi.read_out_of_order", "kyogi.no_such_seat", "kyogi.not_reading", "kyogi.already_reported",
+            "kyogi.not_on_floor", "kyogi.nothing_to_send", "kyogi.not_on_side", "kyogi.layout",
+            "kyogi.between_reads", "kyogi.wrong_cards", "kyogi.not_an_action")
+"""Every reason id the engine refuses an action with (`IllegalAction.reason`)."""

@@ -20,13 +20,24 @@ import random
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from trainer.rules.protocol import READER, GameEvent, GameOutcome, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.rules.decks import HANAFUDA, LIGHTNING, PINE, WILLOW, Hana, month, points
-from trainer.rules.umebotan_score import RoundScore, score_round
+from trainer.rules.umebotan_score import RoundScore, card_points, score_round
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now (one readable line)."""
+REFUSALS = (
+    "turn.not_your_turn",       # the seat is not the one to act (session and engine)
+    "turn.game_over",           # the game is over
+    "umebotan.not_dealing",     # a deal only between rounds
+    "umebotan.not_in_hand",     # a card the seat does not hold
+    "umebotan.take_first",      # after the draw: say which field card the drawn card takes
+    "umebotan.play_first",      # a Take before the hand's card is played and the draw made
+    "umebotan.choose_target",   # two of the month on the field: say which one is captured
+    "umebotan.not_a_match",     # the named field card is not one the card may capture
+    # the score calculator's piles (`trainer.rules.umebotan_score.check_piles`)
+    "umebotan.pile_extra", "umebotan.pile_not_card", "umebotan.pile_twice", "umebotan.pile_missing",
+)
+"""Every reason id the engine, the table and the scorer refuse with (worded by `trainer.text.umebotan`)."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +271,15 @@ class UmeBotanView:
     month_yaku: bool
     last_round: tuple[int, ...] | None
 
+    @property
+    def pile_points(self) -> tuple[int, ...]:
+        """The card points in each seat's score pile so far."""
+        return tuple(card_points(p) for p in self.piles)
+
+    def captures(self, card: Hana) -> bool:
+        """Whether `card` played now would capture a field card."""
+        return bool(matches(card, self.field))
+
 
 # -- the state ----------------------------------------------------------------------------
 
@@ -386,16 +406,40 @@ class UmeBotanState:
             assert max(map(len, self.hands)) - min(map(len, self.hands)) <= 1
 
     # -- protocol: apply --------------------------------------------------------------------
-    def apply(self, action: Action) -> list[GameEvent]:
+    def why_illegal(self, seat: int, action: Action) -> IllegalAction | None:
+        """The refusal `apply` would raise for `seat` taking `action` (None: it is legal)."""
         if self.phase == "over":
-            raise IllegalAction("the game is over")
+            return IllegalAction("turn.game_over", "the game is over")
         if isinstance(action, Deal):
-            if self.phase != "deal":
-                raise IllegalAction("it is not time to deal")
+            return None if self.phase == "deal" else IllegalAction(
+                "umebotan.not_dealing", "it is not time to deal")
+        if seat not in self.actors():
+            return IllegalAction("turn.not_your_turn", f"seat {seat} is not to act now", seat=seat)
+        if action in self.legal_actions(seat):
+            return None
+        if self.phase == "draw":
+            if isinstance(action, Play):
+                return IllegalAction("umebotan.take_first", "choose the field card the drawn card takes")
+            return IllegalAction("umebotan.not_a_match", f"{action.target!r} is not a match",
+                                 card=self.drawn, target=action.target)
+        if isinstance(action, Take):
+            return IllegalAction("umebotan.play_first", "play a card from the hand first")
+        if action.card not in self.hands[seat]:
+            return IllegalAction("umebotan.not_in_hand", f"seat {seat} does not hold {action.card!r}",
+                                 card=action.card)
+        if action.target is None:
+            return IllegalAction("umebotan.choose_target", "choose which field card to capture",
+                                 card=action.card)
+        return IllegalAction("umebotan.not_a_match", f"{action.target!r} is not a match",
+                             card=action.card, target=action.target)
+
+    def apply(self, action: Action) -> list[GameEvent]:
+        seat = READER if isinstance(action, Deal) else self.order[self.turn_index]
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
+        if isinstance(action, Deal):
             return self._start_round()
-        seat = self.order[self.turn_index]
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(f"{action!r} is not allowed now")
         if isinstance(action, Play):
             return self._play_hand(seat, action)
         return self._finish_draw(seat, action.target)

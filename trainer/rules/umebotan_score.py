@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from trainer.rules.protocol import IllegalAction
 from trainer.rules.decks import HANAFUDA, RAIN_MAN, WILLOW, Hana, month, points
 
 TOTAL_POINTS = 264
@@ -181,22 +182,38 @@ def score_round(piles: Sequence[Sequence[Hana]], *, round_no: int | None = None,
     return RoundScore(scores, yaku, pts, mult, any(fuke))
 
 
-class PileError(ValueError):
-    """Piles that are not a partition of the 48 cards (one line for the user)."""
+class PileError(IllegalAction):
+    """Piles that are not a partition of the 48 cards: a reason id (``umebotan.pile_*``) and
+    its fields, worded by `trainer.text.umebotan`; ``str()`` is one English line."""
 
 
 def check_partition(piles: Sequence[Sequence[object]]) -> None:
     """Raise `PileError` unless the piles hold each of the 48 cards exactly once."""
-    seen: set[int] = set()
+    where: dict[object, list[int]] = {}
     for i, pile in enumerate(piles, 1):
         for card in pile:
             if not (isinstance(card, int) and not isinstance(card, bool) and card in HANAFUDA):
-                raise PileError(f"pile {i}: {card!r} is not a card number "
-                                "(month × 10 + 0..3, e.g. 10 Pine crane, 113 Lightning)")
-            if card in seen:
-                raise PileError(f"pile {i}: card {card} is in more than one place")
-            seen.add(card)
-    missing = sorted(set(HANAFUDA) - seen)
+                raise PileError("umebotan.pile_not_card",
+                                f"pile {i}: {card!r} is not a card number "
+                                "(month × 10 + 0..3, e.g. 10 Pine crane, 113 Lightning)",
+                                pile=i, card=card)
+            where.setdefault(card, []).append(i)
+    for card, found in where.items():
+        if len(found) > 1:
+            raise PileError("umebotan.pile_twice", f"pile {found[1]}: card {card} is in more than one place",
+                            card=card, piles=", ".join(map(str, found)))
+    missing = [c for c in sorted(HANAFUDA) if c not in where]
     if missing:
         shown = ", ".join(map(str, missing[:8])) + (" …" if len(missing) > 8 else "")
-        raise PileError(f"the piles do not cover the 48 cards: missing {shown}")
+        raise PileError("umebotan.pile_missing", f"the piles do not cover the 48 cards: missing {shown}",
+                        n=len(missing), missing=tuple(missing), cards=shown)
+
+
+def check_piles(piles: Sequence[Sequence[object]], players: int) -> None:
+    """`check_partition` for a table of `players` whose sheet has room for more piles: a card in a
+    pile beyond the players' is refused first (``umebotan.pile_extra``)."""
+    for k in range(players, len(piles)):
+        if piles[k]:
+            raise PileError("umebotan.pile_extra", f"pile {k + 1} is not used by {players} players",
+                            n=k + 1, players=players)
+    check_partition(piles[:players])

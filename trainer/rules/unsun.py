@@ -42,7 +42,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, Sequence, Union
 
-from trainer.rules.protocol import READER, GameEvent, GameOutcome, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 
 # -- the deck ------------------------------------------------------------------------------------
 # "The Deck (75 cards) / 5 suits, each with 15 ranks (1–9 pip cards + 6 court cards)"
@@ -237,11 +237,24 @@ class UnsunRules:
         return cls(**known)
 
 
+# -- refusals --------------------------------------------------------------------------------------
+# `IllegalAction` is the protocol's (a reason id and fields); every id below is worded in both
+# languages by `trainer.text.unsun`. The session's ``turn.*`` ids are listed too: the table raises them.
+REFUSALS = (
+    "turn.not_your_turn",       # the seat is not the one to act (session and engine)
+    "turn.game_over",           # the game is over
+    "unsun.not_dealing",        # cards are dealt only between deals
+    "unsun.choose_robai",       # the ロバイ holder must first take the Okié or hide the ロバイ
+    "unsun.no_robai_choice",    # robau / hide when there is no such choice
+    "unsun.discard_first",      # whoever took the Okié must discard before play starts
+    "unsun.not_in_hand",        # a card the seat does not hold
+    "unsun.first_lead_trump",   # the first trick is not led with trump (unless all are trump)
+    "unsun.meri_trump",         # the Meri trick: trump while you hold trump
+    "unsun.trump_led",          # Monchi, trump led: trump while you hold trump
+    "unsun.must_follow",        # Monchi: the led suit or trump while you hold the led suit
+)
+
 # -- actions ---------------------------------------------------------------------------------------
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now."""
-
 
 @dataclass(frozen=True)
 class Deal:
@@ -317,10 +330,15 @@ class RobaiHidden(GameEvent):
 
 @dataclass(frozen=True)
 class RobaiUnheld(GameEvent):
-    """Nobody holds the trump's ロバイ (it is the Okié or set aside)."""
+    """Nobody holds the trump's ロバイ (it is the Okié or set aside).
+
+    Public only when the Okié is that ロバイ (everyone sees it face up); when it
+    lies among the set-aside cards no seat is told (`UnsunState.redact`), since
+    "seen by nobody" covers where a set-aside card is."""
 
     kind = "unsun.no_robai"
     dealer: int
+    robai_is_okie: bool = False
 
 
 @dataclass(frozen=True)
@@ -612,16 +630,59 @@ class UnsunState:
         return list(hand)
 
     # -- protocol: actions -----------------------------------------------------------------------
-    def apply(self, action: Action) -> list[GameEvent]:
+    def why_illegal(self, seat: int, action: Action) -> IllegalAction | None:
+        """The refusal `apply` would raise for `seat` taking `action` (None: it is legal).
+
+        The rule is said as data: a reason id from `REFUSALS` and its fields, so a
+        screen words it and a server sends it without re-deriving the follow rules."""
+        if self.phase == OVER:
+            return IllegalAction("turn.game_over", "the game is over")
         if isinstance(action, Deal):
             if self.phase != DEALING:
-                raise IllegalAction("cards are dealt only between deals")
+                return IllegalAction("unsun.not_dealing", "cards are dealt only between deals")
+            return None
+        if seat not in self.actors():
+            return IllegalAction("turn.not_your_turn", f"seat {seat} is not to act now", seat=seat)
+        if action in self.legal_actions(seat):
+            return None
+        if self.phase == ROBAI_CHOICE:
+            return IllegalAction("unsun.choose_robai", "first take the Okié or hide the Robai")
+        if isinstance(action, (Robau, HideRobai)):
+            return IllegalAction("unsun.no_robai_choice", "there is no Robai choice to make now")
+        card = getattr(action, "card", None)
+        if self.phase == DISCARDING and not isinstance(action, Discard):
+            return IllegalAction("unsun.discard_first", "discard a card first")
+        if card not in self.hands[seat]:
+            return IllegalAction("unsun.not_in_hand", f"seat {seat} does not hold {card!r}", card=card)
+        if isinstance(action, Play) and self.phase in PLAY_PHASES:
+            return self._why_not_playable(card)
+        return IllegalAction("turn.not_your_turn", f"seat {seat} may not {action!r} now", seat=seat)
+
+    def _why_not_playable(self, card: Card) -> IllegalAction:
+        """Which of `playable`'s follow rules keeps `card` (held, not playable) in the hand."""
+        if not self.trick:
+            return IllegalAction("unsun.first_lead_trump",
+                                 "the first trick may not be led with trump (unless every card is trump)")
+        if self.phase == MERI:
+            return IllegalAction("unsun.meri_trump", "on the Meri trick, play trump while you hold trump")
+        led = self.trick[0].card
+        if led in self.ranking.trumps:
+            return IllegalAction("unsun.trump_led", "trump was led: play trump while you hold trump")
+        return IllegalAction("unsun.must_follow", f"follow {led.suit} or play trump",
+                             suit=led.suit, card=card)
+
+    def apply(self, action: Action) -> list[GameEvent]:
+        if not isinstance(action, Deal):
+            seat = getattr(action, "seat", None)
+            if not isinstance(seat, int) or not 0 <= seat < PLAYERS:
+                raise ValueError(f"not an Unsun action: {action!r}")
+        else:
+            seat = READER
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
+        if isinstance(action, Deal):
             return self._deal()
-        seat = getattr(action, "seat", None)
-        if not isinstance(seat, int) or not 0 <= seat < PLAYERS:
-            raise ValueError(f"not an Unsun action: {action!r}")
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(f"seat {seat} may not {action!r} now")
         if isinstance(action, Robau):
             return self._take_okie(seat, "robai")
         if isinstance(action, HideRobai):
@@ -657,7 +718,7 @@ class UnsunState:
         if self.robai_holder is not None:
             self.phase, self.to_act = ROBAI_CHOICE, self.robai_holder
             return events
-        events.append(RobaiUnheld(self.dealer))
+        events.append(RobaiUnheld(self.dealer, self.okie == robai))
         if self.rules.unheld_robai == "dealer_takes":
             return events + self._take_okie(self.dealer, "unheld")
         return events + self._start_play()
@@ -813,6 +874,8 @@ class UnsunState:
         """`event` as `seat` may see it (TurnSession.log_for)."""
         if isinstance(event, HandDealt):
             return event if event.seat == seat else None
+        if isinstance(event, RobaiUnheld) and not event.robai_is_okie:
+            return None     # it would say the ロバイ is one of the two cards nobody sees
         if isinstance(event, RobaiHidden) and event.seat != seat:
             return replace(event, seat=None)
         if isinstance(event, Discarded) and event.seat != seat:

@@ -19,12 +19,20 @@ import copy
 import random
 from dataclasses import dataclass, replace
 
-from trainer.rules.protocol import READER, GameEvent, GameOutcome, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.rules.decks import ONIFUDA, SHIROFUDA, MekuriCard, mekurifuda
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now (one readable line)."""
+REFUSALS = (
+    "turn.not_your_turn",       # the seat is not the one to act (session and engine)
+    "turn.game_over",           # the game is over
+    "yomi.not_dealing",         # a deal only between rounds
+    "yomi.not_in_hand",         # a card the seat does not hold
+    "yomi.must_lead",           # the pile is empty or blocked: lead any card, no discard or pass
+    "yomi.wrong_number",        # the discard must be the next number (`needed`) or the wild card
+    "yomi.must_discard",        # no passing while holding the next number
+)
+"""Every reason id the engine and the table refuse an action with (worded by `trainer.text.yomi`)."""
 
 
 SANKO = (MekuriCard("clubs", 1), MekuriCard("clubs", 2), MekuriCard("clubs", 10))
@@ -347,12 +355,36 @@ class YomiState:
         if self.options.ruleset == "standard":
             assert self.scores == self.wins
 
-    def apply(self, action: Action) -> list[GameEvent]:
+    def why_illegal(self, seat: int, action: Action) -> IllegalAction | None:
+        """The refusal `apply` would raise for `seat` taking `action` (None: it is legal)."""
         if self.phase == "over":
-            raise IllegalAction("the game is over")
+            return IllegalAction("turn.game_over", "the game is over")
+        if isinstance(action, Deal) or self.phase == "deal":
+            if isinstance(action, Deal) and self.phase == "deal":
+                return None
+            if isinstance(action, Deal):
+                return IllegalAction("yomi.not_dealing", "cards are dealt only between rounds")
+            return IllegalAction("turn.not_your_turn", "the round is not dealt yet", seat=seat)
+        if seat not in self.actors():
+            return IllegalAction("turn.not_your_turn", f"seat {seat} is not to act now", seat=seat)
+        if action in self.legal_actions(seat):
+            return None
+        card = getattr(action, "card", None)
+        if card is not None and card not in self.hands[seat]:
+            return IllegalAction("yomi.not_in_hand", f"seat {seat} does not hold {card!r}", card=card)
+        if self.phase == "lead":
+            return IllegalAction("yomi.must_lead", "start a new sequence with any card")
+        if isinstance(action, Pass):
+            return IllegalAction("yomi.must_discard", f"you hold a {self.needed()}: discard it",
+                                 needed=self.needed())
+        return IllegalAction("yomi.wrong_number", f"the next number is {self.needed()}",
+                             needed=self.needed(), card=card)
+
+    def apply(self, action: Action) -> list[GameEvent]:
         seat = READER if self.phase == "deal" else self.turn
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(f"{action!r} is not allowed now")
+        refusal = self.why_illegal(seat, action)
+        if refusal is not None:
+            raise refusal
         if isinstance(action, Deal):
             return self._deal()
         if isinstance(action, Pass):

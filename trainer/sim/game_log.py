@@ -13,9 +13,8 @@ How the game is played, in order of preference:
    ``play_one(variant, seed, players, options, check) -> session``;
 2. the session follows `trainer.games.protocol.Session` and needs no reader:
    `protocol.play_out` on a `FakeClock`;
-3. today's shapes that do not follow it yet (the turn games' `TurnSession`,
-   `MubeyamaSession`, `KyogiSession`) are played by their own loops. This
-   branch goes once every session is on the protocol.
+3. a kyōgi match is fed by the programme's reading (`kyogi_sim.play_session`),
+   and a `MubeyamaSession` not on the protocol yet by its own loop.
 """
 from __future__ import annotations
 
@@ -52,42 +51,25 @@ def play_one(variant: registry.Variant, seed: int, players: int,
     seats = (CPU,) * players
     session = registry.resolve(variant.session)(variant, game_seed(variant, seed), seats,
                                                 {**options, "clock": clock})
-    return _play_today(session, clock, check)
+    return _play_to_end(session, clock, check)
 
 
-def _play_today(session: Any, clock: FakeClock, check: bool) -> Any:
-    """Play `session` by the loop its shape needs (see the module docstring)."""
+def _play_to_end(session: Any, clock: FakeClock, check: bool) -> Any:
+    """Play `session` to its end (see the module docstring)."""
     from trainer.games.kyogi_session import KyogiSession
     from trainer.games.mubeyama_session import MubeyamaSession
-    from trainer.games.turn_session import TurnSession
-    if isinstance(session, TurnSession):
-        from trainer.games import turn_session
-        return turn_session.play_out(session, check=check)
-    if isinstance(session, MubeyamaSession):
+    if isinstance(session, KyogiSession):        # a race: fed by the programme's reading
+        from trainer.sim.kyogi_sim import play_session
+        return play_session(session, clock, check=check)
+    if isinstance(session, MubeyamaSession) and not isinstance(session, Session):
         from trainer.games import mubeyama_session
         mubeyama_session.play_out(session, "reading" if check else "end")
         return session
-    if isinstance(session, KyogiSession):
-        from trainer.sim.kyogi_sim import play_session
-        _record_events(session)
-        return play_session(session, clock, check=check)
     if isinstance(session, Session):
+        if hasattr(session, "check_each_move"):  # a turn table: invariants after every move
+            session.check_each_move = check
         return play_out(session, clock, check=check)
     raise TypeError(f"no way to play a {type(session).__name__} to its end")
-
-
-def _record_events(session: Any) -> None:
-    """Keep the events a `KyogiSession` returns in ``session.log`` (it keeps none itself yet;
-    every card in kyōgi is face-up, so this one log is every seat's)."""
-    session.log = []
-    for name in ("begin", "kami_started", "tick", "card_finished", "reading_finished"):
-        method = getattr(session, name)
-
-        def recorded(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
-            events = _method(*args, **kwargs)
-            session.log.extend(events or ())
-            return events
-        setattr(session, name, recorded)
 
 
 def events_seen(session: Any, seat: int | None) -> list[GameEvent]:
@@ -96,7 +78,7 @@ def events_seen(session: Any, seat: int | None) -> list[GameEvent]:
     if log_for is not None and seat is not None:
         return list(log_for(seat))
     full = getattr(session, "log", None)
-    if full is not None and (seat is None or log_for is None):
+    if isinstance(full, list):
         return list(full)
     from trainer.games.mubeyama_session import MubeyamaSession
     if isinstance(session, MubeyamaSession) and seat is not None:   # a hidden card's private events

@@ -1,13 +1,16 @@
 """`karuta simulate kyogi`: CPU against CPU at full speed, with the reading's timing, no sound.
 
 Each game is the very session the Match panel plays (`trainer.games.kyogi_session`),
-with both seats CPU, on a `FakeClock`: the session deals with the seed, both
-CPUs arrange their 25, and the simulator plays the part of the reading driver,
-feeding the same inputs at the same moments: the clock is set to each
-kami-no-ku's start and `kami_started` gets the read's marks (kami_start, every
-mora's onset, kami_end) from the timeline below; the clock then moves to the
-race's close and `tick()` judges it; the card finishing starts the ma. The
-engine's invariants are checked after every step. The aggregate goes to stdout.
+with both seats CPU, on a `FakeClock`, played to its end by the protocol's one
+loop (`trainer.games.protocol.play_out`): the session deals with the seed, both
+CPUs arrange their 25, and `ProgrammeReader` (a `Reader`) plays the part of the
+reading driver, feeding the same inputs at the same moments: at each
+kami-no-ku's start `kami_started` gets the read's marks (kami_start, every
+mora's onset, kami_end) from the timeline below, at the card's end
+`card_finished` starts the ma; between them the loop jumps the clock to the
+session's `next_due()` (a CPU hand landing, the race's close) and `tick()`
+judges. The engine's invariants are checked after every step. The aggregate
+goes to stdout.
 
 Timing. With `audio.programme` importable, every game's timeline is laid out
 by `Programme.build` with the tone voice (`audio.fake_voice.ToneVoice`) at a
@@ -22,7 +25,6 @@ player can know the card, so reactions are measured from it.
 from __future__ import annotations
 
 import functools
-import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -30,7 +32,8 @@ from dataclasses import dataclass
 import poems
 from audio.clock import FakeClock
 from poems.kimariji import current
-from trainer.games.kyogi_session import CPU, OVER, KyogiSession, mark_names
+from trainer.games.kyogi_session import ARRANGE, CPU, MEMORISE, OVER, KyogiSession, mark_names
+from trainer.games.protocol import GameEvent, play_out
 from trainer.players.karuta_cpu import Heard, KarutaCPU, level
 from trainer.rules.kyogi import SEATS, FaultKind, KyogiState
 
@@ -157,33 +160,51 @@ def play_game(seed: int, levels: tuple[str, str], timing=None, check=True) -> Ga
 
 def play_session(session: KyogiSession, clock: FakeClock, timing=None, check=True) -> KyogiSession:
     """Play an all-CPU `session` (on `clock`) to its end as the reading driver would feed it."""
-    timing = timing or make_timing()
-    timing.start(session.order)      # the reader's programme follows the reader's stack
-    session.begin()                  # the programme's zero is the match's
-    order = session.order
-    marks_of = functools.cache(lambda i: timing.marks(i, poems.get(order[i])))
-    for index, poem_no in enumerate(order):
-        marks = marks_of(index)
-        clock.set(max(clock.now(), marks["kami_start"]))
-        session.kami_started(poem_no, marks)        # judges the last read if its race is still open
-        if check:
-            session.state.check_invariants()
-        if session.phase == OVER:
-            break
-        race = session.race
-        assert race is not None, "the session did not open a race for a kami-no-ku"
-        next_start = marks_of(index + 1)["kami_start"] if index + 1 < len(order) else math.inf
-        # What happens before the next kami-no-ku, in time order: the take decided, the card ends.
-        for t, what in sorted([(race.close, "tick"), (marks["card_end"], "finish")]):
-            if t >= next_start or (what == "tick" and session.race is not race):
-                continue
-            clock.set(max(clock.now(), t))
-            session.tick() if what == "tick" else session.card_finished(poem_no)
-            if check:
-                session.state.check_invariants()
-    session.reading_finished()
+    play_out(session, clock, ProgrammeReader(timing or make_timing(), session.order), check=check)
     assert session.phase == OVER, "the reading ended with the match undecided"
     return session
+
+
+class ProgrammeReader:
+    """The reading as the programme lays it out, for `play_out` (the protocol's `Reader`):
+    the match begins as the reading does (once any memorisation period is over), then each
+    card's kami-no-ku starts (with its marks) and ends (the ma begins); after the last card,
+    the stack has run out. Programme times count from the match's start (`session.epoch`),
+    as the reading driver's do."""
+
+    def __init__(self, timing, order: list[int]):
+        timing.start(order)          # the reader's programme follows the reader's stack
+        self.order = order
+        self.marks = functools.cache(lambda i: timing.marks(i, poems.get(order[i])))
+        self.index = 0
+        self.kami_next = True        # the next report: a kami-no-ku starts (else the card ends)
+        self.done = False
+
+    def next_time(self, session: KyogiSession) -> float | None:
+        if self.done or session.is_over():
+            return None
+        if session.phase == ARRANGE:                 # the reading starts: the match begins
+            return session.clock.now()
+        if session.phase == MEMORISE:                # after the memorisation period
+            left = session.memorise_left()
+            return session.clock.now() + (left or 0.0)
+        if self.index >= len(self.order):            # the stack ran out: say so at once
+            return session.clock.now()
+        return session.epoch + self.marks(self.index)["kami_start" if self.kami_next else "card_end"]
+
+    def feed(self, session: KyogiSession) -> list[GameEvent]:
+        if session.phase in (ARRANGE, MEMORISE):
+            return session.begin()   # the programme's zero is the match's
+        if self.index >= len(self.order):
+            self.done = True
+            return session.reading_finished()
+        poem, marks = self.order[self.index], self.marks(self.index)
+        if self.kami_next:
+            self.kami_next = False
+            return session.kami_started(poem, {k: session.epoch + t for k, t in marks.items()})
+        self.kami_next = True
+        self.index += 1
+        return session.card_finished(poem)
 
 
 # -- many games -----------------------------------------------------------------------------------
@@ -258,9 +279,14 @@ def _levels(text: str) -> tuple[str, str]:
 # -- the registry's entry points (`karuta simulate kyogi`) ---------------------------------------
 
 def add_cli_options(parser) -> None:
-    parser.add_argument("--cpu-level", default="club,club",
-                        help="two comma-separated levels: beginner, novice, club, strong, "
-                             "a-class, meijin (or e, d, c, b, a, top); --levels describes them")
+    # The one spelling of `karuta simulate` (trainer.sim.card_sim.add_level_options): --level, one
+    # level for both seats or one per seat; --cpu-level is the old spelling. No --against here:
+    # --league plays every level against every other with the seats alternated.
+    parser.add_argument("--level", "--cpu-level", dest="cpu_level", default="club,club",
+                        metavar="LEVEL[,LEVEL]",
+                        help="CPU level of both seats, or one per seat separated by a comma "
+                             "(--cpu-level is the old spelling): beginner, novice, club, strong, "
+                             "a-class, meijin (or e, d, c, b, a, top); default club; --levels describes them")
     parser.add_argument("--levels", action="store_true", help="list the CPU levels and exit")
     parser.add_argument("--league", action="store_true",
                         help="play every level against every other level and print the win table "

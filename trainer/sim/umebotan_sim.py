@@ -11,13 +11,11 @@ from typing import Any
 from trainer.games.turn_session import TurnSession
 from trainer.games.umebotan_session import BEST_LEVEL, new_session
 from trainer.players.umebotan_cpu import LEVELS
+from trainer.sim.card_sim import add_level_options, level_options
 
 
 def add_cli_options(parser) -> None:
-    parser.add_argument("--level", choices=LEVELS, default=None,
-                        help=f"CPU level of every seat (default {BEST_LEVEL})")
-    parser.add_argument("--against", choices=LEVELS, default=None,
-                        help="the other seats' level: one seat (rotating) plays --level against them")
+    add_level_options(parser, LEVELS, BEST_LEVEL)
     parser.add_argument("--rounds", type=int, default=None, help="rounds per game, even (default 12)")
     parser.add_argument("--reseat", choices=("stay", "score"), default=None,
                         help="4 players: the middle seats after a round (default stay)")
@@ -26,7 +24,7 @@ def add_cli_options(parser) -> None:
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
     from trainer.sim.card_sim import run_games
-    opts = {k: v for k, v in options.items() if v is not None}
+    opts = level_options(options, LEVELS, players)
     yaku: Counter = Counter()
     fields: Counter = Counter()
     rounds = [0]

@@ -6,14 +6,11 @@ from typing import Any
 from trainer.games.turn_session import TurnSession
 from trainer.games.yomi_session import BEST_LEVEL, new_session
 from trainer.players.yomi_cpu import LEVELS
-from trainer.sim.card_sim import format_test_seat, run_games
+from trainer.sim.card_sim import add_level_options, format_test_seat, level_options, run_games
 
 
 def add_cli_options(parser) -> None:
-    parser.add_argument("--level", choices=LEVELS, default=None,
-                        help=f"CPU level of every seat (default {BEST_LEVEL})")
-    parser.add_argument("--against", choices=LEVELS, default=None,
-                        help="the other seats' level: one seat (rotating) plays --level against them")
+    add_level_options(parser, LEVELS, BEST_LEVEL)
     parser.add_argument("--rounds", type=int, default=None, help="rounds per game (default 1)")
     parser.add_argument("--wild-card", dest="wild_card", choices=("onifuda", "shirofuda"),
                         default=None, help="4-player wild card of the 'wild' variant")
@@ -23,7 +20,7 @@ def add_cli_options(parser) -> None:
 
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
-    opts = {k: v for k, v in options.items() if v is not None}
+    opts = level_options(options, LEVELS, players)
     points: list[int] = []
 
     def per_game(session: TurnSession, test_seat: int | None) -> None:

@@ -61,8 +61,8 @@ def join(items: Iterable[str]) -> str:
 
 
 def seat_label(seat: int) -> str:
-    """A seat as the card games' logs number it: 席2 / "seat 2"."""
-    return tr("log.seat", n=seat)
+    """A seat as the card games' logs name it, counted from 1 as on screen: seat 1 → 席2 / "seat 2"."""
+    return tr("log.seat", n=seat + 1)
 
 
 def seat_words(seat: Any, wording: Wording, names: Sequence[str] | None = None,

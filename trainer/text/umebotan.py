@@ -119,3 +119,27 @@ def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ..
     """The log's entry point (`trainer.text.events.log_lines`)."""
     return describe_umebotan(event, reader=seat)
 
+
+
+# -- refusals (trainer.rules.umebotan.REFUSALS) -----------------------------------------------
+import trainer.text.turn  # noqa: E402,F401  (the table's turn.* refusals)
+from trainer.text.refusals import add_refusal_messages  # noqa: E402
+
+add_refusal_messages({
+    "umebotan.not_dealing": ("札は回と回の間にだけ配られます", "Cards are dealt only between rounds"),
+    "umebotan.not_in_hand": ("その札は手札にありません", "That card is not in your hand"),
+    "umebotan.take_first": ("めくった札で取る場札を選んでください",
+                            "Choose the field card the drawn card captures"),
+    "umebotan.play_first": ("先に手札から1枚出してください", "Play a card from your hand first"),
+    "umebotan.choose_target": ("同じ月の場札が2枚あります: 取る札を選んでください",
+                               "Two cards of its month are on the field: choose the one to capture"),
+    "umebotan.not_a_match": ("その場札は取れません", "That field card cannot be captured with it"),
+    # the score calculator's piles
+    "umebotan.pile_extra": ("{n} 人目の山は使えません（{players} 人の勝負）",
+                            "Pile {n} cannot be used: this is a {players}-player game"),
+    "umebotan.pile_not_card": ("{pile} 人目の山: {card} は札の番号ではありません",
+                               "Pile {pile}: {card} is not a card number"),
+    "umebotan.pile_twice": ("{card} が2つ以上の山に入っています（{piles}）",
+                            "{card} is in more than one pile ({piles})"),
+    "umebotan.pile_missing": ("どの山にも入っていない札（{n} 枚）: {cards}", "Cards in no pile ({n}): {cards}"),
+})

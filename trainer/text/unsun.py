@@ -123,3 +123,25 @@ def describe_unsun(event: GameEvent, reader: int | None = None) -> str:
 def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
     """The log's entry point (`trainer.text.events.log_lines`)."""
     return describe_unsun(event, seat)
+
+
+# -- refusals (trainer.rules.unsun.REFUSALS) --------------------------------------------------
+import trainer.text.turn  # noqa: E402,F401  (the table's turn.* refusals)
+from trainer.text.refusals import add_refusal_messages  # noqa: E402
+
+add_refusal_messages({
+    "unsun.not_dealing": ("札は局と局の間にだけ配られます", "Cards are dealt only between deals"),
+    "unsun.choose_robai": ("先にロバうか隠すかを選んでください", "First choose: robau or hide the Robai"),
+    "unsun.no_robai_choice": ("いまはロバイの選択はありません", "There is no Robai choice to make now"),
+    "unsun.discard_first": ("オキエを取った人は先に1枚伏せて捨てます",
+                            "Whoever took the Okié first discards a card face-down"),
+    "unsun.not_in_hand": ("その札は手札にありません", "That card is not in your hand"),
+    "unsun.first_lead_trump": ("最初の手は切り札で打ち出せません（手札がすべて切り札なら別）",
+                               "The first trick may not be led with a trump (unless every card you hold is trump)"),
+    "unsun.meri_trump": ("メリの手: 切り札を持っていれば切り札を出します",
+                         "Meri trick: while you hold trump you must play trump"),
+    "unsun.trump_led": ("切り札が打ち出されました: 切り札を持っていれば切り札を出します",
+                        "Trump was led: while you hold trump you must play trump"),
+    "unsun.must_follow": ("モンチ: 台札のスートを持っていれば、そのスートか切り札を出します",
+                          "Monchi: you hold the led suit, so play that suit or a trump"),
+})

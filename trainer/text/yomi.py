@@ -89,3 +89,19 @@ def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ..
     """The log's entry point (`trainer.text.events.log_lines`)."""
     return describe_yomi(event, reader=seat)
 
+
+
+# -- refusals (trainer.rules.yomi.REFUSALS) ---------------------------------------------------
+import trainer.text.turn  # noqa: E402,F401  (the table's turn.* refusals)
+from trainer.text.refusals import add_refusal_messages  # noqa: E402
+
+add_refusal_messages({
+    "yomi.not_dealing": ("札は回と回の間にだけ配られます", "Cards are dealt only between rounds"),
+    "yomi.not_in_hand": ("その札は手札にありません", "That card is not in your hand"),
+    "yomi.must_lead": ("新しい列を始めます: どの札でも1枚出してください",
+                       "Start a new sequence: lead any one card"),
+    "yomi.wrong_number": ("出せるのは {needed} の札（または鬼札）です",
+                          "Only a {needed} (or the wild card) can be discarded now"),
+    "yomi.must_discard": ("{needed} の札を持っているのでパスできません",
+                          "You hold a {needed}, so you cannot pass"),
+})

@@ -1,12 +1,17 @@
-"""What the turn-based card games' tabs (Yomi, Ume Botan) share: a setup row, the shared table
-shell with a `TurnTable`, the log, the score sheet, and the main window's mode protocol.
+"""What the turn-based card games' tabs (Yomi, Ume Botan, Unsun) share: a setup row, the shared
+table shell with a `TurnTable`, the log, the score sheet, and the main window's mode protocol.
 
 A game's panel subclasses `CardGamePanel` and writes: its table view (a
 `table_shell.TableView`), its setup widgets, how a session is made from them,
 its log line per event (`words`), the score-sheet row an event adds, the
-status line, and what a click means (`action_for`). The person sits at seat 0,
-every other seat is a CPU; the session is the same pure `TurnSession` the
-simulator plays (`trainer.games.*_session.new_session`).
+status line, and what a click means (`action_for`). Optional hooks: the
+person's seat (`person_seat`, seat 0 unless the game lets them choose), the
+score sheet's columns (`score_columns`, one per seat unless e.g. per team),
+buttons beside the status line (`extra_buttons`), the pause after given event
+kinds (`pause_after`) and the end of the game (`game_over`). Every other seat
+is a CPU; the session is the same pure `TurnSession` the simulator plays
+(`trainer.games.*_session.new_session`), and it decides every rule and every
+time: the panel draws the person's view and shows the session's refusals.
 """
 from __future__ import annotations
 
@@ -64,6 +69,10 @@ def free_centre(centre: QRectF, boxes: Sequence[QRectF], gap: float = 10.0) -> Q
 class CardGamePanel(QWidget):
     """One card game's tab (see the module docstring)."""
 
+    pause_after: dict[str, float] = {}
+    """Event kind -> seconds the next CPU move waits after it (the session paces, the panel asks)."""
+    side_width = 420
+
     def __init__(self, settings: Any, voices: Any, *, clock: Clock = SYSTEM,
                  cpu_delay_s: float = 0.6, parent: QWidget | None = None):
         super().__init__(parent)
@@ -76,7 +85,7 @@ class CardGamePanel(QWidget):
         self._scored = 0              # events already looked at for score-sheet rows
         self.table: TableView = self.make_table()
         self.side = self.make_side()
-        self.shell = TableShell(self.table, side=self.side, clock=clock)
+        self.shell = TableShell(self.table, side=self.side, clock=clock, side_width=self.side_width)
         self.shell.show_scores(True)
         self.setup_row = QHBoxLayout()
         self.build_setup(self.setup_row)
@@ -86,12 +95,17 @@ class CardGamePanel(QWidget):
         self.setup_row.addStretch(1)
         self.status = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.status.setStyleSheet("font-size: 17px; color: #222; padding: 2px;")
-        self.notice = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        self.notice = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.notice.setStyleSheet("color: #c0392b;")
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        for button in self.extra_buttons():
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            status_row.addWidget(button)
         v = QVBoxLayout(self)
         v.setContentsMargins(4, 4, 4, 4)
         v.addLayout(self.setup_row)
-        v.addWidget(self.status)
+        v.addLayout(status_row)
         v.addWidget(self.notice)
         v.addWidget(self.shell, 1)
         LANG.changed.connect(self.retranslate)
@@ -128,6 +142,24 @@ class CardGamePanel(QWidget):
     def seat_line(self, seat: int) -> str:
         return ""
 
+    def person_seat(self) -> int:
+        """The seat the person plays at in the next game."""
+        return ME
+
+    def score_columns(self) -> list[str]:
+        """The score sheet's column titles (one per seat unless the game scores teams)."""
+        return self.seat_names()
+
+    def score_tooltips(self) -> list[str]:
+        return []
+
+    def extra_buttons(self) -> list[QPushButton]:
+        """Buttons beside the status line (a choice that is not a card); shown as the game says."""
+        return []
+
+    def game_over(self) -> None:
+        """The game just ended (the status line already says who won)."""
+
     # -- names -------------------------------------------------------------------------------------
     def seat_names(self, in_log: bool = False) -> list[str]:
         """The seats' names: "You" (in the log "Seat 1 (you)", so sentences read well), "CPU n"."""
@@ -140,17 +172,24 @@ class CardGamePanel(QWidget):
         """A new game from the setup row (a fresh random seed unless given)."""
         self._stop_game()
         self.seed = random.randrange(1_000_000) if seed is None else seed
+        self.me = self.person_seat()
         self.session = self.new_session(self.seed)
         self._scored = 0
         self.shell.log.clear()
-        self.shell.scores.set_columns(self.seat_names())
+        self._score_columns()
         self.table.set_seats(self.seat_names(), me=self.me)
         self.notice.setText("")
         self.game = TurnTable(self.shell, self.session, self.me, self.action_for, words=self.words,
-                              cpu_delay_s=self.cpu_delay_s, parent=self)
+                              cpu_delay_s=self.cpu_delay_s, pause_after=self.pause_after, parent=self)
         self.game.changed.connect(self._changed)
         self.game.refused.connect(self.notice.setText)
+        self.game.finished.connect(self.game_over)
         self.game.start()
+
+    def _score_columns(self) -> None:
+        self.shell.scores.set_columns(self.score_columns())
+        for k, tip in enumerate(self.score_tooltips()):
+            self.shell.scores.horizontalHeaderItem(k).setToolTip(tip)
 
     def seats(self, players: int) -> tuple[str, ...]:
         return tuple(HUMAN if s == self.me else CPU for s in range(players))
@@ -183,20 +222,21 @@ class CardGamePanel(QWidget):
         if s is None:
             return tr("cards.press_new")
         if s.is_over():
-            out = s.state.outcome()
+            out = s.outcome()
             names = self.seat_names()
             return tr("cards.over", names=", ".join(names[w] for w in (out.winners if out else ())))
         if s.waiting_for():
             return tr("cards.your_turn")
-        actors = [a for a in s.state.actors() if a >= 0]
-        return tr("cards.thinking", name=self.seat_names()[actors[0]]) if actors else ""
+        seat = s.to_act(self.me)          # as the person may know it
+        return tr("cards.thinking", name=self.seat_names()[seat]) if seat is not None else ""
 
     # -- the main window's mode protocol ---------------------------------------------------------------
     def available(self, name: str) -> bool:
         return False                 # the reader's commands (pause, repeat ...) do not apply here
 
-    def command(self, name: str) -> None:
-        """Reader commands do not apply to a card table: ignored."""
+    def command(self, name: str) -> bool:
+        """Reader commands do not apply to a card table: ignored (not handled)."""
+        return False
 
     def settings_changed(self) -> None:
         self.retranslate()
@@ -216,9 +256,11 @@ class CardGamePanel(QWidget):
         names = self.seat_names()
         self.table.titles = names
         rows = [r for r in (self.score_row(e) for e in s.log_for(self.me)[:self._scored]) if r is not None]
-        self.shell.scores.set_columns(names)
+        self._score_columns()
         for label, values in rows:
             self.shell.scores.add_row(label, values)
         self.shell.log.clear()
         self.shell.log.add_lines([self.words(e) for e in s.log_for(self.me)])
         self._changed()
+        if s.is_over():
+            self.game_over()

@@ -14,90 +14,52 @@ only feeds it and draws what it reports:
 - the player's presses come from the floor widget, stamped on the panel's
   `clock` when Qt delivered them (`audio.clock.SYSTEM`, perf_counter, the clock
   the player maps its sample clock onto; tests give a `FakeClock`);
-- a 10 ms timer calls `session.tick()`, which shows the CPU's hand as it lands
-  and closes races whose time has come;
+- a press on the floor goes to the session as it is (`Press`): the session
+  decides whether it is a touch or the okurifuda chosen; a refusal is shown
+  worded from its reason id (`describe_refusal`);
+- a timer calls `session.tick()` (10 ms in play, 250 ms while memorising): the
+  session keeps the memorisation period and its notices, shows the CPU's hand
+  as it lands and closes races whose time has come;
 - the session's events (`kyogi.…`) become the reaction ("+312 ms", "−40 ms
-  anticipated", "fault +85 ms"), the log line, the banner (okurifuda, 待った),
-  the reader's holds and releases, the statistics trial, the result screen.
+  anticipated", "fault +85 ms"), the log line (`ReadSummary`, worded by
+  `trainer.text.kyogi`), the banner (okurifuda, 待った), the reader's holds and
+  releases, the statistics trial; the result screen draws `session.result()`.
 """
 from __future__ import annotations
 
 import random
 
-from PySide6.QtCore import QObject, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QInputDialog,
                                QLabel, QListWidget, QMessageBox, QPushButton, QSplitter, QStackedWidget,
                                QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-import poems
-import poems.kimariji
 from audio.clock import SYSTEM, Clock
 from trainer.games import kyogi_session as K
 from trainer.games.kyogi_session import ARRANGE, MEMORISE, OVER, PLAY, KyogiSession
-from trainer.games.protocol import GameEvent
+from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.players.karuta_cpu import LEVELS
-from trainer.rules.kyogi import IllegalAction, KyogiState, Judged, Outcome, Phase, Rules
+from trainer.rules.kyogi import KyogiState, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.text.events import describe
-from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.text.kyogi import reaction_text, seat_label, signed_ms, summary_line
+from trainer.text.refusals import describe_refusal
+from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.kimariji_text import changed_note
-from trainer.text.kyogi import KYOGI_EVENT_TEXTS  # noqa: F401  (registers the event texts)
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.reader.session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
 
 HUMAN, CPU = 0, 1
-SWING_NOTICE_S = 120       # practice swings are allowed in the last 2 minutes
+__all__ = ["MatchPanel", "reaction_text", "signed_ms"]
 
 BLUE = QColor("#1f5fbf")
 RED = QColor("#c0392b")
 GOLD = QColor("#d4a017")
-
-# id: (日本語, English); merged into the shared table below
-MATCH_MESSAGES: dict[str, tuple[str, str]] = {
-    "match.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
-    "match.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),
-    "match.kimariji_short": ("{now}（元 {was}）", "{now} (was {was})"),
-    "match.waiting": ("待った：読みを止めます（W で再開）", "Wait: the reader holds (W to go on)"),
-    "match.stats_failed": ("統計に記録できませんでした（試合は続きます）: {error}",
-                           "Could not save to the statistics (the match goes on): {error}"),
-    "match.abandon_ask": ("この試合をやめますか？", "Abandon this match?"),
-    "match.abandon_detail": ("ここまでの結果を表示します。", "Its result so far is shown."),
-    "match.abandoned": ("途中で終了（残り あなた {mine} 枚・相手 {theirs} 枚）",
-                        "Abandoned (cards left: you {mine}, opponent {theirs})"),
-    "match.stopped": ("試合を終了しました：{why}", "The match ended: {why}"),
-    "match.review": ("札ごとの振り返り", "Card by card"),
-    "review.no": ("#", "#"),
-    "review.card": ("札", "Card"),
-    "review.side": ("陣", "Side"),
-    "review.taker": ("取り", "Taken by"),
-    "review.you_ms": ("あなた", "You"),
-    "review.cpu_ms": ("相手", "Opponent"),
-    "review.faults": ("お手つき", "Faults"),
-    "review.lost": ("取られた", "Lost"),
-    "review.sent": ("送り", "Sent"),
-    "review.karafuda": ("空札", "karafuda"),
-    "review.own": ("自陣", "yours"),
-    "review.opp": ("敵陣", "theirs"),
-    "review.nobody": ("—", "—"),
-    "review.sent_by": ("{who}→{n}", "{who} sent {n}"),
-}
-add_messages(MATCH_MESSAGES)
-
-
-
-def current_kimariji(no: int, read) -> tuple[str, int]:
-    """The kimariji of poem `no` now that the poems in `read` (every yomifuda, karafuda too)
-    have been read, as historical kana, and the index of the kami-no-ku mora whose onset
-    completes it (the programme's ``kami:mora:K`` mark)."""
-    # Over all 100, not the 50 dealt: a match reads every yomifuda, the karafuda too.
-    now = poems.kimariji.current(no, read)
-    return now.kana, now.mora
-
 
 def kimariji_note(no: int, now: str) -> str:
     """'kimariji あさぼ (was あさぼらけう)' when it has changed, else 'kimariji あさぼらけう'.
@@ -108,66 +70,10 @@ def kimariji_note(no: int, now: str) -> str:
     return tr("match.kimariji_was", now=now, was=was)
 
 
-class MemorisationTimer(QObject):
-    """The memorisation period (暗記時間) on a clock that tests can replace."""
-
-    ticked = Signal(float)         # seconds left
-    swings_allowed = Signal()      # the last 2 minutes began
-    done = Signal()
-
-    def __init__(self, seconds: float, clock: Clock = SYSTEM, parent=None):
-        super().__init__(parent)
-        self.seconds = seconds
-        self.clock = clock
-        self._end: float | None = None
-        self._swing_sent = False
-        self._timer = QTimer(self, interval=250)
-        self._timer.timeout.connect(self.tick)
-
-    def start(self) -> None:
-        self._end = self.clock.now() + self.seconds
-        self._swing_sent = False
-        self._timer.start()
-        self.tick()
-
-    def stop(self) -> None:
-        self._timer.stop()
-        self._end = None
-
-    @property
-    def running(self) -> bool:
-        return self._end is not None
-
-    def left(self) -> float:
-        return 0.0 if self._end is None else max(0.0, self._end - self.clock.now())
-
-    def tick(self) -> None:
-        if self._end is None:
-            return
-        left = self.left()
-        self.ticked.emit(left)
-        if left <= SWING_NOTICE_S and not self._swing_sent:
-            self._swing_sent = True
-            self.swings_allowed.emit()
-        if left <= 0:
-            self.stop()
-            self.done.emit()
-
-
-def signed_ms(ms: int) -> str:
-    """+312 / −40 (a real minus sign)."""
-    return f"+{ms}" if ms >= 0 else f"\u2212{-ms}"
-
-
-def reaction_text(ms: int | None, fault: bool) -> str:
-    """'+312 ms', '−40 ms anticipated', 'fault +85 ms' (in the interface language)."""
-    if ms is None:
-        return ""
-    if fault:
-        return tr("match.fault", ms=signed_ms(ms))
-    if ms < 0:
-        return tr("match.anticipated", ms=-ms)
-    return tr("match.reaction", ms=ms)
+def kimariji_short(no: int, now: str) -> str:
+    """The log line's kimariji in the spelling set: 'あさぼ (was あさぼらけう)'."""
+    now, was = changed_note(no, now)
+    return now if was is None else tr("match.kimariji_short", now=now, was=was)
 
 
 class WrappedLines(QStyledItemDelegate):
@@ -227,12 +133,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver = driver
         self.clock = clock
         self.session: KyogiSession | None = None
-        self._judged: Outcome | None = None  # the last judgement, until its reaction is shown
         self._build()
-        self.memorise = MemorisationTimer(60.0 * settings.get(S.MEMORISE_MIN), clock, self)
-        self.memorise.ticked.connect(self._show_memorise)
-        self.memorise.swings_allowed.connect(lambda: self.banner.setText(tr("match.swing")))
-        self.memorise.done.connect(self.begin_match)
+        self._memorise_timer = QTimer(self, interval=250)
+        self._memorise_timer.timeout.connect(self.tick)
         self.driver.card_started.connect(self._on_card_started)
         self.driver.finished.connect(self._on_reading_finished)
         self.driver.error.connect(self._on_error)
@@ -275,10 +178,6 @@ class MatchPanel(UsesStatsStore, QWidget):
     def own(self) -> Territory:
         """The player's side as drawn (their layout before the match, then the judge's)."""
         return self.session.side(HUMAN)  # type: ignore[union-attr]
-
-    @property
-    def rt_log(self) -> list[int]:
-        return self.session.reactions  # type: ignore[union-attr]
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -403,14 +302,13 @@ class MatchPanel(UsesStatsStore, QWidget):
         with ``touches(view, heard)`` and ``choose_send(view)``).
         """
         self.driver.stop()
-        self.memorise.stop()
+        self._memorise_timer.stop()
         self._race_timer.stop()
         seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
         self.session = KyogiSession(seed, clock=self.clock, cpu_level=self._level(), sides=sides,
                                     yomifuda=yomifuda, cpus=None if cpu is None else {CPU: cpu},
                                     rules=self.settings_rules(),
                                     cards_per_side=self.settings.get(S.CARDS_PER_SIDE))
-        self._judged = None
         self.log.clear()
         self.reaction.setText("")
         self.kimariji_label.setText("")
@@ -437,11 +335,17 @@ class MatchPanel(UsesStatsStore, QWidget):
     def _show_floor(self) -> None:
         self.floor.set_floor(Floor(own=self.session.side(HUMAN), opp=self.session.side(CPU)))
 
-    def _on_arranged(self) -> None:
-        try:   # before the match: the layout; during it the session judges (between reads only)
-            self._show(self.session.rearrange(self.floor.floor.own))
+    def act(self, action) -> bool:
+        """The person's action to the session; a refusal is shown in the banner, worded."""
+        try:
+            self._show(self.session.act(HUMAN, action))  # type: ignore[union-attr]
         except IllegalAction as exc:
-            self.banner.setText(str(exc))
+            self.banner.setText(describe_refusal(exc))
+            return False
+        return True
+
+    def _on_arranged(self) -> None:
+        if not self.act(K.LayOut(self.floor.floor.own)):   # between reads only, during the match
             self._show_floor()
 
     def toggle_wait(self) -> None:
@@ -450,11 +354,10 @@ class MatchPanel(UsesStatsStore, QWidget):
         As on a real floor, cards are moved only between reads while the reader
         waits; a press while rearranging moves a card, it is no touch.
         """
-        events = self.session.toggle_wait()
+        self.act(K.ToggleWait())
         if not self.session.waiting:
             self.floor.arranging = False
             self.banner.setText("")
-        self._show(events)
 
     def save_current_arrangement(self) -> None:
         name, ok = QInputDialog.getText(self, tr("match.arrange_save"), tr("match.arrange_name"))
@@ -463,7 +366,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         try:
             save_arrangement(name, self.own)
         except (LayoutError, OSError) as exc:
-            QMessageBox.warning(self, tr("error.title"), str(exc))
+            QMessageBox.warning(self, tr("error.title"), tr("match.arrange_save_failed", error=exc))
 
     def load_saved_arrangement(self, name: str | None = None) -> None:
         if not name:
@@ -478,8 +381,11 @@ class MatchPanel(UsesStatsStore, QWidget):
         try:
             saved = load_arrangement(name)
             self.session.set_arrangement(HUMAN, reuse_arrangement(saved, self.state.side(HUMAN).cards()))
-        except (LayoutError, OSError, IllegalAction) as exc:
-            QMessageBox.warning(self, tr("error.title"), str(exc))
+        except IllegalAction as exc:
+            QMessageBox.warning(self, tr("error.title"), describe_refusal(exc))
+            return
+        except (LayoutError, OSError) as exc:
+            QMessageBox.warning(self, tr("error.title"), tr("match.arrange_load_failed", error=exc))
             return
         self._show_floor()
 
@@ -487,16 +393,19 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.settings.get(S.MEMORISE_MIN) == 0:     # no memorisation: straight to the match
             self.begin_match()
             return
-        if not self.session.start_memorisation():
-            return
-        self.memorise.seconds = 60.0 * self.settings.get(S.MEMORISE_MIN)
-        self.memorise.start()
-        self.retranslate()
+        if self.phase == ARRANGE and self.act(K.Memorise(60.0 * self.settings.get(S.MEMORISE_MIN))):
+            self._memorise_timer.start()
+            self._show_memorise()
+            self.retranslate()
 
-    def _show_memorise(self, left: float) -> None:
+    def _show_memorise(self) -> None:
+        """The countdown; the session says when swings are allowed (`SwingsAllowed`)."""
+        left = self.session.memorise_left()
+        if left is None:
+            return
         mm, ss = divmod(int(round(left)), 60)
         text = tr("match.memorise_left", mm=f"{mm:02d}", ss=f"{ss:02d}")
-        if left <= SWING_NOTICE_S:
+        if self.session.swings_allowed:
             text += "　—　" + tr("match.swing")
         self.banner.setText(text)
 
@@ -507,8 +416,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.voices is not None and self.voices.needs_synthesis():
             self.voices.ensure_ready(self.window(), then=self.begin_match)
             return
-        self.memorise.stop()
-        self.session.begin()
+        self._memorise_timer.stop()
+        self._show(self.session.begin())
         self.banner.setText("")
         self._show_floor()
         self.retranslate()
@@ -518,11 +427,10 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._race_timer.start()
 
     def _on_card_started(self, poem: int) -> None:
-        if poem == 0 or poem not in self.order:
-            self.session.in_ma = False
-            return
-        index = self.order.index(poem)
-        marks = {name: self.driver.mark_time(index, name) for name in K.mark_names(poem)}
+        """A kami-no-ku (or the joka) began: the session gets the driver's times of its marks."""
+        index = self.order.index(poem) if poem in self.order else None
+        marks = {} if index is None else {name: self.driver.mark_time(index, name)
+                                          for name in K.mark_names(poem)}
         self._show(self.session.kami_started(poem, marks))
 
     def _on_card_finished(self, poem: int) -> None:
@@ -531,26 +439,16 @@ class MatchPanel(UsesStatsStore, QWidget):
     def _on_reading_finished(self) -> None:
         self._show(self.session.reading_finished())
 
-    def on_touch(self, card: int, stamp: float) -> None:
-        """A press on a card, stamped when Qt delivered it."""
-        self._show(self.session.touch(card, stamp))
-
     def tick(self) -> None:
-        """The 10 ms timer: CPU hands land, races close (not while the reading is paused)."""
+        """The timer: whatever is due by the session's clock (memorisation notices, CPU hands
+        landing, races closing; not while the reading is paused)."""
         self._show(self.session.tick(paused=self.driver.state == "paused"))
+        if self.phase == MEMORISE:
+            self._show_memorise()
 
     def judge(self) -> None:
         """Close the open race now (the reading ran out; tests)."""
         self._show(self.session.judge())
-
-    def choose_okurifuda(self, card: int) -> bool:
-        events = self.session.choose_okurifuda(card)
-        if not events:
-            return False
-        if self.state.phase is not Phase.OKURI:
-            self.banner.setText("")
-        self._show(events)
-        return True
 
     # -- draw what happened ---------------------------------------------------------------------------
     def _show(self, events: list[GameEvent]) -> None:
@@ -562,11 +460,12 @@ class MatchPanel(UsesStatsStore, QWidget):
             elif isinstance(e, K.TouchLanded):
                 self.floor.highlights[e.card] = BLUE if e.seat == HUMAN else RED
                 self.floor.update()
-            elif isinstance(e, Judged):
-                self._judged = e.outcome
+            elif e.kind == "kyogi.judged":
                 moved = True
             elif isinstance(e, K.Reaction) and e.seat == HUMAN:
                 self._show_reaction(e)
+            elif isinstance(e, K.ReadSummary):
+                self._log_read(e)
             elif isinstance(e, K.ReadRecorded) and e.seat == HUMAN:
                 self._record(e.record)
             elif isinstance(e, K.OkurifudaNeeded) and e.seat == HUMAN:
@@ -579,11 +478,17 @@ class MatchPanel(UsesStatsStore, QWidget):
                     self.banner.setText(tr("match.waiting"))
             elif isinstance(e, K.ReaderReleased):
                 self.driver.release()
+            elif isinstance(e, K.SwingsAllowed):
+                self.banner.setText(describe(e))
+            elif isinstance(e, K.MemorisationOver):
+                self.begin_match()
             elif isinstance(e, K.RearrangeAllowed):
                 self.floor.arranging = True
                 self.banner.setText(describe(e))
             elif e.kind in ("kyogi.send", "kyogi.arrange", "kyogi.move"):
                 moved = True
+                if e.kind == "kyogi.send" and self.state.owing is None:
+                    self.banner.setText("")         # the okurifuda are sent
             elif isinstance(e, K.PhaseChanged) and e.phase == OVER:
                 over = True
         if moved:
@@ -593,20 +498,17 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.finish()
 
     def _show_reaction(self, r: K.Reaction) -> None:
-        outcome = self._judged
-        text = reaction_text(r.ms, r.fault)
-        self.reaction.setText(text)
+        self.reaction.setText(reaction_text(r.ms, r.fault))
         self._kimariji_shown = (r.poem, r.kimariji)     # redrawn if the spelling changes
         self.kimariji_label.setText(kimariji_note(r.poem, r.kimariji))
         colour = "#c0392b" if r.fault else ("#1f5fbf" if r.taken else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
-        if not r.final:              # a certain fault, shown at once; the log waits for the judge
-            return
-        if outcome is not None:
-            self.log.addItem(self._log_line(outcome, text, r.kimariji))
-            self.log.scrollToBottom()
-            if outcome.poem in self.floor.highlights or outcome.taker is not None:
-                self.floor.highlights[outcome.poem] = GOLD
+
+    def _log_read(self, e: K.ReadSummary) -> None:
+        self.log.addItem(summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji)))
+        self.log.scrollToBottom()
+        if e.poem in self.floor.highlights or e.taker is not None:
+            self.floor.highlights[e.poem] = GOLD
 
     def _record(self, record: K.ReadRecord) -> None:
         """One statistics trial (kind 'match') per read that concerned the player."""
@@ -617,31 +519,6 @@ class MatchPanel(UsesStatsStore, QWidget):
                 reaction_ms=record.reaction_ms, fault=record.fault, voice=self.settings.get(S.VOICE)))
         except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
             self.banner.setText(tr("match.stats_failed", error=str(exc)))
-
-    def _log_line(self, outcome, text: str, kimariji: str) -> str:
-        p = poems.get(outcome.poem)
-        n = len(self.state.read)
-        now, was = changed_note(p.no, kimariji)
-        kimariji = now if was is None else tr("match.kimariji_short", now=now, was=was)
-        head = f"{n:>3}. {kimariji}（{p.no}）"
-        you, cpu = tr("match.you"), tr("match.cpu")
-        cpu_rt = outcome.reaction_ms[CPU]
-        cpu_text = f"{cpu} {signed_ms(cpu_rt)} ms" if cpu_rt is not None else ""
-        you_text = f"{you} {text}" if text else ""
-        # The taker and their time first, the other seat's time after it in brackets.
-        if outcome.karafuda:
-            what, others = tr("match.karafuda"), [you_text, cpu_text]
-        elif outcome.taker == HUMAN:
-            what, others = f"→ {you_text}", [cpu_text]
-        elif outcome.taker == CPU:
-            what, others = f"→ {cpu_text}", [you_text]
-        else:
-            what, others = "→ —", [you_text, cpu_text]
-        others = "　".join(t for t in others if t)
-        faults = " ".join(f"[{you if f.seat == HUMAN else cpu}: {tr('fault.' + f.kind.value)}]"
-                          for f in outcome.faults)
-        parts = [head, what, f"（{others}）" if others else "", faults]
-        return " ".join(t for t in parts if t)
 
     def _on_error(self, message: str) -> None:
         """The reading stopped (a voice could not be read, another mode took the reader): the
@@ -690,10 +567,9 @@ class MatchPanel(UsesStatsStore, QWidget):
 
     # -- the territory reports presses; during okurifuda choice they pick a card -----------------
     def route_touch(self, card: int, stamp: float) -> None:
-        if self.session is not None and self.state.phase is Phase.OKURI:
-            self.choose_okurifuda(card)
-        else:
-            self.on_touch(card, stamp)
+        """A press, stamped when Qt delivered it: the session decides touch or okurifuda."""
+        if self.session is not None:
+            self.act(K.Press(card, stamp))
 
     # -- commands from the main window -------------------------------------------------------------
     def available(self, name: str) -> bool:
@@ -719,7 +595,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.abandon()
 
     def shutdown(self) -> None:
-        self.memorise.stop()
+        self._memorise_timer.stop()
         self._race_timer.stop()
         self.driver.stop()
 
@@ -788,24 +664,19 @@ class ResultView(QWidget):
         self.review.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
 
     def show_result(self, panel: MatchPanel, why: str = "") -> None:
-        state = panel.state
-        mine, theirs = state.scores()
-        margin = abs(mine - theirs)
-        if state.is_over():
-            won = state.winner() == HUMAN
-            self.verdict.setText(tr("match.won" if won else "match.lost", n=margin))
-            colour = "#1f5fbf" if won else "#c0392b"
+        r = panel.session.result(HUMAN)  # type: ignore[union-attr]
+        if r.finished:
+            self.verdict.setText(tr("match.won" if r.won else "match.lost", n=r.margin))
+            colour = "#1f5fbf" if r.won else "#c0392b"
         else:                                   # abandoned, or the reading stopped
-            self.verdict.setText(tr("match.abandoned", mine=mine, theirs=theirs))
+            self.verdict.setText(tr("match.abandoned", mine=r.left[0], theirs=r.left[1]))
             colour = "#555"
         self.verdict.setStyleSheet(f"font-size: 28px; color: {colour};")
         self.why.setText(tr("match.stopped", why=why) if why else "")
         self.why.setVisible(bool(why))
-        rts = panel.rt_log
-        faults = sum(1 for o in state.outcomes for f in o.faults if f.seat == HUMAN)
-        mean = f"{round(sum(rts) / len(rts))}" if rts else "—"
-        self.details.setText(f"{tr('match.mean_rt', ms=mean)}　　{tr('match.faults', n=faults)}　　"
-                             + tr("match.taken", you=len(state.taken(HUMAN)), cpu=len(state.taken(CPU))))
+        mean = "—" if r.mean_reaction_ms is None else str(r.mean_reaction_ms)
+        self.details.setText(f"{tr('match.mean_rt', ms=mean)}　　{tr('match.faults', n=r.faults)}　　"
+                             + tr("match.taken", you=r.taken[0], cpu=r.taken[1]))
         self.log.clear()
         for k in range(panel.log.count()):
             self.log.addItem(panel.log.item(k).text())
@@ -829,7 +700,7 @@ class ResultView(QWidget):
 def review_cells(row: K.ReviewRow) -> list[str]:
     """The review's cells for one read, seen from the person's seat (seat 0)."""
     def who(seat):
-        return tr("review.nobody") if seat is None else tr("match.you") if seat == HUMAN else tr("match.cpu")
+        return seat_label(seat, HUMAN)
 
     def ms(v):
         return "" if v is None else f"{signed_ms(v)} ms"

@@ -1,4 +1,4 @@
-"""The shared table for card games: seats around a table, a hand, a log, a score sheet, a turn timer.
+"""The shared table for card games: seats around a table, a hand, a log, a score sheet, a timer bar.
 
 Every card game's screen (Mubeyama now; Yomi, Ume Botan, Unsun karuta next)
 is the same shell around a game's own drawing:
@@ -15,8 +15,6 @@ is the same shell around a game's own drawing:
 - `ScoreSheet`: rows per round / deal, columns per seat or team, a total row.
 - `LogPanel`: one line per event (the game words them with
   `trainer.text.events.describe`, never by hand).
-- `TurnTimer`: off unless given seconds; counts down on the injected clock
-  (`audio.clock`), `tick()` reports expiry once through `expired(seat)`.
 - `paint_card_back`, `paint_outline`, `paint_seal`: hidden cards are drawn
   face-down by the shell's back, the same in every game.
 - `TurnTable`: plays a `trainer.games.turn_session.TurnSession` at the shell
@@ -82,7 +80,7 @@ pile in the centre, the person's cards in the hand strip)::
 
 Without a `TurnSession` (Mubeyama's reading game) the game drives the shell
 itself: ``table.active_seat = seat``, ``shell.log.add_lines([...])``,
-``table.refresh()``, and ``shell.timer`` (a `TurnTimer`) if it wants one.
+``table.refresh()``, and ``table.timer_fraction`` for a timer bar.
 """
 from __future__ import annotations
 
@@ -400,55 +398,6 @@ def _fitted_text(p: QPainter, rect: QRectF, text: str, size: int, bold: bool = F
 
 # --------------------------------------------------------------------------- around the table
 
-class TurnTimer(QObject):
-    """A per-turn countdown on the injected clock; off (no seconds) by default.
-
-    `start(seat)` begins a turn, `stop()` ends it; `tick()` (every 100 ms from
-    Qt, or by hand in tests with a `FakeClock`) emits `expired(seat)` once when
-    the time is up, and `changed(fraction)` so the table can draw the bar.
-    """
-
-    expired = Signal(int)
-    changed = Signal(object)   # fraction of the turn left, or None when no turn is timed
-
-    def __init__(self, clock: Clock = SYSTEM, seconds: float | None = None, parent: QObject | None = None):
-        super().__init__(parent)
-        self.clock = clock
-        self.seconds = seconds
-        self.seat: int | None = None
-        self._ends: float | None = None
-        self._poll = QTimer(self, interval=100)
-        self._poll.timeout.connect(self.tick)
-
-    def start(self, seat: int) -> None:
-        if not self.seconds:
-            return
-        self.seat = seat
-        self._ends = self.clock.now() + self.seconds
-        self._poll.start()
-        self.changed.emit(1.0)
-
-    def stop(self) -> None:
-        self.seat, self._ends = None, None
-        self._poll.stop()
-        self.changed.emit(None)
-
-    def left(self) -> float | None:
-        """Seconds left in the turn (None: no timed turn)."""
-        return None if self._ends is None else max(0.0, self._ends - self.clock.now())
-
-    def tick(self) -> None:
-        left = self.left()
-        if left is None or not self.seconds:
-            return
-        self.changed.emit(left / self.seconds)
-        if left <= 0:
-            seat = self.seat
-            self.stop()
-            if seat is not None:
-                self.expired.emit(seat)
-
-
 class LogPanel(QListWidget):
     """The game's log, one line per event, newest at the bottom."""
 
@@ -514,8 +463,6 @@ class TableShell(QWidget):
                  side_width: int = 420, parent: QWidget | None = None):
         super().__init__(parent)
         self.table = table
-        self.timer = TurnTimer(clock, parent=self)
-        self.timer.changed.connect(self._timer_changed)
         self.scores_title = QLabel()
         self.scores = ScoreSheet()
         self.log_title = QLabel()
@@ -559,32 +506,29 @@ class TableShell(QWidget):
         self.scores_title.setVisible(on)
         self.scores.setVisible(on)
 
-    def _timer_changed(self, fraction: float | None) -> None:
-        self.table.timer_fraction = fraction
-        self.table.update()
-
 
 # --------------------------------------------------------------------------- a turn game, wired up
 
 class TurnTable(QObject):
     """Plays a turn-based session at a `TableShell`: the glue every turn game would repeat.
 
-    *session* is a `trainer.games.turn_session.TurnSession` (or anything with
-    its methods: ``waiting_for()``, ``legal(seat)``, ``act(seat, action)``,
-    ``step()``, ``log_for(seat)``, ``is_over()``, ``tick()``, ``turn_left()``,
-    ``turn_seconds``, ``state.actors()``). *me* is the person's seat (its log is
-    shown). What the game still says:
+    *session* is a `trainer.games.turn_session.TurnSession` (a protocol `Session`
+    with ``legal(seat)``, ``waiting_for()``, ``to_act(seat)``, ``turn_left()``).
+    The session decides everything, and when: the table calls ``tick()`` when
+    ``next_due()`` comes (the CPUs' paced moves, a turn's time-out) and draws.
+    *me* is the person's seat (its log and view are shown). What the game still says:
 
     - *action_for(seat, item, legal)*: the action a click on *item* (from the
-      table's ``item_at``) means, one of *legal*, or None (the click does nothing);
+      table's ``item_at``) means (usually one of *legal*; another action is sent
+      to the session, whose refusal is shown), or None (the click does nothing);
     - *words(event)*: an event's log line (default `event_text.describe`;
       None leaves it out).
 
-    CPU seats and the reader act one step every *cpu_delay_s* (0: at once);
-    the table's active seat, its timer bar and the log follow the session;
-    ``changed`` fires after every change (redraw from ``session.view(me)``),
-    ``refused(message)`` when the engine refuses a person's action,
-    ``finished`` once the game is over.
+    *cpu_delay_s* and *pause_after* ({event kind: seconds}) set the session's
+    pace, so a person can follow the CPUs. ``changed`` fires after every change
+    (redraw from ``session.view(me)``), ``refused(message)`` when the session
+    refuses a person's action (worded by `describe_refusal` in the interface
+    language), ``finished`` once the game is over.
     """
 
     changed = Signal()
@@ -593,26 +537,36 @@ class TurnTable(QObject):
 
     def __init__(self, shell: "TableShell", session: Any, me: int | None,
                  action_for: Any, words: Any = None, cpu_delay_s: float = 0.6,
-                 parent: QObject | None = None):
+                 pause_after: dict[str, float] | None = None, parent: QObject | None = None):
         super().__init__(parent or shell)
         if words is None:
             from trainer.text.events import describe
             words = describe
         self.shell, self.session, self.me = shell, session, me
-        self.action_for, self.words, self.cpu_delay_s = action_for, words, cpu_delay_s
+        self.action_for, self.words = action_for, words
+        session.set_pace(cpu_delay_s, pause_after)
         self._logged = 0
-        self._cpu = QTimer(self, singleShot=True)
-        self._cpu.timeout.connect(self._step)
-        self._clock = QTimer(self, interval=100)
-        self._clock.timeout.connect(self._tick)
+        self._due = QTimer(self, singleShot=True)       # the session's next_due()
+        self._due.timeout.connect(self._tick)
+        self._bar = QTimer(self, interval=100)          # a running turn timer: its bar, its end
+        self._bar.timeout.connect(self._poll)
         shell.table.clicked.connect(self._clicked)
+
+    @property
+    def cpu_delay_s(self) -> float:
+        return self.session.cpu_delay
+
+    @cpu_delay_s.setter
+    def cpu_delay_s(self, seconds: float) -> None:
+        self.session.set_pace(seconds)
+        self._schedule()
 
     def start(self) -> None:
         self._changed()
 
     def stop(self) -> None:
-        self._cpu.stop()
-        self._clock.stop()
+        self._due.stop()
+        self._bar.stop()
 
     def _clicked(self, seat: int, item: Any, at: float) -> None:
         if self.session.is_over():
@@ -620,46 +574,64 @@ class TurnTable(QObject):
         action = self.action_for(seat, item, self.session.legal(seat))
         if action is None:
             return
-        try:
-            self.session.act(seat, action)
-        except ValueError as exc:       # NotYourTurn, the engine's IllegalAction
-            self.refused.emit(str(exc))
+        refusal = self.session.why_illegal(seat, action)
+        if refusal is not None:
+            from trainer.text.refusals import describe_refusal
+            self.refused.emit(describe_refusal(refusal))
             return
+        self.session.act(seat, action)
         self._changed()
 
     def _step(self) -> None:
+        """The next CPU (or reader) move now, whatever the pace (tests step the table by hand)."""
         if self.session.step():
             self._changed()
 
     def _tick(self) -> None:
         if self.session.tick():
             self._changed()
-            return
-        self._show_timer()
+        else:
+            self._schedule()
+
+    def _poll(self) -> None:
+        due = self.session.next_due()
+        if due is not None and due <= self.session.clock.now():
+            self._tick()
+        else:
+            self._show_timer()
 
     def _show_timer(self) -> None:
         left, total = self.session.turn_left(), self.session.turn_seconds
         self.shell.table.timer_fraction = None if left is None or not total else left / total
         self.shell.table.update()
 
+    def _schedule(self) -> None:
+        """Wake up when the session next needs the clock (a CPU's move, a turn running out)."""
+        due = self.session.next_due()
+        if due is None or self.session.is_over():
+            self._due.stop()
+        else:
+            self._due.start(max(0, round((due - self.session.clock.now()) * 1000)))
+        if self.session.turn_left() is not None:
+            self._bar.start()
+        else:
+            self._bar.stop()
+
     def _changed(self) -> None:
-        log = self.session.log_for(self.me if self.me is not None else 0)
+        seat = self.me if self.me is not None else 0
+        log = self.session.log_for(seat)
         self.shell.log.add_lines([self.words(e) for e in log[self._logged:]])
         self._logged = len(log)
-        actors = [a for a in self.session.state.actors() if a >= 0]
-        self.shell.table.active_seat = actors[0] if actors else None
+        self.shell.table.active_seat = self.session.to_act(seat)   # as the person may know it
         self._show_timer()
         self.changed.emit()
         self.shell.table.refresh()
         if self.session.is_over():
             self.stop()
             self.finished.emit()
-        elif self.session.waiting_for():
-            self._clock.start()          # a person's turn: only the timer may move things
         else:
-            self._clock.stop()
-            self._cpu.start(round(self.cpu_delay_s * 1000))
+            self._schedule()
 
 
-__all__ = ["RING", "ROWS", "HEADER_H", "TableView", "TableShell", "TurnTable", "TurnTimer", "LogPanel",
+__all__ = ["RING", "ROWS", "HEADER_H", "TableView", "TableShell", "TurnTable", "LogPanel",
            "ScoreSheet", "seat_boxes", "centre_of", "paint_card_back", "paint_outline", "paint_seal"]

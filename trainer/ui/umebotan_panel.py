@@ -33,11 +33,12 @@ from trainer.players.umebotan_cpu import LEVELS
 from trainer.rules import decks
 from trainer.rules.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA, RIBBON
 from trainer.rules.umebotan import Dealt, Play, RoundScored, Take, UmeBotanView
-from trainer.rules.umebotan_score import PileError, RoundScore, card_points, check_partition, score_round
+from trainer.rules.umebotan_score import PileError, RoundScore, check_piles, score_round
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
 from trainer.ui.cards_faces import ASPECT, paint_hana
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
+from trainer.text.refusals import describe_refusal
 from trainer.text.umebotan import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
 add_messages({
@@ -78,11 +79,7 @@ add_messages({
     "calc.yaku": ("役", "Yaku"),
     "calc.score_col": ("得点", "Score"),
     "calc.none": ("なし", "none"),
-    "calc.missing": ("どの山にも入っていない札（{n} 枚）: {cards}",
-                     "Cards in no pile ({n}): {cards}"),
-    "calc.twice": ("{card} が2つ以上の山に入っています（{piles}）", "{card} is in more than one pile ({piles})"),
-    "calc.extra": ("{n} 人目の山は使えません（{players} 人の勝負）",
-                   "Pile {n} cannot be used: this is a {players}-player game"),
+    "calc.comma": ("、", ", "),            # between the names of the cards in no pile
     "calc.dandruff": ("頭垢: ほかの点と役はすべて無効", "Dandruff: every other score and yaku is cancelled"),
 })
 
@@ -339,11 +336,12 @@ class UmebotanPanel(CardGamePanel):
             if plays:                            # two matches (or the Lightning's pick): choose
                 t.selected = None if t.selected == card else card
                 self._changed()
-            return None
+                return None
+            return Play(card)                    # refused: the session says why
         if t.selected is not None:
             return next((a for a in legal if isinstance(a, Play) and a.card == t.selected and a.target == card),
-                        None)
-        return next((a for a in legal if isinstance(a, Take) and a.target == card), None)
+                        Play(t.selected, card))
+        return next((a for a in legal if isinstance(a, Take) and a.target == card), Take(card))
 
     def words(self, event: GameEvent) -> str | None:
         if isinstance(event, Dealt) and not event.cards:
@@ -363,7 +361,7 @@ class UmebotanPanel(CardGamePanel):
             t.selected = None
         t.highlighted = ({a.card for a in legal if isinstance(a, Play)}
                          | {a.target for a in legal if isinstance(a, Take)})
-        t.captures = {a.card for a in legal if isinstance(a, Play) and (a.target is not None or _matches(a.card, v))}
+        t.captures = {a.card for a in legal if isinstance(a, Play) and (a.target is not None or v.captures(a.card))}
         t.targets = ({a.target for a in legal if isinstance(a, Take)}
                      | {a.target for a in legal if isinstance(a, Play) and a.card == t.selected})
 
@@ -371,7 +369,7 @@ class UmebotanPanel(CardGamePanel):
         v = self.table.view
         if v is None:
             return ""
-        return tr("ume.line", hand=v.hand_counts[seat], points=card_points(v.piles[seat]), total=v.totals[seat])
+        return tr("ume.line", hand=v.hand_counts[seat], points=v.pile_points[seat], total=v.totals[seat])
 
     def status_text(self) -> str:
         s, t = self.session, self.table
@@ -384,11 +382,6 @@ class UmebotanPanel(CardGamePanel):
                           card=card_name(t.selected))
             return tr("cards.your_turn") + " — " + tr("ume.play")
         return super().status_text()
-
-
-def _matches(card: int, v: UmeBotanView) -> bool:
-    from trainer.rules.umebotan import matches
-    return bool(matches(card, v.field))
 
 
 # =========================================================================== the score calculator
@@ -560,29 +553,24 @@ class ScoreCalculator(QDialog):
 
     # -- scoring --------------------------------------------------------------------------------------
     def problem(self) -> str | None:
-        """What keeps the piles from being scored, in the interface language (None: nothing)."""
-        n = self.player_count()
-        for k in range(n, 4):
-            if self.piles[k]:
-                return tr("calc.extra", n=k + 1, players=n)
-        piles = self.piles[:n]
-        where: dict[int, list[int]] = {}
-        for k, pile in enumerate(piles):
-            for c in pile:
-                where.setdefault(c, []).append(k + 1)
-        for c, ks in where.items():
-            if len(ks) > 1 and c in HANAFUDA:
-                return tr("calc.twice", card=numbered_name(c), piles=", ".join(map(str, ks)))
+        """What keeps the piles from being scored, in the interface language (None: nothing).
+        The check is the scorer's (`check_piles`); only the cards' names are added here."""
         try:
-            check_partition(piles)
+            check_piles(self.piles, self.player_count())
         except PileError as exc:
-            missing = [c for c in HANAFUDA if c not in where]
-            if missing and all(c in HANAFUDA for c in where):
-                comma = "、" if LANG.code == "ja" else ", "
-                shown = comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")
-                return tr("calc.missing", n=len(missing), cards=shown)
-            return str(exc)
+            return describe_refusal(exc, **self._named(exc))
         return None
+
+    @staticmethod
+    def _named(exc: PileError) -> dict[str, str]:
+        """The refusal's cards by their names in the interface language."""
+        card = exc.fields.get("card")
+        missing = exc.fields.get("missing") or ()
+        comma = tr("calc.comma")
+        named = {"cards": comma.join(numbered_name(c) for c in missing[:6]) + (" …" if len(missing) > 6 else "")}
+        if isinstance(card, int) and card in HANAFUDA:
+            named["card"] = numbered_name(card)
+        return named if missing or "card" in named else {}
 
     def score(self) -> RoundScore | None:
         """Score the piles (`score_round`, as `karuta score umebotan`), or say what is wrong."""

@@ -45,6 +45,8 @@ TEAM_COLOURS = (QColor("#2b2b2b"), QColor("#2b2b2b"))
 TRUMP_MARK = QColor("#b03a2e")
 
 add_messages({
+    "unsun.ui.tenka": ("テンカ", "Tenka"),
+    "unsun.ui.trump_tag": ("切", "T"),       # the trump mark on a card's corner
     "unsun.ui.deal": ("第{deal}局 / 8　第{trick}手 / 9", "Deal {deal} of 8 · trick {trick} of 9"),
     "unsun.ui.phase.meiraf": ("メイラフ", "Meiraf"),
     "unsun.ui.phase.meri": ("メリ！", "Meri!"),
@@ -92,7 +94,7 @@ def rank_label(card: Card) -> str:
 def court_name(card: Card) -> str:
     """The court named in the middle of the card: テンカ for パオのソウタ when it is trump-able."""
     if card == TENKA:
-        return "テンカ" if LANG.code == "ja" else "Tenka"
+        return tr("unsun.ui.tenka")
     return COURT_KANA[card.rank] if LANG.code == "ja" else COURT_ROMAJI[card.rank]
 
 
@@ -281,7 +283,7 @@ def _paint_trump_mark(p: QPainter, rect: QRectF) -> None:
     f.setBold(True)
     p.setFont(f)
     p.setPen(QColor("white"))
-    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, "切" if LANG.code == "ja" else "T")
+    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, tr("unsun.ui.trump_tag"))
 
 
 def paint_team_badge(p: QPainter, rect: QRectF, team: int) -> None:

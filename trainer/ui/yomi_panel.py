@@ -301,7 +301,13 @@ class YomiPanel(CardGamePanel):
                            {"level": self.level.currentData(), "rounds": self.rounds.value()}, clock=self.clock)
 
     def action_for(self, seat: int, item: Any, legal: Sequence[Any]) -> Any:
-        return next((a for a in legal if isinstance(a, (Lead, Discard, Pass)) and card_of(a) == item), None)
+        """What a click means; a card the rules refuse goes to the session, which says why."""
+        found = next((a for a in legal if isinstance(a, (Lead, Discard, Pass)) and card_of(a) == item), None)
+        if found is not None or item is None or self.session is None:
+            return found
+        if item == "pass":
+            return Pass()
+        return Lead(item) if self.session.view(seat).phase == "lead" else Discard(item)
 
     def words(self, event: GameEvent) -> str | None:
         if isinstance(event, HandDealt) and not event.cards:
