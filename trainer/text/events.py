@@ -143,7 +143,8 @@ def texts(kind: str) -> dict[str, str]:
 add_messages({"table.seat": ("{n} 番席", "Seat {n}"),
               "table.you": ("{name}（あなた）", "{name} (you)"),
               "log.seat": ("席{n}", "seat {n}"),
-              "log.list_separator": ("、", ", ")})
+              "log.list_separator": ("、", ", "),
+              "log.face_down_card": ("伏せ札", "a face-down card")})
 
 # Events of the shared table itself (trainer.games.turn_session), not of one game.
 add_event_messages({

@@ -67,7 +67,7 @@ def _ja() -> bool:
 def card_name(card: Card | None) -> str:
     """パオのロバイ / "Pao Robai"; テンカ; a face-down card as 伏せ札."""
     if card is None:
-        return "伏せ札" if _ja() else "a face-down card"
+        return tr("log.face_down_card")
     if _ja():
         return card.kana()
     if card == TENKA:

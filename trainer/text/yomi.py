@@ -49,7 +49,7 @@ def _ja() -> bool:
 
 def card_name(card: MekuriCard | None) -> str:
     if card is None:
-        return "伏せ札" if _ja() else "a face-down card"
+        return tr("log.face_down_card")
     if card.rank == 0:
         return {"oni": "鬼札", "shiro": "白札"}[card.suit] if _ja() else str(card)
     if _ja():
