@@ -13,8 +13,9 @@ How the game is played, in order of preference:
    ``play_one(variant, seed, players, options, check) -> session``;
 2. the session follows `trainer.games.protocol.Session` and needs no reader:
    `protocol.play_out` on a `FakeClock`;
-3. a kyōgi match is fed by the programme's reading (`kyogi_sim.play_session`),
-   and a `MubeyamaSession` not on the protocol yet by its own loop.
+3. the racing games are fed by their simulator's reader: a kyōgi match by
+   the programme's reading (`kyogi_sim.play_session`), a Mubeyama table by the
+   simulator's own loop.
 """
 from __future__ import annotations
 
@@ -61,15 +62,26 @@ def _play_to_end(session: Any, clock: FakeClock, check: bool) -> Any:
     if isinstance(session, KyogiSession):        # a race: fed by the programme's reading
         from trainer.sim.kyogi_sim import play_session
         return play_session(session, clock, check=check)
-    if isinstance(session, MubeyamaSession) and not isinstance(session, Session):
-        from trainer.games import mubeyama_session
-        mubeyama_session.play_out(session, "reading" if check else "end")
-        return session
+    if isinstance(session, MubeyamaSession):     # fed by the simulated reader, on its own table
+        return _play_mubeyama(session, check)
     if isinstance(session, Session):
         if hasattr(session, "check_each_move"):  # a turn table: invariants after every move
             session.check_each_move = check
         return play_out(session, clock, check=check)
     raise TypeError(f"no way to play a {type(session).__name__} to its end")
+
+
+def _play_mubeyama(session: Any, check: bool) -> Any:
+    """The simulator's own table for this deal (`mubeyama_sim.session_for`, on a FakeClock it
+    jumps), played by the simulator's loop: the game `simulate mubeyama` counts."""
+    from trainer.games import mubeyama_session
+    from trainer.rules.mubeyama import VARIANTS
+    from trainer.sim import mubeyama_sim
+    table = mubeyama_sim.session_for(VARIANTS[session.config.variant], session.config.seed)
+    # the loop lives in mubeyama_session today and moves to mubeyama_sim (the mubeyama branch)
+    finish = getattr(mubeyama_sim, "play_out", None) or getattr(mubeyama_session, "play_out")  # noqa: B009
+    finish(table, "reading" if check else "end")
+    return table
 
 
 def events_seen(session: Any, seat: int | None) -> list[GameEvent]:
