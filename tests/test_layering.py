@@ -145,6 +145,13 @@ def test_text_imports_no_qt_and_no_ui():
     _check(offenders, "trainer/text words everything without Qt (the app, simulate --log, a server)")
 
 
+def test_commands_and_simulators_do_not_import_the_command_line():
+    """They raise `trainer.errors.UsageError`; the command line imports them, not the reverse."""
+    offenders = [i for path in sources("trainer/commands", "trainer/sim") for i in imports_of(path)
+                 if i.within("trainer.cli")]
+    _check(offenders, "commands and simulators take UsageError/Failure from trainer.errors, not trainer.cli")
+
+
 def unit_of(module: str) -> str | None:
     """The package of trainer a module belongs to: ``trainer.games.registry`` → ``trainer.games``;
     a module directly in trainer (``trainer.cli``) is its own unit; None outside trainer."""
