@@ -40,7 +40,7 @@ def cache_key(**parts: Any) -> str:
 class ClipCache:
     def __init__(self, root: Path | None = None):
         if root is None:
-            from trainer.paths import cache_dir
+            from audio.data_dirs import cache_dir
             root = cache_dir() / "synth"
         self.root = Path(root)
 

@@ -676,7 +676,7 @@ def valid_voice_name(name: str) -> str:
 
 
 def voices_root() -> Path:
-    from trainer.paths import sub_dir
+    from audio.data_dirs import sub_dir
     return sub_dir("voices")
 
 

@@ -1,6 +1,8 @@
-"""The layers stay apart (issue 9, point 8): Qt only in trainer/ui; rules engines
-pure (no audio, no numpy); game sessions Qt-free and clock-driven; poems on the
-standard library alone.
+"""The layers stay apart (issue 9, point 8; issue 20, item 5): Qt only in trainer/ui;
+nothing outside trainer/ui imports it; rules engines pure (no audio, no numpy);
+game sessions Qt-free and clock-driven; text Qt-free; audio and poems import no
+trainer; no import cycle between trainer's packages; poems on the standard
+library alone.
 
 Imports are read from the source with `ast` (imports inside functions count
 too), so a failure names the file and line; the last test imports the pure
@@ -118,6 +120,100 @@ def test_game_sessions_import_no_qt_and_from_audio_only_the_clock():
     _check(offenders, "game sessions are pure: no Qt, and from audio only audio.clock")
 
 
+GUI_ENTRY = Import(Path("trainer/cli.py"), 0, "trainer.ui.app")
+"""The one way in: `karuta` with no subcommand opens the window (`trainer.cli.run_gui`)."""
+
+
+def test_nothing_outside_trainer_ui_imports_it():
+    def entry(i: Import) -> bool:
+        return i.path == GUI_ENTRY.path and i.module in (GUI_ENTRY.module, f"{GUI_ENTRY.module}.run")
+
+    offenders = [i for path in sources("poems", "audio", "trainer", exclude="trainer/ui")
+                 for i in imports_of(path) if i.within("trainer.ui") and not entry(i)]
+    _check(offenders, "trainer.ui is the top layer: nothing outside it imports it "
+                      "(but the command line opening the window)")
+
+
+def test_audio_and_poems_import_nothing_from_trainer():
+    offenders = [i for path in sources("audio", "poems") for i in imports_of(path) if i.top == "trainer"]
+    _check(offenders, "audio and poems sit below trainer: they import nothing from it")
+
+
+def test_text_imports_no_qt_and_no_ui():
+    offenders = [i for path in sources("trainer/text") for i in imports_of(path)
+                 if i.top in QT or i.within("trainer.ui")]
+    _check(offenders, "trainer/text words everything without Qt (the app, simulate --log, a server)")
+
+
+def test_commands_and_simulators_do_not_import_the_command_line():
+    """They raise `trainer.errors.UsageError`; the command line imports them, not the reverse."""
+    offenders = [i for path in sources("trainer/commands", "trainer/sim") for i in imports_of(path)
+                 if i.within("trainer.cli")]
+    _check(offenders, "commands and simulators take UsageError/Failure from trainer.errors, not trainer.cli")
+
+
+def unit_of(module: str) -> str | None:
+    """The package of trainer a module belongs to: ``trainer.games.registry`` → ``trainer.games``;
+    a module directly in trainer (``trainer.cli``) is its own unit; None outside trainer."""
+    parts = module.split(".")
+    if parts[0] != "trainer" or len(parts) < 2:
+        return None
+    candidate = ROOT.joinpath(*parts[:2])
+    return ".".join(parts[:2]) if candidate.is_dir() or candidate.with_suffix(".py").is_file() else None
+
+
+def package_graph() -> dict[str, dict[str, Import]]:
+    """unit → {unit it imports: one import that shows it}."""
+    graph: dict[str, dict[str, Import]] = {}
+    for path in sources("trainer"):
+        here = unit_of(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        assert here is not None
+        for i in imports_of(path):
+            there = unit_of(i.module)
+            if there is not None and there != here:
+                graph.setdefault(here, {}).setdefault(there, i)
+    return graph
+
+
+def find_cycle(graph: dict[str, dict[str, Import]]) -> list[str] | None:
+    """One cycle of `graph` as [a, b, ..., a], or None (depth-first search)."""
+    state: dict[str, int] = {}       # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, {})):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    edge = Import(Path("x.py"), 1, "m")
+    assert find_cycle({"a": {"b": edge}, "b": {"c": edge}, "c": {"a": edge}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b": edge}, "b": {"c": edge}}) is None
+
+
+def test_no_import_cycle_between_trainers_packages():
+    """trainer.rules ↛ trainer.games, trainer.commands ↛ trainer.ui ... (imports inside
+    functions count: a cycle there still means neither package stands without the other)."""
+    graph = package_graph()
+    cycle = find_cycle(graph)
+    if cycle:
+        shown = [str(graph[a][b]) for a, b in zip(cycle, cycle[1:])]
+        pytest.fail("import cycle " + " → ".join(cycle) + ":\n  " + "\n  ".join(shown), pytrace=False)
+
+
 def test_poems_imports_only_the_standard_library_and_itself():
     def foreign(i: Import) -> bool:
         return i.top != "poems" and i.top not in sys.stdlib_module_names and i.top != "__future__"
@@ -129,7 +225,8 @@ def test_poems_imports_only_the_standard_library_and_itself():
 PURE_MODULES = ("trainer.rules.kyogi", "trainer.rules.mubeyama", "trainer.games.registry",
                 "trainer.text.kyogi", "trainer.text.mubeyama", "trainer.text.unsun", "trainer.text.yomi",
                 "trainer.text.umebotan", "trainer.text.refusals", "trainer.text.help", "trainer.text.stats",
-                "trainer.text.drills")
+                "trainer.text.drills", "trainer.text.events", "trainer.text.import_report",
+                "trainer.reader.session", "trainer.stats.demo", "trainer.errors")
 HEAVY = ("PySide6", "numpy", "shiboken6", "pyqtgraph", "scipy", "soundfile", "sounddevice")
 
 _PROBE = """

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import poems  # noqa: E402
 from trainer.cli import main  # noqa: E402
-from trainer.ui.reader_session import ReaderSession, study_order  # noqa: E402
+from trainer.reader.session import ReaderSession, study_order  # noqa: E402
 
 
 def read_json(capsys, *argv) -> dict:

@@ -14,7 +14,7 @@ from audio.player import PAUSED, PLAYING, FakeTime, Player
 from audio.programme import (JOKA, KAMI, MA, MEMORISE, MEMORISING, NOTICE, SHIMO, Programme,
                              ReadingSettings, notice_tone, shimo_kimariji)
 from audio.voice import RATE
-from trainer.ui.reader_session import (MNEMONIC, ReaderSession, ReadingTiming, study_order,
+from trainer.reader.session import (MNEMONIC, ReaderSession, ReadingTiming, study_order,
                                        with_karafuda)
 
 VOICE = ToneVoice()

@@ -179,7 +179,7 @@ def test_reading_driver_reports_the_loss_and_starts_again_once_the_server_is_bac
 
     from audio.fake_voice import ToneVoice
     from trainer.ui import settings as S
-    from trainer.ui.reader_session import ReadingTiming
+    from trainer.reader.session import ReadingTiming
     from trainer.ui.reading import ReadingDriver
     from trainer.ui.voices import VoiceBook
 

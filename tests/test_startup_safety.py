@@ -11,7 +11,7 @@ from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.main_window import MainWindow  # noqa: E402
 from trainer.ui.reader_panel import ReaderPanel  # noqa: E402
-from trainer.ui.reader_session import ReaderSession, load_session, session_path  # noqa: E402
+from trainer.reader.session import ReaderSession, load_session, session_path  # noqa: E402
 from ui_fakes import FakeDriver  # noqa: E402
 
 from test_ui_app import FakeVoices  # noqa: E402

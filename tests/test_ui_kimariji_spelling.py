@@ -4,7 +4,6 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from types import SimpleNamespace  # noqa: E402
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, Qt  # noqa: E402
@@ -15,7 +14,7 @@ from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.kimariji_text import (SPELLING, by_static, changed_note, current_text,  # noqa: E402
                                       dynamic_text, static_text)
-from trainer.ui.reader_session import ReaderSession  # noqa: E402
+from trainer.reader.session import ReaderSession  # noqa: E402
 
 SOUND = {44: "おうこ", 19: "なにわが", 26: "おぐ", 50: "きみがためお", 71: "ゆう"}
 HISTORICAL = {44: "あふこ", 19: "なにはが", 26: "をぐ", 50: "きみがためを", 71: "ゆふ"}

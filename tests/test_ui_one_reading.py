@@ -18,7 +18,7 @@ from audio.player import Player  # noqa: E402
 from trainer.ui import reading  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.reader_session import ReadingTiming  # noqa: E402
+from trainer.reader.session import ReadingTiming  # noqa: E402
 from trainer.ui.reading import ReadingDriver, busy_drivers, set_arbiter  # noqa: E402
 from trainer.ui.voices import VoiceBook  # noqa: E402
 

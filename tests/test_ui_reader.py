@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.reader_panel import ReaderPanel  # noqa: E402
-from trainer.ui.reader_session import (ReaderSession, load_session, parse_card_set,  # noqa: E402
+from trainer.reader.session import (ReaderSession, load_session, parse_card_set,  # noqa: E402
                                        session_path)
 
 from test_ui_app import FakeDriver  # noqa: E402

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.reader_panel import MEMORISE_DEFAULT, ReaderPanel  # noqa: E402
-from trainer.ui.reader_session import load_session, study_order  # noqa: E402
+from trainer.reader.session import load_session, study_order  # noqa: E402
 
 from ui_fakes import FakeDriver  # noqa: E402
 
@@ -186,7 +186,7 @@ def driver(qtbot, tmp_path):
 
 
 def test_the_driver_counts_memorisation_down_on_the_players_clock_through_a_pause(qtbot, driver):
-    from trainer.ui.reader_session import ReadingTiming
+    from trainer.reader.session import ReadingTiming
     started, kimariji = [], []
     driver.card_started.connect(started.append)
     driver.kimariji.connect(lambda i, no, t: kimariji.append(no))
@@ -206,7 +206,7 @@ def test_the_driver_counts_memorisation_down_on_the_players_clock_through_a_paus
 
 
 def test_wait_in_shimo_only_holds_before_the_next_card(qtbot, driver):
-    from trainer.ui.reader_session import ReadingTiming
+    from trainer.reader.session import ReadingTiming
     started = []
     driver.card_started.connect(started.append)
     timing = ReadingTiming(ma=0.1, pause=0.1, voice="tones", joka=False, shimo_only=True)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from audio.fake_voice import ToneVoice  # noqa: E402
 from audio.player import Player  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
-from trainer.ui.reader_session import ReadingTiming  # noqa: E402
+from trainer.reader.session import ReadingTiming  # noqa: E402
 from trainer.ui.reading import ReadingDriver  # noqa: E402
 from trainer.ui.voices import VoiceBook  # noqa: E402
 

@@ -10,7 +10,7 @@ from audio.fake_voice import ToneVoice  # noqa: E402
 from audio.player import Player  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.reader_session import ReadingTiming  # noqa: E402
+from trainer.reader.session import ReadingTiming  # noqa: E402
 from trainer.ui.reading import ReadingDriver, busy_drivers, set_arbiter  # noqa: E402
 from trainer.ui.settings_dialog import SettingsDialog, output_devices  # noqa: E402
 from trainer.ui.voices import VoiceBook, tone_programme  # noqa: E402

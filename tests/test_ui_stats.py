@@ -14,7 +14,7 @@ from trainer.stats.aggregates import card_history  # noqa: E402
 from trainer.stats.store import StatsStore, Trial  # noqa: E402
 from stats_fakes import damaged_store  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.stats_demo import simulate  # noqa: E402
+from trainer.stats.demo import simulate  # noqa: E402
 from trainer.ui.stats_panel import StatsPanel  # noqa: E402
 
 

@@ -13,6 +13,8 @@ import importlib
 import os
 import sys
 
+from trainer.errors import Failure, UsageError
+
 COMMAND_MODULES = (
     "trainer.commands.poems_cmd",     # poems, kimariji
     "trainer.commands.read_cmd",      # read (render or play a session)
@@ -21,14 +23,6 @@ COMMAND_MODULES = (
     "trainer.commands.stats_cmd",     # stats export ...
     "trainer.commands.score_cmd",     # score umebotan FILE
 )
-
-
-class UsageError(Exception):
-    """A bad argument: one line on stderr, exit status 2."""
-
-
-class Failure(Exception):
-    """A failure while working (not the user's input): one line on stderr, exit status 1."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -163,7 +157,4 @@ def _write_crash_log(exc: Exception) -> str:
 
 
 if __name__ == "__main__":
-    # Under `python -m trainer.cli` this file runs as __main__; commands import
-    # UsageError from trainer.cli, so dispatch through that module, not this copy.
-    from trainer.cli import main as _main
-    sys.exit(_main())
+    sys.exit(main())

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 
 
@@ -33,7 +32,7 @@ def run(args) -> int:
     from pathlib import Path
 
     from audio.importer import ImportFailure, import_readings
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     if args.accept is not None:
         return _accept(args, UsageError)
     if args.read_labels is not None:
@@ -118,68 +117,6 @@ def _accept(args, UsageError) -> int:
 
 
 def print_report(report, out=None) -> None:
-    out = out or sys.stdout
-    w = lambda s="": print(s, file=out)  # noqa: E731
-    rows = [(p.files[0], p) for p in report.poems] + [(f.file, f) for f in report.failed]
-    rows.sort(key=lambda r: r[0])
-    for file, item in rows:
-        if hasattr(item, "error"):
-            w(f"FAILED  {file}: {item.error}")
-            continue
-        p = item
-        label = "joka    " if p.no == 0 else f"poem {p.no:3d}"
-        status = "ok" if not p.warnings else "CHECK"
-        files = " + ".join(p.files)
-        kimariji = "" if p.no == 0 or p.kimariji_mark_s is None else f", kimariji at {p.kimariji_mark_s:.2f} s"
-        w(f"{status:6}  {files} -> {label}: kami {p.kami_start_s:.2f}-{p.kami_end_s:.2f} s, "
-          f"shimo {p.shimo_start_s:.2f}-{p.shimo_end_s:.2f} s{kimariji}")
-        for warning in p.warnings:
-            w(f"          ! {warning}")
-        for doubt in p.uncertain:
-            w(f"          ? marks uncertain: {doubt}")
-        if p.candidate:
-            w(f"          = NOT used yet: the stored take of {label.strip()} stays, this one is kept "
-              "beside it as a candidate")
-    w()
-    n = len(report.poems)
-    w(f"Imported {n} poem{'s' if n != 1 else ''} into voice {report.name!r} ({report.voice_dir}); "
-      f"the voice now holds {len(report.stored)}.")
-    if report.missing:
-        w(f"Missing poem numbers ({len(report.missing)}): {_ranges(report.missing)}")
-    if not report.joka:
-        w("No joka (序歌) in this folder: name its file joka.* or 000.* to add it.")
-    if report.skipped:
-        w(f"Skipped {len(report.skipped)} file(s) that are not audio by their name: "
-          + ", ".join(report.skipped[:5]) + (" ..." if len(report.skipped) > 5 else ""))
-    checks = [p for p in report.poems if p.warnings]
-    if report.failed:
-        w(f"{len(report.failed)} file(s) failed: fix, rename or re-record them, then run "
-          f"`karuta import-readings {shlex.quote(report.folder)} --name {shlex.quote(report.name)}` "
-          "again; poems already imported stay.")
-    candidates = [p.no for p in report.poems if p.candidate]
-    checks = [p for p in checks if not p.candidate]
-    doubtful = [p.no for p in report.poems if p.uncertain]
-    if doubtful:
-        w(f"Marks uncertain on {len(doubtful)} poem(s) ({_ranges(sorted(doubtful))}): check them "
-          "with --labels DIR in Audacity, then --read-labels DIR.")
-    if checks:
-        w(f"{len(checks)} poem(s) marked CHECK were imported, but listen to them: the split or the "
-          "marks may be off.")
-    if candidates:
-        nos = ",".join(map(str, candidates))
-        w(f"{len(candidates)} new take(s) with warnings did not replace the stored ones (poem(s) "
-          f"{_ranges(candidates)}). Listen to both; to use the new ones: "
-          f"`karuta import-readings --name {shlex.quote(report.name)} --accept {nos}`")
-    if n == 0:
-        w("Nothing was imported.")
-
-
-def _ranges(numbers: list[int]) -> str:
-    parts, start = [], None
-    for i, n in enumerate(numbers):
-        if start is None:
-            start = n
-        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
-            parts.append(str(start) if start == n else f"{start}-{n}")
-            start = None
-    return ", ".join(parts)
+    """The per-file report in English (the import dialog shows it in the interface language)."""
+    from trainer.text.import_report import report_text
+    print(report_text(report, "en"), file=out or sys.stdout)

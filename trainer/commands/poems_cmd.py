@@ -61,7 +61,7 @@ def cmd_poems(args) -> int:
 def parse_read(text: str, option: str = "--read", ranges: bool = False) -> list[int]:
     """Poem numbers separated by commas (or spaces); with `ranges`, also 22-30."""
     from poems import check_no
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     nos: list[int] = []
     for item in text.replace(",", " ").split():
         try:
@@ -79,7 +79,7 @@ def parse_read(text: str, option: str = "--read", ranges: bool = False) -> list[
 
 def cmd_kimariji(args) -> int:
     import poems
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     read = parse_read(args.read)
     in_play = parse_read(args.set, "--set", ranges=True) if args.set.strip() else None
     if in_play is not None and not set(in_play) - set(read):

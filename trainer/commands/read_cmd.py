@@ -57,7 +57,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     settings, seed = _settings(args, UsageError)
     if args.out is not None:
         _check_out(args.out, UsageError)   # before the long preparation, not after it
@@ -145,7 +145,7 @@ def _settings(args, UsageError):
 
 def _check_club(args, UsageError) -> None:
     """The club options, checked before anything is prepared: one line each."""
-    from trainer.ui.reader_session import ORDERS, parse_card_set
+    from trainer.reader.session import ORDERS, parse_card_set
     if args.order not in ORDERS:
         raise UsageError(f"read: --order must be one of {', '.join(ORDERS)}, not {args.order!r}")
     if args.card_set is not None:
@@ -171,7 +171,7 @@ def _check_club(args, UsageError) -> None:
 def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
     """(the reading order, the karafuda in it) from the club options."""
     import poems
-    from trainer.ui.reader_session import ReaderSession, read_session
+    from trainer.reader.session import ReaderSession, read_session
     if args.replay:
         session, problem = read_session()
         if session is None:

@@ -71,7 +71,7 @@ def read_round(path: str) -> dict[str, Any]:
 
 
 def cmd_umebotan(args) -> int:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     from trainer.rules.umebotan_score import score_round
     try:
         data = read_round(args.file)

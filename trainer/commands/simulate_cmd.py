@@ -18,7 +18,8 @@ import importlib
 import json
 import sys
 
-COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command"}
+COMMON = {"game", "variant", "players", "games", "seed", "json", "func", "command",
+          "log", "lang", "log_seat"}
 
 LEVELS_HELP = """\
 CPU levels, spelled the same for every game:
@@ -37,7 +38,8 @@ def register(sub) -> None:
 
     g = sub.add_parser("games", help="list the games and variants the application plays")
     g.add_argument("--json", action="store_true",
-                   help="a list of objects: name, variant, title, min_seats, max_seats ...")
+                   help="a list of objects: name, variant, title, min_seats, max_seats ..., and the "
+                        "event kinds, refusal reasons and text module a client words them with")
     g.set_defaults(func=cmd_games)
 
     p = sub.add_parser("simulate", help="play all-CPU games headless and print aggregate results",
@@ -54,6 +56,7 @@ def register(sub) -> None:
         gp.add_argument("--games", type=int, default=100)
         gp.add_argument("--seed", type=int, default=0)
         gp.add_argument("--json", action="store_true")
+        _add_log_options(gp)
         if first.cli_options:
             registry.resolve(first.cli_options)(gp)
         if any("--level" in a.option_strings for a in gp._actions):
@@ -61,14 +64,49 @@ def register(sub) -> None:
         gp.set_defaults(func=cmd_simulate)
 
 
+def _add_log_options(parser) -> None:
+    parser.add_argument("--log", action="store_true",
+                        help="print the log of the run's first game (the one --seed deals first) "
+                             "instead of the summary, as the person at --log-seat reads it in the app")
+    parser.add_argument("--lang", choices=("ja", "en"), default="en", help="the log's language (default en)")
+    parser.add_argument("--log-seat", default="0", metavar="SEAT|all",
+                        help="whose log: a seat (default 0; other seats' face-down cards stay hidden) "
+                             "or 'all' for the full log")
+
+
+def _log_seat(text: str, players: int) -> int | None:
+    from trainer.errors import UsageError
+    if text == "all":
+        return None
+    if not text.isdigit() or int(text) >= players:
+        raise UsageError(f"--log-seat takes a seat from 0 to {players - 1} or 'all', not {text!r}")
+    return int(text)
+
+
+def _vocabulary(variant) -> dict:
+    """What a client needs to word a variant's play: its event kinds, its refusal reason ids
+    (each has a message ``event.<kind>`` / ``refusal.<reason>``) and the text module. A name the
+    registry gives but the module does not define yet is null (the conformance test catches it)."""
+    from trainer.games import registry
+
+    def names(ref: str | None) -> list[str] | None:
+        if ref is None:
+            return None
+        try:
+            return sorted(registry.resolve(ref))  # type: ignore[call-overload]  # a dict or tuple of ids
+        except AttributeError:
+            return None
+    return {"events": names(variant.events), "refusals": names(variant.refusals), "texts": variant.texts}
+
+
 def cmd_games(args) -> int:
     from trainer.games import registry
-    entries = [v.as_dict() for v in registry.games()]
     if args.json:
+        entries = [{**v.as_dict(), **_vocabulary(v)} for v in registry.games()]
         json.dump(entries, sys.stdout, ensure_ascii=False, indent=1)
         print()
         return 0
-    for e in entries:
+    for e in (v.as_dict() for v in registry.games()):
         seats = (str(e["min_seats"]) if e["min_seats"] == e["max_seats"]
                  else f"{e['min_seats']}-{e['max_seats']}")
         print(f"{e['name']:<10} {e['variant']:<14} {seats:>4} seats  {e['title']}")
@@ -82,7 +120,7 @@ def _hooks(variant) -> object | None:
 
 
 def _pick_variant(args: argparse.Namespace):
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     from trainer.games import registry
     if args.variant is not None:
         return registry.find(args.game, args.variant)
@@ -98,7 +136,7 @@ def _pick_variant(args: argparse.Namespace):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     from trainer.games import registry
     before = getattr(_hooks(registry.find(args.game)), "before_simulate", None)
     if before is not None:
@@ -113,6 +151,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in vars(args).items() if k not in COMMON}
+    if args.log:
+        return _print_log(args, variant, players, options)
     try:
         result = registry.resolve(variant.simulate)(
             variant, games=args.games, seed=args.seed, players=players, options=options, check=True)
@@ -123,4 +163,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print()
     else:
         print(registry.resolve(variant.report)(result))
+    return 0
+
+
+def _print_log(args: argparse.Namespace, variant, players: int, options: dict) -> int:
+    """`--log`: game 0 of the run, worded by the game's Qt-free text module."""
+    from trainer.sim.game_log import game_log
+    from trainer.errors import UsageError
+    seat = _log_seat(args.log_seat, players)
+    try:
+        lines = game_log(variant, args.seed, players, options, seat=seat, lang=args.lang)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print("\n".join(lines))
     return 0

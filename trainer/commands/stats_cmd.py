@@ -50,7 +50,7 @@ def register(sub) -> None:
 
 def _open(args):
     """The store, read-only. Bad path: UsageError (exit 2); busy or damaged: exit 1."""
-    from trainer.cli import Failure, UsageError
+    from trainer.errors import Failure, UsageError
     from trainer.stats.store import (StatsBadPath, StatsDamaged, StatsError, StatsStore,
                                      default_path)
     if args.db is not None and not args.db.strip():
@@ -81,7 +81,7 @@ def _time(ms: float | None, unit: str) -> str:
 def _summary(args) -> int:
     import poems
     from poems.kimariji import sound
-    from trainer.cli import Failure, UsageError
+    from trainer.errors import Failure, UsageError
     from trainer.stats.aggregates import UNIT, dashboard_data
     from trainer.stats.store import KINDS, StatsError
     if args.kind is not None and args.kind not in KINDS:
@@ -119,7 +119,7 @@ def _summary(args) -> int:
 
 
 def _export(args) -> int:
-    from trainer.cli import Failure, UsageError
+    from trainer.errors import Failure, UsageError
     from trainer.stats.store import StatsBadPath, StatsError
     if not args.csv.strip():
         raise UsageError("stats export: --csv needs a file name")
@@ -148,7 +148,7 @@ def _check(args) -> int:
 
 
 def _recover(args) -> int:
-    from trainer.cli import Failure, UsageError
+    from trainer.errors import Failure, UsageError
     from trainer.stats.salvage import recover_to_new_file
     from trainer.stats.store import StatsBadPath, StatsError
     source, dest = Path(args.source), Path(args.dest)

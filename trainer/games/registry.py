@@ -25,7 +25,8 @@ What each named piece is:
 - ``refusals``: the reason ids its engine and session refuse actions with
   (``REFUSALS``), every one of which has a text;
 - ``texts``: the Qt-free module (``trainer.text.<game>``) that registers those
-  texts and words the game's log (``describe(event, seat)``).
+  texts and words the game's log (``log_line(event, seat, log)``, used by
+  `trainer.text.events.log_lines`).
 """
 from __future__ import annotations
 
@@ -159,6 +160,17 @@ def names() -> list[str]:
 
 def variants(game: str) -> list[Variant]:
     return [v for v in GAMES if v.game == game]
+
+
+def table_views() -> list[tuple[str, str, str]]:
+    """(game id, module, class) of each game's table view, once per view, in registry order
+    (the app's main window builds its tabs from these; a view takes ``(settings, voices)``)."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for v in GAMES:
+        if v.table and v.table not in seen:
+            module, _, cls = v.table.partition(":")
+            seen[v.table] = (v.game, module, cls)
+    return list(seen.values())
 
 
 def find(game: str, variant: str | None = None) -> Variant:

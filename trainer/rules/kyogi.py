@@ -71,8 +71,8 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar, Iterable, Sequence, Union
 
-from trainer.games.protocol import READER, GameEvent, GameOutcome, event_kinds
-from trainer.games.protocol import IllegalAction as _IllegalAction
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, event_kinds
+from trainer.rules.protocol import IllegalAction as _IllegalAction
 from trainer.rules.territory import COLUMNS, ROWS, ENDS, LayoutError, Place, Territory
 
 SEATS = (0, 1)

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from trainer.games.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.rules.decks import HANAFUDA, LIGHTNING, PINE, WILLOW, Hana, month, points
 from trainer.rules.umebotan_score import RoundScore, card_points, score_round
 

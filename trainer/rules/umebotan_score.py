@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from trainer.games.protocol import IllegalAction
+from trainer.rules.protocol import IllegalAction
 from trainer.rules.decks import HANAFUDA, RAIN_MAN, WILLOW, Hana, month, points
 
 TOTAL_POINTS = 264

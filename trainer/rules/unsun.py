@@ -42,7 +42,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, Sequence, Union
 
-from trainer.games.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 
 # -- the deck ------------------------------------------------------------------------------------
 # "The Deck (75 cards) / 5 suits, each with 15 ranks (1–9 pip cards + 6 court cards)"

@@ -19,7 +19,7 @@ import copy
 import random
 from dataclasses import dataclass, replace
 
-from trainer.games.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
+from trainer.rules.protocol import READER, GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.rules.decks import ONIFUDA, SHIROFUDA, MekuriCard, mekurifuda
 
 

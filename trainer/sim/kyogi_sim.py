@@ -264,7 +264,7 @@ def _mean(xs, digits: int = 1):
 
 
 def _levels(text: str) -> tuple[str, str]:
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     parts = [p.strip() for p in text.split(",")]
     if len(parts) == 1:
         parts *= 2
@@ -360,7 +360,7 @@ def format_league(r: dict) -> str:
 def _league_command(args) -> int:
     import json
     import sys
-    from trainer.cli import UsageError
+    from trainer.errors import UsageError
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     result = league(args.games, args.seed)

@@ -114,3 +114,18 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 add_messages(TEXT)
+
+# What each shipped component does here (Help → About, trainer.ui.about.COMPONENTS)
+add_messages({
+    "about.use.window": ("画面", "window, widgets"),
+    "about.use.runtime": ("実行環境（単体版）", "runtime (standalone build)"),
+    "about.use.analysis": ("音声の解析", "audio analysis"),
+    "about.use.voice": ("合成音声", "synthesised voice"),
+    "about.use.output": ("音声出力", "sound output"),
+    "about.use.files": ("音声ファイル", "audio files"),
+    "about.use.resampling": ("サンプリング周波数の変換", "resampling"),
+    "about.use.charts": ("統計のグラフ", "statistics charts"),
+    "about.use.srs": ("練習の出題間隔", "spaced repetition of the drills"),
+    "about.use.data_dirs": ("データの保存場所", "where user data lives"),
+    "about.use.fonts": ("日本語の文字（単体版）", "Japanese text (standalone build)"),
+})

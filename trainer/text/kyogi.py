@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trainer.text.events import add_event_messages
+from trainer.text.events import add_event_messages, describe
 from trainer.text.messages import add_messages, tr
 from trainer.text.refusals import add_refusal_messages
 
 if TYPE_CHECKING:
     from trainer.games.kyogi_session import ReadSummary
+    from trainer.games.protocol import GameEvent
 
 # id: (日本語, English), by event kind
 KYOGI_EVENT_TEXTS: dict[str, tuple[str, str]] = {
@@ -159,3 +160,12 @@ def summary_line(e: "ReadSummary", me: int, kimariji: str | None = None) -> str:
     rest = "　".join(t for t in others if t)
     faults = " ".join(f"[{seat_label(s, me)}: {tr('fault.' + kind)}]" for s, kind in e.faults)
     return " ".join(t for t in (head, what, f"（{rest}）" if rest else "", faults) if t)
+
+
+def log_line(event: "GameEvent", seat: int | None = None, log: tuple["GameEvent", ...] = ()) -> str | None:
+    """The log's entry point (`trainer.text.events.log_lines`). A seat's log is the Match tab's:
+    one line per judged read (`summary_line`, from that seat); the full log (seat None)
+    words every event."""
+    if event.kind == "kyogi.summary":
+        return summary_line(event, 0 if seat is None else seat)  # type: ignore[arg-type]
+    return describe(event) if seat is None else None

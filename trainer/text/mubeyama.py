@@ -10,6 +10,7 @@ from typing import Any
 import poems
 from trainer.rules.mubeyama import (EVENT_TYPES, LINE, CardRead, Dealt, LineCompleted,
                                     MubeyamaEvent, Paid, Payment, Won)
+from trainer.games.protocol import GameEvent
 from trainer.text.events import add_event_messages, describe
 from trainer.text.messages import add_messages, current, tr, tr_in
 from trainer.text.refusals import add_refusal_messages, describe_refusal
@@ -238,6 +239,11 @@ def event_line(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> str | N
     if isinstance(e, Dealt) or e.kind in SESSION_EVENT_TEXT:
         return None
     return describe(e, **event_values(e, log))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str | None:
+    """The log's entry point (`trainer.text.events.log_lines`); *log*: the events before it."""
+    return event_line(event, log)  # type: ignore[arg-type]
 
 
 def ledger_line(pay: Payment) -> str:

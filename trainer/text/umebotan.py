@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MONTHS_JA, hana_name, month
-from trainer.text.events import add_event_messages, describe
-from trainer.text.messages import is_ja
+from trainer.text.events import Wording, add_event_messages, describe, join, seat_label, seat_words, word_fields
+from trainer.text.messages import add_messages, is_ja, tr
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "umebotan.seats": ("席決め: 引いた札 {draws}、順番 {order}",
@@ -61,6 +61,10 @@ YAKU_JA = {"Five Brights": "五光", "Four Brights": "四光", "Rainy Four Brigh
            "Paulownia Row": "桐島", "Cards of the Month": "月役", "Dandruff": "頭垢"}
 
 
+# the words the log's lines are made of, beyond the events' own texts
+add_messages({"umebotan.log.yaku": (" 役: {made}", "; yaku: {made}")})
+
+
 def _ja() -> bool:
     return is_ja()
 
@@ -72,51 +76,48 @@ def card_name(card: int) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return f"席{seat}" if _ja() else f"seat {seat}"
+    return seat_label(seat)
 
 
 def yaku_name(name: str) -> str:
     return YAKU_JA.get(name, name) if _ja() else name
 
 
-def _join(items) -> str:
-    return ("、" if _ja() else ", ").join(items)
+WORDING = Wording(seat=seat_name, card=card_name, seats=("seat", "dealer", "player1"),
+                  card_lists=("cards", "taken", "draws"))
 
 
-def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
+def _values(event: GameEvent, names: Sequence[str] | None = None,
+            reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
+    out = word_fields(event, WORDING, names, reader)
 
-    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
-        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
+    def who(seat: int) -> str:
+        return seat_words(seat, WORDING, names, reader)
 
-    out: dict[str, Any] = {}
-    for key in ("seat", "dealer", "player1"):
-        if key in f:
-            out[key] = who(f[key])
-    if "card" in f:
-        out["card"] = card_name(f["card"])
-    for key in ("cards", "taken", "draws"):
-        if key in f:
-            out[key] = _join(card_name(c) for c in f[key])
     if "order" in f:
         out["order"] = " → ".join(who(s) for s in f["order"])
     if "month" in f:
         out["month"] = MONTHS_JA[f["month"] - 1] if _ja() else f"{f['month']}"
     if "field_kind" in f:
         out["field_kind"] = (FIELD_JA if _ja() else FIELD_EN)[f["field_kind"]]
-    if "winners" in f:
-        out["winners"] = _join(who(s) for s in f["winners"])
     if event.kind == "umebotan.scored":
-        made = [f"{who(s)} {_join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
-        out["yaku"] = ((" 役: " if _ja() else "; yaku: ") + "; ".join(made)) if made else ""
+        made = [f"{who(s)} {join(yaku_name(y) for y in ys)}" for s, ys in enumerate(f["yaku"]) if ys]
+        out["yaku"] = tr("umebotan.log.yaku", made="; ".join(made)) if made else ""
     if event.kind == "umebotan.dealt" and not f["cards"]:
         out["cards"] = ""
     return out
 
 
-def describe_umebotan(event: GameEvent, names: Sequence[str] | None = None) -> str:
+def describe_umebotan(event: GameEvent, names: Sequence[str] | None = None,
+                      reader: int | None = None) -> str:
     """One line of the log in the interface language; *names*: the seats' names at the table."""
-    return describe(event, **_values(event, names))
+    return describe(event, **_values(event, names, reader))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`)."""
+    return describe_umebotan(event, reader=seat)
 
 
 

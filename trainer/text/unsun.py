@@ -11,8 +11,8 @@ from typing import Any
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.unsun import COURT_KANA, SUIT_KANA, TENKA, Card
-from trainer.text.events import add_event_messages, describe
-from trainer.text.messages import is_ja
+from trainer.text.events import Wording, add_event_messages, describe, join, seat_label, word_fields
+from trainer.text.messages import add_messages, is_ja, tr
 
 COURT_ROMAJI = {10: "Kaba", 11: "Rei", 12: "Robai", 13: "Sōta", 14: "Un", 15: "Sun"}
 SUIT_ROMAJI = {"pao": "Pao", "isu": "Isu", "kotsu": "Kotsu", "ori": "Ori", "guru": "Guru"}
@@ -49,6 +49,16 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
 }
 add_event_messages(EVENT_TEXT)
 
+# the words the log's lines are made of, beyond the events' own texts
+add_messages({
+    "unsun.log.someone": ("誰か", "someone"),
+    "unsun.log.a_card": ("札1枚", "a card"),
+    "unsun.log.face_down": ("（伏せ）", " (face-down)"),
+    "unsun.log.revealed": ("（伏せ札: {shown}）", " (face-down: {shown})"),
+    "unsun.log.tie": ("引き分け", "A tie"),
+    "unsun.log.won": ("{team}組の勝ち", "Team {team} wins"),
+})
+
 
 def _ja() -> bool:
     return is_ja()
@@ -57,7 +67,7 @@ def _ja() -> bool:
 def card_name(card: Card | None) -> str:
     """パオのロバイ / "Pao Robai"; テンカ; a face-down card as 伏せ札."""
     if card is None:
-        return "伏せ札" if _ja() else "a face-down card"
+        return tr("log.face_down_card")
     if _ja():
         return card.kana()
     if card == TENKA:
@@ -70,30 +80,22 @@ def suit_name(suit: str) -> str:
 
 
 def seat_name(seat: int | None) -> str:
-    if seat is None:
-        return "誰か" if _ja() else "someone"
-    # seats are 0-based in the engine, 1..8 on screen and in the log (as in every other game)
-    return f"席{seat + 1}" if _ja() else f"seat {seat + 1}"
+    return tr("unsun.log.someone") if seat is None else seat_label(seat)
 
 
 def rank_name(rank: int) -> str:
     return COURT_KANA.get(rank, str(rank)) if _ja() else COURT_ROMAJI.get(rank, str(rank))
 
 
-def _values(event: GameEvent) -> dict[str, Any]:
+WORDING = Wording(seat=seat_name, card=card_name, seats=("seat", "dealer", "over_seat"),
+                  cards=("card", "okie", "over_card"))
+
+
+def _values(event: GameEvent, reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
-    out: dict[str, Any] = {}
-    for key in ("seat", "dealer", "over_seat"):
-        if key in f:
-            out[key] = seat_name(f[key])
-    for key in ("card", "okie", "over_card"):
-        if key in f:
-            out[key] = card_name(f[key])
+    out = word_fields(event, WORDING, reader=reader)
     if event.kind == "unsun.discard" and f["card"] is None:
-        out["card"] = "札を1枚" if _ja() else "a card"
-    if "cards" in f:
-        out["cards"] = "、".join(card_name(c) for c in f["cards"]) if _ja() else ", ".join(
-            card_name(c) for c in f["cards"])
+        out["card"] = tr("unsun.log.a_card")
     if "trump" in f:
         out["trump"] = suit_name(f["trump"])
     if "team" in f:
@@ -103,21 +105,24 @@ def _values(event: GameEvent) -> dict[str, Any]:
             out[key] = f[key] + 1  # people count deals and tricks from 1
     if "face_down" in f:
         # a card the reader may not see is already worded "face-down": say it once
-        out["how"] = ("（伏せ）" if _ja() else " (face-down)") if f["face_down"] and f.get("card") else ""
+        out["how"] = tr("unsun.log.face_down") if f["face_down"] and f.get("card") else ""
     if "revealed" in f:
         shown = [f"{seat_name(s)} {card_name(c)}" for s, c in f["revealed"]]
-        out["revealed"] = (f"（伏せ札: {'、'.join(shown)}）" if _ja() else
-                           f" (face-down: {', '.join(shown)})") if shown else ""
+        out["revealed"] = tr("unsun.log.revealed", shown=join(shown)) if shown else ""
     if "winner" in f:
         w = f["winner"]
-        out["result"] = (("引き分け" if w is None else f"{'AB'[w]}組の勝ち") if _ja() else
-                         ("A tie" if w is None else f"Team {'AB'[w]} wins"))
+        out["result"] = tr("unsun.log.tie") if w is None else tr("unsun.log.won", team="AB"[w])
     return out
 
 
-def describe_unsun(event: GameEvent) -> str:
-    """One line of the log in the interface language."""
-    return describe(event, **_values(event))
+def describe_unsun(event: GameEvent, reader: int | None = None) -> str:
+    """One line of the log in the interface language (`reader`'s seat named "(you)")."""
+    return describe(event, **_values(event, reader))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`)."""
+    return describe_unsun(event, seat)
 
 
 # -- refusals (trainer.rules.unsun.REFUSALS) --------------------------------------------------

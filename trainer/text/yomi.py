@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 from trainer.games.protocol import GameEvent
 from trainer.rules.decks import MekuriCard
-from trainer.text.events import add_event_messages, describe
-from trainer.text.messages import is_ja
+from trainer.text.events import Wording, add_event_messages, describe, seat_label, word_fields
+from trainer.text.messages import add_messages, is_ja, tr
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "yomi.deal": ("第{round_no}局: 親は{dealer}、{hand_size}枚ずつ配る{undealt}",
@@ -30,9 +30,17 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
 
 add_event_messages(EVENT_TEXT)
 
+# the words the log's lines are made of, beyond the events' own texts
+add_messages({
+    "yomi.log.after_wild": ("続けられる札", "card to follow the wild card with"),
+    "yomi.log.undealt": ("、1枚を伏せて置く", ", one card face-down"),
+    "yomi.log.undealt_was": (" 伏せ札は{card}", "; the face-down card was {card}"),
+})
+
 SUIT_JA = {"clubs": "ハウ", "swords": "イス", "cups": "コップ", "coins": "オウル"}
 RANK_JA = {1: "ピン", 10: "ソウタ", 11: "ウマ", 12: "キリ"}
 TEYAKU = {"sanko": ("三光（団十郎）", "Sanko (Danjūrō)")}
+add_messages({f"yomi.teyaku.{name}": texts for name, texts in TEYAKU.items()})
 
 
 def _ja() -> bool:
@@ -41,7 +49,7 @@ def _ja() -> bool:
 
 def card_name(card: MekuriCard | None) -> str:
     if card is None:
-        return "伏せ札" if _ja() else "a face-down card"
+        return tr("log.face_down_card")
     if card.rank == 0:
         return {"oni": "鬼札", "shiro": "白札"}[card.suit] if _ja() else str(card)
     if _ja():
@@ -50,41 +58,36 @@ def card_name(card: MekuriCard | None) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return f"席{seat}" if _ja() else f"seat {seat}"
+    return seat_label(seat)
 
 
-def _values(event: GameEvent, names: Sequence[str] | None = None) -> dict[str, Any]:
+WORDING = Wording(seat=seat_name, card=card_name, seats=("seat", "dealer"))
+
+
+def _values(event: GameEvent, names: Sequence[str] | None = None,
+            reader: int | None = None) -> dict[str, Any]:
     f = event.fields()
-
-    def who(seat: int) -> str:       # the table's names ("Seat 1 (you)", "CPU 2") when it gives them
-        return names[seat] if names is not None and 0 <= seat < len(names) else seat_name(seat)
-
-    ja = _ja()
-    out: dict[str, Any] = {}
-    for key in ("seat", "dealer"):
-        if key in f:
-            out[key] = who(f[key])
-    if "card" in f:
-        out["card"] = card_name(f["card"])
-    if "cards" in f:
-        out["cards"] = ("、" if ja else ", ").join(card_name(c) for c in f["cards"])
+    out = word_fields(event, WORDING, names, reader)
     if "needed" in f and f["needed"] == 0:
-        out["needed"] = "続けられる札" if ja else "card to follow the wild card with"
+        out["needed"] = tr("yomi.log.after_wild")
     if "name" in f:
-        out["name"] = TEYAKU.get(f["name"], (f["name"],) * 2)[0 if ja else 1]
+        out["name"] = tr(f"yomi.teyaku.{f['name']}") if f["name"] in TEYAKU else f["name"]
     if event.kind == "yomi.deal":
-        out["undealt"] = ("、1枚を伏せて置く" if ja else ", one card face-down") if f["undealt"] else ""
+        out["undealt"] = tr("yomi.log.undealt") if f["undealt"] else ""
     if event.kind == "yomi.won":
-        out["undealt"] = (f" 伏せ札は{card_name(f['undealt'])}" if ja else
-                          f"; the face-down card was {card_name(f['undealt'])}") if f["undealt"] else ""
-    if "winners" in f:
-        out["winners"] = ("、" if ja else ", ").join(who(s) for s in f["winners"])
+        out["undealt"] = tr("yomi.log.undealt_was", card=card_name(f["undealt"])) if f["undealt"] else ""
     return out
 
 
-def describe_yomi(event: GameEvent, names: Sequence[str] | None = None) -> str:
+def describe_yomi(event: GameEvent, names: Sequence[str] | None = None,
+                  reader: int | None = None) -> str:
     """One line of the log in the interface language; *names*: the seats' names at the table."""
-    return describe(event, **_values(event, names))
+    return describe(event, **_values(event, names, reader))
+
+
+def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
+    """The log's entry point (`trainer.text.events.log_lines`)."""
+    return describe_yomi(event, reader=seat)
 
 
 

@@ -12,24 +12,23 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QGridLayout, QGroupBox
 
 import trainer.text.help  # noqa: F401  (its messages)
 from trainer import __version__
-from trainer.ui.i18n import LANG, tr
+from trainer.ui.i18n import tr
 
-# (component, licence, what it does here: 日本語, English). The font ships only in the standalone build.
-COMPONENTS: tuple[tuple[str, str, str, str], ...] = (
-    ("Qt 6 / PySide6", "LGPL-3.0-only", "画面", "window, widgets"),
-    ("Python 3.11", "PSF-2.0", "実行環境（単体版）", "runtime (standalone build)"),
-    ("NumPy, SciPy", "BSD-3-Clause", "音声の解析", "audio analysis"),
-    ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "合成音声", "synthesised voice"),
-    ("Open JTalk dictionary (NAIST-jdic)", "BSD-3-Clause", "合成音声", "synthesised voice"),
-    ("HTS voice \u201cMei\u201d (MMDAgent)", "CC-BY-3.0", "合成音声", "synthesised voice"),
-    ("PortAudio, python-sounddevice", "MIT", "音声出力", "sound output"),
-    ("libsndfile, python-soundfile", "LGPL-2.1-or-later, BSD-3-Clause", "音声ファイル", "audio files"),
-    ("libsoxr, python-soxr", "LGPL-2.1-or-later", "サンプリング周波数の変換", "resampling"),
-    ("pyqtgraph", "MIT", "統計のグラフ", "statistics charts"),
-    ("fsrs", "MIT", "練習の出題間隔", "spaced repetition of the drills"),
-    ("platformdirs", "MIT", "データの保存場所", "where user data lives"),
-    ("Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "日本語の文字（単体版）",
-     "Japanese text (standalone build)"),
+# (component, licence, message id of what it does here). The font ships only in the standalone build.
+COMPONENTS: tuple[tuple[str, str, str], ...] = (
+    ("Qt 6 / PySide6", "LGPL-3.0-only", "about.use.window"),
+    ("Python 3.11", "PSF-2.0", "about.use.runtime"),
+    ("NumPy, SciPy", "BSD-3-Clause", "about.use.analysis"),
+    ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "about.use.voice"),
+    ("Open JTalk dictionary (NAIST-jdic)", "BSD-3-Clause", "about.use.voice"),
+    ("HTS voice \u201cMei\u201d (MMDAgent)", "CC-BY-3.0", "about.use.voice"),
+    ("PortAudio, python-sounddevice", "MIT", "about.use.output"),
+    ("libsndfile, python-soundfile", "LGPL-2.1-or-later, BSD-3-Clause", "about.use.files"),
+    ("libsoxr, python-soxr", "LGPL-2.1-or-later", "about.use.resampling"),
+    ("pyqtgraph", "MIT", "about.use.charts"),
+    ("fsrs", "MIT", "about.use.srs"),
+    ("platformdirs", "MIT", "about.use.data_dirs"),
+    ("Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "about.use.fonts"),
 )
 
 
@@ -106,9 +105,8 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(box)
         self.table = QTableWidget(len(COMPONENTS), 3)
         self.table.setHorizontalHeaderLabels([tr("about.component"), tr("about.licence"), tr("about.use")])
-        for row, (name, licence, use_ja, use_en) in enumerate(COMPONENTS):
-            use = use_ja if LANG.code == "ja" else use_en
-            for col, value in enumerate((name, licence, use)):
+        for row, (name, licence, use) in enumerate(COMPONENTS):
+            for col, value in enumerate((name, licence, tr(use))):
                 self.table.setItem(row, col, QTableWidgetItem(value))
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -268,7 +268,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         return AudioReading(self._driver, self._timing(), parent=self)
 
     def _timing(self):
-        from trainer.ui.reader_session import ReadingTiming
+        from trainer.reader.session import ReadingTiming
         g = self.settings.get if self.settings is not None else (lambda k: k.default)
         return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE),
                              joka=False)

@@ -2,12 +2,12 @@
 
 The same import as `karuta import-readings DIR` (audio.importer.import_readings),
 run off the GUI thread with a progress bar and Cancel, and the same per-file
-report the command prints. Cancelling keeps what was imported (the importer
-leaves out the poems not yet analysed), so the report is shown either way.
+report the command prints, worded in the interface language (`trainer.text.import_report`).
+Cancelling keeps what was imported (the importer leaves out the poems not yet
+analysed), so the report is shown either way.
 """
 from __future__ import annotations
 
-import io
 import threading
 from pathlib import Path
 
@@ -17,17 +17,10 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QDialog, QFileDialog, QF
                                QLineEdit, QPlainTextEdit, QProgressBar, QPushButton, QVBoxLayout)
 
 import trainer.text.help  # noqa: F401  (its messages)
+from trainer.text.import_report import report_text
 from trainer.ui import settings as S
 from trainer.ui.i18n import tr
 from trainer.ui.tasks import BackgroundTask
-
-
-def report_text(report) -> str:
-    """The per-file report, line for line as `karuta import-readings` prints it."""
-    from trainer.commands.import_cmd import print_report
-    out = io.StringIO()
-    print_report(report, out)
-    return out.getvalue().rstrip("\n")
 
 
 class ImportDialog(QDialog):

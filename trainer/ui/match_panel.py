@@ -50,7 +50,7 @@ from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.kimariji_text import changed_note
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.reader_session import ReadingTiming
+from trainer.reader.session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
                                   reuse_arrangement, save_arrangement)
 

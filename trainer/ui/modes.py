@@ -1,16 +1,19 @@
-"""How the main window builds its modes, and where the games' tables come from.
+"""How the main window builds its modes (widgets), from the tables the registry names.
 
 Every mode is a QWidget speaking the mode protocol (``available(name)``,
 ``command(name)``, ``retranslate()``, ``settings_changed()``, ``shutdown()``).
-The games' tables come from the game registry (`trainer.games.registry`):
-kyōgi's table is the Match mode; every other game's table goes into the
-Games mode (`trainer.ui.games_panel`). A mode that cannot be built raises
-`ModeBuildError`: the window refuses to open rather than hide a broken tab.
+The games' tables come from the game registry (`trainer.games.registry.table_views`,
+read here as `game_tables`): kyōgi's table is the Match mode; every other game's
+table goes into the Games mode (`trainer.ui.games_panel`). A mode that cannot be
+built raises `ModeBuildError`: the window refuses to open rather than hide a
+broken tab. The rest of this module concerns widgets only, so it stays in the UI.
 """
 from __future__ import annotations
 
 import importlib
 from typing import Any, Callable
+
+from trainer.games.registry import table_views as game_tables  # noqa: F401  (the window reads it here)
 
 MATCH_GAME = "kyogi"
 
@@ -28,18 +31,6 @@ def build_mode(msg: str, module: str, cls: str, build: Callable[..., Any], setti
     except Exception as exc:
         raise ModeBuildError(f"the {msg.removeprefix('mode.')} mode ({module}.{cls}) could not be "
                              f"built: {type(exc).__name__}: {exc}") from exc
-
-
-def game_tables() -> list[tuple[str, str, str]]:
-    """(game id, module, class) of each registered game's table view, once per view, in
-    registry order. A game's table takes ``(settings, voices)``."""
-    from trainer.games import registry
-    seen: dict[str, tuple[str, str, str]] = {}
-    for v in registry.games():
-        if v.table and v.table not in seen:
-            module, _, cls = v.table.partition(":")
-            seen[v.table] = (v.game, module, cls)
-    return list(seen.values())
 
 
 def build_table(game: str, module: str, cls: str, settings, voices):

@@ -36,8 +36,8 @@ from trainer.ui.i18n import LANG, tr
 from trainer.ui.mubeyama_play import PlayPage, mark
 from trainer.ui.mubeyama_result import ResultPage
 from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
+from trainer.reader.session import ReadingTiming
 from trainer.ui.mubeyama_table import UNKNOWN
-from trainer.ui.reader_session import ReadingTiming
 from trainer.ui.stats_store import UsesStatsStore
 
 FLIP_COLOUR = QColor("#1f5fbf")

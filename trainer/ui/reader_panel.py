@@ -5,7 +5,7 @@ far, and a live panel of dynamic kimariji for beginners.  The controls are the
 reader's: start, pause/resume, wait (待った: hold before the next kami-no-ku
 until released, while players put scattered cards back), repeat the last
 shimo-no-ku, skip, stop.  The session is saved after every card
-(``reader_session``), so it survives a pause of any length and a restart.
+(`trainer.reader.session`), so it survives a pause of any length and a restart.
 
 For club practice on a real floor: karafuda from outside a chosen set, the
 むすめふさほせ study order, shimo-no-ku only (下の句かるた), a memorisation
@@ -27,10 +27,10 @@ import poems
 from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
 from trainer.ui.i18n import add_messages
-from trainer.ui.reader_session import ORDERS
+from trainer.reader.session import ORDERS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import current_text, shown
-from trainer.ui.reader_session import (ReaderSession, ReadingTiming, clear_session, read_session,
+from trainer.reader.session import (ReaderSession, ReadingTiming, clear_session, read_session,
                                        parse_card_set)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")

@@ -31,8 +31,8 @@ import random
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Protocol, Sequence
 
-from trainer.games.protocol import GameOutcome
-from trainer.games.protocol import IllegalAction as ProtocolIllegalAction
+from trainer.rules.protocol import GameOutcome
+from trainer.rules.protocol import IllegalAction as ProtocolIllegalAction
 
 from . import events as ev
 from .events import (ALL_READ, WAIT_FLIP, WAIT_OVER, WAIT_PASS, WAIT_READ, CardNo, MubeyamaEvent,

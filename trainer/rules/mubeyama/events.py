@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from trainer.games.protocol import GameEvent, event_kinds
+from trainer.rules.protocol import GameEvent, event_kinds
 
 CardNo = int
 """A poem / torifuda number, 1..100."""

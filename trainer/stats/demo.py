@@ -6,7 +6,7 @@ getting faster over the month, faults of the kinds each drill counts. Trials
 are written with their past dates (``Trial.at``) and one session per run, and
 the memorisation drills also feed the FSRS schedule, on a fake clock.
 
-    python -m trainer.ui.stats_demo /tmp/demo.sqlite3 [days]
+    python -m trainer.stats.demo /tmp/demo.sqlite3 [days]
 """
 from __future__ import annotations
 
