@@ -343,17 +343,6 @@ def test_the_greedy_cpu_beats_random_play():
     assert margin / 30 > 50
 
 
-def test_every_event_kind_has_a_text_in_both_languages():
-    import trainer.text.umebotan  # noqa: F401
-    from trainer.rules.umebotan import EVENT_TYPES
-    from trainer.text.events import missing, texts
-    assert missing(EVENT_TYPES) == []
-    for kind, cls in EVENT_TYPES.items():
-        values = {f: "x" for f in cls.__dataclass_fields__}
-        for text in texts(kind).values():
-            assert text.format(**values)
-
-
 def test_player_1_plays_first_and_turns_pass_in_the_seating_order():
     """"In each round, Player 1 is the first to play, and turn to play passes counter-clockwise"
     (the seating order: "Player 2 sits to the right of Player 1")."""

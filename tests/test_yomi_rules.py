@@ -292,17 +292,6 @@ def test_the_chain_cpu_wins_more_than_its_share_against_random():
     assert wins / 300 > 0.36          # fair share 1/3
 
 
-def test_every_event_kind_has_a_text_in_both_languages():
-    import trainer.text.yomi  # noqa: F401
-    from trainer.rules.yomi import EVENT_TYPES
-    from trainer.text.events import missing, texts
-    assert missing(EVENT_TYPES) == []
-    for kind, cls in EVENT_TYPES.items():
-        values = {f: "x" for f in cls.__dataclass_fields__}
-        for text in texts(kind).values():
-            assert text.format(**values)
-
-
 def test_the_sample_cpu_decides_from_its_view_and_wins_more_than_chain():
     v = registry.find("yomi")
     wins = {"chain": 0, "sample": 0}

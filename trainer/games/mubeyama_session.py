@@ -495,9 +495,11 @@ def new_session(variant: Any, seed: int | str, seats: tuple[str, ...],
     """The registry's entry: a session for *variant* (a registry `Variant` or its id).
 
     *options*: ``stakes`` (`Stakes`), ``yaku`` (`YakuSets`), ``scorekeeper``,
-    ``layouts``, ``hint_delay_s``, ``cpu_delay_s``; the registry's own option keys (``ruleset``,
-    ``hidden_card``) are facts of the variant and are ignored here.
+    ``layouts``, ``hint_delay_s``, ``cpu_delay_s``, and ``clock`` as every registry session
+    takes it (the `clock` argument is the same, for callers that name it); the registry's own
+    option keys (``ruleset``, ``hidden_card``) are facts of the variant and are ignored here.
     """
+    clock = dict(options or {}).get("clock") or clock
     variant_id = getattr(variant, "variant", variant)
     opts = {k: v for k, v in dict(options or {}).items()
             if k in ("stakes", "yaku", "scorekeeper", "layouts", "hint_delay_s", "cpu_delay_s")}

@@ -6,7 +6,7 @@ and is re-exported here so a session, a view or a server imports one module.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from trainer.rules.protocol import (READER, GameEvent, GameOutcome, GameState, IllegalAction,  # noqa: F401
                                     event_kinds)
@@ -77,13 +77,15 @@ class SettableClock(Protocol):
 
 
 def play_out(session: Session, clock: SettableClock, reader: Reader | None = None, *,
-             check: bool = True, limit: int = 1_000_000) -> Session:
+             check: bool = True, limit: int = 1_000_000,
+             on_step: Callable[[Session], None] | None = None) -> Session:
     """Run a session with no person seated to its end: the one loop of the simulators,
     the tests and a server's CPU-only tables.
 
     The clock jumps to whichever comes first, the session's `next_due()` or the
     reader's next report; invariants (``session.check_invariants()`` when the
-    session has it) are checked after every step when `check` is true.
+    session has it) are checked after every step when `check` is true; `on_step`
+    sees the session after every step (a test's checks, a server's broadcast).
     """
     if any(kind != "cpu" for kind in session.seats):
         raise ValueError("play_out needs every seat to be a CPU")
@@ -92,6 +94,8 @@ def play_out(session: Session, clock: SettableClock, reader: Reader | None = Non
         session.tick()
         if checker is not None:
             checker()
+        if on_step is not None:
+            on_step(session)
         if session.is_over():
             return session
         due = session.next_due()
@@ -101,6 +105,8 @@ def play_out(session: Session, clock: SettableClock, reader: Reader | None = Non
         if reader is not None and heard is not None and (due is None or heard < due):
             clock.set(max(heard, clock.now()))
             reader.feed(session)
+            if on_step is not None:
+                on_step(session)
         elif due is not None:
             clock.set(max(due, clock.now()))
     raise RuntimeError(f"the game did not end within {limit} steps")

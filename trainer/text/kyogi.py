@@ -73,7 +73,7 @@ KYOGI_REFUSALS: dict[str, tuple[str, str]] = {
     "kyogi.not_on_side": ("{card} 番の札は自陣にありません。自陣の札を選んでください",
                           "Card {card} is not on your side: choose one of your own cards"),
     "kyogi.layout": ("その並べ方はできません（1 段に置けるのは限られた枚数です）",
-                     "That layout is not possible: {detail}"),
+                     "That layout is not possible (a row holds only so many cards)"),
     "kyogi.between_reads": ("札を並べ替えられるのは読みと読みの間だけです",
                             "Cards are rearranged between reads only"),
     "kyogi.wrong_cards": ("並びには自陣の札をちょうどすべて入れてください",
