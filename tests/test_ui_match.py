@@ -364,3 +364,12 @@ def test_a_refusal_on_the_match_tab_is_shown_in_japanese(panel):
         assert panel.banner.text() == f"{theirs} 番の札は自陣にありません。自陣の札を選んでください"
     finally:
         LANG.set("en")
+
+
+def test_the_deal_button_deals_from_a_fresh_seed(panel):
+    """Qt's clicked passes `checked` (False); taken for the seed, every deal was seed 0's."""
+    seeds = set()
+    for _ in range(3):
+        panel.deal_button.click()
+        seeds.add(panel.seed)
+    assert panel.seed is not False and len(seeds) > 1

@@ -155,29 +155,35 @@ class MatchPanel(UsesStatsStore, QWidget):
         return self.session.phase if self.session is not None else ARRANGE
 
     @property
+    def dealt(self) -> KyogiSession:
+        """The match on the floor: there is one from construction on (`new_match`)."""
+        assert self.session is not None, "no match dealt"
+        return self.session
+
+    @property
     def state(self) -> KyogiState:
-        return self.session.state  # type: ignore[union-attr]
+        return self.dealt.state
 
     @property
     def order(self) -> list[int]:
-        return self.session.order  # type: ignore[union-attr]
+        return self.dealt.order
 
     @property
     def epoch(self) -> float:
-        return self.session.epoch  # type: ignore[union-attr]
+        return self.dealt.epoch
 
     @property
     def seed(self) -> int:
-        return self.session.seed  # type: ignore[union-attr]
+        return self.dealt.seed
 
     @property
     def cpu(self):
-        return self.session.cpus[CPU]  # type: ignore[union-attr]
+        return self.dealt.cpus[CPU]
 
     @property
     def own(self) -> Territory:
         """The player's side as drawn (their layout before the match, then the judge's)."""
-        return self.session.side(HUMAN)  # type: ignore[union-attr]
+        return self.dealt.side(HUMAN)
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -203,12 +209,20 @@ class MatchPanel(UsesStatsStore, QWidget):
         k = self.level.findData(self.settings.get(S.CPU_LEVEL))
         self.level.setCurrentIndex(max(0, k))
         self.level.currentIndexChanged.connect(self._level_chosen)
-        self.deal_button = QPushButton(clicked=self.new_match)
-        self.save_button = QPushButton(clicked=self.save_current_arrangement)
-        self.load_button = QPushButton(clicked=self.load_saved_arrangement)
-        self.memorise_button = QPushButton(clicked=self.start_memorisation)
-        self.begin_button = QPushButton(clicked=self.begin_match)
-        self.abandon_button = QPushButton(clicked=self.abandon)
+        self.deal_button = QPushButton()
+        self.save_button = QPushButton()
+        self.load_button = QPushButton()
+        self.memorise_button = QPushButton()
+        self.begin_button = QPushButton()
+        self.abandon_button = QPushButton()
+        # clicked passes `checked`: new_match would take it for the seed (False, the same deal
+        # every time) and load_saved_arrangement for a name, so these two are called bare.
+        self.deal_button.clicked.connect(lambda: self.new_match())
+        self.save_button.clicked.connect(self.save_current_arrangement)
+        self.load_button.clicked.connect(lambda: self.load_saved_arrangement())
+        self.memorise_button.clicked.connect(self.start_memorisation)
+        self.begin_button.clicked.connect(self.begin_match)
+        self.abandon_button.clicked.connect(self.abandon)
         bar = QHBoxLayout()
         for w in (self.level, self.deal_button, self.save_button, self.load_button,
                   self.memorise_button, self.begin_button, self.abandon_button):
@@ -333,12 +347,12 @@ class MatchPanel(UsesStatsStore, QWidget):
             self._show_floor()
 
     def _show_floor(self) -> None:
-        self.floor.set_floor(Floor(own=self.session.side(HUMAN), opp=self.session.side(CPU)))
+        self.floor.set_floor(Floor(own=self.dealt.side(HUMAN), opp=self.dealt.side(CPU)))
 
     def act(self, action) -> bool:
         """The person's action to the session; a refusal is shown in the banner, worded."""
         try:
-            self._show(self.session.act(HUMAN, action))  # type: ignore[union-attr]
+            self._show(self.dealt.act(HUMAN, action))
         except IllegalAction as exc:
             self.banner.setText(describe_refusal(exc))
             return False
@@ -355,7 +369,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         waits; a press while rearranging moves a card, it is no touch.
         """
         self.act(K.ToggleWait())
-        if not self.session.waiting:
+        if not self.dealt.waiting:
             self.floor.arranging = False
             self.banner.setText("")
 
@@ -380,7 +394,7 @@ class MatchPanel(UsesStatsStore, QWidget):
                 return
         try:
             saved = load_arrangement(name)
-            self.session.set_arrangement(HUMAN, reuse_arrangement(saved, self.state.side(HUMAN).cards()))
+            self.dealt.set_arrangement(HUMAN, reuse_arrangement(saved, self.state.side(HUMAN).cards()))
         except IllegalAction as exc:
             QMessageBox.warning(self, tr("error.title"), describe_refusal(exc))
             return
@@ -400,12 +414,12 @@ class MatchPanel(UsesStatsStore, QWidget):
 
     def _show_memorise(self) -> None:
         """The countdown; the session says when swings are allowed (`SwingsAllowed`)."""
-        left = self.session.memorise_left()
+        left = self.dealt.memorise_left()
         if left is None:
             return
         mm, ss = divmod(int(round(left)), 60)
         text = tr("match.memorise_left", mm=f"{mm:02d}", ss=f"{ss:02d}")
-        if self.session.swings_allowed:
+        if self.dealt.swings_allowed:
             text += "　—　" + tr("match.swing")
         self.banner.setText(text)
 
@@ -417,7 +431,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.voices.ensure_ready(self.window(), then=self.begin_match)
             return
         self._memorise_timer.stop()
-        self._show(self.session.begin())
+        self._show(self.dealt.begin())
         self.banner.setText("")
         self._show_floor()
         self.retranslate()
@@ -431,24 +445,24 @@ class MatchPanel(UsesStatsStore, QWidget):
         index = self.order.index(poem) if poem in self.order else None
         marks = {} if index is None else {name: self.driver.mark_time(index, name)
                                           for name in K.mark_names(poem)}
-        self._show(self.session.kami_started(poem, marks))
+        self._show(self.dealt.kami_started(poem, marks))
 
     def _on_card_finished(self, poem: int) -> None:
-        self._show(self.session.card_finished(poem))
+        self._show(self.dealt.card_finished(poem))
 
     def _on_reading_finished(self) -> None:
-        self._show(self.session.reading_finished())
+        self._show(self.dealt.reading_finished())
 
     def tick(self) -> None:
         """The timer: whatever is due by the session's clock (memorisation notices, CPU hands
         landing, races closing; not while the reading is paused)."""
-        self._show(self.session.tick(paused=self.driver.state == "paused"))
+        self._show(self.dealt.tick(paused=self.driver.state == "paused"))
         if self.phase == MEMORISE:
             self._show_memorise()
 
     def judge(self) -> None:
         """Close the open race now (the reading ran out; tests)."""
-        self._show(self.session.judge())
+        self._show(self.dealt.judge())
 
     # -- draw what happened ---------------------------------------------------------------------------
     def _show(self, events: list[GameEvent]) -> None:
@@ -525,7 +539,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         match ends there and its result is shown with the reason, never thrown away."""
         if self.phase != PLAY:
             return
-        self.session.abandon()
+        self.dealt.abandon()
         self.finish(why=message)
 
     def confirm_abandon(self) -> bool:
@@ -548,7 +562,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             if paused_here:
                 self.driver.resume()
             return
-        self.session.abandon()
+        self.dealt.abandon()
         self.finish()
 
     def finish(self, why: str = "") -> None:
@@ -635,7 +649,8 @@ class ResultView(QWidget):
         self.review.horizontalHeader().setStretchLastSection(True)
         self.log = QListWidget()
         wrap_whole_lines(self.log)
-        self.again = QPushButton(clicked=lambda: panel.new_match())
+        self.again = QPushButton()
+        self.again.clicked.connect(lambda: panel.new_match())
         self.again.setMinimumHeight(44)
         lists = QSplitter(Qt.Orientation.Vertical)
         top = QWidget()
@@ -664,7 +679,7 @@ class ResultView(QWidget):
         self.review.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
 
     def show_result(self, panel: MatchPanel, why: str = "") -> None:
-        r = panel.session.result(HUMAN)  # type: ignore[union-attr]
+        r = panel.dealt.result(HUMAN)
         if r.finished:
             self.verdict.setText(tr("match.won" if r.won else "match.lost", n=r.margin))
             colour = "#1f5fbf" if r.won else "#c0392b"
@@ -680,7 +695,7 @@ class ResultView(QWidget):
         self.log.clear()
         for k in range(panel.log.count()):
             self.log.addItem(panel.log.item(k).text())
-        self.show_review(panel.session.review)
+        self.show_review(panel.dealt.review)
 
     def show_review(self, rows) -> None:
         """One table row per judged read, from the person's seat (`ReviewRow`)."""
@@ -690,10 +705,9 @@ class ResultView(QWidget):
                 item = QTableWidgetItem(text)
                 if c in (4, 5):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if row.lost(HUMAN):
+                    item.setForeground(RED)
                 self.review.setItem(r, c, item)
-            if row.lost(HUMAN):
-                for c in range(self.review.columnCount()):
-                    self.review.item(r, c).setForeground(RED)
         self.review.resizeRowsToContents()
 
 
