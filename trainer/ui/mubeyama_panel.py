@@ -20,6 +20,7 @@ it to the world:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, QTimer
@@ -29,13 +30,14 @@ from PySide6.QtWidgets import QMessageBox, QStackedWidget, QVBoxLayout, QWidget
 from audio.clock import SYSTEM, Clock
 from trainer.games.mubeyama_session import (Click, FlipTimed, GameConfig, HintGiven, MarkFlip,
                                             MubeyamaSession, ReaderHeld, ReaderReleased)
-from trainer.rules.mubeyama import Event, Flipped, IllegalAction, LayoutError, Revealed
+from trainer.games.protocol import GameEvent
+from trainer.rules.mubeyama import Flipped, IllegalAction, LayoutError, Revealed
 from trainer.text.mubeyama import error_text, seat_name
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.mubeyama_play import PlayPage, mark
 from trainer.ui.mubeyama_result import ResultPage
-from trainer.ui.mubeyama_setup import LayoutPage, SetupPage
+from trainer.ui.mubeyama_setup import LayoutPage, SetupError, SetupPage
 from trainer.reader.session import ReadingTiming
 from trainer.ui.mubeyama_table import UNKNOWN
 from trainer.ui.stats_store import UsesStatsStore
@@ -77,6 +79,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.settings_changed()
 
     def _build(self) -> None:
+        self.pages = QStackedWidget()
         self.setup = SetupPage(self.settings)
         self.setup.start_requested.connect(self.start_from_setup)
         self.setup.layouts_requested.connect(self._to_layouts)
@@ -85,16 +88,17 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.layouts.start_requested.connect(self.start_scorekept)
         self.play = PlayPage(self.settings)
         self.result = ResultPage(self)
-        self.pages = QStackedWidget()
         for page in (self.setup, self.layouts, self.play, self.result):
             self.pages.addWidget(page)
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.addWidget(self.pages)
         play = self.play
-        for name in ("table", "banner", "notice", "view_as", "mark_button", "stop_button", "yomifuda",
-                     "phase", "reaction", "ledger", "log", "shell"):
-            setattr(self, name, getattr(play, name))
+        # The table page's widgets, under the names tests and the window know them by.
+        self.table, self.banner, self.notice, self.view_as = play.table, play.banner, play.notice, play.view_as
+        self.mark_button, self.stop_button, self.yomifuda = play.mark_button, play.stop_button, play.yomifuda
+        self.phase, self.reaction, self.ledger = play.phase, play.reaction, play.ledger
+        self.log, self.shell = play.log, play.shell
         play.view_as.currentIndexChanged.connect(self._viewer_changed)
         play.pause_button.clicked.connect(lambda: self.command("pause"))
         play.mark_button.clicked.connect(self.mark_flip)
@@ -112,26 +116,32 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self._fill_view_as()
         self.result.retranslate()
         if self.config is not None:
-            self.play.game_title.setText(self._game_title())
+            self.play.game_title.setText(self._game_title(self.config))
         if self.session is not None:
             self.play._logged = 0
             self.log.clear()
             self.refresh()
 
+    @property
+    def game(self) -> MubeyamaSession:
+        """The game being played (for what runs only once one is: its events, its seats' acts)."""
+        assert self.session is not None, "no game started"
+        return self.session
+
     # -- starting --------------------------------------------------------------------------------
     def start_from_setup(self) -> None:
         try:
             config = self.setup.config()
-        except ValueError as exc:
-            self.setup.error.setText(str(exc))   # worded in the interface language by the setup page
+        except SetupError as exc:
+            self.setup.error.setText(exc.text)     # worded in the interface language by the setup page
             return
         self.start_game(config)
 
     def _to_layouts(self) -> None:
         try:
             config = self.setup.config()
-        except ValueError as exc:
-            self.setup.error.setText(str(exc))
+        except SetupError as exc:
+            self.setup.error.setText(exc.text)
             return
         self.layouts.show_for(config)
         self.pages.setCurrentIndex(LAYOUTS)
@@ -158,7 +168,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.viewer = None
         self.play.clear(config.gambling, config.scorekeeper)
         self._fill_view_as()
-        self.play.game_title.setText(self._game_title())
+        self.play.game_title.setText(self._game_title(self.config))
         self.pages.setCurrentIndex(PLAY)
         self.refresh()
         g = self.settings.get
@@ -167,8 +177,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.driver.start(self.session.order, timing=timing, joka=timing.joka)
         self._progress_timer.start()
 
-    def _game_title(self) -> str:
-        c = self.config
+    @staticmethod
+    def _game_title(c: GameConfig) -> str:
         mode = tr("mubeyama.mode.scorekeeper_short") if c.scorekeeper else ""
         return "　".join(x for x in (tr(f"mubeyama.variant.{c.variant}"), f"{tr('mubeyama.seed')} {c.seed}", mode) if x)
 
@@ -179,7 +189,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         view_as.addItem(tr("mubeyama.view_all"), -1)
         if self.session is not None:
             for s in range(self.session.players):
-                if self.config.scorekeeper or self.session.is_human(s):
+                if self.session.config.scorekeeper or self.session.is_human(s):
                     view_as.addItem(tr("mubeyama.view_seat", seat=seat_name(s)), s)
         view_as.setCurrentIndex(max(0, view_as.findData(-1 if self.viewer is None else self.viewer)))
         view_as.blockSignals(False)
@@ -205,14 +215,16 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _kimariji_mark(self) -> float | None:
         """When the current card's kimariji sounded, or will if the reading plays on."""
-        s = self.session
+        s = self.game
+        if s.current is None:
+            return None
         return mark(self.driver, s.order.index(s.current), f"kami:mora:{s.kimariji_mora}")
 
     def _on_error(self, message: str) -> None:
         if self.pages.currentIndex() == PLAY:
             QMessageBox.warning(self, tr("error.title"), message)
 
-    def _changed(self, events: list[Event], by_person: bool = False) -> None:
+    def _changed(self, events: Sequence[GameEvent], by_person: bool = False) -> None:
         """Do what the session's events ask of the reader and the table, redraw, and wake
         up again when the session next has something due."""
         for e in events:
@@ -224,7 +236,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             elif isinstance(e, ReaderReleased) and self.driver.state != "paused":
                 self.driver.release()
             elif isinstance(e, HintGiven):
-                seat_view = self.session.view(self.viewer).tables[e.seat]
+                seat_view = self.game.view(self.viewer).tables[e.seat]
                 shown = any(slot.no == e.no for row in seat_view.rows for slot in row)
                 self.table.hint = (e.seat, e.no if shown else UNKNOWN)
             elif isinstance(e, (Flipped, Revealed)) and by_person:
@@ -234,14 +246,14 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
                 self.play.show_reaction(e.seat, e.ms)
                 self._record_reaction(e)
         self.refresh(events)
-        if self.session.is_over():
+        if self.game.is_over():
             self.finish()
             return
-        due = self.session.next_due()
+        due = self.game.next_due()
         if due is None:
             self._tick_timer.stop()
         elif due <= self.clock.now():
-            self._changed(self.session.tick())          # due already (no CPU delay): at once
+            self._changed(self.game.tick())          # due already (no CPU delay): at once
         else:
             self._tick_timer.start(round((due - self.clock.now()) * 1000))
 
@@ -261,7 +273,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
 
     def _act(self, seat: int, action) -> None:
         try:
-            events = self.session.act(seat, action)
+            events = self.game.act(seat, action)
         except IllegalAction as exc:
             self.notice.setText(error_text(exc))
             return
@@ -279,7 +291,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             self.notice.setText(tr("mubeyama.stats_failed", error=str(exc)))
 
     # -- drawing -----------------------------------------------------------------------------------
-    def refresh(self, events: list[Event] = ()) -> None:
+    def refresh(self, events: Sequence[GameEvent] = ()) -> None:
         if self.session is not None:
             self.play.show_session(self.session, self.viewer, self.driver.state != "idle", list(events))
 

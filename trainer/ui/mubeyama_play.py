@@ -9,6 +9,8 @@ ledger and the log. Everything shown comes from the session (its `view`,
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QProgressBar,
@@ -16,8 +18,9 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QPro
 
 import poems
 from trainer.games.mubeyama_session import MubeyamaSession
-from trainer.rules.mubeyama import AwaitPass, AwaitRead, Event, MubeyamaView
-from trainer.text.mubeyama import event_line, kami_words, ledger_line, seat_name
+from trainer.games.protocol import GameEvent
+from trainer.rules.mubeyama import AwaitPass, AwaitRead, GameOver, MubeyamaView
+from trainer.text.mubeyama import kami_words, log_line, ledger_line, seat_name
 from trainer.ui import settings as S
 from trainer.ui.i18n import tr
 from trainer.ui.kimariji_text import changed_note
@@ -49,7 +52,7 @@ def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
 def waiting_text(s: MubeyamaSession, viewer: int | None, reading: bool) -> str:
     """What the game waits for, as the banner says it (the owner only once it is named)."""
     p = s.state.pending
-    if s.is_over():
+    if s.is_over() or isinstance(p, GameOver):
         return tr("mubeyama.wait.over")
     if isinstance(p, AwaitRead):
         if not s.state.read:
@@ -119,7 +122,8 @@ class PlayPage(QWidget):
         self.reactions_title = QLabel()
         self.reactions = QLabel(wordWrap=True)
         self.ledger_title = QLabel()
-        self.ledger = QListWidget(wordWrap=True)
+        self.ledger = QListWidget()
+        self.ledger.setWordWrap(True)
         self.ledger.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.ledger.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         side = QWidget()
@@ -154,7 +158,7 @@ class PlayPage(QWidget):
 
     # -- drawing -------------------------------------------------------------------------------------
     def show_session(self, s: MubeyamaSession, viewer: int | None, reading: bool,
-                     events: list[Event] = ()) -> None:
+                     events: Sequence[GameEvent] = ()) -> None:
         view = s.view(viewer)
         t = self.table
         t.titles = [f"{seat_name(k)}　{tr('mubeyama.cpu') if s.is_cpu(k) else tr('mubeyama.player')}"
@@ -169,7 +173,7 @@ class PlayPage(QWidget):
             self.ledger.addItem(ledger_line(pay))
         self.ledger.scrollToBottom()
         log = s.log_for(None)     # one screen for every seat: the public lines only
-        self.log.add_lines([event_line(e, view.log) for e in log[self._logged:]])
+        self.log.add_lines([log_line(e, log=view.log) for e in log[self._logged:]])
         self._logged = len(log)
 
     def show_yomifuda(self, s: MubeyamaSession) -> None:
@@ -197,6 +201,8 @@ class PlayPage(QWidget):
 
     def show_progress(self, s: MubeyamaSession, driver, now: float) -> None:
         """How far the current card's reading has got (kami-no-ku start to shimo-no-ku end)."""
+        if s.current is None:                 # nothing read yet
+            return
         index = s.order.index(s.current)
         start, shimo, end = (mark(driver, index, n) for n in ("kami_start", "shimo_start", "shimo_end"))
         if driver.state == "paused":

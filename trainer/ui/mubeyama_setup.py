@@ -1,7 +1,7 @@
 """Setting up a Mubeyama table: ruleset, seats, payments, yaku lists, seed; layouts for the scorer.
 
 `SetupPage.config()` turns the form into a `GameConfig` (or a one-line
-ValueError saying what is wrong; the form keeps what was typed).
+`SetupError` saying what is wrong; the form keeps what was typed).
 `LayoutPage` is the scorekeeper's: each seat's real layout typed in (poem
 numbers or kimariji), or the app's own deal shown for the players to lay out.
 """
@@ -33,14 +33,22 @@ MAX_SEATS = max(v.players for v in VARIANTS.values())   # the setup form has a r
 YAKU_FIELDS = ("set1_extra", "mountains", "mountains_double", "sadness", "tsuki_yuki_hana")
 
 
+class SetupError(ValueError):
+    """Something wrong in the form, worded in the interface language (`text`) for the page to show."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
 def parse_numbers(text: str, what: str) -> list[int]:
-    """'1 5, 22' → [1, 5, 22], order kept; ValueError naming the bad part."""
+    """'1 5, 22' → [1, 5, 22], order kept; `SetupError` naming the bad part."""
     out = []
     for part in re.split(r"[\s,、，]+", text.strip()):
         if not part:
             continue
         if not part.isdigit() or not 1 <= int(part) <= 100:
-            raise ValueError(tr("mubeyama.error.yaku", what=what, text=part))
+            raise SetupError(tr("mubeyama.error.yaku", what=what, text=part))
         out.append(int(part))
     return out
 
@@ -87,8 +95,8 @@ class SetupPage(QWidget):
         self.title = QLabel()
         self.title.setStyleSheet("font-size: 22px; font-weight: bold;")
         self.variant = QComboBox()
-        for v in VARIANTS:
-            self.variant.addItem("", v)
+        for variant_id in VARIANTS:
+            self.variant.addItem("", variant_id)
         self.variant.currentIndexChanged.connect(self._variant_changed)
         self.about = QLabel(wordWrap=True)
         self.about.setStyleSheet("color: #444;")
@@ -113,7 +121,8 @@ class SetupPage(QWidget):
             self.seat_kinds.append(kind)
 
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1)
-        self.new_seed = QPushButton(clicked=self.randomise_seed)
+        self.new_seed = QPushButton()
+        self.new_seed.clicked.connect(self.randomise_seed)
         seed_row = QHBoxLayout()
         seed_row.addWidget(self.seed, 1)
         seed_row.addWidget(self.new_seed)
@@ -149,7 +158,8 @@ class SetupPage(QWidget):
         for label, box in zip(self.stake_labels, [self.stake_hidden, *self.stake_rows,
                                                   self.stake_tyh, self.stake_mubeyama]):
             sf.addRow(label, box)
-        self.stake_defaults = QPushButton(clicked=lambda: self.set_stakes(Stakes()))
+        self.stake_defaults = QPushButton()
+        self.stake_defaults.clicked.connect(lambda: self.set_stakes(Stakes()))
         sf.addRow("", self.stake_defaults)
 
         self.yaku_box = QGroupBox(checkable=True, checked=False)
@@ -162,7 +172,8 @@ class SetupPage(QWidget):
             self.yaku_edits[name] = edit
             self.yaku_labels[name] = label
             yf.addRow(label, edit)
-        self.yaku_reset = QPushButton(clicked=lambda: self.set_yaku(SEED))
+        self.yaku_reset = QPushButton()
+        self.yaku_reset.clicked.connect(lambda: self.set_yaku(SEED))
         yf.addRow("", self.yaku_reset)
         self.yaku_inner = QWidget()
         self.yaku_inner.setLayout(yf)
@@ -171,7 +182,8 @@ class SetupPage(QWidget):
 
         self.error = QLabel(wordWrap=True)
         self.error.setStyleSheet("color: #c0392b; font-weight: bold;")
-        self.start = QPushButton(clicked=self._start_clicked)
+        self.start = QPushButton()
+        self.start.clicked.connect(self._start_clicked)
         self.start.setMinimumHeight(40)
         self.start.setStyleSheet("font-size: 16px;")
 
@@ -241,12 +253,12 @@ class SetupPage(QWidget):
         return self.spec().players
 
     def stakes(self) -> Stakes:
+        first, second, third, fourth = (b.value() for b in self.stake_rows)
         try:
-            return Stakes(hidden_card=self.stake_hidden.value(),
-                          rows=tuple(b.value() for b in self.stake_rows),
+            return Stakes(hidden_card=self.stake_hidden.value(), rows=(first, second, third, fourth),
                           tsuki_yuki_hana=self.stake_tyh.value(), mubeyama=self.stake_mubeyama.value())
         except ValueError as exc:
-            raise ValueError(tr("mubeyama.error.stakes", err=error_text(exc))) from None
+            raise SetupError(tr("mubeyama.error.stakes", err=error_text(exc))) from None
 
     def yaku(self) -> YakuSets:
         if not self.yaku_box.isChecked():
@@ -258,14 +270,18 @@ class SetupPage(QWidget):
         return SEED.override(keywords=keywords, **sets)
 
     def config(self, layouts=None) -> GameConfig:
-        """The chosen game; ValueError (one line, in the interface language) if something is wrong."""
+        """The chosen game; `SetupError` (one line, in the interface language) if something is wrong."""
         variant = self.variant_id()
         seats = tuple(self.seat_kinds[s].currentData() for s in range(self.players()))
-        return GameConfig(variant=variant, seats=seats,
-                          stakes=self.stakes() if self.spec().gambling else Stakes(), yaku=self.yaku(),
-                          seed=self.seed.value(), scorekeeper=self.scorekeeper.isChecked(),
-                          layouts=layouts, hint_delay_s=self.hint_delay.value(),
-                          cpu_delay_s=self.cpu_delay.value())
+        stakes = self.stakes() if self.spec().gambling else Stakes()
+        yaku = self.yaku()
+        try:
+            return GameConfig(variant=variant, seats=seats, stakes=stakes, yaku=yaku,
+                              seed=self.seed.value(), scorekeeper=self.scorekeeper.isChecked(),
+                              layouts=layouts, hint_delay_s=self.hint_delay.value(),
+                              cpu_delay_s=self.cpu_delay.value())
+        except ValueError as exc:        # the session's own checks (the form offers only valid seats)
+            raise SetupError(error_text(exc)) from None
 
     def remember(self) -> None:
         s = self.settings
@@ -277,8 +293,8 @@ class SetupPage(QWidget):
     def _start_clicked(self) -> None:
         try:
             self.config()
-        except ValueError as exc:
-            self.error.setText(str(exc))
+        except SetupError as exc:
+            self.error.setText(exc.text)
             return
         self.error.setText("")
         self.remember()
@@ -342,8 +358,8 @@ class SetupPage(QWidget):
             label.setText(text)
         self.stake_defaults.setText(tr("mubeyama.stake.defaults"))
         self.yaku_box.setTitle(tr("mubeyama.yaku"))
-        for k, kanji in KEYWORD_KANJI.items():
-            self.yaku_labels[f"kw:{k}"].setText(tr("mubeyama.yaku.kw", kanji=kanji, kw=k))
+        for kw, kanji in KEYWORD_KANJI.items():
+            self.yaku_labels[f"kw:{kw}"].setText(tr("mubeyama.yaku.kw", kanji=kanji, kw=kw))
         for name_ in YAKU_FIELDS:
             self.yaku_labels[name_].setText(tr(f"mubeyama.yaku.{name_}"))
         self.yaku_reset.setText(tr("mubeyama.yaku.reset"))
@@ -383,9 +399,12 @@ class LayoutPage(QWidget):
             self.names.append(name)
         self.error = QLabel(wordWrap=True)
         self.error.setStyleSheet("color: #c0392b; font-weight: bold;")
-        self.deal = QPushButton(clicked=self.deal_from_seed)
-        self.back = QPushButton(clicked=self.back_requested.emit)
-        self.start = QPushButton(clicked=self._start_clicked)
+        self.deal = QPushButton()
+        self.deal.clicked.connect(self.deal_from_seed)
+        self.back = QPushButton()
+        self.back.clicked.connect(self.back_requested.emit)
+        self.start = QPushButton()
+        self.start.clicked.connect(self._start_clicked)
         self.start.setMinimumHeight(36)
         bar = QHBoxLayout()
         for b in (self.back, self.deal, self.start):
@@ -412,17 +431,23 @@ class LayoutPage(QWidget):
         self.error.setText("")
         self.retranslate()
 
+    @property
+    def game(self) -> GameConfig:
+        """The game whose layouts are typed in (set by `show_for` before the page is shown)."""
+        assert self.config is not None, "layouts page shown for no game"
+        return self.config
+
     def deal_from_seed(self) -> None:
-        ruleset = self.config.ruleset()
-        sizes = ruleset.row_sizes(self.config.players)
-        for s, cards in enumerate(ruleset.deal(self.config.players, self.config.seed)):
+        ruleset = self.game.ruleset()
+        sizes = ruleset.row_sizes(self.game.players)
+        for s, cards in enumerate(ruleset.deal(self.game.players, self.game.seed)):
             self.edits[s].setPlainText(format_layout(cards, sizes))
 
     def layouts(self) -> tuple[tuple[int, ...], ...]:
         """The typed layouts, checked by the engine (LayoutError: one readable line)."""
-        layouts = tuple(tuple(parse_layout(self.edits[s].toPlainText(), s))
-                        for s in range(self.config.players))
-        new_game(self.config.ruleset(), self.config.players, self.config.seed, layouts=layouts)
+        game = self.game
+        layouts = tuple(tuple(parse_layout(self.edits[s].toPlainText(), s)) for s in range(game.players))
+        new_game(game.ruleset(), game.players, game.seed, layouts=layouts)
         return layouts
 
     def _start_clicked(self) -> None:

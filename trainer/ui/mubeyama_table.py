@@ -23,11 +23,14 @@ a face-down hidden card whose number this view does not know). It judges nothing
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 
 import poems
-from trainer.rules.mubeyama import Event, MubeyamaView, Passed, SlotView
+from trainer.games.protocol import GameEvent
+from trainer.rules.mubeyama import MubeyamaView, Passed, SlotView
 from trainer.ui.kimariji_text import SPELLING, static_text
 from trainer.ui.table_shell import ROWS, TableView, paint_card_back, paint_outline, paint_seal
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
@@ -78,7 +81,7 @@ class TableWidget(TableView):
         self.setMinimumSize(640, 420)
 
     # -- what to draw ---------------------------------------------------------------------------
-    def set_view(self, view: MubeyamaView, events: list[Event] = ()) -> None:
+    def set_view(self, view: MubeyamaView, events: Sequence[GameEvent] = ()) -> None:
         """Show *view*; pass events among *events* fly from giver to receiver."""
         before = dict(self._rects)
         self.view = view
@@ -202,7 +205,7 @@ class TableWidget(TableView):
             highlight = HINT_COLOUR
         if on_line:
             highlight = LINE_COLOUR
-        if slot.face_up:
+        if slot.face_up and slot.no is not None:       # face up: its number is known to all
             self._paint_face(p, slot.no, rect, highlight=highlight)
         elif slot.hidden and slot.no is not None:
             # The owner's own view of its hidden card: the face, marked as still hidden.
@@ -218,7 +221,7 @@ class TableWidget(TableView):
 
     def _revealed(self, seat: int, slot: SlotView) -> bool:
         """A hidden card whose poem was read and which its owner has shown: the peak, named."""
-        return self.has_peak and self.view.tables[seat].rows[0][0] == slot
+        return self.has_peak and self.view is not None and self.view.tables[seat].rows[0][0] == slot
 
     def _paint_face(self, p: QPainter, no: int, rect: QRectF, highlight=None, dimmed=False) -> None:
         p.drawPixmap(rect.topLeft(), self._face_pixmap(no, rect.width(), rect.height(), dimmed))
