@@ -121,7 +121,7 @@ def test_yomi_face_styles_change_the_drawing_not_the_game(qtbot):
     images = []
     for style in ("mekuri", "western", "hana"):
         panel.faces.setCurrentIndex(panel.faces.findData(style))
-        assert panel.table.style == style
+        assert panel.table.face_style == style
         images.append(panel.table.grab().toImage())
     assert images[0] != images[1] and images[1] != images[2]
     assert panel.session.legal(0)                                          # still the person's turn
@@ -137,7 +137,7 @@ def test_the_chosen_faces_are_remembered(qtbot, tmp_path):
     first.settings.sync()
     again = YomiPanel(S.Settings(QSettings(ini, QSettings.Format.IniFormat)), None, clock=FakeClock())
     qtbot.addWidget(again)
-    assert again.faces.currentData() == "western" and again.table.style == "western"
+    assert again.faces.currentData() == "western" and again.table.face_style == "western"
 
 
 # =========================================================================== Ume Botan

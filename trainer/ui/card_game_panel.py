@@ -89,7 +89,8 @@ class CardGamePanel(QWidget):
         self.shell.show_scores(True)
         self.setup_row = QHBoxLayout()
         self.build_setup(self.setup_row)
-        self.new_button = QPushButton(clicked=lambda: self.start_game())
+        self.new_button = QPushButton()
+        self.new_button.clicked.connect(lambda: self.start_game())
         self.new_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setup_row.addWidget(self.new_button)
         self.setup_row.addStretch(1)
@@ -160,6 +161,12 @@ class CardGamePanel(QWidget):
     def game_over(self) -> None:
         """The game just ended (the status line already says who won)."""
 
+    @property
+    def playing(self) -> TurnSession:
+        """The game in progress (for what runs only once `start_game` made one)."""
+        assert self.session is not None, "no game started"
+        return self.session
+
     # -- names -------------------------------------------------------------------------------------
     def seat_names(self, in_log: bool = False) -> list[str]:
         """The seats' names: "You" (in the log "Seat 1 (you)", so sentences read well), "CPU n"."""
@@ -189,7 +196,9 @@ class CardGamePanel(QWidget):
     def _score_columns(self) -> None:
         self.shell.scores.set_columns(self.score_columns())
         for k, tip in enumerate(self.score_tooltips()):
-            self.shell.scores.horizontalHeaderItem(k).setToolTip(tip)
+            header = self.shell.scores.horizontalHeaderItem(k)     # set_columns made one per column
+            if header is not None:
+                header.setToolTip(tip)
 
     def seats(self, players: int) -> tuple[str, ...]:
         return tuple(HUMAN if s == self.me else CPU for s in range(players))

@@ -279,6 +279,8 @@ def _grid(area: QRectF, n: int, gap: float = 8.0) -> list[QRectF]:
 class UmebotanPanel(CardGamePanel):
     """Games → Ume Botan (see the module docstring)."""
 
+    table: UmebotanTable
+
     def make_table(self) -> UmebotanTable:
         return UmebotanTable(self.clock)
 
@@ -295,7 +297,8 @@ class UmebotanPanel(CardGamePanel):
             row.addWidget(label)
             row.addWidget(box)
             row.addSpacing(8)
-        self.calc_button = QPushButton(clicked=self.open_calculator)
+        self.calc_button = QPushButton()
+        self.calc_button.clicked.connect(self.open_calculator)
         self.calc_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         row.addWidget(self.calc_button)
 
@@ -354,7 +357,7 @@ class UmebotanPanel(CardGamePanel):
         return None
 
     def show_view(self) -> None:
-        s, t = self.session, self.table
+        s, t = self.playing, self.table
         v = t.view = s.view(self.me)
         legal = s.legal(self.me) if self.me in s.waiting_for() else []
         if t.selected is not None and not any(isinstance(a, Play) and a.card == t.selected for a in legal):
@@ -363,7 +366,8 @@ class UmebotanPanel(CardGamePanel):
                          | {a.target for a in legal if isinstance(a, Take)})
         t.captures = {a.card for a in legal if isinstance(a, Play) and (a.target is not None or v.captures(a.card))}
         t.targets = ({a.target for a in legal if isinstance(a, Take)}
-                     | {a.target for a in legal if isinstance(a, Play) and a.card == t.selected})
+                     | {a.target for a in legal
+                        if isinstance(a, Play) and a.card == t.selected and a.target is not None})
 
     def seat_line(self, seat: int) -> str:
         v = self.table.view
@@ -444,13 +448,14 @@ class ScoreCalculator(QDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.piles: list[list[int]] = [[] for _ in range(4)]
-        self.result: RoundScore | None = None
+        self.round_score: RoundScore | None = None     # not `result`: QDialog.result() is Qt's
         self.help = QLabel(wordWrap=True)
         self.players_label, self.players = QLabel(), QComboBox()
         for n in (4, 3):
             self.players.addItem(str(n), n)
         self.round_label, self.round = QLabel(), QSpinBox(minimum=1, maximum=24, value=1)
-        self.doubled, self.month, self.spring = QCheckBox(), QCheckBox(checked=True), QCheckBox()
+        self.doubled, self.month, self.spring = QCheckBox(), QCheckBox(), QCheckBox()
+        self.month.setChecked(True)
         top = QHBoxLayout()
         for w in (self.players_label, self.players, self.round_label, self.round, self.doubled, self.month,
                   self.spring):
@@ -459,15 +464,19 @@ class ScoreCalculator(QDialog):
         self.pile_buttons = QButtonGroup(self)
         pick = QHBoxLayout()
         for k in range(4):
-            b = QRadioButton()
-            b.setStyleSheet(f"color: {PILE_COLOURS[k].name()}; font-weight: bold;")
-            self.pile_buttons.addButton(b, k)
-            pick.addWidget(b)
+            radio = QRadioButton()
+            radio.setStyleSheet(f"color: {PILE_COLOURS[k].name()}; font-weight: bold;")
+            self.pile_buttons.addButton(radio, k)
+            pick.addWidget(radio)
         self.pile_buttons.button(0).setChecked(True)
-        self.rest_button = QPushButton(clicked=self.rest_to_pile)
-        self.clear_button = QPushButton(clicked=self.clear)
-        self.score_button = QPushButton(clicked=self.score)
-        self.close_button = QPushButton(clicked=self.close)
+        self.rest_button = QPushButton()
+        self.rest_button.clicked.connect(self.rest_to_pile)
+        self.clear_button = QPushButton()
+        self.clear_button.clicked.connect(self.clear)
+        self.score_button = QPushButton()
+        self.score_button.clicked.connect(self.score)
+        self.close_button = QPushButton()
+        self.close_button.clicked.connect(self.close)
         for b in (self.rest_button, self.clear_button):
             pick.addWidget(b)
         pick.addStretch(1)
@@ -574,7 +583,7 @@ class ScoreCalculator(QDialog):
 
     def score(self) -> RoundScore | None:
         """Score the piles (`score_round`, as `karuta score umebotan`), or say what is wrong."""
-        self.result = None
+        self.round_score = None
         self.table.setRowCount(0)
         self.summary.setText("")
         trouble = self.problem()
@@ -582,13 +591,14 @@ class ScoreCalculator(QDialog):
         if trouble:
             return None
         n = self.player_count()
-        self.result = score_round(self.piles[:n], round_no=self.round.value() if self.month.isChecked() else None,
-                                  doubled=self.doubled.isChecked(), spring_exclusive=self.spring.isChecked())
+        self.round_score = score_round(self.piles[:n],
+                                       round_no=self.round.value() if self.month.isChecked() else None,
+                                       doubled=self.doubled.isChecked(), spring_exclusive=self.spring.isChecked())
         self._show_result()
-        return self.result
+        return self.round_score
 
     def _show_result(self) -> None:
-        r = self.result
+        r = self.round_score
         if r is None:
             return
         self.table.setRowCount(len(r.scores))

@@ -26,7 +26,6 @@ from trainer.rules.unsun import (DISCARDING, PLAYERS, ROBAI_CHOICE, Card, DealSc
 from trainer.text.unsun import describe_unsun, seat_name
 from trainer.ui.card_game_panel import CardGamePanel
 from trainer.ui.i18n import add_messages, tr
-from trainer.ui.table_shell import TableView
 from trainer.ui.unsun_table import UnsunTable
 
 ROBAU, HIDE = "robau", "hide"     # the two items of the ロバイ choice (buttons, not cards)
@@ -81,7 +80,9 @@ class UnsunPanel(CardGamePanel):
         self.table.set_seats(self.seat_names(), me=self.person_seat())
 
     # -- the table and the setup row -------------------------------------------------------------
-    def make_table(self) -> TableView:
+    table: UnsunTable
+
+    def make_table(self) -> UnsunTable:
         table = UnsunTable(clock=self.clock)
         table.seat_name = seat_name
         return table
@@ -102,8 +103,10 @@ class UnsunPanel(CardGamePanel):
             row.addWidget(w)
 
     def extra_buttons(self) -> list[QPushButton]:
-        self.robau_button = QPushButton(clicked=lambda: self._choose(ROBAU))
-        self.hide_button = QPushButton(clicked=lambda: self._choose(HIDE))
+        self.robau_button = QPushButton()
+        self.robau_button.clicked.connect(lambda: self._choose(ROBAU))
+        self.hide_button = QPushButton()
+        self.hide_button.clicked.connect(lambda: self._choose(HIDE))
         self._show_choice(False)
         return [self.robau_button, self.hide_button]
 

@@ -222,8 +222,8 @@ def paint_card(p: QPainter, rect: QRectF, card: Card, *, trump: str | None = Non
     p.restore()
     if seal:      # top-left on a court (no rank there); bottom-left on a pip card, clear of its rank
         size = max(10.0, w * 0.34)
-        corner = rect if card.is_court else QRectF(rect.left(), rect.bottom() - size - 4, w, size + 4)
-        paint_seal(p, corner, seal, QColor("#5a4a2a"))
+        seal_rect = rect if card.is_court else QRectF(rect.left(), rect.bottom() - size - 4, w, size + 4)
+        paint_seal(p, seal_rect, seal, QColor("#5a4a2a"))
     if dim:
         p.save()
         p.setPen(Qt.PenStyle.NoPen)

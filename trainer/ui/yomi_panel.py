@@ -11,10 +11,10 @@ allowed. Faces: mekurifuda (default), western or hanafuda
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox
 
 from trainer.games import registry
@@ -74,7 +74,7 @@ class YomiTable(TableView):
     def __init__(self, clock: Any, parent: Any = None):
         super().__init__(arrangement=RING, hand_height=150, clock=clock, parent=parent)
         self.view: YomiView | None = None
-        self.style = "mekuri"
+        self.face_style = "mekuri"         # not `style`: QWidget.style() is Qt's
         self.highlighted: set[Any] = set()   # cards the person may play now, "pass" if they may pass
         self.faces_painted: set[Any] = set()  # what the last paint showed face-up (tests)
         self._hand: list[tuple[QRectF, Any]] = []
@@ -158,7 +158,7 @@ class YomiTable(TableView):
         shown = v.discard[-3:]
         for k, card in enumerate(shown):       # the last cards peek out under the top one
             off = (len(shown) - 1 - k) * w * 0.22
-            paint_mekuri(p, pile.translated(-off, -off * 0.3), card, self.style,
+            paint_mekuri(p, pile.translated(-off, -off * 0.3), card, self.face_style,
                          wild=card == v.wild_card, faces_painted=self.faces_painted)
         if not shown:
             p.save()
@@ -186,8 +186,8 @@ class YomiTable(TableView):
                   ([("undealt", tr("yomi.undealt"))] if v.undealt else [])
         for what, text in legends:
             r = QRectF(info.left() + 6, y, row_h * ASPECT, row_h)
-            if what == "wild":
-                paint_mekuri(p, r, v.wild_card, self.style, wild=True)
+            if what == "wild" and v.wild_card is not None:
+                paint_mekuri(p, r, v.wild_card, self.face_style, wild=True)
             else:
                 paint_card_back(p, r)
             _label(p, QRectF(r.right() + 6, r.top(), info.right() - r.right() - 6, r.height()), text, 13,
@@ -201,7 +201,7 @@ class YomiTable(TableView):
         my_turn = bool(self.highlighted)
         for r, card in self._hand:
             playable = card in self.highlighted
-            paint_mekuri(p, r, card, self.style, wild=card == v.wild_card,
+            paint_mekuri(p, r, card, self.face_style, wild=card == v.wild_card,
                          highlight=PLAYABLE if playable else None, dimmed=my_turn and not playable,
                          faces_painted=self.faces_painted)
         if not self._pass.isEmpty():
@@ -243,6 +243,8 @@ def card_of(action: Any) -> Any:
 class YomiPanel(CardGamePanel):
     """Games → Yomi (see the module docstring)."""
 
+    table: YomiTable
+
     def make_table(self) -> YomiTable:
         return YomiTable(self.clock)
 
@@ -282,14 +284,15 @@ class YomiPanel(CardGamePanel):
         v = registry.find(*key.split("/"))
         for k in range(self.players.count()):
             n = self.players.itemData(k)
-            self.players.model().item(k).setEnabled(v.min_seats <= n <= v.max_seats)
+            model = cast(QStandardItemModel, self.players.model())   # a QComboBox's own model
+            model.item(k).setEnabled(v.min_seats <= n <= v.max_seats)
         if not v.min_seats <= self.players.currentData() <= v.max_seats:
             self.players.setCurrentIndex(self.players.findData(v.seats))
 
     def _faces_changed(self) -> None:
-        self.table.style = self.faces.currentData() or FACES.default
+        self.table.face_style = self.faces.currentData() or FACES.default
         if self.settings is not None:
-            self.settings.set(FACES, self.table.style)
+            self.settings.set(FACES, self.table.face_style)
         self.table.refresh()
 
     # -- the game ------------------------------------------------------------------------------------
@@ -321,7 +324,7 @@ class YomiPanel(CardGamePanel):
         return tr("yomi.round_row", n=event.round_no), [event.points if s == event.seat else 0 for s in range(n)]
 
     def show_view(self) -> None:
-        s = self.session
+        s = self.playing
         t = self.table
         t.view = s.view(self.me)
         legal = s.legal(self.me) if self.me in s.waiting_for() else []
