@@ -218,3 +218,18 @@ def test_wait_in_shimo_only_holds_before_the_next_card(qtbot, driver):
     with qtbot.waitSignal(driver.card_started, timeout=10_000):
         driver.release()
     assert started == [7, 3]
+
+
+def test_more_karafuda_than_poems_outside_the_set_is_refused_in_the_interface_language(panel, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    panel.set_given.setChecked(True)
+    panel.set_text.setText("1-10")
+    panel.karafuda.setValue(95)                        # only 90 poems lie outside the ten
+    LANG.set("ja")
+    try:
+        assert not panel.new_session()
+    finally:
+        LANG.set("en")
+    assert shown == ["空札を 95 枚にはできません: 選んだ 10 枚の外には 90 首しかありません"]

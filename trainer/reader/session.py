@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeGuard
 
+from trainer.rules.protocol import IllegalAction
+
 SESSION_FILE = "reader_session.json"
 
 
@@ -79,9 +81,10 @@ def with_karafuda(cards, k: int, seed: int) -> tuple[list[int], list[int]]:
     if k < 0:
         raise ValueError(f"karafuda must be 0 or more, not {k}")
     outside = sorted(set(range(1, 101)) - set(chosen))
-    if k > len(outside):
-        raise ValueError(f"{k} karafuda asked for but only {len(outside)} poems lie outside "
-                         f"the set of {len(chosen)}")
+    if k > len(outside):      # a refusal the screen words from its id (`describe_refusal`)
+        raise IllegalAction("reader.too_many_karafuda",
+                            f"{k} karafuda asked for but only {len(outside)} poems lie outside "
+                            f"the set of {len(chosen)}", asked=k, outside=len(outside), chosen=len(chosen))
     extra = sorted(random.Random(f"karafuda:{seed}").sample(outside, k))
     return sorted(chosen + extra), extra
 

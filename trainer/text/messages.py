@@ -52,6 +52,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reader.set_given": ("指定した札のみ", "Only these cards"),
     "reader.set_hint": ("札番号を空白かコンマで区切って（例: 1 5 22-30）",
                         "Poem numbers, separated by spaces or commas (e.g. 1 5 22-30)"),
+    "refusal.reader.too_many_karafuda": (
+        "空札を {asked} 枚にはできません: 選んだ {chosen} 枚の外には {outside} 首しかありません",
+        "{asked} karafuda asked for but only {outside} poems lie outside the set of {chosen}"),
     "reader.no_sound": ("音声出力がありません: 無音で進みます", "No sound device: running silently"),
     "settings.title": ("設定", "Settings"),
     "settings.language": ("表示言語", "Interface language"),

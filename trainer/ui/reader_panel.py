@@ -28,6 +28,7 @@ from audio.clock import SYSTEM, Clock
 from trainer.ui import settings as S
 from trainer.ui.i18n import add_messages
 from trainer.reader.session import ORDERS
+from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import current_text, shown
 from trainer.reader.session import (ReaderSession, ReadingTiming, clear_session, read_session,
@@ -271,36 +272,41 @@ class ReaderPanel(QWidget):
 
     def new_session(self) -> bool:
         """Discard the saved session and make a new one from the card-set choice."""
+        return self._fresh_session() is not None
+
+    def _fresh_session(self) -> ReaderSession | None:
+        """`new_session`'s work: the new session, or None when the choice was refused (said why)."""
         cards = None
         if self.set_given.isChecked():
             try:
                 cards = parse_card_set(self.set_text.text())
             except ValueError as exc:
                 QMessageBox.warning(self, tr("error.title"), tr("error.bad_numbers", text=str(exc)))
-                return False
+                return None       # str(exc) is the part of the user's own text that is no number
         try:
             session = ReaderSession.new(cards, timing=self.timing(), karafuda=self.karafuda.value()
                                         if cards else 0, order=self.order.currentData())
-        except ValueError as exc:          # more karafuda than poems outside the set
-            QMessageBox.warning(self, tr("error.title"), str(exc))
-            return False
+        except ValueError as exc:          # more karafuda than poems outside the set (an IllegalAction)
+            QMessageBox.warning(self, tr("error.title"), describe_refusal(exc))
+            return None
         if self.reading:
             self.command("stop")
         clear_session()
         self.session = session
-        self.session.save()
+        session.save()
         self.read_list.clear()
         self._refresh()
-        return True
+        return session
 
     def can_replay(self) -> bool:
         return not self.reading and self.session is not None and self.session.read > 0
 
     def replay(self) -> None:
         """Read the last reading again from its start, in the same order (感想戦)."""
-        if not self.can_replay():
+        last = self.session
+        if last is None or not self.can_replay():
             return
-        self.session = self.session.replayed()
+        self.session = last.replayed()
         self.session.save()
         self.read_list.clear()
         self.start(memorise=False)            # a review needs no second memorisation period
@@ -313,10 +319,11 @@ class ReaderPanel(QWidget):
         if voices is not None and voices.needs_synthesis():
             voices.ensure_ready(self.window(), then=lambda: self.start(memorise))
             return
-        if self.session is None or self.session.finished:
-            if not self.new_session():
-                return
         s = self.session
+        if s is None or s.finished:
+            s = self._fresh_session()
+            if s is None:
+                return
         s.timing = self.timing()          # settings changed between runs apply from the next card on
         s.save()
         fresh = not s.joka_done and s.read == 0
@@ -459,7 +466,7 @@ class ReaderPanel(QWidget):
             self.read_list.clear()
         for k in range(self.read_list.count(), len(cards)):
             p = poems.get(cards[k])
-            mark = f"  〔{tr('reader.karafuda_mark')}〕" if s.is_karafuda(p.no) else ""
+            mark = f"  〔{tr('reader.karafuda_mark')}〕" if s is not None and s.is_karafuda(p.no) else ""
             self.read_list.addItem(f"{k + 1:>3}.  {p.kami[0]}…  {''.join(p.shimo_kana)[:7]}  ({p.no}){mark}")
         self.read_list.scrollToBottom()
 
