@@ -72,7 +72,7 @@ def stored(store, kind):
 def test_fuda_nagashi_typed_and_picked_answers_are_timed_and_stored(qtbot, panel, store, clock):
     choose(panel, "fuda_nagashi", "pick", "1-4")
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     model = screen.model
     answers = []
     for k in range(4):
@@ -102,7 +102,7 @@ def test_fuda_nagashi_typed_and_picked_answers_are_timed_and_stored(qtbot, panel
 def test_kami_to_torifuda_touches_timed_from_the_kimariji_mark(qtbot, panel, store, clock):
     choose(panel, "kami_to_torifuda", "group", "あさ", choices=4, rounds=3)
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     screen.feedback_s = 0
     model = screen.model
     reading = panel.readings[-1]
@@ -133,7 +133,7 @@ def test_kami_to_torifuda_touches_timed_from_the_kimariji_mark(qtbot, panel, sto
 def test_listening_reflex_takes_faults_and_karafuda(qtbot, panel, store, clock):
     choose(panel, "listening_reflex", "all", territory=4, karafuda=2)
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     model = screen.model
     reading = panel.readings[-1]
     faulted = False
@@ -161,7 +161,7 @@ def test_listening_reflex_takes_faults_and_karafuda(qtbot, panel, store, clock):
 def test_kimariji_henka_answers_every_field_card(qtbot, panel, store, clock):
     choose(panel, "kimariji_henka", "all", field=3, rounds=2)
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     expected = []
     for rnd in range(2):
         qtbot.mouseClick(screen.ask_button, Qt.MouseButton.LeftButton)
@@ -183,7 +183,7 @@ def test_kimariji_henka_answers_every_field_card(qtbot, panel, store, clock):
 def test_positional_memory_touch_the_place_face_down(qtbot, panel, store, clock):
     choose(panel, "positional", "all", field=4, memorise_s=10, karafuda=0)
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     model = screen.model
     layout = dict(model.layout)
     assert not screen.field.face_down
@@ -212,7 +212,7 @@ def test_positional_memory_touch_the_place_face_down(qtbot, panel, store, clock)
 def test_bad_card_sets_say_why_and_start_nothing(qtbot, panel, store):
     choose(panel, "fuda_nagashi", "pick", "1, x")
     assert not panel.start()
-    assert "x" in panel.message.text() and panel.screen is None
+    assert "x" in panel.message.text() and panel.drill_screen is None
     choose(panel, "fuda_nagashi", "weakest", "10")
     assert not panel.start()            # an empty store has no weakest cards yet
     assert panel.message.text()
@@ -224,13 +224,13 @@ def test_bad_card_sets_say_why_and_start_nothing(qtbot, panel, store):
 def test_due_cards_come_from_the_fsrs_schedule(qtbot, panel, store, clock):
     choose(panel, "fuda_nagashi", "due", "3")
     assert panel.start()                 # nothing reviewed yet: three new cards
-    assert sorted(panel.screen.model.order) == [1, 2, 3]
+    assert sorted(panel.drill_screen.model.order) == [1, 2, 3]
 
 
 def test_stop_keeps_what_was_answered(qtbot, panel, store, clock):
     choose(panel, "fuda_nagashi", "all")
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     card = screen.model.current.card
     clock.advance(1.0)
     qtbot.keyClicks(screen.edit, poems.romaji(poems.get(card).kimariji))
@@ -261,7 +261,7 @@ def test_a_trial_that_cannot_be_saved_is_said_and_the_drill_goes_on(qtbot, panel
     """Issue 11 finding 6: a read-only database mid-drill used to freeze the drill, no message."""
     choose(panel, "fuda_nagashi", "pick", "1-4")
     assert panel.start()
-    screen, model = panel.screen, panel.screen.model
+    screen, model = panel.drill_screen, panel.drill_screen.model
 
     def answer():
         card = model.current.card
@@ -297,7 +297,7 @@ def test_a_stopped_drill_shows_its_totals(qtbot, panel, clock, lang, words):
     LANG.set(lang)
     try:
         assert panel.start()
-        screen = panel.screen
+        screen = panel.drill_screen
         _answer_right(qtbot, screen, clock, 1.0)
         _answer_right(qtbot, screen, clock, 2.0)
         clock.advance(0.5)
@@ -313,7 +313,7 @@ def test_fuda_nagashi_keeps_a_missed_card_on_show_until_the_player_moves_on(qtbo
                                                                             clock):
     choose(panel, "fuda_nagashi", "pick", "1-3")
     assert panel.start()
-    screen, model = panel.screen, panel.screen.model
+    screen, model = panel.drill_screen, panel.drill_screen.model
     missed = model.current.card
     qtbot.keyClicks(screen.edit, "zzz")
     qtbot.keyClick(screen.edit, Qt.Key.Key_Return)
@@ -341,7 +341,7 @@ def test_fuda_nagashi_keeps_a_missed_card_on_show_until_the_player_moves_on(qtbo
 def test_a_drill_screen_follows_a_language_switch(qtbot, panel, clock):
     choose(panel, "fuda_nagashi", "pick", "1-2")
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     assert screen.prompt.text().startswith("Kimariji")
     try:
         LANG.set("ja")
@@ -357,7 +357,7 @@ def test_a_drill_screen_follows_a_language_switch(qtbot, panel, clock):
         LANG.set("en")
     choose(panel, "kimariji_henka", "all", field=3, rounds=2)
     assert panel.start()
-    henka = panel.screen
+    henka = panel.drill_screen
     LANG.set("ja")
     try:
         assert henka.ask_button.text() == "決まり字を答える"
@@ -393,7 +393,7 @@ def test_the_answer_field_keeps_typing_keys_and_lets_esc_stop_the_drill(qtbot, s
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     choose(panel, "fuda_nagashi", "pick", "1-3")
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     screen.edit.setFocus()
     for key in (Qt.Key.Key_Space, Qt.Key.Key_W, Qt.Key.Key_R, Qt.Key.Key_N):
         qtbot.keyClick(screen.edit, key)
@@ -411,7 +411,7 @@ def test_the_answer_field_keeps_typing_keys_and_lets_esc_stop_the_drill(qtbot, s
 def test_listening_reflex_best_leaves_anticipations_out(qtbot, panel, store, clock):
     choose(panel, "listening_reflex", "all", territory=4, karafuda=0)
     assert panel.start()
-    screen, model = panel.screen, panel.screen.model
+    screen, model = panel.drill_screen, panel.drill_screen.model
     reading = panel.readings[-1]
     early = iter([-0.06, 0.05, 0.33, 0.41])
     while not screen.finished:

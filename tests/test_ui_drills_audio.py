@@ -52,7 +52,7 @@ def test_kami_to_torifuda_read_aloud_times_from_the_players_kimariji_mark(qtbot,
     panel.spins["rounds"].setValue(2)
     panel.audio_box.setChecked(True)
     assert panel.read_aloud and panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     assert isinstance(screen.reading, AudioReading)
     screen.feedback_s = 0
     model = screen.model
@@ -79,7 +79,7 @@ def test_listening_reflex_read_aloud_runs_to_the_end(qtbot, panel):
     panel.spins["karafuda"].setValue(0)
     panel.audio_box.setChecked(True)
     assert panel.start()
-    screen = panel.screen
+    screen = panel.drill_screen
     model = screen.model
     taken = set()
 

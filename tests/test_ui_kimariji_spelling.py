@@ -251,7 +251,7 @@ def test_fuda_nagashi_buttons_and_feedback_in_the_spelling(qtbot, drills, spelli
     SPELLING.set(spelling)
     choose(drills, "fuda_nagashi", "pick", "19 44")
     assert drills.start()
-    screen = drills.screen
+    screen = drills.drill_screen
     for _ in range(2):
         card = screen.model.current.card
         button = next(b for b in screen.pick_buttons if b.property("card") == card)
@@ -266,7 +266,7 @@ def test_kimariji_henka_feedback_as_heard(qtbot, drills):
     from test_ui_drills import choose
     choose(drills, "kimariji_henka", "pick", "44 19", field=2, rounds=3)
     assert drills.start()
-    screen = drills.screen
+    screen = drills.drill_screen
     for rnd in range(3):
         qtbot.mouseClick(screen.ask_button, Qt.MouseButton.LeftButton)
         for card in list(screen.queue):

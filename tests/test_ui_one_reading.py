@@ -193,7 +193,7 @@ def test_a_drill_read_aloud_while_the_match_is_paused_asks_then_both_keep_workin
     assert drills.start()
     assert w.asked == ["Match"]
     assert w.match.phase == "over" and w.match.driver.state == "idle"     # its result is shown
-    screen, taken = drills.screen, set()
+    screen, taken = drills.drill_screen, set()
 
     def take_when_read():
         r = screen.model.reading

@@ -14,6 +14,7 @@ is off (``drills_reading``).
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
@@ -28,6 +29,9 @@ from trainer.drills.common import DrillError
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.stats_store import UsesStatsStore
+
+if TYPE_CHECKING:                  # the screens load with the first drill run
+    from trainer.ui.drills_screens import DrillScreen
 
 DRILLS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka", "positional")
 SETS = ("all", "first", "length", "group", "weakest", "due", "pick")
@@ -60,7 +64,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         self._driver = driver
         self.reading_factory = reading_factory
         self.seed = seed
-        self.screen = None
+        self.drill_screen: DrillScreen | None = None   # not `screen`: QWidget.screen() is Qt's
         self.recorder = None
         self._build()
         self._restore()
@@ -276,7 +280,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
     # -- running -------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self.screen is not None and not self.screen.finished
+        return self.drill_screen is not None and not self.drill_screen.finished
 
     def start(self) -> bool:
         """Build the chosen drill and show it; False (with a message) if it cannot start."""
@@ -349,9 +353,9 @@ class DrillsPanel(UsesStatsStore, QWidget):
         session = self.recorder.session if self.recorder else None
         return [r for r in recent_runs(self.store, "fuda_nagashi", 6) if r.session != session][:5]
 
-    def _show(self, screen) -> None:
+    def _show(self, screen: DrillScreen) -> None:
         self._drop_screen()
-        self.screen = screen
+        self.drill_screen = screen
         self.stack.addWidget(screen)
         self.stack.setCurrentWidget(screen)
         screen.done.connect(self._update_buttons)
@@ -359,19 +363,19 @@ class DrillsPanel(UsesStatsStore, QWidget):
         screen.begin()
 
     def _drop_screen(self) -> None:
-        if self.screen is not None:
-            self.screen.stop()
-            self.stack.removeWidget(self.screen)
-            self.screen.deleteLater()
-            self.screen = None
+        if self.drill_screen is not None:
+            self.drill_screen.stop()
+            self.stack.removeWidget(self.drill_screen)
+            self.drill_screen.deleteLater()
+            self.drill_screen = None
 
     def stop(self) -> None:
         """Stop the drill on screen; what was answered is already stored."""
-        if self.screen is not None:
-            if self.screen.finished:
-                self.screen.stop()
+        if self.drill_screen is not None:
+            if self.drill_screen.finished:
+                self.drill_screen.stop()
             else:
-                self.screen.stop_here()        # its totals, not a bare "Stop"
+                self.drill_screen.stop_here()        # its totals, not a bare "Stop"
         self._update_buttons()
 
     # -- the main window's actions -------------------------------------------------------------

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -30,6 +32,7 @@ import poems
 from audio.clock import SYSTEM
 import trainer.text.drills  # noqa: F401  (registers the strings)
 from trainer.drills.common import REACTION_FLOOR_MS, best_reaction, confusables_first
+from trainer.drills.kimariji_henka import Expected
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
 from trainer.ui.i18n import LANG, tr
@@ -117,7 +120,7 @@ class DrillScreen(QWidget):
         self.finished = False
         self.began_at = clock()     # built and begun together by the panel: the run's time
         self._generation = 0        # drops delayed steps of a drill already stopped
-        self._live: dict[object, object] = {}   # widget -> what makes its text (say)
+        self._live: dict[Any, Callable[[], str]] = {}   # widget (with setText) -> what makes its text
         self.status = QLabel()
         self.status.setWordWrap(True)
         _big(self.status, 20)
@@ -555,7 +558,7 @@ class KimarijiHenkaScreen(DrillScreen):
         row.addLayout(left, 1)
         row.addLayout(right, 3)
         self.queue: list[int] = []
-        self.expected: dict[int, object] = {}
+        self.expected: dict[int, Expected] = {}
 
     def begin(self) -> None:
         self.next_round()
