@@ -53,6 +53,12 @@ def output_devices() -> list[str]:
     return list(dict.fromkeys(d["name"] for d in devices if d.get("max_output_channels", 0) > 0))
 
 
+def whole_range(key: S.Key) -> tuple[int, int]:
+    """A bounded whole-number setting's range, for its spin box or slider."""
+    assert key.lo is not None and key.hi is not None, f"{key.name} has no range"
+    return int(key.lo), int(key.hi)
+
+
 class SettingsDialog(QDialog):
     def __init__(self, settings: S.Settings, voices: list[str], parent=None, voice_book=None,
                  devices: list[str] | None = None):
@@ -95,12 +101,14 @@ class SettingsDialog(QDialog):
             self.device.addItem(saved, saved)       # not plugged in now: kept, not forgotten
         self.device.setCurrentIndex(max(0, self.device.findData(saved)))
         form.addRow(tr("settings.device"), self.device)
-        self.volume = QSlider(Qt.Orientation.Horizontal, minimum=0, maximum=100)
+        self.volume = QSlider(Qt.Orientation.Horizontal)
+        self.volume.setRange(*whole_range(S.VOLUME))
         self.volume.setValue(settings.get(S.VOLUME))
         self.volume_label = QLabel()
         self.volume.valueChanged.connect(lambda v: self.volume_label.setText(f"{v} %"))
         self.volume_label.setText(f"{self.volume.value()} %")
-        self.test_button = QPushButton(tr("settings.test_tone"), clicked=self.test_tone)
+        self.test_button = QPushButton(tr("settings.test_tone"))
+        self.test_button.clicked.connect(self.test_tone)
         self.test_button.setEnabled(voice_book is not None and hasattr(voice_book, "test_tone"))
         row = QHBoxLayout()
         row.addWidget(self.volume, 1)
@@ -118,22 +126,24 @@ class SettingsDialog(QDialog):
         self.kimariji.setChecked(settings.get(S.SHOW_KIMARIJI))
         form.addRow(self.kimariji)
         self.spelling = QComboBox()
-        for code in S.KIMARIJI_SPELLING.choices:
+        for code in S.KIMARIJI_SPELLING.choices or ():
             self.spelling.addItem(tr(f"settings.spelling_{code}"), code)
         self.spelling.setCurrentIndex(max(0, self.spelling.findData(settings.get(S.KIMARIJI_SPELLING))))
         form.addRow(tr("settings.spelling"), self.spelling)
         self.dakuten = QCheckBox(tr("settings.dakuten"))
         self.dakuten.setChecked(settings.get(S.DAKUTEN))
         form.addRow(self.dakuten)
-        self.memorise = QSpinBox(minimum=int(S.MEMORISE_MIN.lo), maximum=int(S.MEMORISE_MIN.hi))
+        self.memorise = QSpinBox()
+        self.memorise.setRange(*whole_range(S.MEMORISE_MIN))
         self.memorise.setValue(settings.get(S.MEMORISE_MIN))
         form.addRow(tr("settings.memorise"), self.memorise)
-        self.cards_per_side = QSpinBox(minimum=int(S.CARDS_PER_SIDE.lo), maximum=int(S.CARDS_PER_SIDE.hi))
+        self.cards_per_side = QSpinBox()
+        self.cards_per_side.setRange(*whole_range(S.CARDS_PER_SIDE))
         self.cards_per_side.setValue(settings.get(S.CARDS_PER_SIDE))
         self.cards_per_side.setToolTip(tr("settings.cards_per_side_tip"))
         form.addRow(tr("settings.cards_per_side"), self.cards_per_side)
-        self.judge_window = QSpinBox(minimum=int(S.JUDGE_WINDOW_MS.lo), maximum=int(S.JUDGE_WINDOW_MS.hi),
-                                     suffix=" ms")
+        self.judge_window = QSpinBox(suffix=" ms")
+        self.judge_window.setRange(*whole_range(S.JUDGE_WINDOW_MS))
         self.judge_window.setValue(settings.get(S.JUDGE_WINDOW_MS))
         self.judge_window.setToolTip(tr("settings.judge_window_tip"))
         form.addRow(tr("settings.judge_window"), self.judge_window)

@@ -89,7 +89,7 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.empty = QLabel()
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack.addWidget(self.dashboard)
-        self.card_page = None
+        self.card_page: CardPage | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(bar)
@@ -116,14 +116,14 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.dist = C.DistributionChart()
         self.card_button = QPushButton()
         self.card_button.setEnabled(False)
-        self.card_button.clicked.connect(lambda: self.selected and self.open_card(self.selected))
+        self.card_button.clicked.connect(self._open_selected)
         dist_box = QVBoxLayout()
         dist_box.addWidget(self.dist, 1)
         dist_box.addWidget(self.card_button)
         self.weak_title = QLabel()
         self.weak_family_label = QLabel()
         self.weak_family = QComboBox()      # the table ranks within one timing family
-        self.weak_family.currentIndexChanged.connect(lambda *_: self.data and self._fill_weakest())
+        self.weak_family.currentIndexChanged.connect(self._family_chosen)
         self.weak_table = QTableWidget(0, 5)
         self.weak_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.weak_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -274,8 +274,14 @@ class StatsPanel(UsesStatsStore, QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, no)
                 self.weak_table.setItem(row, col, item)
 
+    def _family_chosen(self, *_) -> None:
+        if self.data:
+            self._fill_weakest()
+
     def _weak_card(self, row: int) -> int:
-        return int(self.weak_table.item(row, 0).data(Qt.ItemDataRole.UserRole))
+        item = self.weak_table.item(row, 0)
+        assert item is not None, "a clicked row has its cells"
+        return int(item.data(Qt.ItemDataRole.UserRole))
 
     def select_card(self, card: int | None) -> None:
         from trainer.stats.aggregates import DIST_WINDOW, recent_trials
@@ -291,6 +297,10 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.dist.set_data(card, static_text(card), recent_trials(self.store, card, DIST_WINDOW, self.kind))
         self.card_button.setText(tr("stats.card_title", card=card, poet=static_text(card)) + " →")
         self.card_button.setEnabled(True)
+
+    def _open_selected(self) -> None:
+        if self.selected:
+            self.open_card(self.selected)
 
     # -- the card page ---------------------------------------------------------------------------
     def open_card(self, card: int) -> None:
