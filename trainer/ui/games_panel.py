@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
-from trainer.ui.modes import MATCH_GAME, build_table, game_tables, settings_changed
+from trainer.ui.modes import MATCH_GAME, Mode, build_table, game_tables, settings_changed
 
 add_messages({"mode.games": ("遊び", "Games")})
 
@@ -56,15 +56,15 @@ class GamesPanel(QWidget):
     # -- the mode protocol: the game on screen answers --------------------------------------
     def available(self, name: str) -> bool:
         panel = self.current()
-        return bool(panel is not None and panel.available(name))
+        return isinstance(panel, Mode) and bool(panel.available(name))
 
     def command(self, name: str) -> None:
         panel = self.current()
-        if panel is not None:
+        if isinstance(panel, Mode):
             panel.command(name)
 
     def retranslate(self, *_) -> None:
-        for k, (game, _) in enumerate(self.games):
+        for k, (game, _panel) in enumerate(self.games):
             self.tabs.setTabText(k, game_name(game))
 
     def settings_changed(self) -> None:

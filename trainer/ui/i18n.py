@@ -42,9 +42,6 @@ class Language(QObject):
             messages.set_language(code)
             self.changed.emit(code)
 
-    def tr(self, msg_id: str, **values) -> str:
-        return messages.tr(msg_id, **values)
-
 
 # One language per process: the main window and every widget share it.
 LANG = Language()

@@ -37,7 +37,9 @@ class ImportDialog(QDialog):
         self.setMinimumSize(760, 520)
         self._build()
         # Quitting mid-import: stop after the poems being analysed, and let the thread end.
-        QApplication.instance().aboutToQuit.connect(self._stop_for_quit)
+        app = QApplication.instance()         # there is one: this is a widget
+        if app is not None:
+            app.aboutToQuit.connect(self._stop_for_quit)
         if folder:
             self.set_folder(folder)
 

@@ -12,6 +12,8 @@ a reading while another mode's is paused asks "Stop the reading in Match?".
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QLabel, QMainWindow, QMessageBox, QStackedWidget, QTabBar, QVBoxLayout,
@@ -46,7 +48,7 @@ MODES = (
 )
 
 
-def all_modes() -> list[tuple[str, str, str, object]]:
+def all_modes() -> list[tuple[str, str, str, Callable[..., Any]]]:
     """Every mode after the reader, in tab order: Match (kyōgi's table), then MODES."""
     match = next((g, m, c) for g, m, c in game_tables() if g == MATCH_GAME)
     return [("mode.kyogi", match[1], match[2], _with_settings_and_voices), *MODES]
@@ -287,7 +289,7 @@ class MainWindow(QMainWindow):
 
     def retranslate(self, *_) -> None:
         self.setWindowTitle(tr("app.title"))
-        for k, (msg, _) in enumerate(self.modes):
+        for k, (msg, _panel) in enumerate(self.modes):
             self.tabs.setTabText(k, tr(msg))
         self.file_menu.setTitle(tr("menu.file"))
         self.reading_menu.setTitle(tr("menu.reading"))

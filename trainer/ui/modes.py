@@ -11,11 +11,20 @@ broken tab. The rest of this module concerns widgets only, so it stays in the UI
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from trainer.games.registry import table_views as game_tables  # noqa: F401  (the window reads it here)
 
 MATCH_GAME = "kyogi"
+
+
+@runtime_checkable
+class Mode(Protocol):
+    """The commands part of the mode protocol, as the window and the Games mode call it."""
+
+    def available(self, name: str) -> bool: ...
+
+    def command(self, name: str) -> None: ...
 
 
 class ModeBuildError(RuntimeError):

@@ -68,7 +68,9 @@ class BackgroundTask(QObject):
 
 def run_with_progress(parent: QWidget, title: str, label: str, work, on_done, on_error, on_cancel=None):
     """Run ``work`` with a modal, cancellable progress dialog; returns the task."""
-    dialog = QProgressDialog(label, None, 0, 0, parent)
+    dialog = QProgressDialog(parent)       # its cancel button is set below, in the interface language
+    dialog.setLabelText(label)
+    dialog.setRange(0, 0)
     dialog.setWindowTitle(title)
     dialog.setMinimumDuration(0)
     dialog.setAutoClose(False)

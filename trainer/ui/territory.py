@@ -98,18 +98,17 @@ def reuse_arrangement(saved: Territory, dealt) -> Territory:
     dealt = list(dealt)
     dealt_set = set(dealt)
     newcomers = [c for c in dealt if c not in set(saved.cards())]
-    rows = []
-    for left, right in saved.rows():
-        groups = []
-        for group in (left, right):
-            out = []
-            for c in group:
-                if c in dealt_set:
-                    out.append(c)
-                elif newcomers:
-                    out.append(newcomers.pop(0))
-            groups.append(out)
-        rows.append(tuple(groups))
+
+    def refill(group) -> list[int]:
+        out = []
+        for c in group:
+            if c in dealt_set:
+                out.append(c)
+            elif newcomers:
+                out.append(newcomers.pop(0))
+        return out
+
+    rows = [(refill(left), refill(right)) for left, right in saved.rows()]   # left first, as laid
     side = Territory(rows)
     for c in newcomers:
         side.add(c)
