@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 Clock = Callable[[], float]  # seconds; time.perf_counter or a fake in tests
 
@@ -50,6 +50,26 @@ def best_reaction(times: Iterable[float | None]) -> tuple[float | None, int]:
     timed = [t for t in times if t is not None]
     real = [t for t in timed if not is_anticipation(t)]
     return (min(real) if real else None), len(timed) - len(real)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The figures every drill reports at its end (anticipations counted apart, never a best)."""
+
+    answered: int
+    right: int
+    mean_ms: float | None
+    best_ms: float | None
+    anticipations: int
+
+
+def summarise(results: Sequence[Any]) -> Summary:
+    """`results`: a drill's results (``correct``, ``reaction_ms``)."""
+    right = [r for r in results if r.correct]
+    times = [r.reaction_ms for r in right if r.reaction_ms is not None]
+    best, early = best_reaction(times)
+    mean = sum(times) / len(times) if times else None
+    return Summary(len(results), len(right), mean, best, early if times else 0)
 
 
 def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:

@@ -317,3 +317,25 @@ def dashboard_data(store: StatsStore, kind: str | None = None, weakest_n: int = 
         faults=faults_by_kind(store, kind), srs_due=due, srs_new=new,
         weakest_by_family={f: by_family[f] for f in FAMILIES if by_family.get(f)},
         computed_in_s=time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class CardTotals:
+    """One card's trials, right answers, and the median time per timing family (a mean over
+    a 280 ms touch and a 70 s Mubeyama flip would say nothing)."""
+
+    trials: int
+    accuracy: float | None
+    medians: dict[str, float]
+
+
+def card_totals(history) -> CardTotals:
+    """`history`: the card's trials (``correct``, ``reaction_ms``, ``kind``)."""
+    n = len(history)
+    right = sum(r.correct for r in history)
+    by_family: dict[str, list[float]] = {}
+    for r in history:
+        if r.correct and r.reaction_ms is not None and r.reaction_ms > 0:
+            by_family.setdefault(family_of(r.kind), []).append(r.reaction_ms)
+    return CardTotals(n, right / n if n else None,
+                      {f: statistics.median(v) for f, v in by_family.items()})

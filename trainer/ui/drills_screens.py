@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPus
 import poems
 from audio.clock import SYSTEM
 import trainer.text.drills  # noqa: F401  (registers the strings)
-from trainer.drills.common import REACTION_FLOOR_MS, best_reaction, confusables_first
+from trainer.drills.common import REACTION_FLOOR_MS, confusables_first, summarise
 from trainer.drills.kimariji_henka import Expected
 from trainer.rules.territory import Territory
 from trainer.ui.drills_field import CUE_COLOUR, RIGHT_COLOUR, WRONG_COLOUR, CardField, TorifudaView
@@ -63,17 +63,14 @@ def ms_text(ms: float | None) -> str:
 def results_text(results) -> str:
     """The figures every drill shares: right answers, the mean time and the best real one
     (anticipations are counted apart, never a "best")."""
-    n = len(results)
-    right = [r for r in results if r.correct]
-    times = [r.reaction_ms for r in right if r.reaction_ms is not None]
-    parts = [tr("drill.correct", n=len(right), total=n)]
-    if times:
-        parts.append(tr("drill.mean", ms=f"{sum(times) / len(times):.0f}"))
-        best, early = best_reaction(times)
-        if best is not None:
-            parts.append(tr("drill.best", ms=f"{best:.0f}"))
-        if early:
-            parts.append(tr("drill.anticipations", n=early))
+    done = summarise(results)
+    parts = [tr("drill.correct", n=done.right, total=done.answered)]
+    if done.mean_ms is not None:
+        parts.append(tr("drill.mean", ms=f"{done.mean_ms:.0f}"))
+    if done.best_ms is not None:
+        parts.append(tr("drill.best", ms=f"{done.best_ms:.0f}"))
+    if done.anticipations:
+        parts.append(tr("drill.anticipations", n=done.anticipations))
     return " ・ ".join(parts)
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 import trainer.text.stats  # noqa: F401  (registers the strings)
-from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, family_of, time_text
+from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, card_totals, family_of, time_text
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import static_text
@@ -398,20 +398,12 @@ def _messages():
 
 
 def card_totals_text(history) -> str:
-    """Trials and right answers, then a median time per timing family in its unit (a mean
-    over a 280 ms touch and a 70 s Mubeyama flip would say nothing)."""
-    import statistics
-    n = len(history)
-    right = sum(r.correct for r in history)
-    by_family: dict[str, list[float]] = {}
-    for r in history:
-        if r.correct and r.reaction_ms is not None and r.reaction_ms > 0:
-            by_family.setdefault(family_of(r.kind), []).append(r.reaction_ms)
-    medians = [tr("stats.family_median", family=tr(f"family.{f}"),
-                  t=time_text(statistics.median(v), UNIT[f]), unit=UNIT[f])
-               for f, v in by_family.items()]
-    return " ・ ".join([tr("stats.card_totals", n=f"{n:,}", acc=_pct(right / n if n else None)),
-                       *medians])
+    """Trials and right answers, then a median time per timing family in its unit
+    (`trainer.stats.aggregates.card_totals`)."""
+    totals = card_totals(history)
+    medians = [tr("stats.family_median", family=tr(f"family.{f}"), t=time_text(ms, UNIT[f]), unit=UNIT[f])
+               for f, ms in totals.medians.items()]
+    return " ・ ".join([tr("stats.card_totals", n=f"{totals.trials:,}", acc=_pct(totals.accuracy)), *medians])
 
 
 class CardPage(QWidget):
