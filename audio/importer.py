@@ -40,6 +40,7 @@ import re
 import secrets
 import shlex
 import shutil
+import tempfile
 import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
@@ -53,6 +54,7 @@ import numpy as np
 from audio import onsets
 from audio.clip import Clip
 from audio.voice import RATE
+from trainer.safe_files import open_no_follow, read_text_regular, umask, write_atomic
 
 AUDIO_SUFFIXES = frozenset({
     ".wav", ".wave", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".aif", ".aiff",
@@ -705,14 +707,17 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     except OSError as exc:
         raise ValueError(f"the folder {folder} cannot be read: {exc.strerror or exc}") from None
     voice_dir = _voice_dir(name)
+    token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     with voice_lock(voice_dir):
+        indexed = _start_voice(voice_dir, name)
         _remove_unused_clips(voice_dir)   # left by an import that was interrupted
         try:
-            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled)
+            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled, token)
             failed += more
             stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
-        finally:  # replaced clips, or this import's own if its index could not be written
-            _remove_unused_clips(voice_dir)
+        finally:  # replaced clips, or this import's own if its index could not be written;
+            # with no index at the start, the clips already there are not ours to judge
+            _remove_unused_clips(voice_dir, None if indexed else token)
     imported = {p.no for p in results}
     failed.sort(key=lambda f: f.file)
     return ImportReport(
@@ -720,6 +725,21 @@ def import_readings(folder: Path | str, name: str | None = None, *,
         skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
         stored=stored, joka=0 in imported, cancelled=bool(cancelled is not None and cancelled()),
     )
+
+
+def _start_voice(voice_dir: Path, name: str) -> bool:
+    """Whether the voice has an index its clips can be judged by. A new voice (no index,
+    no clips) gets an empty one first, so that a killed first import leaves clips an
+    index disowns; a folder holding clips but no index is left as it is."""
+    if (voice_dir / INDEX_NAME).exists():
+        return True
+    try:
+        if any(_CLIP_NAME.match(p.name) for p in voice_dir.iterdir()):
+            return False
+    except OSError:
+        return False
+    _save_index(voice_dir, name, {}, {})
+    return True
 
 
 def _voice_dir(name: str) -> Path:
@@ -734,12 +754,11 @@ def _voice_dir(name: str) -> Path:
 
 def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
               progress: Callable[[int, int], None] | None,
-              cancelled: Callable[[], bool] | None) -> tuple[list[PoemResult], list[FailedFile]]:
+              cancelled: Callable[[], bool] | None, token: str) -> tuple[list[PoemResult], list[FailedFile]]:
     """Analyse every poem and write its clips under new names (until the index names
     them the voice keeps reading its old ones, so a crash mid-import loses nothing)."""
     results: list[PoemResult] = []
     failed: list[FailedFile] = []
-    token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     # More threads than cores: decoding and FFTs release the GIL, and file I/O overlaps.
     workers = workers or min(8, max(4, os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -802,10 +821,12 @@ def voice_lock(voice_dir: Path, wait: bool = False):
         yield
         return
     path = _lock_path(voice_dir)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:   # never through a link planted at the lock's name: its target would be truncated
+        fd = open_no_follow(path, os.O_RDWR | os.O_CREAT)
     except OSError as exc:
-        raise ImportFailure(f"cannot make the import lock {path}: {exc.strerror or exc}") from None
+        why = ("it is a symbolic link; remove it" if exc.errno == errno.ELOOP
+               else exc.strerror or str(exc))
+        raise ImportFailure(f"cannot make the import lock {path}: {why}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -826,9 +847,10 @@ def voice_lock(voice_dir: Path, wait: bool = False):
 
 
 def tidy_voice(voice_dir: Path) -> None:
-    """Delete clip files of `voice_dir` that no index lists (an interrupted import's),
-    unless an import into it is running. Only names the importer makes are touched."""
-    if not voice_dir.is_dir():
+    """Delete clip files of `voice_dir` that its index does not list (an interrupted
+    import's), unless an import into it is running. Only names the importer makes are
+    touched, and nothing when the index is missing or damaged."""
+    if not voice_dir.is_dir() or not (voice_dir / INDEX_NAME).is_file():
         return
     try:
         with voice_lock(voice_dir):
@@ -841,19 +863,24 @@ def clip_file(no: int, part: str, token: str) -> str:
     return f"{part}_{no:03d}_{token}.flac"
 
 
-_CLIP_NAME = re.compile(r"^(kami|shimo)_\d{3}(_\w+)?\.flac(\.part)?$")
+# A clip, or the temporary file it is written to (mkstemp's random part before ".part").
+_CLIP_NAME = re.compile(r"^(kami|shimo)_\d{3}(_\w+)?\.flac(\.(\w+\.)?part)?$")
 
 
 def _write_clips(voice_dir: Path, result: PoemResult, token: str) -> None:
     import soundfile as sf
     for part, clip in (("kami", result.kami), ("shimo", result.shimo)):
         target = voice_dir / clip_file(result.no, part, token)
-        tmp = target.with_name(target.name + ".part")
+        # mkstemp, not a fixed ".part" name: a link planted there would be written through
+        fd, tmp = tempfile.mkstemp(dir=voice_dir, prefix=target.name + ".", suffix=".part")
         try:
-            sf.write(str(tmp), clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
+            with os.fdopen(fd, "w+b") as f:
+                os.fchmod(f.fileno(), 0o666 & ~umask())   # mkstemp makes 0600
+                sf.write(f, clip.samples, clip.rate, format="FLAC", subtype="PCM_16")
             os.replace(tmp, target)
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
             raise
     result.token = token
 
@@ -862,11 +889,13 @@ def read_index(voice_dir: Path) -> dict:
     """The index of a stored voice; ValueError if it is missing or damaged."""
     path = voice_dir / INDEX_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text_regular(path))
     except FileNotFoundError:
         raise ValueError(f"{path} is missing") from None
+    except RecursionError:   # nested deeper than the parser goes: not an index we wrote
+        raise ValueError(f"{path} is damaged (nested too deeply)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path} is damaged ({exc})") from None
+        raise ValueError(f"{path} is damaged ({getattr(exc, 'strerror', None) or exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("poems"), dict):
         raise ValueError(f"{path} is damaged (no poem table)")
     return data
@@ -879,24 +908,29 @@ def _stored(voice_dir: Path) -> list[int]:
         return []
 
 
-def _remove_unused_clips(voice_dir: Path) -> None:
+def _remove_unused_clips(voice_dir: Path, only_token: str | None = None) -> None:
     """Delete clip files the index does not name (replaced by an import, or left by a
-    crash). Call only under `voice_lock`: an import's new clips are not indexed yet."""
-    if (voice_dir / INDEX_NAME).exists():
-        try:
-            index = read_index(voice_dir)
-            entries = list(index["poems"].values()) + list(index.get("candidates", {}).values())
-            used = {e[part]["file"] for e in entries for part in ("kami", "shimo")}
-        except (ValueError, KeyError, TypeError, AttributeError):
+    crash). Call only under `voice_lock`: an import's new clips are not indexed yet.
+
+    A missing index is treated as a damaged one: it cannot tell what is in use (a voice
+    copied back before its index), so nothing is deleted, except, with `only_token`,
+    the clips this very import wrote and did not index. A new voice gets an empty index
+    before its first clip (`_start_voice`), so a killed first import is tidied too."""
+    try:
+        index = read_index(voice_dir)
+        entries = list(index["poems"].values()) + list(index.get("candidates", {}).values())
+        used = {e[part]["file"] for e in entries for part in ("kami", "shimo")}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        if only_token is None:
             return  # cannot tell what is in use: delete nothing
-    else:
-        used = set()  # the first import into this voice never finished
+        used = set()
     try:
         paths = list(voice_dir.iterdir())
     except OSError:
         return
     for path in paths:
-        if _CLIP_NAME.match(path.name) and path.name not in used:
+        m = _CLIP_NAME.match(path.name)
+        if m and path.name not in used and (only_token is None or m.group(2) == f"_{only_token}"):
             try:
                 path.unlink()
             except OSError:
@@ -948,12 +982,9 @@ def _save_index(voice_dir: Path, name: str, poems_table: dict, candidates: dict)
     }
     if candidates:
         index["candidates"] = dict(sorted(candidates.items(), key=lambda kv: int(kv[0])))
-    tmp = voice_dir / (INDEX_NAME + ".part")
     try:
-        tmp.write_text(json.dumps(index, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, voice_dir / INDEX_NAME)
+        write_atomic(voice_dir / INDEX_NAME, json.dumps(index, ensure_ascii=False, indent=1).encode())
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise ImportFailure(f"the voice's index could not be written: {_storage_problem(exc, voice_dir)}; "
                             f"voice {name!r} is as it was before this import") from None
 
@@ -1050,8 +1081,8 @@ def write_labels(report: ImportReport, folder: Path | str) -> tuple[list[str], l
 def _parse_labels(path: Path, n: int, lo_s: float, hi_s: float) -> tuple[list[float] | None, list[str]]:
     """Mora times (file seconds) from an edited label file, or None and one line per problem."""
     problems, times = [], {}
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:   # a label file of one part is a few kB: 1 MB is not one (and a FIFO never blocks)
+        text = read_text_regular(path, limit=2**20)
     except (OSError, UnicodeDecodeError) as exc:
         return None, [f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
     for ln, line in enumerate(text.splitlines(), start=1):

@@ -3,16 +3,19 @@
 Stored as ``<data>/voices/<NAME>/index.json`` plus one FLAC file per verse.
 Damage stays local: a broken index entry or a missing or unreadable file
 makes that poem's `kami`/`shimo` raise `VoiceError` naming the poem and the
-problem; the other poems still read. A damaged index as a whole makes every
-poem raise the same clear error, and `available()` is empty. Opening a voice
-deletes the clips an interrupted import left (`audio.importer.tidy_voice`).
+problem; the other poems still read. A damaged or missing index as a whole
+makes every poem raise the same clear error, and `available()` is empty.
+Opening a voice deletes the clips an interrupted import left
+(`audio.importer.tidy_voice`), never anything when the index is missing or
+damaged. The name is checked as `import-readings --name` checks it: an
+absolute path, ``..`` or an empty name never opens (or tidies) another folder.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from audio.clip import Clip
-from audio.importer import INDEX_NAME, read_index, tidy_voice, voices_root
+from audio.importer import INDEX_NAME, read_index, tidy_voice, valid_voice_name, voices_root
 from audio.voice import RATE, VoiceError
 
 
@@ -30,12 +33,20 @@ class RecordedVoice:
 
     def __init__(self, name: str, root: Path | None = None):
         self.name = name
-        self.dir = (root or voices_root()) / name
+        self.dir: Path | None
         self._index: dict | None = None
         self._index_error: str | None = None
+        try:
+            stored_name = valid_voice_name(name)
+        except ValueError as exc:   # never a path: it would open (and tidy) any folder
+            self.dir = None
+            self._index_error = f"{exc}; it is not the name of an imported voice"
+            return
+        self.dir = (root or voices_root()) / stored_name
         self._load_index()
 
     def _load_index(self) -> None:
+        assert self.dir is not None
         if not self.dir.is_dir():
             self._index_error = f"no imported voice called {self.name!r} (looked in {self.dir})"
             return
@@ -51,7 +62,7 @@ class RecordedVoice:
 
     def available(self) -> frozenset[int]:
         """Poems with an index entry whose two files are present."""
-        if self._index is None:
+        if self._index is None or self.dir is None:
             return frozenset()
         out = set()
         for key, entry in self._index["poems"].items():
@@ -75,7 +86,7 @@ class RecordedVoice:
 
         label = "the joka" if no == 0 else f"poem {no}"
         what = f"voice {self.name!r}, {label}, {part}-no-ku"
-        if self._index is None:
+        if self._index is None or self.dir is None:
             raise VoiceError(f"{what}: {self._index_error}")
         entry = self._index["poems"].get(str(no))
         if entry is None:
