@@ -108,3 +108,174 @@ def test_a_missing_index_is_tidied_like_a_damaged_one(tmp_path):
     with voice_lock(voice_dir):
         pass
     assert {k: v for k, v in snapshot(voice_dir).items()} == before
+
+
+# --- data loss 3: a recovered database put in place, and the file set aside -----------------
+
+def _store(path: Path, n: int, at: float, wal_only: int = 0) -> None:
+    """A database of `n` trials; with `wal_only`, that many more left in its -wal (a crash)."""
+    import shutil
+
+    from trainer.stats.store import StatsStore, Trial
+    store = StatsStore.open(path)
+    store.record_many(Trial("match", 1 + i % 100, i % 3 > 0, reaction_ms=400.0 + i % 50, at=at + i)
+                      for i in range(n))
+    store.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    if wal_only:
+        store.query("PRAGMA wal_autocheckpoint=0")
+        for i in range(wal_only):
+            store.record(Trial("match", 1 + i % 100, True, at=at + n + i))
+        shutil.copy(str(path) + "-wal", str(path) + "-crash-wal")   # what a kill -9 leaves
+    store.close()
+    if wal_only:
+        os.replace(str(path) + "-crash-wal", str(path) + "-wal")
+
+
+def _trials(path: Path) -> int:
+    from trainer.stats.store import StatsStore
+    with StatsStore.open(path, read_only=True) as store:
+        return store.count()
+
+
+def test_a_stale_wal_beside_a_recovered_database_costs_no_trial_and_changes_no_file(tmp_path):
+    """Following the old advice by hand: NEW copied over the database, the crash's -wal
+    left beside it. The app finds the damage, sets the file aside unchanged, and
+    salvages every trial of it."""
+    from trainer.stats.store import StatsStore, default_path
+    _store(tmp_path / "crashed.sqlite3", 7000, 1_700_000_000.0, wal_only=300)
+    _store(tmp_path / "new.sqlite3", 3000, 1_600_000_000.0)
+    db = default_path()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes((tmp_path / "new.sqlite3").read_bytes())
+    Path(str(db) + "-wal").write_bytes((tmp_path / "crashed.sqlite3-wal").read_bytes())
+    main_bytes, wal_bytes = db.read_bytes(), Path(str(db) + "-wal").read_bytes()
+    with StatsStore.open(db) as store:
+        aside = store.set_aside_path
+        assert aside is not None and store.count() == 3000
+        assert "3,000 trials were recovered" in store.recovery_message
+    assert aside.read_bytes() == main_bytes                 # not checkpointed into
+    assert Path(str(aside) + "-wal").read_bytes() == wal_bytes
+
+
+def test_stats_install_sets_the_database_and_its_side_files_aside(tmp_path, capsys):
+    from trainer.stats.store import default_path
+    db = default_path()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    _store(db, 500, 1_700_000_000.0, wal_only=40)              # the crashed database
+    _store(tmp_path / "new.sqlite3", 3000, 1_600_000_000.0)    # what `stats recover` wrote
+    old_main, old_wal = db.read_bytes(), Path(str(db) + "-wal").read_bytes()
+    new_before = snapshot(tmp_path)["new.sqlite3"]
+    assert main(["stats", "install", str(tmp_path / "new.sqlite3")]) == 0
+    out = capsys.readouterr().out
+    assert "set aside as" in out
+    assert not Path(str(db) + "-wal").exists()                 # the crash's -wal went with it
+    assert _trials(db) == 3000
+    aside = [p for p in db.parent.iterdir() if p.name.startswith("stats.replaced-")]
+    by_suffix = {p.name.rsplit(".sqlite3", 1)[1]: p for p in aside}
+    assert by_suffix[""].read_bytes() == old_main and by_suffix["-wal"].read_bytes() == old_wal
+    assert _trials(by_suffix[""]) == 540                         # nothing of the old one lost
+    assert snapshot(tmp_path)["new.sqlite3"] == new_before       # NEW only read
+
+
+def test_stats_install_is_refused_while_the_trainer_runs(tmp_path, capsys):
+    from trainer.instance_lock import data_folder_lock
+    from trainer.stats.store import default_path
+    db = default_path()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    _store(db, 50, 1_700_000_000.0)
+    _store(tmp_path / "new.sqlite3", 60, 1_600_000_000.0)
+    with data_folder_lock("the test"):
+        before = snapshot(tmp_path)
+        assert main(["stats", "install", str(tmp_path / "new.sqlite3")]) == 1
+        assert snapshot(tmp_path) == before
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another Karuta Trainer is using" in err
+
+
+def test_stats_check_of_no_database_says_there_is_none(capsys):
+    assert main(["stats", "check"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "there is no statistics database" in err
+
+
+def test_stats_recover_refuses_another_programs_sqlite_file(tmp_path, capsys):
+    import sqlite3
+    foreign = tmp_path / "photos.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+        conn.execute("INSERT INTO photos (name) VALUES ('x')")
+    conn.close()
+    before = snapshot(tmp_path)
+    assert main(["stats", "recover", str(foreign), str(tmp_path / "new.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another program's SQLite file" in err
+    assert snapshot(tmp_path) == before
+
+
+# --- karuta gui: a display that does not answer; a second window on one data folder ------------
+
+def _listener(reply: bytes | None):
+    """A TCP 'X server' on 127.0.0.1:6000+N that answers `reply`, or never answers."""
+    import socket
+    import threading
+    for number in range(150, 400):
+        srv = socket.socket()
+        try:
+            srv.bind(("127.0.0.1", 6000 + number))
+            break
+        except OSError:
+            srv.close()
+    else:
+        pytest.skip("no free port for a fake X server")
+    srv.listen(1)
+
+    def serve():
+        with srv:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(12)
+                if reply is not None:
+                    conn.sendall(reply)
+                conn.recv(1)   # hold the connection until the client gives up
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"127.0.0.1:{number}", srv, thread
+
+
+@pytest.mark.parametrize("reply", [None, b"\x00"])
+def test_the_x_probe_needs_an_answer(reply):
+    from trainer.display_probe import x_server_answers
+    display, srv, thread = _listener(reply)
+    try:
+        assert x_server_answers(display, timeout=0.5) is (reply is not None)
+    finally:
+        srv.close()
+        thread.join(timeout=5)
+
+
+def test_gui_with_a_display_that_does_not_answer_is_one_line_not_an_abort(tmp_path):
+    import subprocess
+    display, srv, thread = _listener(None)
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=display, KARUTA_DATA_DIR=str(tmp_path / "data"))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "trainer.cli", "gui"], env=env,
+                              cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                              text=True, timeout=60)
+    finally:
+        srv.close()
+        thread.join(timeout=5)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "no display server answers" in proc.stderr
+
+
+def test_a_second_window_on_one_data_folder_is_refused(monkeypatch, capsys):
+    from trainer.instance_lock import data_folder_lock
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    with data_folder_lock("the first window"):
+        assert main(["gui"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another Karuta Trainer is using the data folder" in err

@@ -74,6 +74,12 @@ def run_gui(args) -> int:
             file=sys.stderr,
         )
         return 1
+    from trainer.display_probe import silent_display
+    from trainer.instance_lock import AlreadyRunning, data_folder_lock
+    silent = silent_display()   # Qt aborts (SIGABRT) on a display that does not answer
+    if silent:
+        print(f"karuta: {silent}", file=sys.stderr)
+        return 1
     try:
         from trainer.ui.app import run
     except ModuleNotFoundError as exc:
@@ -82,7 +88,12 @@ def run_gui(args) -> int:
                   file=sys.stderr)
             return 1
         raise
-    return run(args)
+    try:
+        with data_folder_lock("this window"):   # two windows would both write the statistics
+            return run(args)
+    except AlreadyRunning as exc:
+        print(f"karuta: {exc}", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:

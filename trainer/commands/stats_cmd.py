@@ -4,10 +4,12 @@
     karuta stats export --csv FILE [--db FILE]       every trial as CSV
     karuta stats check [--db FILE]                   full integrity check of the database
     karuta stats recover DAMAGED NEW                 salvage every readable trial into NEW
+    karuta stats install NEW                         make NEW the statistics database
 
 summary, export and check open the database read-only: they never rename,
-replace or write it, whatever the file is. Only `recover` writes, and only a
-file that did not exist.
+replace or write it, whatever the file is. `recover` writes only a file that did
+not exist; `install` copies NEW in place of the database, which it sets aside
+with its -wal/-shm side files (renamed, never deleted), with the trainer closed.
 """
 from __future__ import annotations
 
@@ -41,11 +43,19 @@ def register(sub) -> None:
         "recover", help="copy every readable trial of a damaged database into a new one",
         description="Reads DAMAGED (read-only, it is not changed) and writes every trial, "
         "session and card schedule that can still be read into NEW, a database file that "
-        "must not exist yet. To use it, quit the trainer and put NEW in place of the "
-        "statistics database (see `karuta stats check`).")
+        "must not exist yet. To use it: `karuta stats install NEW`.")
     r.add_argument("source", metavar="DAMAGED", help="the damaged database (e.g. a stats.damaged-... file)")
     r.add_argument("dest", metavar="NEW", help="the new database to write (must not exist)")
     r.set_defaults(func=_recover)
+
+    i = cmds.add_parser(
+        "install", help="make a recovered database the statistics database",
+        description="Checks NEW (it must be a sound karuta statistics database; it is only "
+        "read), sets the statistics database in place aside with its -wal and -shm files "
+        "(renamed with a timestamp, never deleted) and copies NEW in its place. The trainer "
+        "must be closed.")
+    i.add_argument("new", metavar="NEW", help="the database to use (e.g. what `stats recover` wrote)")
+    i.set_defaults(func=_install)
 
 
 def _open(args):
@@ -135,6 +145,11 @@ def _export(args) -> int:
 
 
 def _check(args) -> int:
+    from trainer.cli import Failure
+    from trainer.stats.store import default_path
+    if args.db is None and not default_path().exists():
+        raise Failure(f"stats check: there is no statistics database at {default_path()} "
+                      "(nothing has been recorded yet); nothing was checked")
     with _open(args) as store:
         problem = store.verify()
         path = store.path
@@ -161,5 +176,25 @@ def _recover(args) -> int:
     except StatsError as exc:
         raise Failure(f"stats recover: {exc}") from None
     print(f"{dest}: {report.summary()} from {source} (which was not changed).")
-    print("To use it, quit the trainer and put it in place of the statistics database.")
+    print(f"To use it: karuta stats install {shlex.quote(str(dest))}")
+    return 0
+
+
+def _install(args) -> int:
+    from trainer.cli import Failure, UsageError
+    from trainer.instance_lock import AlreadyRunning, data_folder_lock
+    from trainer.stats.store import StatsBadPath, StatsError, default_path, install_database
+    if not args.new.strip():
+        raise UsageError("stats install: give the database file to install")
+    try:
+        with data_folder_lock("stats install"):
+            aside = install_database(args.new)
+    except AlreadyRunning as exc:
+        raise Failure(f"stats install: {exc}; nothing was changed") from None
+    except StatsBadPath as exc:
+        raise UsageError(f"stats install: {exc}; nothing was changed") from None
+    except StatsError as exc:
+        raise Failure(f"stats install: {exc}") from None
+    kept = f"; the old one was set aside as {aside} (with its -wal/-shm files)" if aside else ""
+    print(f"{default_path()} is now a copy of {args.new}{kept}.")
     return 0

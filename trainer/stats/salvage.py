@@ -43,13 +43,37 @@ class SalvageReport:
 
 
 def read_rows(source: Path) -> tuple[dict[str, list[tuple]], SalvageReport]:
-    """Every readable row of the tables we keep, from ``source`` opened read-only."""
+    """Every readable row of the tables we keep, from ``source`` opened read-only.
+
+    With a -wal beside it the file is also read without the WAL: a -wal another
+    database left (a recovered file put in place of a crashed one) turns a sound file
+    into a damaged one. The file alone is kept if it is sound and the two together are
+    not, or if it gives more trials."""
+    rows, report, sound = _read_rows(source, ignore_wal=False)
+    if source.with_name(source.name + "-wal").exists():
+        try:
+            alone, alone_report, alone_sound = _read_rows(source, ignore_wal=True)
+        except S.StatsError:
+            return rows, report
+        if (alone_sound and not sound) or len(alone["trials"]) > len(rows["trials"]):
+            return alone, alone_report
+    return rows, report
+
+
+def _read_rows(source: Path, ignore_wal: bool) -> tuple[dict[str, list[tuple]], SalvageReport, bool]:
+    """The rows, and whether SQLite finds the file sound (quick_check)."""
     try:
-        conn = _open_source(source)
+        conn = (_schema_readable(S._connect_read_only(source, immutable=True)) if ignore_wal
+                else _open_source(source))
     except sqlite3.Error as exc:
         raise S.StatsError(f"{source} cannot be read at all ({exc})") from exc
     try:
-        return _read_all(conn)
+        rows, report = _read_all(conn)
+        try:
+            sound = conn.execute("PRAGMA quick_check(1)").fetchone()[0] == "ok"
+        except sqlite3.Error:
+            sound = False
+        return rows, report, sound
     except sqlite3.Error as exc:   # the schema itself unreadable past the first page
         raise S.StatsError(f"{source} cannot be read ({exc})") from exc
     finally:
@@ -165,6 +189,29 @@ def _insert(conn: sqlite3.Connection, table: str, columns, rows: list[tuple]) ->
     return conn.total_changes - before
 
 
+def _foreign(source: Path) -> bool:
+    """Another program's SQLite file: another application id in its header, or tables
+    of which none is ours. A header or schema damage cannot tell: then it is not foreign."""
+    import struct
+    try:
+        with open(source, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    app_id = struct.unpack(">I", header[68:72])[0] if len(header) == 100 else 0
+    if app_id:
+        return app_id != S.APPLICATION_ID
+    try:
+        conn = S._connect_read_only(source, immutable=True)
+        try:
+            tables = _tables(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return bool(tables) and not tables & set(S._EXPECTED_COLUMNS)
+
+
 def recover_to_new_file(source: Path, dest: Path) -> SalvageReport:
     """``karuta stats recover``: salvage ``source`` into the new database ``dest``.
 
@@ -189,6 +236,9 @@ def recover_to_new_file(source: Path, dest: Path) -> SalvageReport:
     if magic != S.SQLITE_MAGIC:
         raise S.StatsBadPath(f"{source} is not a SQLite database (its header is not "
                              "SQLite's); there is nothing to recover from it")
+    if _foreign(source):
+        raise S.StatsBadPath(f"{source} is not a karuta statistics database (it is another "
+                             "program's SQLite file); there is nothing to recover from it")
     if os.path.lexists(dest):
         raise S.StatsBadPath(f"{dest} already exists; recover never overwrites a file, "
                              "give a new file name")

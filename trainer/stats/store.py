@@ -320,6 +320,7 @@ class StatsStore:
             raise StatsDamaged(f"{db_path} cannot be used as the statistics database "
                                f"({reason}); it was left as it is: {advice}")
         aside = _set_aside(db_path)
+        assert aside is not None, "_may_set_aside found the file"
         _marker(db_path).unlink(missing_ok=True)
         conn = _open_checked(db_path, deep_check=False)
         store = cls(conn, db_path, None)
@@ -505,6 +506,60 @@ class StatsStore:
         finally:
             tmp.unlink(missing_ok=True)
         return n
+
+
+# --- putting a recovered database in place ------------------------------------------------
+
+def install_database(new: str | os.PathLike, target: str | os.PathLike | None = None) -> Path | None:
+    """``karuta stats install``: make the sound database `new` the statistics database.
+
+    `new` is only read (checked whole first: ours, undamaged, closed cleanly). The
+    database in place, if any, is set aside with its -wal and -shm (renamed, never
+    deleted): a -wal left by a crash would otherwise be applied to the new file and
+    damage it. The copy is made under a temporary name and linked into place, which
+    fails rather than replace a file that appeared meanwhile. Returns where the old
+    database went (None if there was none). Call it with the trainer closed
+    (`trainer.instance_lock`).
+    """
+    new, target = Path(new), Path(target) if target is not None else default_path()
+    _check_db_path(new)
+    if not new.exists():
+        raise StatsBadPath(f"there is no database at {new}")
+    if new.resolve() == target.resolve():
+        raise StatsBadPath(f"{new} is already the statistics database")
+    wal = new.with_name(new.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StatsBadPath(f"{new} has a -wal file beside it (it is open in another program, or "
+                           "was not closed cleanly); close that program and try again")
+    with StatsStore.open(new, read_only=True, deep_check=True) as store:
+        problem = store.verify()
+    if problem:
+        raise StatsDamaged(f"{new} is damaged ({problem}); it was not installed")
+    _check_db_path(target)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise StatsError(f"cannot write in {target.parent}: {exc.strerror or exc}") from exc
+    tmp = Path(tmp_name)
+    try:
+        with open(new, "rb") as src, os.fdopen(fd, "wb") as out:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        _keep_mode(target, tmp)
+        aside = _set_aside(target, label="replaced", reason="replaced")
+        try:
+            os.link(tmp, target)      # fails if a database appeared meanwhile: never replaces
+        except OSError as exc:
+            raise StatsError(f"cannot put {new} in place of {target}: {exc.strerror or exc}; "
+                             f"the old database is kept as {aside}") from exc
+    except OSError as exc:
+        raise StatsError(f"cannot copy {new}: {exc.strerror or exc}; nothing was changed") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    _marker(target).unlink(missing_ok=True)
+    return aside
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -815,6 +870,7 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
             raise DamagedDatabase(problem)
         if not os.access(path, os.W_OK):
             raise _CannotWrite(f"the file {path} is read-only")
+        _check_with_wal_read_only(path, deep_check)
     try:
         conn = _connect(path)
     except sqlite3.Error as exc:
@@ -828,6 +884,31 @@ def _open_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _check_with_wal_read_only(path: Path, deep_check: bool) -> None:
+    """With a -wal beside the file, check through a read-only connection first. A
+    writable one that finds damage checkpoints the WAL into the file as it closes: the
+    file would be changed just before it is set aside (a -wal left by another database,
+    applied to this one, is damage that must not be written in)."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        if not wal.exists() or wal.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    try:
+        conn = _connect_read_only(path)
+    except sqlite3.Error:
+        return   # no read-only view here (e.g. no -shm can be made): the writable check decides
+    try:
+        _check_schema(conn, deep_check, read_only=True)
+    except sqlite3.Error as exc:
+        err = _classify(exc)
+        if isinstance(err, DamagedDatabase):
+            raise err from exc
+    finally:
+        conn.close()
 
 
 def _open_read_only_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
@@ -925,24 +1006,28 @@ def _split_sql(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-def _set_aside(path: Path) -> Path:
-    """Rename the damaged file (and its -wal/-shm) with a timestamp. Never deletes."""
+def _set_aside(path: Path, label: str = "damaged", reason: str = "is damaged") -> Path | None:
+    """Rename the file (and its -wal/-shm) with a timestamp: ``stats.LABEL-TAG.sqlite3``.
+    Never deletes, never replaces. None if there was nothing to set aside."""
+    sides = [path.with_name(path.name + extra) for extra in ("-wal", "-shm")]
+    if not any(os.path.lexists(p) for p in (path, *sides)):
+        return None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     stem, suffix = path.stem, path.suffix
     k = 0
     while True:
         tag = f"{stamp}" if k == 0 else f"{stamp}-{k}"
-        aside = path.with_name(f"{stem}.damaged-{tag}{suffix}")
-        if not aside.exists():
+        aside = path.with_name(f"{stem}.{label}-{tag}{suffix}")
+        if not any(os.path.lexists(aside.with_name(aside.name + extra)) for extra in ("", "-wal", "-shm")):
             break
         k += 1
     try:
-        os.replace(path, aside)
-        for extra in ("-wal", "-shm"):
-            side = path.with_name(path.name + extra)
-            if side.exists():
-                os.replace(side, aside.with_name(aside.name + extra))
+        if os.path.lexists(path):
+            os.rename(path, aside)
+        for side in sides:
+            if os.path.lexists(side):
+                os.rename(side, aside.with_name(aside.name + side.name[len(path.name):]))
     except OSError as exc:
-        raise StatsError(f"the statistics database {path} is damaged and could not be "
+        raise StatsError(f"the statistics database {path} {reason} and could not be "
                          f"set aside: {exc.strerror or exc}") from exc
     return aside
