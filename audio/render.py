@@ -68,16 +68,24 @@ def render_to_file(programme: Programme, path: str | Path, progress: Progress | 
     Writes to a temporary name first and renames at the end, so an interrupted
     render never leaves a truncated file under the requested name.
     """
+    import os
+    import tempfile
+
     import soundfile as sf
+
+    from trainer.safe_files import umask
     path = Path(path)
     fmt, subtype = file_format(path)
-    tmp = path.with_name(f".{path.name}.part")
+    # mkstemp, not a fixed ".NAME.part": a link planted there would be written through
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    tmp = Path(tmp_name)
     total = programme.total_samples
     buf = np.empty(block, dtype=np.float32)
     hint = -1
     try:
-        with sf.SoundFile(tmp, "w", samplerate=programme.rate, channels=1,
-                          format=fmt, subtype=subtype) as f:
+        with os.fdopen(fd, "w+b") as raw, sf.SoundFile(raw, "w", samplerate=programme.rate, channels=1,
+                                                      format=fmt, subtype=subtype) as f:
+            os.fchmod(raw.fileno(), 0o666 & ~umask())   # mkstemp makes 0600
             for pos in range(0, total, block):
                 n = min(block, total - pos)
                 hint = programme.fill(buf[:n], pos, hint)

@@ -158,8 +158,10 @@ def _write_crash_log(exc: Exception) -> str:
     folders.append(tempfile.gettempdir())
     for folder in folders:
         log = os.path.join(folder, "karuta-errors.log")
-        try:
-            with open(log, "a", encoding="utf-8") as f:
+        try:   # never through a link planted at the log's name
+            from trainer.safe_files import open_no_follow
+            fd = open_no_follow(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+            with open(fd, "a", encoding="utf-8") as f:
                 f.write(f"--- {stamp} karuta {' '.join(sys.argv[1:])}\n{text}")
             return f"the details were written to {log}"
         except OSError:

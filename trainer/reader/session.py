@@ -183,10 +183,10 @@ class ReaderSession:
                    karafuda=sorted(set(karafuda)), order_name=order_name)
 
     def save(self, path: Path | None = None) -> Path:
+        from trainer.safe_files import write_atomic
         path = path or session_path()
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1), encoding="utf-8")
-        os.replace(tmp, path)        # atomic: a crash leaves the old session, never half a file
+        # atomic, and never through a link planted at a fixed temporary name
+        write_atomic(path, json.dumps(self.to_json(), indent=1).encode("utf-8"))
         return path
 
 
@@ -243,9 +243,10 @@ def load_session(path: Path | None = None) -> ReaderSession | None:
 
 def read_session(path: Path | None = None) -> tuple[ReaderSession | None, str | None]:
     """(session, None), (None, None) when there is none, or (None, why it was ignored)."""
+    from trainer.safe_files import read_text_regular
     path = path or session_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_regular(path)   # a FIFO there answers at once: the window must open
     except FileNotFoundError:
         return None, None
     except (OSError, UnicodeDecodeError) as exc:

@@ -660,8 +660,9 @@ def _marker(path: Path) -> Path:
 def _flag_for_check(path: Path) -> None:
     """Ask for a full check at the next open -- only for our own database, and only if we can."""
     if _in_data_dir(path):
-        try:
-            _marker(path).touch()
+        try:   # O_NOFOLLOW: touch() would create or stamp the target of a planted link
+            from trainer.safe_files import open_no_follow
+            os.close(open_no_follow(_marker(path), os.O_WRONLY | os.O_CREAT))
         except OSError:
             pass
 
@@ -699,6 +700,7 @@ def _check_db_path(path: Path) -> None:
     """A database path must be a regular file or not exist yet."""
     if str(path) in ("", "."):
         raise StatsBadPath("the database file name is empty")
+    _check_side_files(path)
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -709,6 +711,16 @@ def _check_db_path(path: Path) -> None:
         raise StatsBadPath(f"{path} is a folder, not a database file")
     if not stat.S_ISREG(st.st_mode):
         raise StatsBadPath(f"{path} is not a regular file (a device or a pipe?)")
+
+
+def _check_side_files(path: Path) -> None:
+    """SQLite writes the -wal and -shm beside the database (beside its real path) and
+    follows a link planted there: refuse, writing nothing."""
+    real = Path(os.path.realpath(path))
+    for side in (real.with_name(real.name + "-wal"), real.with_name(real.name + "-shm")):
+        if side.is_symlink():
+            raise StatsBadPath(f"{side} is a symbolic link; SQLite would write through it. "
+                               "Remove it (nothing was changed)")
 
 
 def _check_export_target(dest: Path, db_path: Path) -> None:

@@ -62,8 +62,35 @@ def all_keys() -> list[Key]:
 def default_qsettings() -> QSettings:
     if os.environ.get("KARUTA_DATA_DIR"):
         from trainer.paths import data_dir
-        return QSettings(str(data_dir() / SETTINGS_FILE), QSettings.Format.IniFormat)
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
+        path = str(data_dir() / SETTINGS_FILE)
+    elif sys.platform.startswith("linux"):   # where Qt keeps it (QSettings.UserScope)
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        path = os.path.join(config, APP_NAME, f"{APP_NAME}.ini")
+    else:
+        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_NAME, APP_NAME)
+    return QSettings(_usable_settings_file(path), QSettings.Format.IniFormat)
+
+
+def _usable_settings_file(path: str) -> str:
+    """`path`, unless it is not a regular file: QSettings blocks for ever reading a FIFO and
+    writes through a symbolic link. Then the settings live in a temporary file for this
+    run (not saved), said in one line."""
+    import stat
+    import tempfile
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return path   # not there yet: QSettings makes it
+    if stat.S_ISREG(mode):
+        return path
+    what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file (a pipe or a device?)"
+    print(f"karuta: the settings file {path} is {what}; it was left as it is and the settings "
+          "of this run will not be saved", file=sys.stderr)
+    import atexit
+    import shutil
+    folder = tempfile.mkdtemp(prefix="karuta-settings-")
+    atexit.register(shutil.rmtree, folder, True)
+    return os.path.join(folder, SETTINGS_FILE)
 
 
 class Settings:

@@ -69,9 +69,10 @@ def _safe_name(name: str) -> str:
 def save_arrangement(name: str, side: Territory) -> Path:
     """Save an arrangement: which cards in which row and end, in order."""
     side.validate()
+    from trainer.safe_files import write_atomic
     path = _arrangements_dir() / f"{_safe_name(name)}.json"
-    path.write_text(json.dumps({"name": name, **side.to_json()}, ensure_ascii=False, indent=1),
-                    encoding="utf-8")
+    write_atomic(path, json.dumps({"name": name, **side.to_json()}, ensure_ascii=False,
+                                  indent=1).encode("utf-8"))
     return path
 
 
