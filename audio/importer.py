@@ -850,8 +850,8 @@ def tidy_voice(voice_dir: Path) -> None:
     """Delete clip files of `voice_dir` that its index does not list (an interrupted
     import's), unless an import into it is running. Only names the importer makes are
     touched, and nothing when the index is missing or damaged."""
-    if not voice_dir.is_dir() or not (voice_dir / INDEX_NAME).is_file():
-        return
+    if not voice_dir.is_dir() or not (voice_dir / INDEX_NAME).is_file() or not _unused_clips(voice_dir):
+        return   # nothing to tidy: reading a voice writes nothing, not even the lock
     try:
         with voice_lock(voice_dir):
             _remove_unused_clips(voice_dir)
@@ -916,25 +916,30 @@ def _remove_unused_clips(voice_dir: Path, only_token: str | None = None) -> None
     copied back before its index), so nothing is deleted, except, with `only_token`,
     the clips this very import wrote and did not index. A new voice gets an empty index
     before its first clip (`_start_voice`), so a killed first import is tidied too."""
+    for path in _unused_clips(voice_dir, only_token):
+        try:
+            path.unlink()
+        except OSError:
+            pass  # left for the next import to tidy
+
+
+def _unused_clips(voice_dir: Path, only_token: str | None = None) -> list[Path]:
+    """The clip files `_remove_unused_clips` would delete (see there)."""
     try:
         index = read_index(voice_dir)
         entries = list(index["poems"].values()) + list(index.get("candidates", {}).values())
         used = {e[part]["file"] for e in entries for part in ("kami", "shimo")}
     except (ValueError, KeyError, TypeError, AttributeError):
         if only_token is None:
-            return  # cannot tell what is in use: delete nothing
+            return []  # cannot tell what is in use: delete nothing
         used = set()
     try:
         paths = list(voice_dir.iterdir())
     except OSError:
-        return
-    for path in paths:
-        m = _CLIP_NAME.match(path.name)
-        if m and path.name not in used and (only_token is None or m.group(2) == f"_{only_token}"):
-            try:
-                path.unlink()
-            except OSError:
-                pass  # left for the next import to tidy
+        return []
+    return [path for path in paths
+            if (m := _CLIP_NAME.match(path.name)) and path.name not in used
+            and (only_token is None or m.group(2) == f"_{only_token}")]
 
 
 def _entry(r: PoemResult, folder: Path, now: str) -> dict:

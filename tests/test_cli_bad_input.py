@@ -133,6 +133,57 @@ CASES = {
     "import-readings of a file": Case(("import-readings", "{w}/passwd"), 2, "is not a folder"),
     "import-readings --name without value": Case(("import-readings", "{w}/dir", "--name"), 2,
                                                  "expected one argument"),
+    # --- issue 24: data loss, hangs and crashes ---
+    "read --voice an absolute path": Case(("read", "--voice", "{w}/recordings", "--json"), 1,
+                                          "no usable imported voice"),
+    "read --voice ..": Case(("read", "--voice", "../../recordings", "--json"), 1,
+                            "no usable imported voice"),
+    "read --voice ''": Case(("read", "--voice", "", "--json"), 1, "no usable imported voice"),
+    "read --voice with a deeply nested index": Case(("read", "--voice", "deep", "--json"), 1,
+                                                    "no usable imported voice"),
+    "read --poems ²": Case(("read", "--poems", "²", "--json"), 2, "is not a poem number"),
+    "read --poems 5000 digits": Case(("read", "--poems", "7" * 5000, "--json"), 2,
+                                     "is not a poem number"),
+    "read --set ²": Case(("read", "--set", "1 ²", "--json"), 2, "is not a poem number"),
+    "kimariji --read ²": Case(("kimariji", "--read", "²"), 2, "is not a poem number"),
+    "kimariji --set 5000 digits": Case(("kimariji", "--set", "1-" + "9" * 5000), 2,
+                                       "is not a poem number"),
+    "read --replay with a FIFO session": Case(("read", "--replay", "--json"), 2,
+                                              "cannot be read", env={"KARUTA_DATA_DIR": "{w}/fifodata"}),
+    "score umebotan a FIFO": Case(("score", "umebotan", "{w}/fifo"), 2, "not a regular file"),
+    "score umebotan deep JSON": Case(("score", "umebotan", "{w}/deep.json"), 2, "nested too deeply"),
+    "score umebotan a device": Case(("score", "umebotan", "/dev/zero"), 2, "not a regular file"),
+    "stats check of no database": Case(("stats", "check"), 1, "there is no statistics database",
+                                       env={"KARUTA_DATA_DIR": "{w}/dir"}),
+    "recover from a foreign database": Case(("stats", "recover", "{w}/foreign.sqlite3",
+                                             "{w}/new.sqlite3"), 2, "another program's SQLite file"),
+    "install a text file": Case(("stats", "install", "{w}/passwd"), 2, "not a statistics database"),
+    "install a foreign database": Case(("stats", "install", "{w}/foreign.sqlite3"), 2,
+                                       "not a karuta statistics database"),
+    "install a damaged store": Case(("stats", "install", "{w}/damaged.sqlite3"), 1, "is damaged"),
+    "install a missing file": Case(("stats", "install", "{w}/missing.sqlite3"), 2,
+                                   "there is no database"),
+    "install a pipe": Case(("stats", "install", "{w}/fifo"), 2, "not a regular file"),
+    "install the database itself": Case(("stats", "install", "{w}/data/stats.sqlite3"), 2,
+                                        "already the statistics database"),
+    # --- issue 24: options a game would silently ignore ---
+    "simulate kyogi --league --players 5": Case(("simulate", "kyogi", "--league", "--players", "5"),
+                                                2, "it takes no --players"),
+    "simulate kyogi --league --cpu-level x": Case(("simulate", "kyogi", "--league", "--cpu-level",
+                                                   "x"), 2, "it takes no --level"),
+    "simulate mubeyama --ruleset izumoji --variant okayama4": Case(
+        ("simulate", "mubeyama", "--ruleset", "izumoji", "--variant", "okayama4"), 2,
+        "not --ruleset izumoji"),
+    "simulate yomi --wild-card on standard": Case(("simulate", "yomi", "--wild-card", "onifuda"), 2,
+                                                  "--wild-card is for the wild variant"),
+    "simulate yomi --card-points": Case(("simulate", "yomi", "--card-points", "rank"), 2,
+                                        "--card-points is a yomi37 option"),
+    "simulate umebotan --reseat with 3 players": Case(
+        ("simulate", "umebotan", "--reseat", "score", "--players", "3"), 2, "4-player game"),
+    "simulate umebotan --rounds huge": Case(("simulate", "umebotan", "--rounds",
+                                             "99999999999999999998"), 2, "--rounds must be"),
+    "simulate yomi --rounds huge": Case(("simulate", "yomi", "--rounds", "99999999999999999998"), 2,
+                                        "--rounds must be"),
     # --- the command itself ---
     "unknown command": Case(("bogus",), 2, "invalid choice: 'bogus'"),
     "unknown option": Case(("--nonsense",), 2, "unrecognized arguments: --nonsense"),
@@ -166,6 +217,15 @@ def world(tmp_path, monkeypatch):
     data = bytearray(damaged.read_bytes())
     data[4096 * 2: 4096 * 4] = b"\x5a" * 8192
     damaged.write_bytes(bytes(data))
+    (w / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (w / "recordings").mkdir()                      # a reader's own files, no index.json
+    for name in ("kami_017.flac", "shimo_017.flac"):
+        (w / "recordings" / name).write_bytes(b"a reader's own recording")
+    (w / "data" / "voices" / "deep").mkdir(parents=True)
+    (w / "data" / "voices" / "deep" / "index.json").write_text('{"poems": ' + "[" * 100_000)
+    (w / "data" / "voices" / "deep" / "kami_001_x.flac").write_bytes(b"a clip")
+    (w / "fifodata").mkdir()
+    os.mkfifo(w / "fifodata" / "reader_session.json")
     return w
 
 

@@ -38,7 +38,7 @@ WRITERS = {
     ("trainer/safe_files.py", "read_regular"): "reads only",
     ("trainer/stats/salvage.py", "recover_to_new_file"): "test_stats_recover_and_export",
     ("trainer/stats/store.py", "export_csv"): "test_stats_recover_and_export",
-    ("trainer/stats/store.py", "install_database"): "test_stats_install",
+    ("trainer/stats/store.py", "_install_checked"): "test_stats_install",
     ("trainer/stats/store.py", "_flag_for_check"): "test_stats_side_files",
     ("trainer/stats/store.py", "_connect"): "test_stats_side_files",
     ("trainer/stats/store.py", "_connect_read_only"): "read-only connections",

@@ -60,21 +60,12 @@ def cmd_poems(args) -> int:
 
 def parse_read(text: str, option: str = "--read", ranges: bool = False) -> list[int]:
     """Poem numbers separated by commas (or spaces); with `ranges`, also 22-30."""
-    from poems import check_no
+    from poems.numbers import PoemListError, poem_list
     from trainer.errors import UsageError
-    nos: list[int] = []
-    for item in text.replace(",", " ").split():
-        try:
-            if ranges and "-" in item.strip("-"):
-                a, b = (check_no(x) for x in item.split("-", 1))
-                if a > b:
-                    raise ValueError(f"the range {item} runs backwards")
-                nos.extend(range(a, b + 1))
-            else:
-                nos.append(check_no(item))
-        except ValueError as exc:
-            raise UsageError(f"{option}: {exc}") from None
-    return nos
+    try:
+        return poem_list(text, ranges=ranges)
+    except PoemListError as exc:
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def cmd_kimariji(args) -> int:

@@ -191,19 +191,13 @@ def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
 
 def _poem_list(text: str, UsageError) -> list[int]:
     """`--poems 11,15,31`: poem numbers in reading order, each at most once."""
-    items = [t.strip() for t in text.split(",")]
-    if not text.strip() or any(not t for t in items):
+    from poems.numbers import PoemListError, poem_list
+    try:
+        numbers = poem_list(text, unique=True)
+    except PoemListError as exc:
+        raise UsageError(f"read: --poems: {exc}") from None
+    if not numbers:
         raise UsageError(f"read: --poems wants poem numbers like 11,15,31 (not {text!r})")
-    numbers = []
-    for t in items:
-        if not t.isdigit():
-            raise UsageError(f"read: --poems: {t!r} is not a poem number (1..100)")
-        n = int(t)
-        if not 1 <= n <= 100:
-            raise UsageError(f"read: --poems: there is no poem {n} (1..100)")
-        if n in numbers:
-            raise UsageError(f"read: --poems: poem {n} is given twice")
-        numbers.append(n)
     return numbers
 
 
@@ -276,7 +270,9 @@ def _play(args, programme, seed) -> int:
     import time
 
     from audio.player import CARD_STARTED, DEVICE_BACK, DEVICE_LOST, FINISHED, Player
-    device = int(args.device) if args.device and args.device.isdigit() else args.device
+    from poems.numbers import whole_number
+    number = whole_number(args.device) if args.device else None   # never int() of "²"
+    device = number if number is not None else args.device
     player = Player(device=device).open()
     try:
         if player.silent:

@@ -18,6 +18,8 @@ import json
 import sys
 from typing import Any
 
+MAX_ROUND_BYTES = 2**20   # 48 cards in piles: a round is well under 1 kB
+
 
 def register(sub) -> None:
     p = sub.add_parser("score", help="score a finished round of a card game (Ume Botan)")
@@ -35,17 +37,21 @@ def register(sub) -> None:
 
 def read_round(path: str) -> dict[str, Any]:
     """The file's round, checked; ValueError with one line for the user."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+    from trainer.safe_files import read_text_regular
+    try:   # a round is a few hundred bytes; a FIFO answers at once instead of blocking
+        text = read_text_regular(path, limit=MAX_ROUND_BYTES)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read it ({exc.strerror or exc.__class__.__name__})") from None
+    except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: cannot read it ({exc.__class__.__name__})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a round: its JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object with players, round, doubled and piles")
     players = data.get("players")

@@ -9,7 +9,10 @@ A game's ``cli_options`` module may also define:
 - ``choose_variant(args, variants) -> Variant | None``: pick the variant from
   game-specific options (Mubeyama's ``--ruleset``), raising ValueError with one line;
 - ``before_simulate(args) -> int | None``: answer an option on its own
-  (kyōgi's ``--levels``) and return an exit code, or None to go on.
+  (kyōgi's ``--levels``) and return an exit code, or None to go on;
+- ``check_options(args, variant, players)``: refuse, with ValueError and one
+  line, an option the chosen variant would silently ignore (yomi's
+  ``--card-points`` outside yomi37), so no run ends 0 having ignored one.
 """
 from __future__ import annotations
 
@@ -148,6 +151,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     variant = _pick_variant(args)
     try:
         players = variant.check_seats(args.players)
+        check = getattr(_hooks(variant), "check_options", None)
+        if check is not None:
+            check(args, variant, players)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in vars(args).items() if k not in COMMON}

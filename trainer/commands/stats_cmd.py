@@ -183,10 +183,12 @@ def _recover(args) -> int:
 def _install(args) -> int:
     from trainer.cli import Failure, UsageError
     from trainer.instance_lock import AlreadyRunning, data_folder_lock
-    from trainer.stats.store import StatsBadPath, StatsError, default_path, install_database
+    from trainer.stats.store import (StatsBadPath, StatsError, check_installable, default_path,
+                                     install_database)
     if not args.new.strip():
         raise UsageError("stats install: give the database file to install")
     try:
+        check_installable(Path(args.new), default_path())   # before the lock: a refusal writes nothing
         with data_folder_lock("stats install"):
             aside = install_database(args.new)
     except AlreadyRunning as exc:

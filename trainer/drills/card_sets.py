@@ -144,22 +144,11 @@ def hand_picked(cards: Iterable[int] | str) -> CardSet:
 
 
 def _parse_numbers(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.replace("、", ",").replace(" ", ",").split(","):
-        if not part:
-            continue
-        lo, sep, hi = part.partition("-")
-        try:
-            if sep:
-                a, b = int(lo), int(hi)
-                if a > b:
-                    raise DrillError(f"range {part!r} runs backwards")
-                out.extend(range(a, b + 1))
-            else:
-                out.append(int(part))
-        except ValueError:
-            raise DrillError(f"{part!r} is not a card number or a range like 5-9") from None
-    return out
+    from poems.numbers import PoemListError, poem_list
+    try:
+        return poem_list(text, ranges=True)
+    except PoemListError as exc:
+        raise DrillError(str(exc)) from None
 
 
 def from_spec(spec: str, store=None) -> CardSet:

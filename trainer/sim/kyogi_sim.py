@@ -282,7 +282,7 @@ def add_cli_options(parser) -> None:
     # The one spelling of `karuta simulate` (trainer.sim.card_sim.add_level_options): --level, one
     # level for both seats or one per seat; --cpu-level is the old spelling. No --against here:
     # --league plays every level against every other with the seats alternated.
-    parser.add_argument("--level", "--cpu-level", dest="cpu_level", default="club,club",
+    parser.add_argument("--level", "--cpu-level", dest="cpu_level", default=None,
                         metavar="LEVEL[,LEVEL]",
                         help="CPU level of both seats, or one per seat separated by a comma "
                              "(--cpu-level is the old spelling): beginner, novice, club, strong, "
@@ -295,6 +295,17 @@ def add_cli_options(parser) -> None:
 
 
 def before_simulate(args) -> int | None:
+    from trainer.errors import UsageError
+    if args.league or args.levels:   # options the league or the list would silently ignore
+        ignored = [name for name, given in (("--players", args.players is not None),
+                                            ("--level", args.cpu_level is not None),
+                                            ("--variant", args.variant is not None)) if given]
+        if ignored:
+            what = "--league plays every level against every other" if args.league else \
+                "--levels lists the levels"
+            raise UsageError(f"simulate kyogi: {what}; it takes no {', '.join(ignored)}")
+    if args.cpu_level is None:   # None until here: a level given beside --league is refused above
+        args.cpu_level = "club,club"
     if args.games is None:
         args.games = LEAGUE_GAMES if args.league else SIMULATE_GAMES
     if args.league:

@@ -128,6 +128,14 @@ def add_cli_options(parser) -> None:
                         help="pick the variant by ruleset (with --players); default okayama")
 
 
+def check_options(args, variant, players) -> None:
+    """`--ruleset` must agree with a `--variant` given beside it."""
+    spec = VARIANTS[variant.variant]
+    if args.ruleset is not None and args.ruleset != spec.ruleset:
+        raise ValueError(f"simulate mubeyama: --variant {variant.variant} is the {spec.ruleset} "
+                         f"ruleset, not --ruleset {args.ruleset}; give one of the two")
+
+
 def choose_variant(args, variants):
     """`--ruleset R [--players N]` names a variant; a player count R is not played by is refused."""
     ruleset = args.ruleset or "okayama"

@@ -21,6 +21,19 @@ def add_cli_options(parser) -> None:
                         help="4 players: the middle seats after a round (default stay)")
 
 
+MAX_ROUNDS = 1200   # rounds per game at most: a hundred 12-round games' worth
+
+
+def check_options(args, variant, players) -> None:
+    """--reseat is for 4 players; --rounds is even and bounded."""
+    if args.reseat is not None and players != 4:
+        raise ValueError(f"simulate umebotan: --reseat moves the middle seats of a 4-player game; "
+                         f"{players} players have none")
+    if args.rounds is not None and not (2 <= args.rounds <= MAX_ROUNDS and args.rounds % 2 == 0):
+        raise ValueError(f"simulate umebotan: --rounds must be an even number 2..{MAX_ROUNDS}, "
+                         f"not {args.rounds}")
+
+
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
     from trainer.sim.card_sim import run_games

@@ -18,6 +18,21 @@ def add_cli_options(parser) -> None:
                         help="yomi37: a discarded card is worth 1 (default) or its number")
 
 
+MAX_ROUNDS = 1000   # rounds per game a simulation plays at most (a game is minutes of CPU past this)
+
+
+def check_options(args, variant, players) -> None:
+    """Options that apply to one variant only are refused elsewhere, not ignored."""
+    name = f"{variant.game} --variant {variant.variant}"
+    if args.wild_card is not None and not variant.options.get("wild"):
+        raise ValueError(f"simulate {name}: --wild-card is for the wild variant "
+                         f"(simulate yomi --variant wild)")
+    if args.card_points is not None and variant.options.get("ruleset") != "yomi37":
+        raise ValueError(f"simulate {name}: --card-points is a yomi37 option (simulate yomi37)")
+    if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+        raise ValueError(f"simulate {variant.game}: --rounds must be 1..{MAX_ROUNDS}, not {args.rounds}")
+
+
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
     opts = level_options(options, LEVELS, players)

@@ -522,6 +522,12 @@ def install_database(new: str | os.PathLike, target: str | os.PathLike | None = 
     (`trainer.instance_lock`).
     """
     new, target = Path(new), Path(target) if target is not None else default_path()
+    check_installable(new, target)
+    return _install_checked(new, target)
+
+
+def check_installable(new: Path, target: Path) -> None:
+    """StatsBadPath / StatsDamaged unless `new` can be installed in place of `target`."""
     _check_db_path(new)
     if not new.exists():
         raise StatsBadPath(f"there is no database at {new}")
@@ -536,6 +542,9 @@ def install_database(new: str | os.PathLike, target: str | os.PathLike | None = 
     if problem:
         raise StatsDamaged(f"{new} is damaged ({problem}); it was not installed")
     _check_db_path(target)
+
+
+def _install_checked(new: Path, target: Path) -> Path | None:
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     except OSError as exc:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFormLay
                                QPushButton, QRadioButton, QScrollArea, QSpinBox, QVBoxLayout,
                                QWidget)
 
+from poems.numbers import whole_number
 from poems.yaku import KEYWORD_KANJI, SEED, YakuSets
 from trainer.rules.mubeyama import LayoutError, Stakes, new_game
 from trainer.text.mubeyama import error_text, seat_name
@@ -47,9 +48,10 @@ def parse_numbers(text: str, what: str) -> list[int]:
     for part in re.split(r"[\s,、，]+", text.strip()):
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= 100:
+        no = whole_number(part)    # never int() of "²" or of 5,000 digits
+        if no is None or not 1 <= no <= 100:
             raise SetupError(tr("mubeyama.error.yaku", what=what, text=part))
-        out.append(int(part))
+        out.append(no)
     return out
 
 
@@ -59,8 +61,8 @@ def parse_layout(text: str, seat: int) -> list[int]:
     for part in re.split(r"[\s,、，]+", text.strip()):
         if not part:
             continue
-        if part.isdigit():
-            out.append(int(part))
+        if (number := whole_number(part)) is not None:
+            out.append(number)
             continue
         no = by_static(part)           # either spelling: おうこ as heard, あふこ as written
         if no is None:
