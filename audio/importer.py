@@ -1036,6 +1036,7 @@ def accept_candidates(name: str, numbers: list[int]) -> list[int]:
 # ``mora:K <kana>``, with `` phrase N`` and `` kimariji`` where those fall. After
 # moving labels, `read_labels` puts the moved marks into the voice.
 
+MAX_LABEL_PROBLEMS = 20   # lines about one label file, at most
 _LABEL_NAME = re.compile(r"^(\d{3})_(kami|shimo)\.txt$")
 
 
@@ -1091,6 +1092,9 @@ def _parse_labels(path: Path, n: int, lo_s: float, hi_s: float) -> tuple[list[fl
     except (OSError, UnicodeDecodeError) as exc:
         return None, [f"{path.name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
     for ln, line in enumerate(text.splitlines(), start=1):
+        if len(problems) >= MAX_LABEL_PROBLEMS:   # not a label file of one part: say so, stop
+            problems.append(f"{path.name}: more problems from line {ln} on; fix these first")
+            return None, problems
         if not line.strip():
             continue
         fields = line.split("\t")

@@ -279,3 +279,55 @@ def test_a_second_window_on_one_data_folder_is_refused(monkeypatch, capsys):
         assert main(["gui"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "another Karuta Trainer is using the data folder" in err
+
+
+# --- label files: a FIFO, a huge file ---------------------------------------------------------
+
+def test_read_labels_answers_a_fifo_and_a_huge_file_at_once(tmp_path, capsys):
+    import time
+    import_readings(folder(tmp_path, "src", [3]), "club")
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    os.mkfifo(labels / "003_kami.txt")
+    with open(labels / "003_shimo.txt", "w") as f:      # 3 MB of one duplicated line
+        f.write("1.000000\t1.000000\tmora:0 x\n" * 120_000)
+    index = (voices_root() / "club" / "index.json").read_bytes()
+    started = time.monotonic()
+    assert main(["import-readings", "--name", "club", "--read-labels", str(labels)]) == 2
+    assert time.monotonic() - started < 10
+    err = capsys.readouterr().err.splitlines()
+    assert any("003_kami.txt: cannot be read" in line and "not a regular file" in line for line in err)
+    assert any("003_shimo.txt: cannot be read" in line for line in err)
+    assert len(err) <= 25
+    assert (voices_root() / "club" / "index.json").read_bytes() == index
+
+
+def test_a_label_file_with_many_bad_lines_gets_a_bounded_report(tmp_path, capsys):
+    import_readings(folder(tmp_path, "src", [3]), "club")
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "003_kami.txt").write_text("1.000000\t1.000000\tmora:0 x\n" * 5000)
+    assert main(["import-readings", "--name", "club", "--read-labels", str(labels)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert 2 <= len(err) <= 22 and "fix these first" in err[-1]
+
+
+@pytest.mark.parametrize("accept", ["²", "9" * 5000])
+def test_accept_with_odd_digits_is_one_line(tmp_path, accept, capsys):
+    import_readings(folder(tmp_path, "src", [3]), "club")
+    assert main(["import-readings", "--name", "club", "--accept", accept]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--accept wants poem numbers" in err
+
+
+def test_settings_file_that_is_a_fifo_does_not_block_the_window(tmp_path, capsys):
+    import subprocess
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    os.mkfifo(data / "settings.ini")
+    code = ("from trainer.ui.settings import Settings, MA; s = Settings(); print(s.get(MA))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "KARUTA_DATA_DIR": str(data)},
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "1.0"
+    assert "not a regular file" in proc.stderr

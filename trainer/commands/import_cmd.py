@@ -99,9 +99,10 @@ def _accept(args, UsageError) -> int:
         raise UsageError("import-readings: --accept takes no folder, only --name")
     if not args.name:
         raise UsageError("import-readings: --accept needs --name (the voice)")
+    from poems.numbers import PoemListError, poem_list
     try:
-        numbers = sorted({int(n) for n in args.accept.replace(" ", "").split(",") if n})
-    except ValueError:
+        numbers = sorted(set(poem_list(args.accept, lo=0)))   # 0 is the joka
+    except PoemListError:
         raise UsageError(f"import-readings: --accept wants poem numbers like 1,17 (not {args.accept!r})") from None
     if not numbers:
         raise UsageError("import-readings: --accept wants poem numbers like 1,17")
