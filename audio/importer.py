@@ -1086,7 +1086,8 @@ def write_labels(report: ImportReport, folder: Path | str) -> tuple[list[str], l
 
 def _parse_labels(path: Path, n: int, lo_s: float, hi_s: float) -> tuple[list[float] | None, list[str]]:
     """Mora times (file seconds) from an edited label file, or None and one line per problem."""
-    problems, times = [], {}
+    problems: list[str] = []
+    times: dict[int, float] = {}
     try:   # a label file of one part is a few kB: 1 MB is not one (and a FIFO never blocks)
         text = read_text_regular(path, limit=2**20)
     except (OSError, UnicodeDecodeError) as exc:
