@@ -330,6 +330,8 @@ class StatsStore:
             report = salvage_into(aside, store)
             saved = (f" {report.trials:,} trials were recovered from it"
                      if report.trials else " Nothing could be recovered from it")
+            if report.lost:
+                saved += f"; {report.lost:,} of the {report.known:,} it held could not be read"
         except (StatsError, sqlite3.Error) as exc:
             saved = f" Recovering its trials failed ({exc})"
         store.recovery_message = (
