@@ -197,3 +197,36 @@ def test_a_reading_another_mode_stopped_is_no_error_box(qtbot, monkeypatch, tmp_
     assert boxes == [] and not panel.reading
     panel._on_error("the voice could not be read")
     assert boxes == ["the voice could not be read"]
+
+
+class _PartVoice:
+    """A voice holding only some poems (a partly imported one)."""
+
+    def __init__(self, poems):
+        self.poems = frozenset(poems)
+
+    def available(self):
+        return self.poems
+
+
+class _PartVoices:
+    def __init__(self, poems):
+        self._voice = _PartVoice(poems)
+
+    def voice(self, name=None):
+        return self._voice
+
+    def needs_synthesis(self):
+        return False
+
+
+def test_a_partly_imported_voice_reads_the_poems_it_has(panel, qtbot):
+    """Issue 24: the GUI reader raised 'VoiceError ... not recorded in this voice' where
+    `karuta read` reads the poems the voice has."""
+    panel.driver.voices = _PartVoices(range(1, 31))         # no joka, poems 1-30
+    with qtbot.waitSignal(panel.status_message) as said:
+        panel.command("start")
+    name, order, joka = panel.driver.calls[0]
+    assert sorted(order) == list(range(1, 31)) and joka is False
+    assert "has no reading of poem(s) 31, 32" in said.args[0]
+    assert panel.session.order == order and load_session().order == order

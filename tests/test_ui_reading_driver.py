@@ -115,3 +115,40 @@ def test_a_lost_sound_device_pauses_the_reading_where_it_is_and_says_why(qtbot, 
     with qtbot.waitSignal(driver.card_started, timeout=10_000):
         driver.resume()                        # and goes on from there
     assert started == [7, 3]
+
+
+def test_the_reading_goes_on_by_itself_when_the_device_comes_back(qtbot, driver):
+    """Issue 24: the notice says the sound comes back by itself; the reading stayed paused."""
+    import time
+
+    from audio.player import DEVICE_BACK, DEVICE_LOST, Event
+    started = []
+    driver.card_started.connect(started.append)
+    driver.start([7, 3], FAST, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    player = driver.voices.player()
+    player.device_problem = "the sound device stopped ('default')"
+    player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
+    qtbot.waitUntil(lambda: driver.state == "paused", timeout=2_000)
+    player._events.append(Event(DEVICE_BACK, -1, -1, player.position, time.perf_counter()))
+    qtbot.waitUntil(lambda: driver.state == "playing", timeout=2_000)
+    with qtbot.waitSignal(driver.card_started, timeout=10_000):
+        pass
+    assert started == [7, 3]
+
+
+def test_a_reading_the_person_paused_stays_paused_when_the_device_comes_back(qtbot, driver):
+    import time
+
+    from audio.player import DEVICE_BACK, DEVICE_LOST, Event
+    started = []
+    driver.card_started.connect(started.append)
+    driver.start([7, 3], FAST, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    player = driver.voices.player()
+    player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
+    qtbot.waitUntil(lambda: driver.state == "paused", timeout=2_000)
+    driver.pause()                                         # the person's own pause
+    player._events.append(Event(DEVICE_BACK, -1, -1, player.position, time.perf_counter()))
+    qtbot.wait(200)
+    assert driver.state == "paused"

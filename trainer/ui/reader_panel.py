@@ -327,7 +327,8 @@ class ReaderPanel(QWidget):
         s.timing = self.timing()          # settings changed between runs apply from the next card on
         s.save()
         fresh = not s.joka_done and s.read == 0
-        joka = s.timing.joka and fresh
+        have = self._poems_of_the_voice(voices, s.timing.voice)
+        joka = s.timing.joka and fresh and (have is None or 0 in have)
         timing = s.timing if fresh and memorise else replace(s.timing, memorise=0.0)
         self.reading = True
         self.paused = self.held = False
@@ -335,6 +336,29 @@ class ReaderPanel(QWidget):
         if timing.memorise:
             self._tick.start()
         self._refresh()
+
+    def _poems_of_the_voice(self, voices, name: str) -> frozenset[int] | None:
+        """What the chosen voice can read, with the session cut to it: a partly imported
+        voice reads the poems it has (as `karuta read` does), the others are left out of
+        the session, said once in the status bar. None when the voice cannot tell."""
+        try:
+            have = voices.voice(name).available() if voices is not None else None
+        except Exception:   # noqa: BLE001 - the reading itself will say what is wrong
+            return None
+        s = self.session
+        if not have or s is None:
+            return None     # nothing at all: the reading's own error says why
+        left = s.order[s.read:]
+        missing = sorted(c for c in left if c not in have)
+        if missing and len(missing) < len(left):
+            s.order = s.order[:s.read] + [c for c in left if c in have]
+            s.karafuda = [c for c in s.karafuda if c in s.order]
+            s.save()
+            # English only until the text package has a key for it (issue 24)
+            self.status_message.emit(
+                f"voice {name!r} has no reading of poem(s) {', '.join(map(str, missing))}; "
+                f"reading the {len(left) - len(missing)} it has")
+        return have
 
     # -- events from the driver (GUI thread) ------------------------------------------------
     def _on_card_started(self, no: int) -> None:

@@ -8,8 +8,8 @@ Reader mode and Match mode listen to the same signals.
 When the sound device goes away mid-reading the player goes on on its silent
 clock; the driver pauses it there (nothing is heard, so nothing should be
 missed) and says so through `device_problem` (and `notify_sound`, for the status bar).
-The player opens the device again by
-itself once it is back, so the next Start plays.
+The player opens the device again by itself once it is back, and the reading it
+paused goes on from there (unless the person paused, held or stopped it meanwhile).
 
 One reading at a time: every mode has its own driver, but there is one player,
 and two drivers on it steal each other's events and programmes (a drill started
@@ -137,6 +137,7 @@ class ReadingDriver(QObject):
         self._started: set[int] = set()   # card indices whose kami-no-ku has sounded
         self._done: set[int] = set()
         self._state = IDLE
+        self._device_paused = False       # paused by a lost device, not by the person
         self._task: BackgroundTask | None = None
         self._generation = 0              # drops programmes built for a reading since stopped
         self._timer = QTimer(self, interval=15)
@@ -302,6 +303,7 @@ class ReadingDriver(QObject):
             getattr(self.voices.player(), name)()
 
     def _set_state(self, state: str) -> None:
+        self._device_paused = False       # any change of state after a device pause is the person's
         if state != self._state:
             self._state = state
             self.state_changed.emit(state)
@@ -310,6 +312,7 @@ class ReadingDriver(QObject):
     def _poll(self) -> None:
         from audio.player import (
             CARD_STARTED,
+            DEVICE_BACK,
             DEVICE_LOST,
             FINISHED_EVENT,
             HELD_EVENT,
@@ -320,6 +323,8 @@ class ReadingDriver(QObject):
         for ev in player.poll_events():
             if ev.kind == DEVICE_LOST:
                 self._device_lost(player)
+            elif ev.kind == DEVICE_BACK:
+                self._device_back(player)
             elif ev.kind == CARD_STARTED:
                 self._card_started(ev.card_index, ev.poem)
             elif ev.kind == KIMARIJI and ev.card_index >= 0:   # the joka decides nothing
@@ -339,13 +344,22 @@ class ReadingDriver(QObject):
     def _device_lost(self, player) -> None:
         if self._state == IDLE:
             return
+        was_playing = self._state == PLAYING
         player.pause()
         self._set_state(PAUSED)
+        self._device_paused = was_playing
         problem = player.device_problem or "the sound device stopped"
         text = (f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
                 "the sound comes back by itself when the device does.")
         self.device_problem.emit(text)
         notify_sound(text)
+
+    def _device_back(self, player) -> None:
+        """The device is back: the reading the lost device paused goes on, as its notice said."""
+        if not self._device_paused:
+            return
+        self.resume()
+        notify_sound(player.status_message)
 
     def _joka_repeated(self, ev) -> bool:
         # The joka's shimo-no-ku is read twice: it is done after the second one.
