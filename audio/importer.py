@@ -178,6 +178,14 @@ class PoemResult:
     phrase_starts_s: dict[str, list[float]] = field(default_factory=dict)  # per part, file seconds
     clip_start_s: dict[str, float] = field(default_factory=dict)  # per part: clip sample 0 in its file
     uncertain: list[str] = field(default_factory=list)  # marks resting on the pace alone: check them
+    samples_released: bool = False  # the clips are stored and their samples let go (release_samples)
+
+    def release_samples(self) -> None:
+        """Let the clips' samples go once they are stored: what stays is their length,
+        rate and marks (the samples become a zero-strided view of zeros, 4 bytes)."""
+        self.kami, self.shimo = (Clip(np.broadcast_to(np.float32(0.0), c.samples.shape), c.rate, c.marks)
+                                 for c in (self.kami, self.shimo))
+        self.samples_released = True
 
     @property
     def part_files(self) -> dict[str, str]:
@@ -685,13 +693,18 @@ def voices_root() -> Path:
 def import_readings(folder: Path | str, name: str | None = None, *,
                     workers: int | None = None,
                     progress: Callable[[int, int], None] | None = None,
-                    cancelled: Callable[[], bool] | None = None) -> ImportReport:
+                    cancelled: Callable[[], bool] | None = None,
+                    keep_clips: bool = True) -> ImportReport:
     """Import every recording in `folder` as voice `name` (default: the folder's name).
 
     `progress(done, total)` is called after each poem; when `cancelled()` turns
     true, poems not yet analysed are left out and nothing already stored is lost.
     A poem already stored is replaced only by a take without warnings; one with
     warnings is kept beside it as a candidate (`accept_candidates`).
+    `keep_clips`: the report's poems hold their clips' samples (for analysis and
+    tests). The command line and the app pass False: each poem's samples are let go
+    as soon as its clips are stored (`PoemResult.release_samples`), so the memory of
+    an import is bounded by its largest file, not by the number of its files.
     Raises ValueError for a folder or name that cannot be used at all,
     VoiceBusy while another import into the voice runs, ImportFailure if the
     result cannot be stored (the voice is then as it was).
@@ -712,7 +725,7 @@ def import_readings(folder: Path | str, name: str | None = None, *,
         indexed = _start_voice(voice_dir, name)
         _remove_unused_clips(voice_dir)   # left by an import that was interrupted
         try:
-            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled, token)
+            results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled, token, keep_clips)
             failed += more
             stored = _write_index(voice_dir, name, folder, results) if results else _stored(voice_dir)
         finally:  # replaced clips, or this import's own if its index could not be written;
@@ -754,7 +767,8 @@ def _voice_dir(name: str) -> Path:
 
 def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
               progress: Callable[[int, int], None] | None,
-              cancelled: Callable[[], bool] | None, token: str) -> tuple[list[PoemResult], list[FailedFile]]:
+              cancelled: Callable[[], bool] | None, token: str,
+              keep_clips: bool = True) -> tuple[list[PoemResult], list[FailedFile]]:
     """Analyse every poem and write its clips under new names (until the index names
     them the voice keeps reading its old ones, so a crash mid-import loses nothing)."""
     results: list[PoemResult] = []
@@ -777,6 +791,8 @@ def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
                 except Exception as exc:  # disk full, permissions
                     why = _storage_problem(exc, voice_dir)
                     return [FailedFile(f, f"not stored: {why}") for f in out.files]
+                if not keep_clips:
+                    out.release_samples()
             return out
         for done, out in enumerate(pool.map(work, jobs), start=1):
             if isinstance(out, PoemResult):

@@ -389,3 +389,34 @@ def test_salvage_says_how_many_trials_could_not_be_read(tmp_path, capsys):
     assert main(["stats", "recover", str(default_path()), str(tmp_path / "new.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert f"{report.lost:,} of the {len(rows):,} trials it held could not be read" in out
+
+
+# --- import memory: bounded by the largest file, not the number of files ----------------------
+
+def test_an_import_lets_each_poems_samples_go_once_stored(tmp_path):
+    """The report kept every clip until the end (314 MB for 101 poems); the command line
+    and the app let each go once stored. bench/bench_import_files.py measures it."""
+    from audio.recorded_voice import RecordedVoice
+    report = import_readings(folder(tmp_path, "src", [3, 4]), "club", keep_clips=False)
+    for p in report.poems:
+        assert p.samples_released
+        for clip in (p.kami, p.shimo):
+            assert clip.samples.strides == (0,) and "end" in clip.marks
+    voice = RecordedVoice("club")
+    for p in report.poems:   # what was stored is the real sound, marks and all
+        stored = voice.kami(p.no)
+        assert len(stored.samples) == len(p.kami.samples) and stored.marks == dict(p.kami.marks)
+        assert float(abs(stored.samples).max()) > 0.01
+
+
+def test_the_command_line_import_does_not_keep_the_clips(tmp_path, monkeypatch):
+    import audio.importer as importer
+    seen = {}
+    real = importer.import_readings
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(importer, "import_readings", spy)
+    assert main(["import-readings", str(folder(tmp_path, "src", [3])), "--name", "club"]) == 0
+    assert seen.get("keep_clips") is False

@@ -48,7 +48,8 @@ def run(args) -> int:
                                     (Path(args.labels).exists() and not Path(args.labels).is_dir())):
         raise UsageError(f"import-readings: --labels wants a folder for the label files, not {args.labels!r}")
     try:
-        report = import_readings(folder, args.name)
+        _one_malloc_arena()
+        report = import_readings(folder, args.name, keep_clips=False)   # memory: the largest file
     except ValueError as exc:
         raise UsageError(f"import-readings: {exc}") from None
     except ImportFailure as exc:   # another import running, or nothing could be stored
@@ -71,6 +72,22 @@ def run(args) -> int:
         print(f"karuta import-readings: wrote {len(written)} label file(s) in {args.labels}{note}",
               file=sys.stderr)
     return 0 if report.poems else 1
+
+
+def _one_malloc_arena() -> None:
+    """glibc gives each worker thread its own heap, and each keeps what its largest file
+    needed: eight 4.9-minute files peaked at 404 MB against 273 MB for one. With one
+    heap the peak is that of the largest file (257 MB; bench/bench_import_files.py) at
+    no cost in time. The command line only: the app's audio thread must not share a
+    heap lock with the import's workers."""
+    import ctypes
+    import ctypes.util
+    M_ARENA_MAX = -8
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(M_ARENA_MAX, 1)
+    except (OSError, AttributeError):   # not glibc: nothing to tune
+        pass
 
 
 def _read_labels(args, UsageError) -> int:

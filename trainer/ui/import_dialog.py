@@ -123,7 +123,8 @@ class ImportDialog(QDialog):
         def work(progress, _cancel):
             from audio.importer import import_readings
             try:
-                return import_readings(folder, name, progress=progress, cancelled=self._stop.is_set)
+                return import_readings(folder, name, progress=progress, cancelled=self._stop.is_set,
+                                       keep_clips=False)   # memory bounded by the largest file
             except ValueError as exc:          # a folder or name that cannot be used at all
                 return str(exc)
 
