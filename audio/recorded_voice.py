@@ -57,6 +57,12 @@ class RecordedVoice:
             self._index_error = (f"the index of voice {self.name!r} cannot be used: {exc}; "
                                  "import the recordings again to rebuild it")
 
+    @property
+    def problem(self) -> str | None:
+        """Why no poem of this voice can be read (a bad name, no folder, a damaged or
+        missing index), or None."""
+        return self._index_error
+
     def __repr__(self) -> str:
         return f"RecordedVoice({self.name!r})"
 

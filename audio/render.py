@@ -43,6 +43,8 @@ def open_voice(name: str) -> Voice:
         return ToneVoice()
     from audio.recorded_voice import RecordedVoice
     voice = RecordedVoice(name)
+    if voice.problem and (voice.dir is None or voice.dir.is_dir()):   # a bad name, a bad index
+        raise VoiceError(f"no usable imported voice called {name!r}: {voice.problem}")
     if not voice.available():
         try:
             from audio.recorded_voice import list_voices

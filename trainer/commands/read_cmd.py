@@ -192,6 +192,8 @@ def _order(args, seed, UsageError) -> tuple[list[int], list[int]]:
 def _poem_list(text: str, UsageError) -> list[int]:
     """`--poems 11,15,31`: poem numbers in reading order, each at most once."""
     from poems.numbers import PoemListError, poem_list
+    if any(not item.strip() for item in text.split(",")):   # "11,,15": a number left out?
+        raise UsageError(f"read: --poems wants poem numbers like 11,15,31 (not {text!r})")
     try:
         numbers = poem_list(text, unique=True)
     except PoemListError as exc:
