@@ -54,7 +54,7 @@ import numpy as np
 from audio import onsets
 from audio.clip import Clip
 from audio.voice import RATE
-from trainer.safe_files import open_no_follow, read_text_regular, umask, write_atomic
+from audio.safe_files import open_no_follow, read_text_regular, umask, write_atomic
 
 AUDIO_SUFFIXES = frozenset({
     ".wav", ".wave", ".flac", ".ogg", ".oga", ".opus", ".mp3", ".aif", ".aiff",

@@ -75,7 +75,7 @@ def render_to_file(programme: Programme, path: str | Path, progress: Progress | 
 
     import soundfile as sf
 
-    from trainer.safe_files import umask
+    from audio.safe_files import umask
     path = Path(path)
     fmt, subtype = file_format(path)
     # mkstemp, not a fixed ".NAME.part": a link planted there would be written through

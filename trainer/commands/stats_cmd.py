@@ -145,7 +145,7 @@ def _export(args) -> int:
 
 
 def _check(args) -> int:
-    from trainer.cli import Failure
+    from trainer.errors import Failure
     from trainer.stats.store import default_path
     if args.db is None and not default_path().exists():
         raise Failure(f"stats check: there is no statistics database at {default_path()} "
@@ -181,7 +181,7 @@ def _recover(args) -> int:
 
 
 def _install(args) -> int:
-    from trainer.cli import Failure, UsageError
+    from trainer.errors import Failure, UsageError
     from trainer.instance_lock import AlreadyRunning, data_folder_lock
     from trainer.stats.store import (StatsBadPath, StatsError, check_installable, default_path,
                                      install_database)

@@ -16,9 +16,7 @@ Orders and extras a club reading needs, all seeded so a reading can be redone:
 from __future__ import annotations
 
 import json
-import os
 import random
-import re
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -265,18 +263,11 @@ def clear_session(path: Path | None = None) -> None:
 
 def parse_card_set(text: str) -> list[int]:
     """'1 5, 22-30' → [1, 5, 22, ..., 30].  ValueError with the bad part on bad input."""
-    cards: set[int] = set()
-    for part in re.split(r"[\s,、，]+", text.strip()):
-        if not part:
-            continue
-        m = re.fullmatch(r"(\d+)(?:[-–〜~](\d+))?", part)
-        if not m:
-            raise ValueError(part)
-        lo = int(m.group(1))
-        hi = int(m.group(2) or lo)
-        if not 1 <= lo <= hi <= 100:
-            raise ValueError(part)
-        cards.update(range(lo, hi + 1))
+    from poems.numbers import PoemListError, poem_list
+    try:
+        cards = set(poem_list(text, ranges=True))
+    except PoemListError as exc:
+        raise ValueError(exc.part) from None
     if not cards:
         raise ValueError(text)
     return sorted(cards)
