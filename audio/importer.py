@@ -722,8 +722,11 @@ def import_readings(folder: Path | str, name: str | None = None, *,
     voice_dir = _voice_dir(name)
     token = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S") + secrets.token_hex(2)
     with voice_lock(voice_dir):
+        started = not (voice_dir / INDEX_NAME).exists()
         indexed = _start_voice(voice_dir, name)
+        started = started and indexed     # this import wrote the voice's first (empty) index
         _remove_unused_clips(voice_dir)   # left by an import that was interrupted
+        results: list[PoemResult] = []
         try:
             results, more = _run_jobs(jobs, voice_dir, workers, progress, cancelled, token, keep_clips)
             failed += more
@@ -731,6 +734,8 @@ def import_readings(folder: Path | str, name: str | None = None, *,
         finally:  # replaced clips, or this import's own if its index could not be written;
             # with no index at the start, the clips already there are not ours to judge
             _remove_unused_clips(voice_dir, None if indexed else token)
+            if started and not results:   # nothing imported: no empty voice left in the list
+                _unlink_empty_index(voice_dir)
     imported = {p.no for p in results}
     failed.sort(key=lambda f: f.file)
     return ImportReport(
@@ -738,6 +743,14 @@ def import_readings(folder: Path | str, name: str | None = None, *,
         skipped=skipped, missing=[n for n in range(1, 101) if n not in imported],
         stored=stored, joka=0 in imported, cancelled=bool(cancelled is not None and cancelled()),
     )
+
+
+def _unlink_empty_index(voice_dir: Path) -> None:
+    with contextlib.suppress(ValueError, OSError):
+        index = read_index(voice_dir)
+        if not index["poems"] and not index.get("candidates") and \
+                not any(_CLIP_NAME.match(p.name) for p in voice_dir.iterdir()):
+            (voice_dir / INDEX_NAME).unlink()
 
 
 def _start_voice(voice_dir: Path, name: str) -> bool:

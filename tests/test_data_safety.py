@@ -420,3 +420,12 @@ def test_the_command_line_import_does_not_keep_the_clips(tmp_path, monkeypatch):
     monkeypatch.setattr(importer, "import_readings", spy)
     assert main(["import-readings", str(folder(tmp_path, "src", [3])), "--name", "club"]) == 0
     assert seen.get("keep_clips") is False
+
+
+def test_an_import_that_imports_nothing_leaves_no_empty_voice_in_the_list(tmp_path):
+    from audio.recorded_voice import list_voices
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "001.wav").write_bytes(b"not audio")
+    report = import_readings(src, "typo")
+    assert not report.poems and "typo" not in list_voices()
