@@ -197,6 +197,9 @@ def _install(args) -> int:
         raise UsageError(f"stats install: {exc}; nothing was changed") from None
     except StatsError as exc:
         raise Failure(f"stats install: {exc}") from None
-    kept = f"; the old one was set aside as {aside} (with its -wal/-shm files)" if aside else ""
+    sides = [s for s in ("-wal", "-shm") if aside and Path(f"{aside}{s}").exists()]
+    kept = (f"; the old one was set aside as {aside}"
+            + (f" (with its {' and '.join(sides)} file{'s' * (len(sides) > 1)})" if sides else "")
+            if aside else "")
     print(f"{default_path()} is now a copy of {args.new}{kept}.")
     return 0
