@@ -73,6 +73,9 @@ def wayland_answers(name: str, timeout: float = TIMEOUT_S) -> bool:
 def silent_display() -> str | None:
     """None if a display answers (and Qt is pointed at it); else one line saying which
     display was asked and did not answer."""
+    import sys
+    if not sys.platform.startswith("linux"):   # Windows and macOS windows need no X or Wayland
+        return None
     if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in ("offscreen", "minimal", "vnc", "eglfs"):
         return None
     wayland, x = os.environ.get("WAYLAND_DISPLAY", ""), os.environ.get("DISPLAY", "")
