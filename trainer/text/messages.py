@@ -55,6 +55,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refusal.reader.too_many_karafuda": (
         "空札を {asked} 枚にはできません: 選んだ {chosen} 枚の外には {outside} 首しかありません",
         "{asked} karafuda asked for but only {outside} poems lie outside the set of {chosen}"),
+    "reader.voice_partial": ("声「{voice}」には {poems} 番の読みがありません。ある {n} 首を読みます",
+                             "Voice {voice!r} has no reading of poem(s) {poems}; reading the {n} it has"),
     "reader.no_sound": ("音声出力がありません: 無音で進みます", "No sound device: running silently"),
     "settings.title": ("設定", "Settings"),
     "settings.language": ("表示言語", "Interface language"),

@@ -354,10 +354,8 @@ class ReaderPanel(QWidget):
             s.order = s.order[:s.read] + [c for c in left if c in have]
             s.karafuda = [c for c in s.karafuda if c in s.order]
             s.save()
-            # English only until the text package has a key for it (issue 24)
-            self.status_message.emit(
-                f"voice {name!r} has no reading of poem(s) {', '.join(map(str, missing))}; "
-                f"reading the {len(left) - len(missing)} it has")
+            self.status_message.emit(tr("reader.voice_partial", voice=name,
+                                        poems=", ".join(map(str, missing)), n=len(left) - len(missing)))
         return have
 
     # -- events from the driver (GUI thread) ------------------------------------------------
