@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -99,3 +100,47 @@ def test_desktop_entry_names_the_icon_and_the_command_that_exist():
     assert f"<launchable type=\"desktop-id\">{desktop.name}</launchable>" in metainfo
     from trainer import __version__
     assert f'<release version="{__version__}"' in metainfo
+
+
+# A fast part of the suite that needs every kind of test helper module (ui_fakes, fixtures_audio,
+# audio_timing), the desktop entry and AppStream file, and the layering guard.
+SDIST_SELECTION = [
+    "tests/test_startup_safety.py",
+    "tests/test_import_safety.py",
+    "tests/test_audio_timing_judge.py",
+    "tests/test_layering.py",
+    "tests/test_packaging.py::test_desktop_entry_names_the_icon_and_the_command_that_exist",
+    "tests/test_packaging.py::test_desktop_entry_and_appstream_metadata_validate",
+]
+
+
+@pytest.mark.slow
+def test_the_sdist_runs_its_own_tests(tmp_path):
+    """What a distribution does with the source archive: unpack it, and test it from there."""
+    out = tmp_path / "sdist"
+    # setuptools directly (a test dependency), as `python -m build --sdist` would, without the network.
+    build = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                            "print(b.build_sdist(sys.argv[1]))", str(out)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert build.returncode == 0, build.stderr[-2000:]
+    (archive,) = out.glob("karuta_trainer-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    (src,) = (tmp_path / "unpacked").iterdir()
+    for helper in ("conftest.py", "fixtures_audio.py", "marks_sweep.py", "stats_fakes.py", "ui_fakes.py",
+                   "audio_timing.py"):
+        assert (src / "tests" / helper).is_file(), helper
+    assert list((src / "packaging" / "linux").glob("*.desktop"))
+    assert list((src / "packaging" / "linux").glob("*.metainfo.xml"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # The unpacked tree is the working folder, so its packages come first on the path (before the
+    # checkout's editable install); the first test checks that.
+    where = subprocess.run([sys.executable, "-c", "import trainer, audio, poems; "
+                            "print(trainer.__file__, audio.__file__, poems.__file__)"],
+                           cwd=src, env=env, capture_output=True, text=True, timeout=60)
+    assert where.returncode == 0 and all(p.startswith(str(src)) for p in where.stdout.split()), where
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-m", "not slow and not realaudio and not xvfb", *SDIST_SELECTION],
+                         cwd=src, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and "error" not in run.stdout.splitlines()[-1]
