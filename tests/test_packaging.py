@@ -144,3 +144,17 @@ def test_the_sdist_runs_its_own_tests(tmp_path):
                          cwd=src, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert " passed" in run.stdout and "error" not in run.stdout.splitlines()[-1]
+
+
+def test_metainfo_names_its_developer_and_shares_the_desktop_entrys_categories():
+    import xml.etree.ElementTree as ET
+    desktop = next((ROOT / "packaging" / "linux").glob("*.desktop"))
+    fields = dict(line.split("=", 1) for line in desktop.read_text().splitlines() if "=" in line)
+    component = ET.parse(desktop.with_name(desktop.stem + ".metainfo.xml")).getroot()
+    assert {c.text for c in component.iter("category")} == set(filter(None, fields["Categories"].split(";")))
+    assert component.find("developer_name") is None          # deprecated since AppStream 1.0
+    developer = component.find("developer")
+    assert developer is not None and developer.get("id") and developer.findtext("name")
+    # No made-up addresses: the placeholder organisation's pages are not the project's.
+    addresses = [e.text or "" for e in (*component.iter("url"), *component.iter("image"))]
+    assert not [a for a in addresses if "karutatrainer/" in a]
