@@ -158,3 +158,43 @@ def test_metainfo_names_its_developer_and_shares_the_desktop_entrys_categories()
     # No made-up addresses: the placeholder organisation's pages are not the project's.
     addresses = [e.text or "" for e in (*component.iter("url"), *component.iter("image"))]
     assert not [a for a in addresses if "karutatrainer/" in a]
+
+
+def _packages(listing: Path) -> set[str]:
+    return {line.strip() for line in listing.read_text().splitlines() if line.strip() and not line.startswith("#")}
+
+
+@pytest.mark.parametrize("flag, lists", [
+    ("", ["system-packages.txt"]),
+    ("--test", ["system-packages.txt", "system-packages-test.txt"]),
+    ("--system-only", ["system-packages.txt", "system-packages-test.txt"]),
+])
+def test_bootstrap_asks_for_what_running_needs_and_the_test_tools_only_for_tests(tmp_path, flag, lists):
+    """packaging/run.sh (no flag) must not install Xvfb, ImageMagick, ffmpeg ... as root just to run.
+
+    bootstrap.sh runs from a copy of packaging/ whose .venv is already installed, with a dpkg-query
+    that finds nothing and an id that is not root: it then names every missing package and stops.
+    """
+    root = tmp_path / "checkout"
+    shutil.copytree(ROOT / "packaging", root / "packaging")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    venv_bin = root / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text("#!/bin/sh\nexit 0\n")
+    (venv_bin / "python").chmod(0o755)
+    (root / ".venv" / ".installed").touch()
+    (root / ".venv" / ".installed[test]").touch()
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name, script in (("dpkg-query", "exit 1"), ("id", "echo 1000")):
+        (fake / name).write_text(f"#!/bin/sh\n{script}\n")
+        (fake / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake}:/usr/bin:/bin")
+    run = subprocess.run(["bash", str(root / "packaging" / "bootstrap.sh"), *filter(None, [flag])],
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    (command,) = [line for line in run.stderr.splitlines() if "apt-get install" in line]
+    asked = set(command.split("apt-get install", 1)[1].split())
+    assert asked == set().union(*(_packages(ROOT / "packaging" / name) for name in lists))
+    if not flag:
+        assert not asked & _packages(ROOT / "packaging" / "system-packages-test.txt")
