@@ -198,3 +198,36 @@ def test_bootstrap_asks_for_what_running_needs_and_the_test_tools_only_for_tests
     assert asked == set().union(*(_packages(ROOT / "packaging" / name) for name in lists))
     if not flag:
         assert not asked & _packages(ROOT / "packaging" / "system-packages-test.txt")
+
+
+# Licence folders named in About under another name than their own.
+ABOUT_NAMES = {"qt-pyside6": "Qt 6", "PySide6_Essentials": "PySide6", "debian": "licenses/debian"}
+
+
+def _simple(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DIST / "karuta").exists(), reason="no standalone build: bash packaging/build.sh")
+def test_every_file_of_the_standalone_build_has_its_licence_and_about_names_them_all():
+    """packaging/bundle_licences.py placed every file; the test checks it did, from the files."""
+    licences = DIST / "_internal" / "licenses"
+    placed = dict(line.split("\t") for line in (licences / "FILES.tsv").read_text().splitlines())
+    everything = sorted(p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file())
+    assert [f for f in everything if f not in placed] == []
+    for folder in set(placed.values()) - {"licenses"}:
+        texts = [p for p in (licences / folder).rglob("*") if p.is_file() and p.stat().st_size > 0]
+        assert texts, f"licenses/{folder} holds no licence text"
+    libraries = [f for f in everything if ".so" in f.rsplit("/", 1)[-1]]
+    assert libraries and not [f for f in libraries if placed[f] in ("licenses", "karuta-trainer")]
+    sources = (licences / "SOURCES.txt").read_text()
+    for folder in {v for v in placed.values() if v.startswith("debian/")}:
+        assert f"\n{folder.removeprefix('debian/')}\t" in sources       # its source package and version
+    # What the user's system provides, and a plugin whose toolkit is not bundled, stay out.
+    assert not [f for f in everything if f.rsplit("/", 1)[-1].startswith(("libstdc++.so", "libgcc_s.so"))
+                or "libqgtk3" in f]
+    from trainer.ui.about import COMPONENTS
+    about = _simple(" ".join(name for name, _, _ in COMPONENTS))
+    top = sorted(p.name for p in licences.iterdir() if p.is_dir() and p.name != "karuta-trainer")
+    assert [t for t in top if _simple(ABOUT_NAMES.get(t, t)) not in about] == []
