@@ -230,6 +230,7 @@ class Player:
         self.volume = 1.0
         self.status_message = ""
         self.silent = backend != "auto"
+        self.silent_reason = ""       # why it plays on the system clock, when it could not open a device
         self.underflows = 0
         self.underflow_log: collections.deque = collections.deque(maxlen=64)  # (frame, state, pos)
         self.callback_errors = 0
@@ -314,6 +315,7 @@ class Player:
 
     def _go_silent(self, why: str) -> None:
         self.silent = True
+        self.silent_reason = why
         self.status_message = f"{why}. Playing silently: the clock runs on the system clock."
 
     @staticmethod

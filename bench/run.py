@@ -1,8 +1,9 @@
 """Run the benchmarks, one after another, each printing its own figures.
 
-    python bench/run.py               # every benchmark (about 20 minutes; builds a 1M-trial db once)
-    python bench/run.py audio         # synthesis, import, render, callback
-    python bench/run.py synth stats   # any of the names below
+    .venv/bin/python bench/run.py               # every benchmark (about 20 minutes; builds a 1M-trial db once)
+    .venv/bin/python bench/run.py audio         # synthesis, import, render, callback
+    .venv/bin/python bench/run.py synth stats   # any of the names below
+(any Python with the project installed: .venv is the one packaging/run.sh and test.sh make)
 
 Names: synth, import, import-marks, render, callback, simulate, kyogi-session, mubeyama, unsun,
 yomi, umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build),

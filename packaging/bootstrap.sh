@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # Make this checkout ready to run: system packages (when root and missing) and
 # a virtual environment in .venv with the project installed.
-#   packaging/bootstrap.sh [--test]     --test also installs the test extras
+#   packaging/bootstrap.sh              what running needs (packaging/run.sh)
+#   packaging/bootstrap.sh --test       also the test extras and the system packages the
+#                                       tests need (system-packages-test.txt)
 #   packaging/bootstrap.sh --measure    the test extras and the speech recogniser that
 #                                       bench/intelligibility.py asks (about 290 MB)
-#   packaging/bootstrap.sh --system-only  only the system packages (packaging/build.sh)
+#   packaging/bootstrap.sh --system-only  only the system packages, both lists (packaging/build.sh
+#                                       bundles the run list and validates with the test list)
 # Safe to run again: it does only what is missing.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 VENV="$ROOT/.venv"
 EXTRAS=""
+LISTS=("$ROOT/packaging/system-packages.txt")
 [ "${1:-}" = "--test" ] && EXTRAS="[test]"
 [ "${1:-}" = "--measure" ] && EXTRAS="[test,measure]"
+case "${1:-}" in
+    --test|--measure|--system-only) LISTS+=("$ROOT/packaging/system-packages-test.txt") ;;
+esac
 
 missing_system_packages() {
     command -v dpkg-query >/dev/null 2>&1 || return 0
-    grep -v '^\s*#' "$ROOT/packaging/system-packages.txt" | grep -v '^\s*$' | while read -r pkg; do
+    cat "${LISTS[@]}" | grep -v '^\s*#' | grep -v '^\s*$' | while read -r pkg; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || echo "$pkg"
     done
 }

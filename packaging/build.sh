@@ -79,6 +79,10 @@ done
 cp "$ROOT/packaging/linux/install.sh" "$DIST/install.sh"
 cp "$ROOT/README.md" "$ROOT/LICENSE" "$DIST/"
 
+# 5b. Every file with its licence: the Debian copyright files of the system libraries, their
+#     source packages (licenses/SOURCES.txt) and licenses/FILES.tsv; stops on a file with none.
+"$PY" "$ROOT/packaging/bundle_licences.py" "$DIST"
+
 # 6. It must start: the version, without any Python of ours on PATH.
 env -i HOME="$HOME" PATH=/usr/bin:/bin "$DIST/karuta" --version
 

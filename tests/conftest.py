@@ -1,9 +1,41 @@
 """Shared test set-up: no test touches the user's real data or needs a display."""
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# Where the user's files are, for every test and every fixture of any scope. Set here, at
+# conftest import, before any test module, fixture or library (platformdirs, Qt, fontconfig,
+# PulseAudio's client) looks: a session- or module-scoped fixture runs before the per-test
+# fixture below, so that one alone cannot keep them out of the real home and cache. The
+# whole folder goes when the run ends (pytest_unconfigure); `KARUTA_TEST_CACHE` keeps the
+# synthesis cache elsewhere between runs when asked. A set XDG_RUNTIME_DIR is left alone:
+# the real-audio tests reach their PulseAudio server through it (packaging/test.sh makes a
+# private one); an unset one gets ours, or PulseAudio's client makes /tmp/pulse-* folders.
+ISOLATED_ROOT = Path(tempfile.mkdtemp(prefix="karuta-tests-"))
+ISOLATED_DIRS = {
+    "HOME": "home",
+    "XDG_DATA_HOME": "home/.local/share",
+    "XDG_CACHE_HOME": "home/.cache",
+    "XDG_CONFIG_HOME": "home/.config",
+    "XDG_STATE_HOME": "home/.local/state",
+    "KARUTA_DATA_DIR": "userdata",
+    "KARUTA_CACHE_DIR": "shared-cache",
+    "HYPOTHESIS_STORAGE_DIRECTORY": "hypothesis",  # not .hypothesis/ in the source tree
+}
+for _name, _sub in ISOLATED_DIRS.items():
+    (ISOLATED_ROOT / _sub).mkdir(parents=True, exist_ok=True)
+    os.environ[_name] = str(ISOLATED_ROOT / _sub)
+if os.environ.get("KARUTA_TEST_CACHE"):
+    os.environ["KARUTA_CACHE_DIR"] = os.environ["KARUTA_TEST_CACHE"]
+SHARED_CACHE = os.environ["KARUTA_CACHE_DIR"]
+if not os.environ.get("XDG_RUNTIME_DIR"):
+    (ISOLATED_ROOT / "run").mkdir(mode=0o700)
+    os.environ["XDG_RUNTIME_DIR"] = str(ISOLATED_ROOT / "run")
 
 # PySide6 6.12 on Python 3.11 drops references to None/True/False (see the
 # module's docstring); apply the workaround before any test touches Qt.
@@ -16,8 +48,7 @@ make_none_immortal()
 def _private_user_data(tmp_path_factory, monkeypatch):
     """Every test gets its own data dir; the synthesis cache is shared by the session (it is slow to fill)."""
     monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path_factory.mktemp("userdata")))
-    cache = os.environ.get("KARUTA_TEST_CACHE") or str(tmp_path_factory.getbasetemp() / "shared-cache")
-    monkeypatch.setenv("KARUTA_CACHE_DIR", cache)
+    monkeypatch.setenv("KARUTA_CACHE_DIR", SHARED_CACHE)
     yield
     # The UI opens one statistics store per run; a test must not leave it open
     # on its own data dir for the next test to write into.
@@ -56,6 +87,7 @@ def pytest_unconfigure(config):
     process: a run measured 3 crashes in 5. Everything a test writes is closed and committed
     by then, so exiting here loses nothing and keeps pytest's own exit status.
     """
+    shutil.rmtree(ISOLATED_ROOT, ignore_errors=True)
     if os.environ.get("KARUTA_TEST_NO_FAST_EXIT"):
         return
     import sys

@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -99,3 +100,134 @@ def test_desktop_entry_names_the_icon_and_the_command_that_exist():
     assert f"<launchable type=\"desktop-id\">{desktop.name}</launchable>" in metainfo
     from trainer import __version__
     assert f'<release version="{__version__}"' in metainfo
+
+
+# A fast part of the suite that needs every kind of test helper module (ui_fakes, fixtures_audio,
+# audio_timing), the desktop entry and AppStream file, and the layering guard.
+SDIST_SELECTION = [
+    "tests/test_startup_safety.py",
+    "tests/test_import_safety.py",
+    "tests/test_audio_timing_judge.py",
+    "tests/test_layering.py",
+    "tests/test_packaging.py::test_desktop_entry_names_the_icon_and_the_command_that_exist",
+    "tests/test_packaging.py::test_desktop_entry_and_appstream_metadata_validate",
+]
+
+
+@pytest.mark.slow
+def test_the_sdist_runs_its_own_tests(tmp_path):
+    """What a distribution does with the source archive: unpack it, and test it from there."""
+    out = tmp_path / "sdist"
+    # setuptools directly (a test dependency), as `python -m build --sdist` would, without the network.
+    build = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
+                            "print(b.build_sdist(sys.argv[1]))", str(out)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert build.returncode == 0, build.stderr[-2000:]
+    (archive,) = out.glob("karuta_trainer-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    (src,) = (tmp_path / "unpacked").iterdir()
+    for helper in ("conftest.py", "fixtures_audio.py", "marks_sweep.py", "stats_fakes.py", "ui_fakes.py",
+                   "audio_timing.py"):
+        assert (src / "tests" / helper).is_file(), helper
+    assert list((src / "packaging" / "linux").glob("*.desktop"))
+    assert list((src / "packaging" / "linux").glob("*.metainfo.xml"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # The unpacked tree is the working folder, so its packages come first on the path (before the
+    # checkout's editable install); the first test checks that.
+    where = subprocess.run([sys.executable, "-c", "import trainer, audio, poems; "
+                            "print(trainer.__file__, audio.__file__, poems.__file__)"],
+                           cwd=src, env=env, capture_output=True, text=True, timeout=60)
+    assert where.returncode == 0 and all(p.startswith(str(src)) for p in where.stdout.split()), where
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "-m", "not slow and not realaudio and not xvfb", *SDIST_SELECTION],
+                         cwd=src, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert " passed" in run.stdout and "error" not in run.stdout.splitlines()[-1]
+
+
+def test_metainfo_names_its_developer_and_shares_the_desktop_entrys_categories():
+    import xml.etree.ElementTree as ET
+    desktop = next((ROOT / "packaging" / "linux").glob("*.desktop"))
+    fields = dict(line.split("=", 1) for line in desktop.read_text().splitlines() if "=" in line)
+    component = ET.parse(desktop.with_name(desktop.stem + ".metainfo.xml")).getroot()
+    assert {c.text for c in component.iter("category")} == set(filter(None, fields["Categories"].split(";")))
+    assert component.find("developer_name") is None          # deprecated since AppStream 1.0
+    developer = component.find("developer")
+    assert developer is not None and developer.get("id") and developer.findtext("name")
+    # No made-up addresses: the placeholder organisation's pages are not the project's.
+    addresses = [e.text or "" for e in (*component.iter("url"), *component.iter("image"))]
+    assert not [a for a in addresses if "karutatrainer/" in a]
+
+
+def _packages(listing: Path) -> set[str]:
+    return {line.strip() for line in listing.read_text().splitlines() if line.strip() and not line.startswith("#")}
+
+
+@pytest.mark.parametrize("flag, lists", [
+    ("", ["system-packages.txt"]),
+    ("--test", ["system-packages.txt", "system-packages-test.txt"]),
+    ("--system-only", ["system-packages.txt", "system-packages-test.txt"]),
+])
+def test_bootstrap_asks_for_what_running_needs_and_the_test_tools_only_for_tests(tmp_path, flag, lists):
+    """packaging/run.sh (no flag) must not install Xvfb, ImageMagick, ffmpeg ... as root just to run.
+
+    bootstrap.sh runs from a copy of packaging/ whose .venv is already installed, with a dpkg-query
+    that finds nothing and an id that is not root: it then names every missing package and stops.
+    """
+    root = tmp_path / "checkout"
+    shutil.copytree(ROOT / "packaging", root / "packaging")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    venv_bin = root / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text("#!/bin/sh\nexit 0\n")
+    (venv_bin / "python").chmod(0o755)
+    (root / ".venv" / ".installed").touch()
+    (root / ".venv" / ".installed[test]").touch()
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name, script in (("dpkg-query", "exit 1"), ("id", "echo 1000")):
+        (fake / name).write_text(f"#!/bin/sh\n{script}\n")
+        (fake / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{fake}:/usr/bin:/bin")
+    run = subprocess.run(["bash", str(root / "packaging" / "bootstrap.sh"), *filter(None, [flag])],
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    (command,) = [line for line in run.stderr.splitlines() if "apt-get install" in line]
+    asked = set(command.split("apt-get install", 1)[1].split())
+    assert asked == set().union(*(_packages(ROOT / "packaging" / name) for name in lists))
+    if not flag:
+        assert not asked & _packages(ROOT / "packaging" / "system-packages-test.txt")
+
+
+# Licence folders named in About under another name than their own.
+ABOUT_NAMES = {"qt-pyside6": "Qt 6", "PySide6_Essentials": "PySide6", "debian": "licenses/debian"}
+
+
+def _simple(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DIST / "karuta").exists(), reason="no standalone build: bash packaging/build.sh")
+def test_every_file_of_the_standalone_build_has_its_licence_and_about_names_them_all():
+    """packaging/bundle_licences.py placed every file; the test checks it did, from the files."""
+    licences = DIST / "_internal" / "licenses"
+    placed = dict(line.split("\t") for line in (licences / "FILES.tsv").read_text().splitlines())
+    everything = sorted(p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file())
+    assert [f for f in everything if f not in placed] == []
+    for folder in set(placed.values()) - {"licenses"}:
+        texts = [p for p in (licences / folder).rglob("*") if p.is_file() and p.stat().st_size > 0]
+        assert texts, f"licenses/{folder} holds no licence text"
+    libraries = [f for f in everything if ".so" in f.rsplit("/", 1)[-1]]
+    assert libraries and not [f for f in libraries if placed[f] in ("licenses", "karuta-trainer")]
+    sources = (licences / "SOURCES.txt").read_text()
+    for folder in {v for v in placed.values() if v.startswith("debian/")}:
+        assert f"\n{folder.removeprefix('debian/')}\t" in sources       # its source package and version
+    # What the user's system provides, and a plugin whose toolkit is not bundled, stay out.
+    assert not [f for f in everything if f.rsplit("/", 1)[-1].startswith(("libstdc++.so", "libgcc_s.so"))
+                or "libqgtk3" in f]
+    from trainer.ui.about import COMPONENTS
+    about = _simple(" ".join(name for name, _, _ in COMPONENTS))
+    top = sorted(p.name for p in licences.iterdir() if p.is_dir() and p.name != "karuta-trainer")
+    assert [t for t in top if _simple(ABOUT_NAMES.get(t, t)) not in about] == []

@@ -45,7 +45,8 @@ def window(qtbot, ini):
 def test_pyside_refcount_workaround_is_in_place():
     """PySide6 6.12 on Python 3.11 drops references to None/True/False (see trainer.ui._none_refcount)."""
     import sys
-    if sys.version_info < (3, 12):
+    from trainer.ui._none_refcount import bug_present, installed_pyside_version
+    if bug_present(installed_pyside_version(), sys.version_info):
         for singleton in (None, True, False):
             assert sys.getrefcount(singleton) > 2**39
 

@@ -65,12 +65,14 @@ def has_display() -> bool:
 
 def run_gui(args) -> int:
     if not has_display():
+        from trainer.commands.invocation import command_name
+        karuta = command_name()
         print(
             "karuta: no display found (DISPLAY is not set), so the window cannot open.\n"
             "The headless reader works without one:\n"
-            "  karuta read --out session.flac     # render a full reading to a file\n"
-            "  karuta read                        # play it on the default sound device\n"
-            "  karuta --help                      # everything else",
+            f"  {karuta} read --out session.flac     # render a full reading to a file\n"
+            f"  {karuta} read                        # play it on the default sound device\n"
+            f"  {karuta} --help                      # everything else",
             file=sys.stderr,
         )
         return 1

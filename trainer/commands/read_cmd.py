@@ -119,7 +119,10 @@ def _settings(args, UsageError):
     import random
 
     from audio.programme import ReadingSettings
+    # --replay and --poems fix the order themselves: no seed to print that would not repeat it.
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    if args.replay or getattr(args, "poems", None) is not None:
+        seed = None
     if args.cards is not None and not 1 <= args.cards <= 100:
         raise UsageError(f"read: --cards must be 1..100, not {args.cards}")
     _check_club(args, UsageError)
@@ -252,10 +255,19 @@ def _render(args, programme, seed) -> int:
         return 130
     minutes, secs = divmod(programme.total_samples / programme.rate, 60)
     print(f"karuta read: wrote {path} ({int(minutes)}:{secs:04.1f}, "
-          f"{len(programme.card_order)} cards, seed {seed})", file=sys.stderr)
+          f"{len(programme.card_order)} cards; again: {_again(args, seed)})", file=sys.stderr)
     if args.json:
         _print_json(programme, seed, args)
     return 0
+
+
+def _again(args, seed) -> str:
+    """The option that reads this session again: its seed, the saved session, or its poems."""
+    if args.replay:
+        return "--replay"
+    if getattr(args, "poems", None):
+        return "--poems " + ",".join(map(str, args.poems))
+    return f"--seed {seed}"
 
 
 def _print_json(programme, seed, args) -> None:
@@ -278,11 +290,12 @@ def _play(args, programme, seed) -> int:
     player = Player(device=device).open()
     try:
         if player.silent:
-            print(f"karuta read: {player.status_message}\n"
-                  f"Nothing can be heard here; render the session instead:\n"
-                  f"  karuta read --out session.flac --seed {seed}", file=sys.stderr)
+            from trainer.commands.invocation import command_name
+            print(f"karuta read: nothing can be played: {player.silent_reason or 'no sound device'}.\n"
+                  f"Render the session to a file instead:\n"
+                  f"  {command_name()} read --out session.flac {_again(args, seed)}", file=sys.stderr)
             return 1
-        print(f"karuta read: seed {seed}, {len(programme.card_order)} cards; "
+        print(f"karuta read: {len(programme.card_order)} cards (again: {_again(args, seed)}); "
               f"{player.status_message}. Ctrl-C stops.", file=sys.stderr)
         if programme.settings.memorise:
             print(f"memorisation: {programme.settings.memorise / 60:g} min, then the reading",

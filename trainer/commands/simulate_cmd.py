@@ -51,20 +51,35 @@ def register(sub) -> None:
     for name in registry.names():
         variants = registry.variants(name)
         first = variants[0]
-        gp = games.add_parser(name, help=f"{first.title.split(',')[0]}: all-CPU games",
+        gp = games.add_parser(name, help=f"{short_title(first.title)}: all-CPU games",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
         gp.add_argument("--variant", choices=[v.variant for v in variants], default=None,
                         help=f"default: {first.variant}")
-        gp.add_argument("--players", type=int, default=None)
-        gp.add_argument("--games", type=int, default=100)
-        gp.add_argument("--seed", type=int, default=0)
-        gp.add_argument("--json", action="store_true")
+        low, high = min(v.min_seats for v in variants), max(v.max_seats for v in variants)
+        gp.add_argument("--players", type=int, default=None, metavar="N",
+                        help=f"players: {low}" if low == high else
+                        f"players, {low} to {high} as the variant allows (default: its usual number)")
+        gp.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+        gp.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the first game's deal; the same seed plays the same games (default 0)")
+        gp.add_argument("--json", action="store_true", help="print the aggregate results as JSON")
         _add_log_options(gp)
         if first.cli_options:
             registry.resolve(first.cli_options)(gp)
         if any("--level" in a.option_strings for a in gp._actions):
             gp.epilog = LEVELS_HELP        # a game whose CPUs have levels (Mubeyama's have none)
         gp.set_defaults(func=cmd_simulate)
+
+
+def short_title(title: str) -> str:
+    """A variant's title up to its first comma outside parentheses: "Kyōgi karuta (competitive,
+    one against one)" stays whole, "Yomi, 3-4 players, ..." becomes "Yomi"."""
+    depth = 0
+    for i, ch in enumerate(title):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            return title[:i]
+    return title
 
 
 def _add_log_options(parser) -> None:

@@ -14,21 +14,29 @@ import trainer.text.help  # noqa: F401  (its messages)
 from trainer import __version__
 from trainer.ui.i18n import tr
 
-# (component, licence, message id of what it does here). The font ships only in the standalone build.
+# (component, licence, message id of what it does here). The font and the system libraries ship
+# only in the standalone build. Every folder of the build's licenses/ is named in a row here
+# (tests/test_packaging.py compares them when a build exists).
 COMPONENTS: tuple[tuple[str, str, str], ...] = (
     ("Qt 6 / PySide6", "LGPL-3.0-only", "about.use.window"),
-    ("Python 3.11", "PSF-2.0", "about.use.runtime"),
+    ("shiboken6 (PySide6's runtime)", "LGPL-3.0-only", "about.use.window"),
+    ("Python 3.11, typing_extensions", "PSF-2.0", "about.use.runtime"),
     ("NumPy, SciPy", "BSD-3-Clause", "about.use.analysis"),
     ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "about.use.voice"),
     ("Open JTalk dictionary (NAIST-jdic)", "BSD-3-Clause", "about.use.voice"),
     ("HTS voice \u201cMei\u201d (MMDAgent)", "CC-BY-3.0", "about.use.voice"),
+    ("SudachiPy (imported by pyopenjtalk-plus; its dictionary is left out)", "Apache-2.0", "about.use.voice"),
+    ("pydantic, pydantic_core (imported by pyopenjtalk-plus)", "MIT", "about.use.voice"),
     ("PortAudio, python-sounddevice", "MIT", "about.use.output"),
     ("libsndfile, python-soundfile", "LGPL-2.1-or-later, BSD-3-Clause", "about.use.files"),
+    ("cffi (used by python-sounddevice and python-soundfile)", "MIT", "about.use.output"),
     ("libsoxr, python-soxr", "LGPL-2.1-or-later", "about.use.resampling"),
     ("pyqtgraph", "MIT", "about.use.charts"),
     ("fsrs", "MIT", "about.use.srs"),
     ("platformdirs", "MIT", "about.use.data_dirs"),
     ("Noto Sans CJK, Noto Serif CJK (fonts-noto-cjk)", "OFL-1.1", "about.use.fonts"),
+    ("System libraries from Debian (licenses/debian, licenses/SOURCES.txt)",
+     "each its own (GPL, LGPL, MIT, BSD ...)", "about.use.system"),
 )
 
 
