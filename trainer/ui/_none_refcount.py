@@ -35,7 +35,7 @@ def installed_pyside_version() -> tuple[int, ...]:
 
 def make_none_immortal() -> None:
     global _applied
-    if _applied or not bug_present(installed_pyside_version(), sys.version_info):
+    if _applied or not bug_present(installed_pyside_version(), tuple(sys.version_info[:2])):
         return
     import ctypes
     for singleton in (None, True, False):
