@@ -20,8 +20,12 @@ def no_sudachi_dictionary(monkeypatch, tmp_path):
 
     monkeypatch.setattr(sudachipy.dictionary, "Dictionary", refuse)
     monkeypatch.setenv("KARUTA_CACHE_DIR", str(tmp_path / "cache"))   # synthesise afresh, not from the cache
+    import threading
+
     from pyopenjtalk import utils
     monkeypatch.setattr(utils, "_SUDACHI_DICTIONARY", None, raising=False)
+    # an earlier test in the same process may have left a tokenizer in this thread's cache
+    monkeypatch.setattr(utils, "_SUDACHI_TOKENIZER_LOCAL", threading.local(), raising=False)
     with pytest.raises(AssertionError):        # the patch is where pyopenjtalk looks
         utils.get_sudachi_tokenizer()
 
