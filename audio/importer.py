@@ -416,9 +416,10 @@ def _place(x: np.ndarray, voiced: np.ndarray, counts: list[int], kana: list[str]
     # The morae up to the deciding one, in order: one placed early drags the next along.
     pins: dict[int, int] = {}
     moves: list[str] = []
+    cues: dict[str, list[int]] = {}   # the verse's consonants by kind, found once
     for _ in range(PIN_ROUNDS):
         found = next(((j, c, why) for j in range(1, kimariji_index + 1) if j not in pins
-                      for c, why in [onsets.deciding_onset(x, mora, kana, j)] if c is not None), None)
+                      for c, why in [onsets.deciding_onset(x, mora, kana, j, cues)] if c is not None), None)
         if found is None:
             break
         j, c, why = found
@@ -427,7 +428,7 @@ def _place(x: np.ndarray, voiced: np.ndarray, counts: list[int], kana: list[str]
         mora = place(pins)
         moves.append(f"{'its' if j == kimariji_index else f'mora {j + 1}'} {kana[j]} moved "
                       f"{1000 * (mora[j] - was) / RATE:+.0f} ms: {why}")
-    _, why = onsets.deciding_onset(x, mora, kana, kimariji_index)
+    _, why = onsets.deciding_onset(x, mora, kana, kimariji_index, cues)
     doubts = moves + ([why] if why else [])
     return mora, ("; ".join(doubts) + ("; listen to check" if moves else "")) if doubts else None
 

@@ -732,12 +732,16 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
             score = new + gain
             back.append(arg)
             continue
+        # the previous onset's score for every duration: rows of a padded copy, not a gather
+        padded = np.concatenate((np.full(int(ds[-1]), -np.inf, score.dtype), score))
         for k, cols in enumerate(slices):
             if (i - 1) in fast and fast_costs is not None:
                 src, misfit, held_misfit = fast_costs[k]
             else:
                 src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
-            cand = score[src] - (held_misfit if held else misfit)
+            # padded[ds[-1] + t - d] is score[t - d], and -inf before frame 0 (misfit is inf there)
+            rows = np.lib.stride_tricks.sliding_window_view(padded, cols.stop - cols.start)
+            cand = rows[int(ds[-1]) - ds + cols.start] - (held_misfit if held else misfit)
             j = np.argmax(cand, axis=0)
             new[cols] = cand[j, np.arange(len(j))]
             arg[cols] = ds[j]
@@ -954,13 +958,15 @@ def consonant_cues(x: np.ndarray, kind: str) -> list[int]:
     return [a * CUE_HOP for a, b in runs(found) if b - a >= shortest]
 
 
-def deciding_onset(x: np.ndarray, mora: list[int], kana: list[str], k: int) -> tuple[int | None, str | None]:
+def deciding_onset(x: np.ndarray, mora: list[int], kana: list[str], k: int,
+                   found: dict[str, list[int]] | None = None) -> tuple[int | None, str | None]:
     """Check the deciding mora `k`'s mark against its consonant's own onset
     (`consonant_cues`; a fricative or a stop, CHECKED_KINDS). Returns (where to
     place it, why): (None, None) if the mark sits on its consonant (or the mora has
     none to find); (None, why) if no such consonant is heard near it; (onset, why) if
     the first one after the mark lies half a mora to two morae later: the alignment
-    put the mora early (issue 23: 0.21-0.31 s, the mark catching up a mora later)."""
+    put the mora early (issue 23: 0.21-0.31 s, the mark catching up a mora later).
+    `found`: `consonant_cues` of `x` by kind, kept between calls on one verse."""
     kind = consonant_kind(kana[k]) if 0 < k < len(kana) else None
     if kind not in CHECKED_KINDS or k >= len(mora):
         return None, None
@@ -970,7 +976,11 @@ def deciding_onset(x: np.ndarray, mora: list[int], kana: list[str], k: int) -> t
     # a stop's mark may sit at its closure, up to CLOSURE_MAX_S before the release found
     reach = near + (int(CLOSURE_MAX_S * 48000) if kind == "stop" else 0)
     # a consonant heard within MIN_MORA_S of the mora before is that mora's (ち's hiss before は)
-    cues = np.array(consonant_cues(x, kind), dtype=np.int64)
+    if found is None:
+        found = {}
+    if kind not in found:
+        found[kind] = consonant_cues(x, kind)
+    cues = np.array(found[kind], dtype=np.int64)
     cues = cues[cues > mora[k - 1] + MIN_MORA]
     if len(cues) and ((cues >= mark - near) & (cues <= mark + reach)).any():
         return None, None
