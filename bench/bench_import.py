@@ -15,6 +15,9 @@ takes longer than importing), imports them with
   434 MB before the mora programme read its rows from a padded copy instead
   of a gather; after it (marks identical on all 101), CPU 8.0 s with 4
   threads, 7.4 s with one; the analysis alone in one thread 6.16 -> 5.5 s.
+  Then the programme's table laid out onset frames x durations (a contiguous
+  reduction): 40 files in one thread, best of 3, 2.59 s CPU (main before
+  issue 23) -> 2.13 s; the whole bench CPU 7.2 s, wall 7.4 s at load 4.4.
   Worker processes instead of threads were tried: 0.8 s more CPU to start
   them and no wall time won under that load; not kept;
 - the split error (kami start/end, shimo start/end) against the truth;
