@@ -78,3 +78,14 @@ def test_crowded_morae_are_named():
     gap = onsets.MIN_MORA
     assert onsets.crowded([0, 2 * gap, 2 * gap + gap // 2, 4 * gap]) == [2]
     assert onsets.crowded([0, gap, 2 * gap]) == []
+
+
+def test_crowded_marks_are_reported_with_the_kimariji_in_doubt():
+    # no placement here puts two morae closer than MIN_MORA_S; should one (a label
+    # file, a future change), the report names the pair and the kimariji it may move
+    r = real_reader_reading(17)
+    kami, shimo, _ = analyse_whole(17, r.samples)
+    kami.crowded = [1]
+    lines = [line for line in _uncertain(17, kami, shimo) if "apart" in line]
+    assert len(lines) == 1 and lines[0].startswith("kami-no-ku morae 1 and 2 only")
+    assert lines[0].endswith("the kimariji mark may be off")
