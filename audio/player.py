@@ -138,7 +138,8 @@ class Event(NamedTuple):
 class Stall(NamedTuple):
     """The sound did not leave on time (see the module docstring)."""
     at: float                # perf_counter time where the sound stopped leaving on time
-    length_s: float | None   # how long (the silence inserted, or the callback's lateness), if known
+    length_s: float | None   # how long (the silence inserted, or the callback's lateness), if known;
+                             # negative for a jump of the stream's time back
     sample: int              # programme sample due then (-1 if nothing was playing)
     cause: str               # "gap": the stream's time jumped; "underflow": PortAudio's flag;
                              # "late": the callback ran after its block was due
@@ -146,7 +147,7 @@ class Stall(NamedTuple):
 
     @property
     def end(self) -> float:
-        return self.at + (self.length_s or 0.0)
+        return self.at + abs(self.length_s or 0.0)
 
 
 class Watchdog:
@@ -629,12 +630,13 @@ class Player:
         late, self._late = self._late, 0.0
         flagged = bool(getattr(status, "output_underflow", False))
         sample = self._pos if self._state == PLAYING else -1
-        if expected is not None and t - expected > STALL_GAP_S:
+        if expected is not None and abs(t - expected) > STALL_GAP_S:
             # Over RESTART_S `_smooth` restarts the clock from `t`: later samples are stamped
             # after the gap. A smaller jump it absorbs over about a second (it may be noise:
             # restarting on one cost a real-audio run 15 ms on a later mark), in doubt meanwhile.
+            # A jump back (the device's delay shrank after a recovery) is one too.
             gap = t - expected
-            self.stalls.append(Stall(expected, gap, sample, "gap", gap > RESTART_S))
+            self.stalls.append(Stall(min(t, expected), gap, sample, "gap", abs(gap) > RESTART_S))
         elif late > STALL_GAP_S:
             self.stalls.append(Stall(t, late, sample, "late", False))
         elif flagged:

@@ -132,3 +132,13 @@ def test_a_small_jump_the_clock_filter_absorbs_is_recorded_but_not_re_derived():
     (stall,) = rig.player.stalls
     assert stall.cause == "gap" and not stall.rederived and abs(stall.length_s - 0.015) < 1e-6
     assert rig.player.disturbance_between(k, k + 0.6) == [stall]
+
+
+def test_a_jump_of_the_stream_time_back_is_a_stall_too():
+    rig = FakeStream()
+    rig.run(20)
+    rig.dac -= 0.015            # the device's delay shrank (after a recovery)
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "gap" and not stall.rederived and abs(stall.length_s + 0.015) < 1e-6
+    assert rig.player.disturbance_between(k, k + 0.6) == [stall]
