@@ -78,6 +78,7 @@ LONG_FILE_S = 90.0    # longer than this is probably not one poem
 MAX_FILE_S = 300.0    # longer than this is refused: not one poem, and memory stays bounded
 SHORT_PAUSE_S = 0.4   # a kami/shimo pause shorter than this may be a breath between phrases
 MIN_RANGE_DB = 15.0   # speech must stand this far above the noise floor
+PIN_ROUNDS = 3        # morae up to the kimariji placed again at their consonants, at most
 MORA_S = (0.1, 0.9)   # plausible mean mora duration of a reading (karuta reading: ~0.2-0.35 s)
 
 
@@ -334,6 +335,8 @@ class _Verse:
     clip_start_s: float = 0.0  # where the clip's sample 0 lies in the source file
     uncertain: list[int] = field(default_factory=list)  # phrases whose start mark has no cue
     unmarked: list[int] = field(default_factory=list)   # the kimariji's mora, if nothing in the sound marks it
+    deciding: str | None = None   # why the kimariji mark is in doubt (`onsets.deciding_onset`), if it is
+    crowded: list[int] = field(default_factory=list)    # morae closer than onsets.MIN_MORA_S to the one before
 
 
 def _check_voice(x: np.ndarray) -> tuple[onsets.Levels, np.ndarray, tuple[int, int]]:
@@ -385,9 +388,8 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
         samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
     counts = [len(p) for p in phrase_morae]
     kana = [m for p in phrase_morae for m in p]
-    mora = onsets.place_morae(x[start:end], mask[start_f:end_f], counts, held_last=held_last, drops=drops,
-                              kana=kana,
-                              run_on=_run_on(phrase_morae, kimariji_index), low_starts=low_starts)
+    mora, deciding = _place(x[start:end], mask[start_f:end_f], counts, kana, held_last, drops,
+                            _run_on(phrase_morae, kimariji_index), low_starts, kimariji_index)
     marks = {f"mora:{k}": start - a + o for k, o in enumerate(mora)}
     first = 0
     for k, n in enumerate(counts):
@@ -402,7 +404,43 @@ def _verse(x: np.ndarray, mask: np.ndarray, start_f: int, end_f: int, lo: int, h
     unmarked = onsets.unmarked_onsets(x[start:end], mora, kana, counts,
                                       [] if kimariji_index is None else [kimariji_index])
     return _Verse(clip, start / RATE, end / RATE, {k: (v + a) / RATE for k, v in marks.items()},
-                  a / RATE, uncertain, unmarked)
+                  a / RATE, uncertain, unmarked, deciding, onsets.crowded(mora))
+
+
+def _place(x: np.ndarray, voiced: np.ndarray, counts: list[int], kana: list[str], held_last: bool,
+           drops: np.ndarray, run_on: frozenset[int], low_starts: float,
+           kimariji_index: int | None) -> tuple[list[int], str | None]:
+    """The verse's mora onsets, and why its kimariji mark is in doubt (None if it is not).
+
+    The morae up to the deciding one are checked against their consonants' own onsets
+    (frication, closure and release: `onsets.deciding_onset`): where one is heard
+    clearly later, the morae are placed again around it (issue 23: the alignment had
+    put such marks a mora early), and the card is still flagged, for a person to
+    listen. A deciding mora whose consonant is not heard at its mark is flagged."""
+    def place(pinned: dict[int, int] | None = None) -> list[int]:
+        return onsets.place_morae(x, voiced, counts, held_last=held_last, drops=drops, kana=kana,
+                                  run_on=run_on, low_starts=low_starts, pinned=pinned)
+    mora = place()
+    if kimariji_index is None:
+        return mora, None
+    # The morae up to the deciding one, in order: one placed early drags the next along.
+    pins: dict[int, int] = {}
+    moves: list[str] = []
+    cues: dict[str, list[int]] = {}   # the verse's consonants by kind, found once
+    for _ in range(PIN_ROUNDS):
+        found = next(((j, c, why) for j in range(1, kimariji_index + 1) if j not in pins
+                      for c, why in [onsets.deciding_onset(x, mora, kana, j, cues)] if c is not None), None)
+        if found is None:
+            break
+        j, c, why = found
+        was = mora[j]
+        pins[j] = c
+        mora = place(pins)
+        moves.append(f"{'its' if j == kimariji_index else f'mora {j + 1}'} {kana[j]} moved "
+                      f"{1000 * (mora[j] - was) / RATE:+.0f} ms: {why}")
+    _, why = onsets.deciding_onset(x, mora, kana, kimariji_index, cues)
+    doubts = moves + ([why] if why else [])
+    return mora, ("; ".join(doubts) + ("; listen to check" if moves else "")) if doubts else None
 
 
 def _poem_text(no: int):
@@ -488,7 +526,8 @@ def _joka_kimariji(kami: _Verse) -> _Verse:
     marks["kimariji"] = marks["end"]
     clip = Clip(kami.clip.samples, kami.clip.rate, marks)
     mark_s = dict(kami.mark_s, kimariji=kami.mark_s["end"])
-    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain, kami.unmarked)
+    return _Verse(clip, kami.start_s, kami.end_s, mark_s, kami.clip_start_s, kami.uncertain, kami.unmarked,
+                  None, kami.crowded)
 
 
 # --- one poem, from its file(s) ------------------------------------------------
@@ -580,7 +619,8 @@ def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
     """One line per phrase start resting on the pace alone (no breath, no pitch drop);
     on a card whose kimariji mark follows it, that mark is doubtful too. And one if
     the kimariji's mora is a bare vowel after a vowel with nothing in the sound to
-    mark its start (`onsets.unmarked_onsets`)."""
+    mark its start (`onsets.unmarked_onsets`), if its consonant is not heard at its
+    mark (`_place`), or if two morae lie closer than `onsets.MIN_MORA_S`."""
     kami_morae, _, kimariji = _poem_text(no)
     counts = [len(p) for p in kami_morae]
     out = []
@@ -589,6 +629,16 @@ def _uncertain(no: int, kami: _Verse, shimo: _Verse) -> list[str]:
             line = (f"{part}-no-ku phrase {k + 1} start at {verse.mark_s[f'phrase:{k}']:.2f} s: "
                     "no breath or pitch drop there")
             if part == "kami" and no != 0 and kimariji is not None and kimariji >= sum(counts[:k]):
+                line += "; the kimariji mark may be off"
+            out.append(line)
+    if no != 0 and kami.deciding:
+        out.append(f"kimariji mark at {kami.mark_s['kimariji']:.2f} s: {kami.deciding}")
+    for part, verse in (("kami", kami), ("shimo", shimo)):
+        for i in verse.crowded:
+            gap = verse.mark_s[f"mora:{i}"] - verse.mark_s[f"mora:{i - 1}"]
+            line = (f"{part}-no-ku morae {i} and {i + 1} only {1000 * gap:.0f} ms apart (under "
+                    f"{1000 * onsets.MIN_MORA_S:.0f} ms): one of them is misplaced")
+            if part == "kami" and no != 0 and kimariji is not None and kimariji >= i - 1:
                 line += "; the kimariji mark may be off"
             out.append(line)
     if no != 0 and kimariji is not None and kimariji in kami.unmarked:

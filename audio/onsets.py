@@ -42,7 +42,13 @@ Method, in short:
   a fricative's mora to where its noise starts (up to 0.18 s before its vowel:
   し, ひ, and the voiced ざ, じ that barely change the loudness), a nasal's to
   where its murmur starts, a low phrase start to where its drop begins (a
-  stop keeps its release).
+  stop keeps its release). No two morae closer than MIN_MORA_S (60 ms).
+- a verse's first mora, low and soft, may be drawn out at little cost
+  (`_first_mora_costs`): priced at the pace, its second change (a burst's
+  hiss, a nasal's vowel) was taken for the next mora (issue 23).
+- the deciding mora (and those before it): checked against its consonant's
+  own onset (`deciding_onset`: a fricative's noise, a stop's closure and
+  release); one heard clearly later is where the mora is placed again.
 
 Measured mark error: bench/bench_import_marks.py (legato readings: the real
 reader's manner and the synthesised chant, all 100 poems) and
@@ -249,6 +255,8 @@ PACE_WEIGHT = 1.5  # how much a mora duration far from the pace costs, against o
 DP_HOP = 480  # 10 ms: the dynamic programme's grid; onsets are refined to 2.5 ms after
 MAX_STEP = int(4.0 * 48000 / DP_HOP)  # grid frames: the longest mora (with a breath) considered
 DP_COLUMNS = 2048  # onset frames per slice of the programme's tables: bounded memory
+MIN_MORA_S = 0.06   # no two morae of a verse are closer than this (issue 23: marks 5-22 ms
+MIN_MORA = int(MIN_MORA_S * 48000)  # apart were a mora early, on the real reader's readings)
 
 
 FFT_BATCH = 2048  # frames transformed at once: memory stays bounded on a long file
@@ -454,7 +462,7 @@ def low_start_evidence(verses: list[tuple[np.ndarray, int]]) -> float:
 def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
                 held_last: bool = False, drops: np.ndarray | None = None,
                 kana: list[str] | None = None, run_on: frozenset[int] = frozenset(),
-                low_starts: float | None = None) -> list[int]:
+                low_starts: float | None = None, pinned: dict[int, int] | None = None) -> list[int]:
     """Onsets (sample offsets into `x`) of all morae of a verse.
 
     `x` is one verse (kami- or shimo-no-ku) trimmed so that it starts at the
@@ -464,6 +472,8 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
     be held at will, so they say little about the reading's pace: the pace is
     first guessed from the verse's length, then measured on the other morae
     of a first placement, and the placement is made again with it.
+    `pinned` (mora index -> sample offset): morae whose onset is known from their
+    own consonant (`deciding_onset`); the others are placed around them.
     """
     n = sum(phrase_lengths)
     if n == 0:
@@ -494,12 +504,15 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
             speaking[a:b] = 0.0
     vcum = np.concatenate(([0.0], np.cumsum(speaking)))  # speaking frames before frame t
     mean = max(_pace_guess(strength, vcum, phrase_lengths, held_last), 3.0)
-    grid = (strength, v, vcum, phrase_lengths)
-    placed, pace, score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low)
+    pins = {i: min(o // DP_HOP, T - 1) for i, o in (pinned or {}).items() if 0 < i < n}
+    # a bare vowel second (おお, ゆう) has nothing but the pace to place it: keep the pace on the first
+    long_first = not (kana and len(kana) > 1 and kana[1] in BARE_VOWELS)
+    grid = (strength, v, vcum, phrase_lengths, long_first)
+    placed, pace, score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low, pinned=pins)
     # The placement that explains the sound best at a pace near the one measured
     # (a placement measured at its own pace can be consistent and still wrong).
     for f in PACE_TRIES:
-        tried = _place_on_grid(*grid, pace * f, breaths, drops, low_starts=low)
+        tried = _place_on_grid(*grid, pace * f, breaths, drops, low_starts=low, pinned=pins)
         if tried[1] > score:
             placed, score = tried
     if run_on and not (low >= 0.5 and any(_starts_low(placed[sum(phrase_lengths[:k])], drops) for k in run_on)):
@@ -507,13 +520,18 @@ def place_morae(x: np.ndarray, voiced: np.ndarray, phrase_lengths: list[int],
         # the kimariji in one breath. That reading is kept if it explains the sound
         # better at its own pace (measured on the phrases read at the pace).
         joined, joined_pace, joined_score = _place_at_pace(*grid, mean, breaths, drops, low_starts=low,
-                                                           run_on=run_on)
-        if joined_score > _place_on_grid(*grid, joined_pace, breaths, drops, low_starts=low)[1]:
+                                                           run_on=run_on, pinned=pins)
+        if joined_score > _place_on_grid(*grid, joined_pace, breaths, drops, low_starts=low, pinned=pins)[1]:
             placed = joined
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist()[1:])
     onsets = [_low_start(o, drops) if i in starts and not (kana and kana[i][0] in STOPS) else o
               for i, o in enumerate(placed)]
-    return _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=[o != g for o, g in zip(onsets, placed)])
+    fixed = [o != g for o, g in zip(onsets, placed)]
+    refined = _refine(x, [o * DP_HOP for o in onsets], scale, kana, fixed=fixed)
+    for i, o in (pinned or {}).items():   # its consonant's own onset, not the grid's
+        if 0 < i < n and (i + 1 == n or o < refined[i + 1] - MIN_MORA) and o > refined[i - 1] + MIN_MORA:
+            refined[i] = o
+    return refined
 
 
 def _starts_low(t: int, drops: np.ndarray) -> bool:
@@ -555,7 +573,7 @@ def _pace_guess(strength: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int
 
 
 def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_lengths: list[int],
-                   guess: float, breaths: list[tuple[int, int]], drops: np.ndarray,
+                   long_first: bool, guess: float, breaths: list[tuple[int, int]], drops: np.ndarray,
                    **cues) -> tuple[list[int], float, float]:
     """`_place_on_grid` at a guessed pace, then again at the pace measured on that
     placement's plain morae (not phrase ends, not a phrase read in one breath),
@@ -566,7 +584,7 @@ def _place_at_pace(s: np.ndarray, v: np.ndarray, vcum: np.ndarray, phrase_length
     fast = {i for k in run_on for i in range(sum(phrase_lengths[:k - 1]), sum(phrase_lengths[:k]))}
     pace = guess
     for _ in range(PACE_ROUNDS):
-        onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, pace, breaths, drops, **cues)
+        onsets, score = _place_on_grid(s, v, vcum, phrase_lengths, long_first, pace, breaths, drops, **cues)
         inner = [vcum[b] - vcum[a] for i, (a, b) in enumerate(zip(onsets, onsets[1:]))
                  if i + 1 not in ends and i not in fast]
         measured = max(float(np.median(inner)), 3.0) if inner else pace
@@ -640,10 +658,10 @@ def breath_gaps(v: np.ndarray, boundaries: int) -> list[tuple[int, int]]:
 
 
 def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
-                   phrase_lengths: list[int], mean: float,
+                   phrase_lengths: list[int], long_first: bool, mean: float,
                    breaths: list[tuple[int, int]], drops: np.ndarray | None = None,
                    low_starts: float = 0.0, run_on: frozenset[int] = frozenset(),
-                   ) -> tuple[list[int], float]:
+                   pinned: dict[int, int] | None = None) -> tuple[list[int], float]:
     """The dynamic programme: n onsets on the DP_HOP grid, the first at 0, and
     the placement's score (onset strengths and cues, less the misfit of its
     durations to the pace `mean`).
@@ -656,7 +674,9 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     starts low and breathes does both at once; one who reads legato has only
     stops' closures for silences). `run_on`: phrases the reader joins to the
     one before (the kimariji read in one breath): that one is read at
-    RUN_ON_PACE, its end not held, and this one need not start low."""
+    RUN_ON_PACE, its end not held, and this one need not start low. `pinned`:
+    mora index -> the only grid frames (+-1) that mora may start on. `long_first`: the
+    verse's first mora may be drawn out (`_first_mora_costs`)."""
     T, n = len(v), sum(phrase_lengths)
     drops = np.zeros(T) if drops is None else drops[:T]
     # A phrase is likely to start where the voice resumes after a breath.
@@ -671,7 +691,7 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     allowed = np.where(near_voice, 0.0, -np.inf)
     starts = set(np.cumsum([0] + phrase_lengths[:-1]).tolist())
     ends = {k - 1 for k in np.cumsum(phrase_lengths).tolist()}
-    d_min = max(2, int(0.3 * mean))
+    d_min = max(MIN_MORA // DP_HOP, int(0.3 * mean))   # no mora shorter than MIN_MORA_S
     longest_breath = max((b - a for a, b in breaths), default=0)
     # No mora (with a breath before it) lasts longer than MAX_STEP_S: without
     # this bound the tables below grew with the square of the verse's length.
@@ -684,6 +704,7 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     fast_costs = [_step_costs(ds, cols, vcum, RUN_ON_PACE * mean) for cols in slices] if fast else None
     s = s.astype(np.float32)
     allowed = allowed.astype(np.float32)
+    _previous = _Previous(ds, slices, T)
 
     # float32; float64 on a step to a phrase's first mora (gap_end, which adds its bonus, is float64)
     score: np.ndarray = np.full(T, -np.inf, dtype=np.float32)
@@ -701,16 +722,27 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
                     - low_starts * DROP_TRUST)
         else:
             gain = s + allowed - trusted * drops
+        if pinned and i in pinned:
+            only = np.full(T, -np.inf, np.float32)
+            only[max(pinned[i] - 1, 0):pinned[i] + 2] = 0.0
+            gain = gain + only
         held = (i - 1) in ends and (i - 1) not in fast
         new, arg = np.empty(T, np.float32), np.empty(T, np.int32)
+        if i == 1 and long_first and 0 not in ends:
+            new, arg = _first_mora_costs(T, vcum, mean, ds)
+            score = new + gain
+            back.append(arg)
+            continue
+        rows = _previous.rows(score)
         for k, cols in enumerate(slices):
             if (i - 1) in fast and fast_costs is not None:
-                src, misfit, held_misfit = fast_costs[k]
+                misfit, held_misfit = fast_costs[k]
             else:
-                src, misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
-            cand = score[src] - (held_misfit if held else misfit)
-            j = np.argmax(cand, axis=0)
-            new[cols] = cand[j, np.arange(len(j))]
+                misfit, held_misfit = kept[k] if kept else _step_costs(ds, cols, vcum, mean)
+            # onset frames x durations: the best duration of each along a contiguous row
+            cand = rows[k] - (held_misfit if held else misfit)
+            j = np.argmax(cand, axis=1)
+            new[cols] = cand[np.arange(len(j)), j]
             arg[cols] = ds[j]
         score = new + gain
         back.append(arg)
@@ -729,23 +761,65 @@ def _place_on_grid(s: np.ndarray, v: np.ndarray, vcum: np.ndarray,
     return onsets, best
 
 
+class _Previous:
+    """The previous onset's score for every duration, as windows of a padded copy of
+    the scores (one strided view per slice, made once): `rows(score)[k][t, m]` is
+    score[t - ds[m]] for the onset frames t of slice k (counted from its start), and
+    -inf before frame 0 (the misfit is inf there). Gathering score by an index table
+    of durations x frames, and reducing across rows, did the same at about 30 % more
+    cost of the whole import."""
+
+    def __init__(self, ds: np.ndarray, slices: list[slice], T: int):
+        self.lead, self.slices, self.T, self.D = int(ds[-1]), slices, T, len(ds)
+        self._views: dict = {}   # by dtype: the padded buffer and its views
+
+    def rows(self, score: np.ndarray) -> list[np.ndarray]:
+        got = self._views.get(score.dtype)
+        if got is None:
+            buf = np.full(self.lead + self.T, -np.inf, score.dtype)
+            # the window starting at t holds score[t - ds[-1]] .. score[t - ds[0]]: reversed,
+            # durations ascend, so that ties go to the shortest as before
+            windows = np.lib.stride_tricks.sliding_window_view(buf, self.D)
+            views = [windows[c.start:c.stop, ::-1] for c in self.slices]
+            got = self._views[score.dtype] = (buf, views)
+        got[0][self.lead:] = score
+        return got[1]
+
+
+FIRST_LONG = 0.2  # what a verse's first mora drawn out costs, against another mora (issue 23)
+
+
+def _first_mora_costs(T: int, vcum: np.ndarray, mean: float, ds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Score and step of the second mora's onset at every frame: the first mora starts
+    the verse at frame 0, low and soft, and a reader draws it out (the real reader up to
+    ~1.7 morae, issue 23): length costs FIRST_LONG of what it costs another mora. Priced
+    at the pace, a long first mora made the grid put the second inside it, and the
+    deciding mark a mora early; free, it let a mora with nothing to mark its start (ゆう)
+    drift late."""
+    t = np.arange(T)
+    log_ratio = np.log(np.maximum(vcum[:T] - vcum[0], 1.0) / mean)
+    cost = PACE_WEIGHT * (np.minimum(log_ratio, 0.0) ** 2 + FIRST_LONG * np.maximum(log_ratio, 0.0) ** 2)
+    ok = (t >= ds[0]) & (t <= ds[-1])
+    return np.where(ok, -cost, -np.inf).astype(np.float32), t.astype(np.int32)
+
+
 def _step_costs(ds: np.ndarray, cols: slice, vcum: np.ndarray, mean: float):
-    """For onset frames `cols` and every duration in `ds`: the previous onset's frame,
-    and what that duration costs (ordinary mora; phrase-final mora, held at will)."""
+    """For onset frames `cols` and every duration in `ds` (frames x durations): what
+    that duration costs (ordinary mora; phrase-final mora, held at will)."""
     # The previous onset is t-d, and the mora between them lasts vcum[t]-vcum[t-d]
     # voiced frames.
     t_idx = np.arange(cols.start, cols.stop)
-    src = t_idx[None, :] - ds[:, None]
+    src = t_idx[:, None] - ds[None, :]
     valid = src >= 0
     src = np.maximum(src, 0)
-    dur = (vcum[t_idx][None, :] - vcum[src]).astype(np.float32)
+    dur = (vcum[t_idx][:, None] - vcum[src]).astype(np.float32)
     log_ratio = np.log(np.maximum(dur, 1.0) / np.float32(mean))
     misfit = np.where(valid, PACE_WEIGHT * log_ratio ** 2, np.inf).astype(np.float32)
     # A phrase's last mora is drawn out (a karuta reader holds it two to three
     # times a mora): only shortness counts against it, shortness against HELD_RATIO.
     held_misfit = np.where(valid, PACE_WEIGHT * np.minimum(log_ratio - np.log(HELD_RATIO), 0.0) ** 2,
                            np.inf).astype(np.float32)
-    return src, misfit, held_misfit
+    return misfit, held_misfit
 
 
 FRICATIVES = frozenset("さしすせそざじずぜぞはひふへほ")
@@ -798,7 +872,8 @@ def _refine(x: np.ndarray, onsets: list[int], scale: float, kana: list[str] | No
         c = o // hop
         silent = last_silent[min(o // HOP, len(db) - 1)]
         after_silence = (silent + 1) * HOP // hop - 2
-        lo = max(c - back, prev_peak + 2, 0, after_silence)
+        # never within MIN_MORA_S of the onset before: two morae are never that close
+        lo = max(c - back, prev_peak + 2, 0, after_silence, (out[-1] + MIN_MORA) // hop)
         hi = min(c + ahead + 1, len(s))
         if hi <= lo:
             out.append(o)
@@ -850,3 +925,99 @@ def clipped_samples(x: np.ndarray) -> int:
     """Neighbouring pairs of samples at full scale: the signature of clipping."""
     hot = np.abs(x) >= 0.99
     return int(np.count_nonzero(hot[1:] & hot[:-1]))
+
+
+# --- the deciding mora: its consonant's own onset (issue 23) ---------------------------
+
+CUE_NEAR_S = 0.04   # a mark this close to its consonant's onset is supported by it
+CLOSURE_DB = 15.0   # a stop's closure: the level this far under the verse's speech
+CLOSURE_S = 0.015   # ... for at least this long, then its release
+CLOSURE_MAX_S = 0.12  # ... and at most this long (a slow reading's, HTS's)
+CUE_HOP = 120       # 2.5 ms
+FRICATION_S = 0.025  # a fricative's noise lasts at least this
+# The consonants whose onset is found surely enough to move a mark to it. Not a nasal:
+# its murmur is often no weaker at 1-3 kHz than the vowel (the legato fixture's is 7 dB
+# quieter in all), and the murmur found was another mora's on 5 cards of 100.
+CHECKED_KINDS = frozenset({"fricative", "stop"})
+
+
+def consonant_kind(kana: str) -> str | None:
+    """"fricative", "stop" or "nasal" by the mora's consonant; None for a vowel,
+    a glide or a tap (nothing of its own to find)."""
+    k = kana[:1]
+    return ("fricative" if k in FRICATIVES else "stop" if k in STOPS
+            else "nasal" if k in NASALS and k != "ん" else None)
+
+
+def consonant_cues(x: np.ndarray, kind: str) -> list[int]:
+    """Sample offsets in verse `x` where a consonant of `kind` is heard to start: a
+    fricative's noise (3-10 kHz FRICATION_DB over 100-1000 Hz, against the verse's
+    median vowel), a nasal's murmur (1-3 kHz MURMUR_DB under the loudest near it), a
+    stop's release after a closure (CLOSURE_DB under the speech, CLOSURE_S or
+    longer). Only where the voice is: silence before and after is no consonant."""
+    from scipy.ndimage import maximum_filter1d
+    db = frame_db(x, CUE_HOP, 2 * CUE_HOP)   # 5 ms: a closure of 25 ms shows
+    speech = float(np.percentile(db, 90))
+    # a fricative's noise lasts 50 ms or more; a stop's burst (10 ms) is not one
+    shortest = max(1, int((FRICATION_S if kind == "fricative" else CONSONANT_S) * 48000 / CUE_HOP))
+    inside = np.zeros(len(db), bool)
+    heard = np.flatnonzero(db > speech - 35.0)
+    if len(heard) == 0:
+        return []
+    inside[heard[0]:heard[-1] + 1] = True
+    if kind == "stop":
+        closed = inside & (db < speech - CLOSURE_DB)
+        gaps = [(a, b) for a, b in runs(closed) if b - a >= int(CLOSURE_S * 48000 / CUE_HOP) and b < heard[-1]]
+        return [b * CUE_HOP for _, b in gaps]
+    low, mid, high = consonant_bands(x, CUE_HOP, 512, inside & (db > speech - 35.0))
+    loud = inside & (db > speech - 20.0)
+    if kind == "fricative":
+        tilt = high - low
+        # against the verse's typical vowel: its least tilted ones (い, う) lie 15 dB under あ
+        ref = float(np.median(tilt[loud])) if loud.any() else 0.0
+        found = inside & (db > speech - 35.0) & (tilt >= ref + FRICATION_DB)
+    else:
+        near = maximum_filter1d(np.where(inside, mid, -np.inf), int(0.15 * 48000 / CUE_HOP))
+        found = loud & (mid <= near - MURMUR_DB)
+    return [a * CUE_HOP for a, b in runs(found) if b - a >= shortest]
+
+
+def deciding_onset(x: np.ndarray, mora: list[int], kana: list[str], k: int,
+                   found: dict[str, list[int]] | None = None) -> tuple[int | None, str | None]:
+    """Check the deciding mora `k`'s mark against its consonant's own onset
+    (`consonant_cues`; a fricative or a stop, CHECKED_KINDS). Returns (where to
+    place it, why): (None, None) if the mark sits on its consonant (or the mora has
+    none to find); (None, why) if no such consonant is heard near it; (onset, why) if
+    the first one after the mark lies half a mora to two morae later: the alignment
+    put the mora early (issue 23: 0.21-0.31 s, the mark catching up a mora later).
+    `found`: `consonant_cues` of `x` by kind, kept between calls on one verse."""
+    kind = consonant_kind(kana[k]) if 0 < k < len(kana) else None
+    if kind not in CHECKED_KINDS or k >= len(mora):
+        return None, None
+    near = int(CUE_NEAR_S * 48000)
+    mark = mora[k]
+    what = {"fricative": "noise", "stop": "closure and release", "nasal": "murmur"}[kind]
+    # a stop's mark may sit at its closure, up to CLOSURE_MAX_S before the release found
+    reach = near + (int(CLOSURE_MAX_S * 48000) if kind == "stop" else 0)
+    # a consonant heard within MIN_MORA_S of the mora before is that mora's (ち's hiss before は)
+    if found is None:
+        found = {}
+    if kind not in found:
+        found[kind] = consonant_cues(x, kind)
+    cues = np.array(found[kind], dtype=np.int64)
+    cues = cues[cues > mora[k - 1] + MIN_MORA]
+    if len(cues) and ((cues >= mark - near) & (cues <= mark + reach)).any():
+        return None, None
+    pace = float(np.median(np.diff(mora))) if len(mora) > 2 else 0.25 * 48000
+    # moved only by a good part of a mora (issue 23: a mora, 0.21-0.31 s, early)
+    later = cues[(cues > mark + max(reach, 0.5 * pace)) & (cues <= mark + 2 * pace)]
+    if len(later):
+        c = int(later[0])
+        return c, (f"the {kana[k]}'s {what} starts {1000 * (c - mark) / 48000:.0f} ms after where the "
+                   "alignment put it")
+    return None, f"no {what} of its {kana[k]} is heard at it"
+
+
+def crowded(mora: list[int]) -> list[int]:
+    """Morae (index >= 1) placed closer than MIN_MORA_S after the one before."""
+    return [i for i in range(1, len(mora)) if mora[i] - mora[i - 1] < MIN_MORA]

@@ -50,6 +50,16 @@ same callback goes on driving the reading from the system clock: position,
 holds and marks carry on. Every `REOPEN_S` the player tries the device again;
 when it opens, playing moves back onto it (a DEVICE_BACK event).
 
+Stalls (issue 23): the sound may not leave on time: the device ran dry (PortAudio's
+``output_underflow`` flag), the stream's own time jumped past where this block was
+expected (silence was inserted before it), or the callback ran after its block was
+due (blocked, or starved of CPU). Each is recorded as a `Stall` with its time and
+length in `stalls`. Where the stream's time shows the gap, the clock restarts from
+it, so later samples are stamped when they really sound (*re-derived*); where it
+does not (a flag, or a late callback, with no jump in the stream's time), the times
+after it are in doubt for `SETTLE_S`. `disturbance_between(kimariji_time,
+touch_time)` gives the stalls that make such a race's reaction time untrustworthy.
+
 No sound: if PortAudio is missing (``import sounddevice`` raises OSError) or
 there is no output device, the player says why in `status_message`, and plays
 silently with the same callback driven by a thread on the system clock, so
@@ -92,6 +102,12 @@ STALL_S = 0.5      # a stream that asked for no samples this long is lost
 FIRST_BLOCK_S = 2.0  # a new stream may take this long to ask for its first block
 WATCH_S = 0.1      # how often the watchdog looks
 REOPEN_S = 1.0     # how often a lost device is tried again
+STALL_GAP_S = 0.01  # a jump of the stream's time (or a callback this late) is a stall: DAC
+                    # times carry a few ms of noise, and the clock filter smooths those
+SETTLE_S = 2.0      # after a stall the stream's time did not show, later times are in doubt
+                    # this long (the time PulseAudio's timing updates take to catch up)
+STALL_CAUSES = ("gap", "underflow", "late")
+RESTART_S = 0.02    # a jump of the stream's time over this restarts the clock filter from it
 
 _EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
                   "shimo_end": SHIMO_END, "shimo2_end": SHIMO_END}
@@ -117,6 +133,21 @@ class Event(NamedTuple):
     poem: int
     sample: int     # programme sample
     time: float     # perf_counter seconds when it reached (or reaches) the speaker
+
+
+class Stall(NamedTuple):
+    """The sound did not leave on time (see the module docstring)."""
+    at: float                # perf_counter time where the sound stopped leaving on time
+    length_s: float | None   # how long (the silence inserted, or the callback's lateness), if known;
+                             # negative for a jump of the stream's time back
+    sample: int              # programme sample due then (-1 if nothing was playing)
+    cause: str               # "gap": the stream's time jumped; "underflow": PortAudio's flag;
+                             # "late": the callback ran after its block was due
+    rederived: bool          # the stream's time showed it: samples after it are stamped right
+
+    @property
+    def end(self) -> float:
+        return self.at + abs(self.length_s or 0.0)
 
 
 class Watchdog:
@@ -233,6 +264,10 @@ class Player:
         self.silent_reason = ""       # why it plays on the system clock, when it could not open a device
         self.underflows = 0
         self.underflow_log: collections.deque = collections.deque(maxlen=64)  # (frame, state, pos)
+        self.stalls: collections.deque[Stall] = collections.deque(maxlen=10_000)
+        self.clock = time.perf_counter  # when the callback runs (tests give a fake one)
+        self._late = 0.0              # how late the callback was entered (set by _callback)
+        self._raw_next: float | None = None  # the stream's time the next block should carry
         self.callback_errors = 0
         self.last_error = ""
         self.clock_offset = 0.0  # perf_counter - stream time
@@ -544,6 +579,9 @@ class Player:
             self.underflows += 1
             self.underflow_log.append((self._frames, self._state, self._pos))
         try:
+            dac = time_info.outputBufferDacTime
+            if dac:  # its first sample should not already be due: the callback ran late
+                self._late = self.clock() - (dac + self.clock_offset)
             self.process(outdata, frames, time_info, status)
         except Exception as exc:  # never let an exception kill the stream
             self.callback_errors += 1
@@ -561,6 +599,7 @@ class Player:
             dac = time_info.currentTime + (stream.latency if stream is not None else 0.0)
         if stream is not None:
             self._track_offset(time_info.currentTime)
+        self._notice_stall(dac + self.clock_offset, frames, status)
         t0 = self._smooth(dac + self.clock_offset, frames)
         out = outdata[:, 0]
         after = self._apply_commands()
@@ -584,6 +623,39 @@ class Player:
         self._snap = (self._loaded, self._state, self._pos, self._mi,
                       t0 + frames * self._spf, self._hold_at, self._spf_ahead)
 
+    def _notice_stall(self, t: float, frames: int, status) -> None:
+        """Record a stall before the block whose first sample sounds at `t` (perf_counter):
+        its time jumped past where the last block ended (re-derived if the clock filter
+        restarts from `t`, over RESTART_S), or PortAudio flagged an underflow, or the
+        callback ran late, with no such jump (not re-derived)."""
+        expected, self._raw_next = self._raw_next, t + frames * self._spf
+        late, self._late = self._late, 0.0
+        flagged = bool(getattr(status, "output_underflow", False))
+        sample = self._pos if self._state == PLAYING else -1
+        if expected is not None and abs(t - expected) > STALL_GAP_S:
+            # Over RESTART_S `_smooth` restarts the clock from `t`: later samples are stamped
+            # after the gap. A smaller jump it absorbs over about a second (it may be noise:
+            # restarting on one cost a real-audio run 15 ms on a later mark), in doubt meanwhile.
+            # A jump back (the device's delay shrank after a recovery) is one too.
+            gap = t - expected
+            self.stalls.append(Stall(min(t, expected), gap, sample, "gap", abs(gap) > RESTART_S))
+        elif late > STALL_GAP_S:
+            self.stalls.append(Stall(t, late, sample, "late", False))
+        elif flagged:
+            self.stalls.append(Stall(t, None, sample, "underflow", False))
+
+    def disturbance_between(self, t0: float, t1: float) -> list[Stall]:
+        """The stalls that make a race untrustworthy whose kimariji sounded at `t0` and
+        that was touched at `t1` (perf_counter): those not re-derived that began by `t1`
+        and whose doubt (their length and SETTLE_S after) reaches `t0`. Empty: the
+        reaction time t1 - t0 is as the sound was heard."""
+        return [s for s in list(self.stalls)
+                if not s.rederived and s.at <= t1 and s.end + SETTLE_S >= t0]
+
+    def stalls_between(self, t0: float, t1: float) -> list[Stall]:
+        """Every stall (re-derived or not) from `t0` to `t1`: when the sound stuttered."""
+        return [s for s in list(self.stalls) if t0 <= s.end and s.at <= t1]
+
     def _smooth(self, t: float, frames: int) -> float:
         """The block's start time through a delay-locked loop (F. Adriaensen, "Using a
         DLL to filter time", 2005).
@@ -596,7 +668,7 @@ class Player:
         marks use a long-baseline slope instead (see below). A jump over 20 ms
         (start, underrun, clock step) restarts it from the measurement.
         """
-        if self._t_next is None or abs(t - self._t_next) > 0.02:
+        if self._t_next is None or abs(t - self._t_next) > RESTART_S:
             self.clock_resets += 1
             filtered = t
             self._since, self._anchor = self._frames, None

@@ -252,14 +252,40 @@ class _Plan:
         self.f0 = np.zeros(self.n)
 
 
-def _legato_mora(plan: _Plan, rng, mora: str, a: int, b: int, prev_vowel: str) -> int:
+# Issue 23: on the real reader's recordings the importer put two morae 5-100 ms
+# apart and its kimariji mark caught up a mora later (poems 17 ちは, 25 なにし,
+# 33 ひさ, 36 なつ). What misleads it is a verse's long first mora that changes
+# twice (an affricate's burst then its hiss, a nasal's murmur then its vowel, a
+# long ひ then its vowel) before a faint consonant (a breathy, half-voiced h).
+# `manner="crowding"` reads so; "plain" is the reading of issue 12.
+_AFFRICATES = set("ちつぢづ")
+
+
+def _legato_mora(plan: _Plan, rng, mora: str, a: int, b: int, prev_vowel: str,
+                 manner: str = "plain") -> int:
     """Fill samples [a, b) with one mora; return where it is first heard."""
     k, vowel = mora[0], _vowel(mora) or prev_vowel or "A"
     n = b - a
     plan.voice[a:b] = 1.0
     plan.kind.append((a, b, vowel))
     heard = a
-    if k in STOPS:   # closure (a voice bar for voiced stops), burst, then the vowel
+    if manner == "crowding" and k in _AFFRICATES:  # burst, then a long hiss
+        closure = min(int(rng.uniform(0.025, 0.04) * RATE), n // 4)
+        hiss = min(int(rng.uniform(0.06, 0.09) * RATE), n // 3)
+        plan.voice[a:a + closure] = 0.0
+        plan.voice[a + closure:a + closure + hiss] = 0.0
+        plan.noise[a + closure:a + closure + hiss] = 0.45 * np.hanning(hiss) ** 0.2
+        plan.kind.append((a, a + closure, "N"))
+        heard = a + closure
+    elif manner == "crowding" and k in "はへほ":  # a breathy h, the voice going on under it
+        h = min(int(rng.uniform(0.05, 0.08) * RATE), n // 2)
+        plan.voice[a:a + h] = 0.55
+        plan.noise[a:a + h] = 0.07 * np.hanning(h) ** 0.3
+    elif manner == "crowding" and k in "ひ":  # a long palatal hiss
+        fric = min(int(rng.uniform(0.10, 0.14) * RATE), n // 2)
+        plan.voice[a:a + fric] = 0.0
+        plan.noise[a:a + fric] = 0.35 * np.hanning(fric) ** 0.3
+    elif k in STOPS:   # closure (a voice bar for voiced stops), burst, then the vowel
         closure = min(int(rng.uniform(0.025, 0.045) * RATE), n // 3)
         burst = int(0.010 * RATE)
         plan.voice[a:a + closure] = 0.08 if k in _VOICED_STOPS else 0.0
@@ -301,7 +327,8 @@ def _moving_average(x: np.ndarray, k: int) -> np.ndarray:
 
 
 def legato_verse(rng, phrases: list[list[str]], mora_s: float, tone_hz: float,
-                 held_s: list[float], fade_s: float) -> tuple[np.ndarray, list[float], list[float]]:
+                 held_s: list[float], fade_s: float, manner: str = "plain",
+                 ) -> tuple[np.ndarray, list[float], list[float]]:
     """One verse sung through: (samples, mora onsets s, phrase-start onsets s).
 
     `held_s[p]`: how long the last mora of phrase p lasts; `fade_s`: the fade
@@ -315,6 +342,8 @@ def legato_verse(rng, phrases: list[list[str]], mora_s: float, tone_hz: float,
         for i in range(len(morae_)):
             if i == len(morae_) - 1:
                 row.append(held_s[p] * rng.uniform(0.85, 1.15))
+            elif i == 0 and p == 0 and manner == "crowding":  # a long first mora
+                row.append(mora_s * rng.uniform(1.5, 1.8))
             elif i == 0:
                 row.append(max(mora_s * rng.uniform(1.0, 1.3), 0.22))
             else:
@@ -332,7 +361,7 @@ def legato_verse(rng, phrases: list[list[str]], mora_s: float, tone_hz: float,
         phrase_at = pos
         for i, (m, d) in enumerate(zip(morae_, row)):
             n = int(d * RATE)
-            heard = _legato_mora(plan, rng, m, pos, pos + n, prev)
+            heard = _legato_mora(plan, rng, m, pos, pos + n, prev, manner)
             onsets.append(heard / RATE)
             if i == 0:
                 phrase_starts.append(heard / RATE)
@@ -387,8 +416,10 @@ def legato_verse(rng, phrases: list[list[str]], mora_s: float, tone_hz: float,
     return x.astype(np.float64), onsets, phrase_starts
 
 
-def real_reader_reading(no: int, seed: int | None = None, noise_db: float = -60.0) -> Reading:
-    """Poem `no` (0 = the joka: kami, shimo, shimo again) read like the real reader.
+def real_reader_reading(no: int, seed: int | None = None, noise_db: float = -60.0,
+                        manner: str = "plain") -> Reading:
+    """Poem `no` (0 = the joka: kami, shimo, shimo again) read like the real reader
+    (`manner`: "plain", or "crowding" as on the cards of issue 23, `_legato_mora`).
 
     The truth: `kami_onsets`/`shimo_onsets` (first take of the shimo-no-ku for the
     joka) and `kami_phrase_starts`/`shimo_phrase_starts`, in file seconds.
@@ -403,8 +434,8 @@ def real_reader_reading(no: int, seed: int | None = None, noise_db: float = -60.
     tone = rng.uniform(200, 240)
     mora_s = rng.uniform(0.24, 0.29)
     held = R["held_phrase_s"]
-    k, k_on, k_ph = legato_verse(rng, kami, mora_s, tone, [held, held, R["held_kami_s"]], 0.25)
-    takes = [legato_verse(rng, shimo, mora_s, tone, [held, rng.uniform(1.6, 2.2)], 0.6)
+    k, k_on, k_ph = legato_verse(rng, kami, mora_s, tone, [held, held, R["held_kami_s"]], 0.25, manner)
+    takes = [legato_verse(rng, shimo, mora_s, tone, [held, rng.uniform(1.6, 2.2)], 0.6, manner)
              for _ in range(2 if no == 0 else 1)]
     pauses = list(R["joka_pauses_s"]) if no == 0 else [rng.uniform(0.8, 1.4)]
     lead = int(rng.uniform(0.3, 0.8) * RATE)

@@ -7,6 +7,8 @@ measure the same thing. Two materials, both with exact marks:
 - "fixture": `fixtures_audio.real_reader_reading`, formant-synthesised readings
   with the real reader's prosody (legato joins, phrase starts ~13 st low and
   rising, phrase ends held 0.77 s / 1.22 s; the joka read kami · shimo · shimo);
+- "crowding": the same in the manner that misled the importer on the real reader's
+  readings (issue 23: a long first mora changing twice, affricates, a breathy h);
 - "chant": the synthesised voice (`audio.synth.SynthVoice`, its default style),
   each poem's kami- and shimo-no-ku joined as one file: 0.5 s lead, kami, 1.0 s
   pause, shimo, 0.5 s tail (the joka: kami, 0.73 s, shimo, 0.77 s, shimo again).
@@ -52,11 +54,12 @@ class PoemMarks:
     mora_errors: list[float]        # every mora of both verses
     kimariji_error: float | None    # None for the joka
     uncertain: list[str]            # the import's lines on marks to check
+    closest_s: float = 1.0          # the smallest gap between consecutive mora marks of a verse
 
 
-def fixture_truth(no: int) -> Truth:
+def fixture_truth(no: int, manner: str = "plain") -> Truth:
     from fixtures_audio import real_reader_reading
-    r = real_reader_reading(no)
+    r = real_reader_reading(no, manner=manner)
     return Truth(r.samples, r.kami_onsets, r.shimo_onsets, r.kami_phrase_starts, r.shimo_phrase_starts)
 
 
@@ -108,11 +111,17 @@ def measure(no: int, truth: Truth) -> PoemMarks:
     if no:
         k = poems.get(no).kimariji_mora_count() - 1
         kimariji = kami.mark_s["kimariji"] - truth.kami_onsets[k]
-    return PoemMarks(no, phrase.tolist(), mora, kimariji, _uncertain(no, kami, shimo))
+    closest = min(float(np.min(np.diff([v.mark_s[f"mora:{i}"] for i in range(n)])))
+                  for v, n in ((kami, len(truth.kami_onsets)), (shimo, len(truth.shimo_onsets))))
+    return PoemMarks(no, phrase.tolist(), mora, kimariji, _uncertain(no, kami, shimo), closest)
 
 
 def _measure_fixture(no: int) -> PoemMarks:
     return measure(no, fixture_truth(no))
+
+
+def _measure_crowding(no: int) -> PoemMarks:
+    return measure(no, fixture_truth(no, "crowding"))
 
 
 def _measure_chant(args: tuple[int, Path]) -> PoemMarks:
@@ -122,12 +131,12 @@ def _measure_chant(args: tuple[int, Path]) -> PoemMarks:
 
 def sweep(material: str, numbers: list[int] = POEMS, cache_dir: Path | None = None,
           workers: int | None = None) -> list[PoemMarks]:
-    """Measure every poem of `numbers` on `material` ("fixture" or "chant"; the
+    """Measure every poem of `numbers` on `material` ("fixture", "crowding" or "chant"; the
     chant's clips must be in `cache_dir`, see `render_chant`), in worker processes
     (fresh ones: a forked copy of a process with Qt threads may hang)."""
     workers = workers or min(2, os.cpu_count() or 1)
-    if material == "fixture":
-        fn, jobs = _measure_fixture, list(numbers)
+    if material in ("fixture", "crowding"):
+        fn, jobs = _measure_fixture if material == "fixture" else _measure_crowding, list(numbers)
     else:
         assert cache_dir is not None, "the chant's clips are read from a cache folder"
         fn, jobs = _measure_chant, [(no, cache_dir) for no in numbers]
@@ -150,6 +159,8 @@ class Figures:
     mora_within: float
     mora_median_s: float
     flagged: list[int]          # poems with a mark flagged uncertain
+    kimariji_flagged: list[int]  # ... of which the kimariji mark (a line naming it)
+    closest_s: float            # the smallest gap between consecutive mora marks of any verse
     off: list[int]              # poems with a phrase start or kimariji mark off by more than TOLERANCE_S
 
 
@@ -170,6 +181,8 @@ def figures(results: list[PoemMarks]) -> Figures:
         mora_within_20ms=float(np.mean(mora <= 0.02)), mora_within=float(np.mean(mora <= TOLERANCE_S)),
         mora_median_s=float(np.median(mora)),
         flagged=[r.no for r in results if r.uncertain], off=off,
+        kimariji_flagged=[r.no for r in results if any("kimariji" in line for line in r.uncertain)],
+        closest_s=min(r.closest_s for r in results),
     )
 
 
@@ -185,4 +198,6 @@ def report(name: str, f: Figures) -> list[str]:
         f"80 ms, median error {1000 * f.mora_median_s:.1f} ms",
         f"  flagged uncertain: {len(f.flagged)} poems {f.flagged}; a mark over 80 ms off: {f.off} "
         f"({len(set(f.off) & set(f.flagged))} of them flagged)",
+        f"  kimariji mark flagged: {len(f.kimariji_flagged)} poems {f.kimariji_flagged}; closest mora "
+        f"marks of a verse: {1000 * f.closest_s:.0f} ms apart",
     ]

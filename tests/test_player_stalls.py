@@ -1,0 +1,144 @@
+"""Stalls in the sound (issue 23): the player records every stall and underrun with its
+time and length, re-derives when later samples sound where the stream's time shows the
+gap, and says which races a stall it could not re-derive makes untrustworthy
+(`Player.disturbance_between`). Driven by hand: a fake stream's times, flags and clock."""
+from __future__ import annotations
+
+import numpy as np
+
+from audio.fake_voice import ToneVoice
+from audio.player import KIMARIJI, SETTLE_S, FakeTime, Player
+from audio.programme import Programme, ReadingSettings
+from audio.voice import RATE
+
+T0 = 1000.0
+FRAMES = 256
+AHEAD = 0.04   # a healthy callback runs this long before its block sounds
+
+
+class Flags:
+    def __init__(self, underflow: bool = False):
+        self.output_underflow = underflow
+
+
+class FakeStream:
+    """Drives `Player._callback` as PortAudio would: each block's DAC time follows the
+    last one's, unless silence was inserted (`insert_silence`); the callback runs AHEAD
+    of it unless blocked (`block_callback`)."""
+
+    def __init__(self):
+        self.player = Player(backend="manual")
+        self.player.load(Programme.build(ToneVoice(), [44, 17, 3], ReadingSettings(cards=2)))
+        self.player.start()
+        self.dac = T0
+        self.now = T0 - AHEAD
+        self.player.clock = lambda: self.now
+        self.kimariji: list[float] = []
+
+    def run(self, blocks: int = 1, underflow: bool = False) -> None:
+        for _ in range(blocks):
+            self.now = max(self.now, self.dac - AHEAD)
+            out = np.zeros((FRAMES, 1), np.float32)
+            self.player._callback(out, FRAMES, FakeTime(self.dac, self.dac - AHEAD), Flags(underflow))
+            underflow = False
+            self.dac += FRAMES / RATE
+            self.kimariji += [e.time for e in self.player.poll_events() if e.kind == KIMARIJI]
+
+    def run_until_kimariji(self) -> float:
+        while not self.kimariji:
+            self.run()
+        return self.kimariji[0]
+
+    def insert_silence(self, seconds: float) -> None:
+        """The device played `seconds` of silence the stream's time shows."""
+        self.dac += seconds
+
+    def block_callback(self, seconds: float) -> None:
+        """The next callback runs `seconds` after its block was due (the stream's time
+        does not show it)."""
+        self.now = self.dac + seconds
+
+
+def nominal_kimariji() -> float:
+    """When the first kimariji sounds with no stall at all."""
+    rig = FakeStream()
+    return rig.run_until_kimariji()
+
+
+def test_a_reading_with_no_stall_records_none_and_no_race_is_disturbed():
+    rig = FakeStream()
+    k = rig.run_until_kimariji()
+    rig.run(200)
+    assert list(rig.player.stalls) == []
+    assert rig.player.disturbance_between(k, k + 0.6) == []
+
+
+def test_silence_the_stream_time_shows_is_re_derived_and_disturbs_no_race():
+    rig = FakeStream()
+    rig.run(20)
+    rig.insert_silence(0.4)      # the sound server inserted 0.4 s in the ma
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "gap" and stall.rederived and abs(stall.length_s - 0.4) < 1e-6
+    assert abs(stall.at - (T0 + 20 * FRAMES / RATE)) < 1e-6
+    # the kimariji is stamped when it really sounded: 0.4 s later than without the stall
+    assert abs(k - (nominal_kimariji() + 0.4)) < 0.001
+    assert rig.player.disturbance_between(k, k + 0.6) == []
+    assert rig.player.stalls_between(k - 5, k) == [stall]
+
+
+def test_an_underrun_the_stream_time_does_not_show_disturbs_the_race_after_it():
+    rig = FakeStream()
+    rig.run(20)
+    rig.run(underflow=True)      # PortAudio flags it; the DAC times go on as if nothing happened
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "underflow" and not stall.rederived and stall.length_s is None
+    assert k - stall.at < SETTLE_S
+    assert rig.player.disturbance_between(k, k + 0.6) == [stall]
+    # a race long after it (the stream's time has caught up by then) is not marked
+    later = stall.end + SETTLE_S + 1.0
+    assert rig.player.disturbance_between(later, later + 0.6) == []
+    assert rig.player.underflows == 1
+
+
+def test_a_blocked_callback_disturbs_a_race_whose_touch_falls_after_it():
+    rig = FakeStream()
+    k = rig.run_until_kimariji()
+    rig.run(10)
+    rig.block_callback(0.05)     # the callback ran 50 ms after its block was due
+    rig.run()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "late" and not stall.rederived and abs(stall.length_s - 0.05) < 1e-6
+    assert stall.at > k
+    assert rig.player.disturbance_between(k, stall.at + 0.1) == [stall]   # touched after it
+    assert rig.player.disturbance_between(k, stall.at - 0.01) == []        # touched before it
+
+
+def test_small_jitter_of_the_stream_time_is_no_stall():
+    rig = FakeStream()
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        rig.dac += rng.uniform(-0.003, 0.003)   # a few ms of noise, as PortAudio's DAC times carry
+        rig.run()
+    assert list(rig.player.stalls) == []
+
+
+def test_a_small_jump_the_clock_filter_absorbs_is_recorded_but_not_re_derived():
+    rig = FakeStream()
+    rig.run(20)
+    rig.insert_silence(0.015)   # over STALL_GAP_S, under RESTART_S: the filter follows it slowly
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "gap" and not stall.rederived and abs(stall.length_s - 0.015) < 1e-6
+    assert rig.player.disturbance_between(k, k + 0.6) == [stall]
+
+
+def test_a_jump_of_the_stream_time_back_is_a_stall_too():
+    rig = FakeStream()
+    rig.run(20)
+    rig.dac -= 0.015            # the device's delay shrank (after a recovery)
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "gap" and not stall.rederived and abs(stall.length_s + 0.015) < 1e-6
+    assert rig.player.disturbance_between(k, k + 0.6) == [stall]
