@@ -89,9 +89,15 @@ def _perturb_mubeyama(state: Any, seat: int, rng: random.Random) -> None:
     state._logs_seen.clear()
 
 
+def _perturb_bozu(state: Any, seat: int, rng: random.Random) -> None:
+    for stack in state.stacks:       # the face-down stacks' order is hidden from everyone
+        rng.shuffle(stack)
+
+
 PERTURB: dict[str, Callable[[Any, int, random.Random], None]] = {
     "unsun": _perturb_unsun, "yomi": _perturb_yomi, "yomi37": _perturb_yomi,
     "umebotan": _perturb_umebotan, "kyogi": _perturb_kyogi, "mubeyama": _perturb_mubeyama,
+    "bozu": _perturb_bozu,
 }
 
 
@@ -113,6 +119,8 @@ def _face_down_of_others(game: str, state: Any, seat: int) -> set:
     if game == "mubeyama":    # a hidden card read aloud is public as a poem; whose it is, is not
         return {t.hidden for s, t in enumerate(state.tables)
                 if s != seat and t.hidden is not None and not t.revealed and t.hidden not in state.read}
+    if game == "bozu":        # every card still in a face-down stack
+        return {c for stack in state.stacks for c in stack}
     return set()        # kyōgi: nothing face down; the reading order ahead is checked by perturbation
 
 

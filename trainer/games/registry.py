@@ -103,7 +103,7 @@ def _mubeyama_variants():
     return VARIANTS.values()
 
 
-def _code(session: str, sim: str, table: str, rules: str, text: str,
+def _code(session: str, sim: str, table: str | None, rules: str, text: str,
           report: str = "format_report") -> dict[str, Any]:
     """A game's code by the layer's convention: ``trainer.games.<session>:new_session``,
     ``trainer.sim.<sim>:simulate_variant`` / report / ``add_cli_options``, the UI's table,
@@ -126,6 +126,7 @@ _UNSUN = _code("unsun_session", "unsun_sim", "trainer.ui.unsun_panel:UnsunPanel"
 _YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel", "trainer.rules.yomi", "yomi")
 _UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel",
                   "trainer.rules.umebotan", "umebotan")
+_BOZU = _code("bozu_session", "bozu_sim", None, "trainer.rules.bozu", "bozu")
 
 
 GAMES: tuple[Variant, ...] = (
@@ -146,6 +147,8 @@ GAMES: tuple[Variant, ...] = (
             4, 4, options=_frozen(ruleset="yomi37", wild=False), deck="mekurifuda", **_YOMI),
     Variant("umebotan", "standard", "Ume Botan, 3-4 players, hanafuda fishing, 12 rounds", 3, 4,
             default_seats=4, options=_frozen(rounds=12), deck="hanafuda", **_UMEBOTAN),
+    Variant("bozu", "standard", "Bōzu-mekuri, 2-8 players, the 100 yomifuda, men/monks/women",
+            2, 8, default_seats=4, options=_frozen(semimaru="disqualified", emperor="man"), **_BOZU),
 )
 
 
