@@ -126,7 +126,7 @@ _UNSUN = _code("unsun_session", "unsun_sim", "trainer.ui.unsun_panel:UnsunPanel"
 _YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel", "trainer.rules.yomi", "yomi")
 _UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel",
                   "trainer.rules.umebotan", "umebotan")
-_BOZU = _code("bozu_session", "bozu_sim", None, "trainer.rules.bozu", "bozu")
+_BOZU = _code("bozu_session", "bozu_sim", "trainer.ui.bozu_panel:BozuPanel", "trainer.rules.bozu", "bozu")
 
 
 GAMES: tuple[Variant, ...] = (

@@ -12,8 +12,7 @@ from trainer.text.messages import add_messages, tr
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "bozu.start": ("坊主めくり開始: {first}から、山札 {stacks}", "Bōzu-mekuri begins with {first}; stacks {stacks}"),
-    "bozu.draw": ("{seat}が{card}をめくる（{effect}、山札残り{left}枚）",
-                  "{seat} draws {card} ({effect}; {left} left in the stack)"),
+    "bozu.draw": ("{seat}が{card}をめくる（{effect}）", "{seat} draws {card} ({effect})"),
     "bozu.keep": ("{seat}は手札にする（{hand}枚）", "{seat} keeps it ({hand} cards)"),
     "bozu.to_pot": ("坊主! {seat}の{cards}枚が場へ（場に{pot}枚）",
                     "A monk! {seat}'s {cards} cards go to the pot ({pot} in the pot)"),
@@ -40,6 +39,8 @@ add_messages({
     "bozu.log.pot_stays": ("場に残る", "stay on the table"),
     "bozu.log.pot_to": ("{seat}のもの", "go to {seat}"),
     "bozu.log.stack": ("{n}枚", "{n} cards"),
+    "bozu.log.take_empty_pot": ("姫! {seat}は手札にする（場は空、{hand}枚）",
+                                "A woman! {seat} keeps her; the pot is empty ({hand} cards)"),
 })
 
 
@@ -70,14 +71,17 @@ def _values(event: GameEvent, names: Sequence[str] | None = None,
     return out
 
 
-def describe_bozu(event: GameEvent, names: Sequence[str] | None = None, reader: int | None = None) -> str:
-    """One line of the log in the interface language; *names*: the seats' names at the table."""
-    return describe(event, **_values(event, names, reader))
-
-
 def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str:
     """The log's entry point (`trainer.text.events.log_lines`)."""
     return describe_bozu(event, reader=seat)
+
+
+def describe_bozu(event: GameEvent, names: Sequence[str] | None = None, reader: int | None = None) -> str:
+    """One line of the log in the interface language; *names*: the seats' names at the table."""
+    values = _values(event, names, reader)
+    if event.kind == "bozu.take_pot" and not event.fields()["cards"]:
+        return tr("bozu.log.take_empty_pot", seat=values["seat"], hand=event.fields()["hand"])
+    return describe(event, **values)
 
 
 # -- refusals (trainer.rules.bozu.REFUSALS) ---------------------------------------------------
