@@ -13,17 +13,17 @@ from trainer.text.messages import add_messages, tr
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "bozu.start": ("坊主めくり開始: {first}から、山札 {stacks}", "Bōzu-mekuri begins with {first}; stacks {stacks}"),
     "bozu.draw": ("{seat}が{card}をめくる（{effect}）", "{seat} draws {card} ({effect})"),
-    "bozu.keep": ("{seat}は手札にする（{hand}枚）", "{seat} keeps it ({hand} cards)"),
+    "bozu.keep": ("{seat}は手札にする（{hand}枚）", "{seat} keeps it ({hand} in hand)"),
     "bozu.to_pot": ("坊主! {seat}の{cards}枚が場へ（場に{pot}枚）",
                     "A monk! {seat}'s {cards} cards go to the pot ({pot} in the pot)"),
     "bozu.take_pot": ("姫! {seat}が場の{cards}枚をもらう（{hand}枚）",
-                      "A woman! {seat} takes the pot's {cards} cards ({hand} cards)"),
+                      "A woman! {seat} takes the pot's {cards} cards ({hand} in hand)"),
     "bozu.disqualified": ("蝉丸! {seat}は失格、{cards}枚が場へ（場に{pot}枚）",
                           "Semimaru! {seat} is out; {cards} cards go to the pot ({pot} in the pot)"),
     "bozu.all_to_pot": ("蝉丸! 全員の手札{cards}枚が場へ（場に{pot}枚）",
                         "Semimaru! Everybody's hands, {cards} cards, go to the pot ({pot} in the pot)"),
     "bozu.take_hands": ("天皇! {seat}が全員の手札{cards}枚をもらう（{hand}枚）",
-                        "An emperor! {seat} takes everybody's hands, {cards} cards ({hand} cards)"),
+                        "An emperor! {seat} takes everybody's hands, {cards} cards ({hand} in hand)"),
     "bozu.draw_again": ("{seat}はもう{draws}枚めくる", "{seat} draws {draws} more"),
     "bozu.pot_end": ("山札がなくなった: 場の{cards}枚は{seat}", "The stack is empty: the pot's {cards} cards {seat}"),
     "bozu.end": ("終局: 枚数 {scores}、勝ち {winners}", "Game over: cards {scores}; winner {winners}"),
@@ -40,7 +40,7 @@ add_messages({
     "bozu.log.pot_to": ("{seat}のもの", "go to {seat}"),
     "bozu.log.stack": ("{n}枚", "{n} cards"),
     "bozu.log.take_empty_pot": ("姫! {seat}は手札にする（場は空、{hand}枚）",
-                                "A woman! {seat} keeps her; the pot is empty ({hand} cards)"),
+                                "A woman! {seat} keeps her; the pot is empty ({hand} in hand)"),
 })
 
 
