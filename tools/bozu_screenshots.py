@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QApplication
 
 import trainer.ui  # noqa: F401  (PySide6 workaround first)
 from audio.clock import FakeClock
-from trainer.rules.bozu import Draw
 from trainer.ui.i18n import LANG
 
 
@@ -29,7 +28,7 @@ def play(app: QApplication, panel, draws: int) -> None:
             app.processEvents()
         if s.is_over():
             return
-        s.act(panel.me, Draw(0))
+        s.act(panel.me, s.legal(panel.me)[0])
         panel.game._changed()
     for _ in range(200):
         app.processEvents()

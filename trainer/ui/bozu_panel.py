@@ -213,28 +213,40 @@ class BozuTable(TableView):
         self.clickable: set[int] = set()         # the stacks the person may draw from now
         self._stacks: list[tuple[QRectF, int]] = []
         self._pot = self._last = QRectF()
+        self.slot_width = 100.0
+        self.two_rows = False          # crowded: the red outline alone marks the card just drawn
         self.setMinimumSize(560, 420)
 
     def stack_rects(self) -> list[tuple[QRectF, int]]:
         return list(self._stacks)
 
     def place(self, seats: list[QRectF], centre: QRectF, hand: QRectF) -> None:
-        """The stacks, then the pot, then the card drawn last, one size, side by side."""
+        """The stacks, then the pot, then the card drawn last, one size: side by side, or the
+        stacks over the pot and the last card when one row would make them too small."""
         self._stacks, self._pot, self._last = [], QRectF(), QRectF()
         v = self.view
         if v is None:
             return
         free = free_centre(centre, self.seat_rects())
         n = len(v.stacks)
-        row = QRectF(free.left(), free.top() + 22, free.width(), free.height() - 46)
-        slot = row.width() / (n + 2)
-        size = _card_in(QRectF(0, 0, slot - 14, row.height()), 170).size()
-
-        def at(k: int) -> QRectF:
-            x = row.left() + k * slot + (slot - size.width()) / 2
-            return QRectF(QPointF(x, row.center().y() - size.height() / 2), size)
-        self._stacks = [(at(k), k) for k in range(n)]
-        self._pot, self._last = at(n), at(n + 1)
+        area = QRectF(free.left(), free.top() + 18, free.width(), free.height() - 40)
+        one_row = _card_in(QRectF(0, 0, area.width() / (n + 2) - 14, area.height()), 170)
+        rows = [list(range(n + 2))]
+        if n > 1 and one_row.height() < area.height() * 0.5:
+            rows = [list(range(n)), [n, n + 1]]
+        row_h = (area.height() - 40 * (len(rows) - 1)) / len(rows)
+        slot = area.width() / max(len(r) for r in rows)
+        size = _card_in(QRectF(0, 0, slot - 14, row_h), 170).size()
+        self.slot_width = slot
+        self.two_rows = len(rows) > 1
+        spots: dict[int, QRectF] = {}
+        for i, row in enumerate(rows):
+            top = area.top() + i * (row_h + 40) + (row_h - size.height()) / 2
+            left = area.center().x() - slot * len(row) / 2
+            for j, k in enumerate(row):
+                spots[k] = QRectF(QPointF(left + j * slot + (slot - size.width()) / 2, top), size)
+        self._stacks = [(spots[k], k) for k in range(n)]
+        self._pot, self._last = spots[n], spots[n + 1]
 
     def paint_centre(self, p: QPainter, rect: QRectF) -> None:
         v = self.view
@@ -252,7 +264,7 @@ class BozuTable(TableView):
                 p.setPen(QPen(QColor("#b8ab88"), 2, Qt.PenStyle.DashLine))
                 p.drawRoundedRect(r, 6, 6)
                 p.restore()
-            _label(p, QRectF(r.left() - 20, r.bottom() + 2, r.width() + 40, 20), tr("bozu.stack", n=left), 13)
+            self._caption(p, r, tr("bozu.stack", n=left))
         pot = self._pot
         if v.pot:
             for d in range(min(5, len(v.pot) // 10 + 1), 0, -1):
@@ -263,13 +275,21 @@ class BozuTable(TableView):
             p.setPen(QPen(QColor("#b8ab88"), 2, Qt.PenStyle.DashLine))
             p.drawRoundedRect(pot, 6, 6)
             p.restore()
-        _label(p, QRectF(pot.left() - 20, pot.bottom() + 2, pot.width() + 40, 20), tr("bozu.pot", n=len(v.pot)), 13)
+        self._caption(p, pot, tr("bozu.pot", n=len(v.pot)))
         if v.last is not None:
             last = self._last
             paint_yomifuda(p, last, v.last, highlight=QColor("#c0392b"))
-            _label(p, QRectF(last.left() - 30, last.top() - 20, last.width() + 60, 18), tr("bozu.last"), 12)
-            _label(p, QRectF(last.left() - 30, last.bottom() + 2, last.width() + 60, 20),
-                   kind_name(figure_kind(v.last)), 13, bold=True, colour=QColor("#7a2e12"))
+            if not self.two_rows:
+                self._caption(p, last, tr("bozu.last"), above=True)
+            self._caption(p, last, kind_name(figure_kind(v.last)), bold=True, colour=QColor("#7a2e12"))
+
+    def _caption(self, p: QPainter, card: QRectF, text: str, above: bool = False, bold: bool = False,
+                 colour: QColor = QColor("#333")) -> None:
+        """A line under (or over) a card in the centre, as wide as its slot."""
+        w = self.slot_width
+        px = int(max(10, min(13, w / 7)))
+        y = card.top() - px - 6 if above else card.bottom() + 2
+        _label(p, QRectF(card.center().x() - w / 2, y, w, px + 6), text, px, bold=bold, colour=colour)
 
     def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
         v = self.view
