@@ -97,6 +97,10 @@ class Driver:
             return []
         return list(self.session.legal(seat))
 
+    def outcome(self) -> Any:
+        """merge: ``self.session.outcome()``."""
+        return self.session.state.outcome()
+
     def version(self) -> int:
         """A counter that grows with every change of the table (the protocol's ``seq``)."""
         return len(self.session.log)

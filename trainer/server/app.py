@@ -367,7 +367,7 @@ class Hub:
     # -- the lobby ----------------------------------------------------------------------------
     async def _on_lobby(self, conn: Conn, msg: dict[str, Any]) -> None:
         conn.lobby = True
-        conn.send(self._lobby_frame(conn))
+        conn.send(_with_id(self._lobby_frame(conn), msg.get("id")))
 
     def _lobby_frame(self, conn: Conn) -> dict[str, Any]:
         uid = conn.user.id if conn.user else None

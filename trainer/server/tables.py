@@ -173,5 +173,5 @@ class LiveTable:
         return self.driver.session.log_for(SPECTATOR if seat is None else seat)
 
     def outcome(self) -> Any:
-        return None if self.driver is None else self.driver.session.outcome()
+        return None if self.driver is None else self.driver.outcome()
 
