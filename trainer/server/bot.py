@@ -97,12 +97,16 @@ async def play_seat(client: Client, table: str, level: str, seed: int, result: S
     """Join `table` (taking a free seat) and play it to its end, one legal action a turn."""
     rng = random.Random(seed)
     ident = await client.send("join", table=table, **(join or {}))
+    pending: dict[str, Any] | None = None
     for _ in range(max_actions * 20):
         frame = await client.recv()
         kind = frame.get("type")
         if kind == "error" and frame.get("id") == ident:
             raise BotError(f"could not join table {table}: {frame['error']}")
-        if kind == "table" and frame.get("table") == table:
+        if kind == "error" and frame.get("error") == "rate_limited" and pending is not None:
+            await asyncio.sleep(0.1)    # over the server's message rate: say it again, a little later
+            await client.send("act", **pending)
+        elif kind == "table" and frame.get("table") == table:
             result.seat = frame.get("you")
         elif kind == "over" and frame.get("table") == table:
             result.finished, result.outcome = True, frame.get("outcome")
@@ -112,7 +116,8 @@ async def play_seat(client: Client, table: str, level: str, seed: int, result: S
         elif kind == "view" and frame.get("table") == table and frame.get("legal"):
             legal = frame["legal"]
             choice = legal[0] if level == "first" else rng.choice(legal)
-            await client.send("act", table=table, seq=frame["seq"], action=choice)
+            pending = {"table": table, "seq": frame["seq"], "action": choice}
+            await client.send("act", **pending)
             result.actions += 1
             if result.actions > max_actions:
                 break
