@@ -8,10 +8,16 @@ from __future__ import annotations
 import socket
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from trainer.server.app import Hub, ServerConfig, create_app
+
+with warnings.catch_warnings():
+    # Starlette 1.x prefers httpx2 for its TestClient; httpx works the same for these tests
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: F401 - re-exported for the server tests
 
 
 def free_port() -> int:

@@ -7,8 +7,8 @@ import logging
 from typing import Any, Callable
 
 import sqlalchemy as sa
-from starlette.testclient import TestClient
 
+from tests.server_fixtures import TestClient
 from trainer.server.app import ServerConfig, create_app
 from trainer.server.store import ACTIONS, TOKENS, USERS, Store
 
