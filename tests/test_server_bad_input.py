@@ -126,7 +126,8 @@ def lobby(tmp_path_factory):
             if not bview["legal"]:
                 break
             me.send(type="act", table=b, seq=bview["seq"], action=bview["legal"][0])
-            bview = me.until(lambda f: f["type"] == "view" and f["table"] == b and f["seq"] != bview["seq"])
+            seen = bview["seq"]
+            bview = me.until(lambda f, seen=seen: f["type"] == "view" and f["table"] == b and f["seq"] != seen)
         assert bview["status"] == "playing" and not bview["legal"]
         held = set(view["view"]["hand"])
         deck = [f"M:{s}-{r}" for s in ("clubs", "swords", "cups", "coins") for r in range(1, 11)]

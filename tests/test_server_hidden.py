@@ -41,7 +41,6 @@ def secrets(table: LiveTable) -> tuple[dict[int, set[str]], set[str]]:
     if table.driver is None:
         return {}, {table.seed}
     state = table.driver.session.state
-    hana = table.game == "umebotan"
     if table.game == "unsun":
         per_seat = {s: _cards(state.secrets_of(s), False) for s in range(state.players)}
         hidden = _cards(state.set_aside, False)

@@ -59,8 +59,8 @@ def _play(wire: Wire, table: str, view: dict[str, Any], actions: int | None) -> 
         if view["legal"]:
             wire.send(type="act", table=table, seq=view["seq"], action=view["legal"][0])
             done += 1
-        view = wire.until(lambda f: f["type"] in ("view", "over") and
-                          (f["type"] == "over" or f["seq"] != view["seq"]))
+        seen = view["seq"]
+        view = wire.until(lambda f, seen=seen: f["type"] == "over" or (f["type"] == "view" and f["seq"] != seen))
     return view
 
 

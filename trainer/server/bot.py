@@ -45,8 +45,9 @@ class Client:
                       token: str | None = None) -> tuple["Client", str]:
         """A connection that said hello and signed in (as a guest, or with `token`); its token."""
         import websockets
+        address = socket_url(url)
         try:
-            ws = await websockets.connect(socket_url(url), max_size=2**22, open_timeout=10)
+            ws = await websockets.connect(address, max_size=2**22, open_timeout=10)
         except (OSError, asyncio.TimeoutError) as exc:
             raise BotError(f"cannot reach the server at {url}: {exc.strerror or exc}"
                            if isinstance(exc, OSError) else f"cannot reach the server at {url}") from None

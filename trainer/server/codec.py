@@ -119,7 +119,7 @@ def _snake(name: str) -> str:
 
 def person_actions(rules: ModuleType) -> dict[str, type]:
     """The actions a person may send in a game, by protocol name (the reader's `Deal` is not one)."""
-    classes = typing.get_args(getattr(rules, "Action"))
+    classes = typing.get_args(rules.Action)
     return {_snake(c.__name__): c for c in classes if c.__name__ != "Deal"}
 
 

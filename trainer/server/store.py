@@ -142,8 +142,8 @@ class Store:
         digest = self._hasher.hash(password)
         try:
             with self.engine.begin() as conn:
-                uid = conn.execute(USERS.insert().values(name=name, password_hash=digest, guest=False,
-                                                         created=time.time())).inserted_primary_key[0]
+                uid = _new_id(conn.execute(USERS.insert().values(name=name, password_hash=digest, guest=False,
+                                                                 created=time.time())))
         except sa.exc.IntegrityError:
             return None
         return User(int(uid), name, False)
@@ -166,8 +166,8 @@ class Store:
             name = f"guest-{secrets.randbelow(10**6):06d}"
             try:
                 with self.engine.begin() as conn:
-                    uid = conn.execute(USERS.insert().values(name=name, password_hash=None, guest=True,
-                                                             created=time.time())).inserted_primary_key[0]
+                    uid = _new_id(conn.execute(USERS.insert().values(name=name, password_hash=None, guest=True,
+                                                                     created=time.time())))
                 return User(int(uid), name, True)
             except sa.exc.IntegrityError:
                 continue
@@ -227,6 +227,12 @@ class Store:
             acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == table_id)
                                 .order_by(ACTIONS.c.seq)).mappings().all()
         return [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"])) for a in acts]
+
+
+def _new_id(result: Any) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
