@@ -41,7 +41,8 @@ def served(tmp_path):
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"karuta serve did not start: {proc.stderr.read() if proc.stderr else ''}")
+                    said = proc.stderr.read() if proc.stderr else ""
+                    raise AssertionError(f"karuta serve did not start: {said}") from None
                 time.sleep(0.1)
         yield port, proc
     finally:

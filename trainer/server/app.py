@@ -566,7 +566,12 @@ class Hub:
             self._rebuild(table)
             raise
         table.seq += 1
-        self._after_change(table)
+        try:
+            self._after_change(table)
+        except Exception:  # noqa: BLE001 - the action is confirmed: rebuild from the log, tell everyone
+            log.exception("table %s: after an action", table.id)
+            self._rebuild(table)
+            self._broadcast(table)
 
     def _after_change(self, table: LiveTable) -> None:
         """CPU moves and time-outs due now, recorded; then every member hears of it."""
