@@ -227,3 +227,33 @@ def test_the_hook_catches_a_leak(monkeypatch):
         watch(Fake(), {"type": "view", "table": table.id,
                        "view": codec.to_json(table.driver.session.view(0))})
         assert watch.violations
+
+
+SLOW_CASES = [("unsun", "standard", (8,), {"deals": 2}), ("yomi", "wild", (3, 4), {"rounds": 2}),
+              ("yomi37", "standard", (4,), {"rounds": 2}), ("umebotan", "standard", (3, 4), {"rounds": 2})]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,variant,seat_counts,options", SLOW_CASES, ids=[c[0] for c in SLOW_CASES])
+def test_many_seeded_games_show_no_hidden_card(game, variant, seat_counts, options, monkeypatch):
+    """The issue's version: 200 seeded games of each online game (KARUTA_SERVER_GAMES to change
+    it), ten tables at a time on one server, each with its spectator and its reconnecting seat."""
+    import os
+    games = int(os.environ.get("KARUTA_SERVER_GAMES", "200"))
+    watch = Watch()
+    _watch_builds(monkeypatch, watch)
+    with running_server(ServerConfig(allow_seeds=True, frame_hook=watch)) as server:
+        watch.hub = server.hub
+
+        async def batch(seeds: range) -> list[list[SeatResult]]:
+            return list(await asyncio.gather(*(
+                _play_table(server.url, game, variant, seat_counts[s % len(seat_counts)], options, s, None)
+                for s in seeds)))
+
+        finished = 0
+        for start in range(0, games, 10):
+            for results in asyncio.run(batch(range(start, min(games, start + 10)))):
+                assert all(r.finished for r in results)
+                finished += 1
+            assert not watch.violations, watch.violations[:5]
+    assert finished == games and watch.checked > games * 20
