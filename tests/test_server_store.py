@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Any, Callable
 
+import anyio
 import sqlalchemy as sa
 
 from tests.server_fixtures import TestClient
@@ -26,9 +27,21 @@ class Wire:
         self.ws.send_text(json.dumps({"id": self.n, **msg}))
         return self.n
 
+    def receive(self, seconds: float = 30.0) -> dict[str, Any]:
+        """The next frame; AssertionError after `seconds` without one (a test never hangs)."""
+        async def bounded() -> Any:
+            with anyio.fail_after(seconds):
+                return await self.ws._send_rx.receive()
+        try:
+            message = self.ws.portal.call(bounded)
+        except TimeoutError:
+            raise AssertionError(f"no frame within {seconds:g} s") from None
+        assert message.get("type") == "websocket.send", message
+        return json.loads(message["text"])
+
     def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 500) -> dict[str, Any]:
         for _ in range(limit):
-            frame = self.ws.receive_json()
+            frame = self.receive()
             self.frames.append(frame)
             if pred(frame):
                 return frame
