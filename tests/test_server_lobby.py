@@ -58,3 +58,22 @@ def test_host_starts_with_cpus_and_spectators_see_the_public_view(tmp_path):
         assert host.call(type="leave", table=table)["type"] == "left"
         assert app.state.hub.tables[table].seat_of(app.state.hub.tables[table].host) == 3, \
             "a person who leaves a started game keeps the seat (the turn timer's stand-in plays)"
+
+
+def test_a_finished_table_leaves_memory_but_not_the_database(tmp_path):
+    from tests.test_server_store import TABLE, _play, _start
+    db = tmp_path / "f.sqlite"
+    app = create_app(ServerConfig(db=f"sqlite:///{db}", allow_seeds=True, keep_finished=0.2))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        wire = Wire(ws)
+        _, table, view = _start(wire, **{**TABLE, "rounds": 1})
+        assert _play(wire, table, view, None)["type"] == "over"
+        assert wire.call(type="lobby")["tables"] == []
+        import time
+        deadline = time.monotonic() + 10
+        while table in app.state.hub.tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table not in app.state.hub.tables and app.state.hub.members.get(table) is None
+        assert wire.call(type="spectate", table=table)["error"] == "no_such_table"
+    from trainer.server.store import Store
+    assert len(Store(f"sqlite:///{db}").actions_of(table)) > 0

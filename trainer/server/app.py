@@ -55,6 +55,9 @@ class ServerConfig:
     allow_seeds: bool = False
     """Let create_table choose the seed (tests; never on a public server: it shows the deal)."""
     turn_seconds: float = 300.0
+    keep_finished: float = 600.0
+    """Seconds a finished table stays in memory (its members may still look at it); then only
+    the database has it, and the server's memory stays flat over a long run."""
     base_clock: Any = None
     frame_hook: Callable[["Conn", dict[str, Any]], None] | None = None
     """Called with every frame just before it is queued for a socket (the hidden-information test)."""
@@ -580,6 +583,7 @@ class Hub:
         if table.status == OVER:
             self.store.update_table(table.id, status=OVER)
             self._lobby_changed()
+            asyncio.get_running_loop().call_later(self.config.keep_finished, self._forget, table.id)
         self._broadcast(table)
         wake = self.wake.get(table.id)
         if wake is not None:
@@ -600,6 +604,14 @@ class Hub:
                            "host": table.host}, self.clock)
         fresh.restore(self.store.actions_of(table.id))
         table.driver, table.clock, table.seq, table.status = fresh.driver, fresh.clock, fresh.seq, fresh.status
+
+    def _forget(self, table_id: str) -> None:
+        """A finished table leaves memory (see `ServerConfig.keep_finished`)."""
+        self.tables.pop(table_id, None)
+        for conn in self.members.pop(table_id, {}):
+            conn.tables.pop(table_id, None)
+            conn.sent.pop(table_id, None)
+        self.wake.pop(table_id, None)
 
     def _start_timer(self, table: LiveTable) -> None:
         if table.id in self.timers or table.status != PLAYING:
