@@ -54,11 +54,12 @@ def served(tmp_path):
             proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("game", ["yomi", "yomi37", "umebotan"])
-def test_bot_plays_tables_to_the_end(served, game):
+@pytest.mark.parametrize("game,level", [("yomi", "random"), ("yomi37", "chain"), ("umebotan", "greedy")])
+def test_bot_plays_tables_to_the_end(served, game, level):
+    """Random bots, and bots playing the game's own CPU from the decoded view."""
     port, _ = served
     done = _karuta("bot", "--server", f"ws://127.0.0.1:{port}", "--game", game, "--tables", "2",
-                   "--timeout", "100")
+                   "--level", level, "--timeout", "100")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"2 {game} tables finished") and not done.stderr
 
@@ -77,6 +78,7 @@ def test_a_second_server_on_a_taken_port_says_so_in_one_line(served):
     (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--tables", "0"), 2, "1 to 1000"),
     (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--tables", "many"), 2, "whole number"),
     (("bot", "--game", "yomi"), 2, "--server"),
+    (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--level", "greedy"), 1, "chain, sample"),
     (("serve", "--port", "70000"), 2, "1 to 65535"),
     (("serve", "--port", "http"), 2, "a number"),
     (("serve", "--db", "mysql://x/y", "--port", "{free}"), 1, "postgresql://"),
@@ -113,6 +115,19 @@ def test_every_card_field_of_ume_botan_is_coded_as_a_card():
             if f.name in ("card", "cards", "hand", "field", "drawn", "piles", "draws", "taken", "target") \
                     and f.type != "bool":   # Laid.drawn / Captured.drawn: whether it came from the pile
                 assert _is_hana(f.type), f"{cls.__name__}.{f.name}"
+
+
+def test_views_come_back_from_json_as_the_engines_own():
+    """The bot's CPU players read decoded views: every seat's view of the first moves, equal."""
+    from trainer.games.registry import find, resolve
+    from trainer.server import codec
+    for game, variant, n in [("unsun", "standard", 8), ("yomi", "wild", 4), ("umebotan", "standard", 3)]:
+        v = find(game, variant)
+        session = resolve(v.session)(v, 5, ["cpu"] * n, {})
+        for _ in range(25):
+            session.step()
+            for seat in range(n):
+                assert codec.decode_view(game, codec.to_json(session.view(seat))) == session.view(seat)
 
 
 def test_cards_and_actions_round_trip():

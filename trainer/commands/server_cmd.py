@@ -29,8 +29,9 @@ def register(sub) -> None:
     b.add_argument("--server", required=True, metavar="URL", help="ws://HOST:PORT or http://HOST:PORT")
     b.add_argument("--game", required=True, choices=SERVER_GAMES)
     b.add_argument("--variant", default=None)
-    b.add_argument("--level", default="random", choices=("random", "first"),
-                   help="how the bots choose among the legal actions (default random, seeded)")
+    b.add_argument("--level", default="random",
+                   help="how the bots choose: random (seeded, the default), first, or a CPU level of "
+                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy)")
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
     b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")

@@ -2,8 +2,11 @@
 
 A bot speaks only the protocol (``docs/server-protocol.md``), one WebSocket per
 seat, exactly as a person's client would: it sees its seat's view and the
-legal actions the server lists, and picks one (``random``: seeded, uniform;
-``first``: the first listed). Every wait is bounded by `deadline`.
+legal actions the server lists, and picks one: ``random`` (seeded, uniform),
+``first`` (the first listed), or a level of the game's own CPU player (unsun
+``medium``, yomi ``sample``, umebotan ``greedy`` ...), which reads the view
+decoded back into the engine's view object, exactly what a local CPU reads.
+Every wait is bounded by `deadline`.
 """
 from __future__ import annotations
 
@@ -16,6 +19,19 @@ from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 BOT_LEVELS = ("random", "first")
+"""Levels of any game; each game's CPU levels (`trainer.server.adapter.CPU_LEVELS`) work too."""
+
+
+def cpu_player(game: str, level: str, seat: int, seed: int) -> Any:
+    """The game's own CPU player of `level` for `seat` (what the server's CPU seats play)."""
+    if game == "unsun":
+        from trainer.players.unsun_cpu import make_cpu
+        return make_cpu(level, seat, seed)
+    if game in ("yomi", "yomi37"):
+        from trainer.players.yomi_cpu import YomiCpu
+        return YomiCpu(seat, level, seed)
+    from trainer.players.umebotan_cpu import UmeBotanCpu
+    return UmeBotanCpu(seat, level, seed)
 
 
 class BotError(Exception):
@@ -94,9 +110,11 @@ class SeatResult:
 
 
 async def play_seat(client: Client, table: str, level: str, seed: int, result: SeatResult,
-                    join: dict[str, Any] | None = None, max_actions: int = 100_000) -> SeatResult:
+                    join: dict[str, Any] | None = None, max_actions: int = 100_000,
+                    game: str | None = None) -> SeatResult:
     """Join `table` (taking a free seat) and play it to its end, one legal action a turn."""
     rng = random.Random(seed)
+    cpu: Any = None
     ident = await client.send("join", table=table, **(join or {}))
     pending: dict[str, Any] | None = None
     for _ in range(max_actions * 20):
@@ -116,7 +134,12 @@ async def play_seat(client: Client, table: str, level: str, seed: int, result: S
             result.refusals.append(frame.get("reason", "?"))
         elif kind == "view" and frame.get("table") == table and frame.get("legal"):
             legal = frame["legal"]
-            choice = legal[0] if level == "first" else rng.choice(legal)
+            if level == "first":
+                choice = legal[0]
+            elif level == "random" or game is None:
+                choice = rng.choice(legal)
+            else:
+                choice, cpu = _cpu_choice(game, level, seed, frame, cpu)
             pending = {"table": table, "seq": frame["seq"], "action": choice}
             await client.send("act", **pending)
             result.actions += 1
@@ -125,13 +148,29 @@ async def play_seat(client: Client, table: str, level: str, seed: int, result: S
     return result
 
 
+def _cpu_choice(game: str, level: str, seed: int, frame: dict[str, Any], cpu: Any) -> tuple[Any, Any]:
+    """The CPU player's choice among the frame's legal actions (as the protocol's JSON)."""
+    from trainer.server import codec
+    from trainer.server.tables import rules_module
+    from trainer.games.registry import find
+    seat = frame["seat"]
+    if cpu is None:
+        cpu = cpu_player(game, level, seat, seed)
+    rules = rules_module(find(game))
+    legal = [codec.decode_action(game, rules, a, seat) for a in frame["legal"]]
+    chosen = cpu.choose(codec.decode_view(game, frame["view"]), legal)
+    return frame["legal"][legal.index(chosen)], cpu
+
+
 async def run_bots(url: str, game: str, tables: int = 1, level: str = "random", *, variant: str | None = None,
                    seats: int | None = None, seed: int = 0, deadline: float = 600.0,
                    options: dict[str, Any] | None = None,
                    record: Callable[[str, dict[str, Any]], None] | None = None) -> list[SeatResult]:
     """Create `tables` tables of `game`, sit a bot in every seat, play all to the end (within `deadline` s)."""
-    if level not in BOT_LEVELS:
-        raise BotError(f"bot level is one of {', '.join(BOT_LEVELS)}, not {level!r}")
+    from trainer.server.adapter import CPU_LEVELS
+    known = BOT_LEVELS + CPU_LEVELS.get(game, ())
+    if level not in known:
+        raise BotError(f"a {game} bot's level is one of {', '.join(dict.fromkeys(known))}, not {level!r}")
 
     async def work() -> list[SeatResult]:
         host, _ = await Client.connect(url, "host", record)
@@ -148,7 +187,8 @@ async def run_bots(url: str, game: str, tables: int = 1, level: str = "random", 
             for s in range(counts.get(table, 0)):
                 client, _ = await Client.connect(url, f"{table}/{s}", record)
                 clients.append(client)
-                jobs.append(play_seat(client, table, level, seed * 1000 + t_no * 16 + s, SeatResult(table, None)))
+                jobs.append(play_seat(client, table, level, seed * 1000 + t_no * 16 + s, SeatResult(table, None),
+                                     game=game))
         try:
             return list(await asyncio.gather(*jobs))
         finally:

@@ -163,3 +163,52 @@ def decode_action(game: str, rules: ModuleType, payload: Any, seat: int) -> Any:
             continue
         values[fname] = decode_card(game, raw)
     return cls(**values)
+
+
+# -- views back from JSON (the bot's CPU players read them) -------------------------------------
+
+VIEW_CLASSES = {"unsun": "trainer.rules.unsun:UnsunView", "yomi": "trainer.rules.yomi:YomiView",
+                "yomi37": "trainer.rules.yomi:YomiView", "umebotan": "trainer.rules.umebotan:UmeBotanView"}
+
+
+def decode_view(game: str, payload: Any) -> Any:
+    """A ``view`` frame's view as the engine's own view object (what a CPU player reads)."""
+    from trainer.games.registry import resolve
+    return _from_json(game, resolve(VIEW_CLASSES[game]), payload)
+
+
+def _from_json(game: str, tp: Any, value: Any) -> Any:
+    import types
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is not type(None):
+                try:
+                    return _from_json(game, arg, value)
+                except (CodecError, TypeError, ValueError, KeyError):
+                    continue
+        raise CodecError(f"no form of {tp} fits {value!r:.40}")
+    if tp in (UnsunCard, MekuriCard) or (tp is int and isinstance(value, str)):
+        return decode_card(game, value)
+    if tp in (int, str, bool, float) or tp is Any:
+        return value
+    if isinstance(tp, type) and issubclass(tp, tuple) and hasattr(tp, "_fields"):
+        hints = typing.get_type_hints(tp)
+        return tp(**{name: _from_json(game, hints[name], value[name]) for name in tp._fields})
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return tp(**{f.name: _from_json(game, hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_from_json(game, args[0], v) for v in value)
+        return tuple(_from_json(game, a, v) for a, v in zip(args, value))
+    if origin in (frozenset, set):
+        return frozenset(_from_json(game, args[0], v) for v in value)
+    if origin is list:
+        return [_from_json(game, args[0], v) for v in value]
+    if origin is dict:
+        return {_from_json(game, args[0], int(k) if args[0] is int else k): _from_json(game, args[1], v)
+                for k, v in value.items()}
+    raise TypeError(f"no JSON form for {tp}")
