@@ -9,6 +9,7 @@ sessions the app and `karuta simulate` play. The protocol is documented in
 - `adapter`: the one place that knows how today's sessions are driven;
 - `store`: the database (SQLAlchemy Core, Alembic migrations in `migrations/`);
 - `tables`: a live table (session, seats, action log, turn timer);
+- `messages`: every client message checked (size, depth, fields, types);
 - `app`: the Starlette application (WebSocket endpoint, lobby, limits);
 - `bot`: the headless bot client.
 """
