@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "trainer.commands.simulate_cmd",  # simulate kyogi|mubeyama ...
     "trainer.commands.stats_cmd",     # stats export ...
     "trainer.commands.score_cmd",     # score umebotan FILE
+    "trainer.commands.server_cmd",    # serve, bot
 )
 
 

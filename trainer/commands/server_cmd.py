@@ -1,0 +1,120 @@
+"""`karuta serve` (the game server) and `karuta bot` (its headless bot client).
+
+Both only parse arguments here; the work is in `trainer.server` (imported when
+the command runs, so `karuta --help` stays fast and needs no server packages).
+"""
+from __future__ import annotations
+
+import socket
+
+DEFAULT_PORT = 8750
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan")
+
+
+def register(sub) -> None:
+    s = sub.add_parser("serve", help="run the game server (lobby, tables, CPU fill-ins) for online play",
+                       description="A WebSocket game server for the turn games (Unsun, Yomi, Yomi37, "
+                       "Ume Botan). Protocol: docs/server-protocol.md. Keep it on 127.0.0.1 behind a "
+                       "reverse proxy that terminates TLS (see the README).")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    s.add_argument("--db", metavar="URL", default=None,
+                   help="database: postgresql://USER@HOST/NAME or sqlite:///FILE "
+                        "(default: server.sqlite in the data folder)")
+    s.add_argument("--turn-seconds", type=_seconds, default=300.0, metavar="S",
+                   help="default turn timer of new tables (default 300)")
+    s.set_defaults(func=cmd_serve)
+
+    b = sub.add_parser("bot", help="play tables on a game server with bot clients (tests, load, fill seats)")
+    b.add_argument("--server", required=True, metavar="URL", help="ws://HOST:PORT or http://HOST:PORT")
+    b.add_argument("--game", required=True, choices=SERVER_GAMES)
+    b.add_argument("--variant", default=None)
+    b.add_argument("--level", default="random",
+                   help="how the bots choose: random (seeded, the default), first, or a CPU level of "
+                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy)")
+    b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
+    b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
+    b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
+    b.add_argument("--timeout", type=_seconds, default=600.0, metavar="S",
+                   help="give up after this many seconds (default 600)")
+    b.set_defaults(func=cmd_bot)
+
+
+def _port(text: str) -> int:
+    import argparse
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
+    return port
+
+
+def _seconds(text: str) -> float:
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0.05 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"expected 0.05 to 86400 seconds, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected 1 to 1000, not {value}")
+    return value
+
+
+def cmd_serve(args) -> int:
+    from trainer.errors import Failure
+    try:
+        import uvicorn
+
+        from trainer.server.app import Hub, ServerConfig, create_app
+        from trainer.server.store import StoreError
+    except ModuleNotFoundError as exc:
+        raise Failure(f"the server needs the package {exc.name!r} (reinstall the trainer: "
+                      "packaging/bootstrap.sh)") from None
+    _check_port_free(args.host, args.port)
+    try:
+        hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds))
+    except StoreError as exc:
+        raise Failure(str(exc)) from None
+    print(f"karuta: serving on ws://{args.host}:{args.port}/ws (database {hub.store.engine.url.render_as_string()}"
+          "); Ctrl+C stops", flush=True)
+    uvicorn.run(create_app(hub=hub), host=args.host, port=args.port, ws_max_size=65_536,
+                log_level="warning", lifespan="on")
+    return 0
+
+
+def _check_port_free(host: str, port: int) -> None:
+    from trainer.errors import Failure
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise Failure(f"cannot listen on {host!r}: no such address") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            raise Failure(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def cmd_bot(args) -> int:
+    import sys
+
+    from trainer.server.bot import run
+    status, line = run(args.server, args.game, args.tables, args.level, args.timeout,
+                       variant=args.variant, seats=args.seats, seed=args.seed)
+    print(f"karuta: bot: {line}" if status else line, file=sys.stderr if status else sys.stdout)
+    return status

@@ -1,0 +1,243 @@
+"""The server's database: users, their session tokens, tables and each table's action log.
+
+SQLAlchemy Core over SQLite (a file in the data folder, the default: no set-up)
+or PostgreSQL (``postgresql://…``, driven by psycopg 3). The schema is made and
+upgraded by Alembic migrations (`trainer/server/migrations`), run at every
+start. A table is stored as its game, variant, seed, options and seats plus its
+action log; sessions are seeded and deterministic, so replaying the log
+restores the table exactly (`trainer.server.tables.LiveTable.restore`).
+
+Passwords are kept only as argon2 hashes, tokens only as their SHA-256.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+METADATA = sa.MetaData()
+
+USERS = sa.Table(
+    "users", METADATA,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200), nullable=True),
+    sa.Column("guest", sa.Boolean, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+TOKENS = sa.Table(
+    "tokens", METADATA,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+TABLES = sa.Table(
+    "tables", METADATA,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("variant", sa.String(32), nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("code", sa.String(32), nullable=True),
+    sa.Column("host", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("tables_status", "status"),
+)
+ACTIONS = sa.Table(
+    "actions", METADATA,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+TOKEN_DAYS = 30
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StoreError(Exception):
+    """The database cannot be used (one line: which and why)."""
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    guest: bool
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    seq: int
+    seat: int
+    kind: str
+    """``"act"`` (a person's action) or ``"timeout"`` (the turn ran out; the stand-in played)."""
+    action: dict[str, Any] | None
+
+
+def database_url(url: str | None) -> str:
+    """The SQLAlchemy URL for `url` (None: the SQLite file in the data folder)."""
+    if not url:
+        from trainer.paths import data_dir
+        return f"sqlite:///{data_dir() / 'server.sqlite'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith(("sqlite:///", "postgresql+psycopg://")):
+        return url
+    raise StoreError("the database is sqlite:///FILE or postgresql://USER@HOST/NAME")
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Store:
+    """The database (see the module docstring). Calls are short and synchronous."""
+
+    def __init__(self, url: str | None = None):
+        self.url = database_url(url)
+        try:
+            self.engine: Engine = sa.create_engine(self.url, future=True)
+        except Exception as exc:  # noqa: BLE001 - a bad URL or a missing driver: one line
+            raise StoreError(f"cannot open the database: {type(exc).__name__}") from None
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        from argon2 import PasswordHasher
+        self._hasher = PasswordHasher()
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic), creating it on a new database."""
+        from alembic import command
+        from alembic.config import Config
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        try:
+            with self.engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except sa.exc.OperationalError as exc:
+            raise StoreError(f"cannot open the database {self.engine.url.render_as_string()}: "
+                             f"{str(exc.orig).splitlines()[0] if exc.orig else 'unreachable'}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- users and tokens ----------------------------------------------------------------------
+    def sign_up(self, name: str, password: str) -> User | None:
+        """A new account, or None when the name is taken."""
+        digest = self._hasher.hash(password)
+        try:
+            with self.engine.begin() as conn:
+                uid = _new_id(conn.execute(USERS.insert().values(name=name, password_hash=digest, guest=False,
+                                                                 created=time.time())))
+        except sa.exc.IntegrityError:
+            return None
+        return User(int(uid), name, False)
+
+    def log_in(self, name: str, password: str) -> User | None:
+        from argon2.exceptions import Argon2Error
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(USERS).where(USERS.c.name == name)).first()
+        if row is None or row.password_hash is None:
+            self._hasher.hash(password)   # the same time whether or not the name exists
+            return None
+        try:
+            self._hasher.verify(row.password_hash, password)
+        except Argon2Error:
+            return None
+        return User(row.id, row.name, False)
+
+    def guest(self) -> User:
+        for _ in range(20):
+            name = f"guest-{secrets.randbelow(10**6):06d}"
+            try:
+                with self.engine.begin() as conn:
+                    uid = _new_id(conn.execute(USERS.insert().values(name=name, password_hash=None, guest=True,
+                                                                     created=time.time())))
+                return User(int(uid), name, True)
+            except sa.exc.IntegrityError:
+                continue
+        raise StoreError("no free guest name")
+
+    def new_token(self, user: User) -> str:
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(TOKENS.insert().values(token_hash=_hash_token(token), user_id=user.id,
+                                                created=now, expires=now + TOKEN_DAYS * 86400))
+        return token
+
+    def user_for_token(self, token: str) -> User | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(USERS).join(TOKENS, TOKENS.c.user_id == USERS.c.id)
+                .where(TOKENS.c.token_hash == _hash_token(token), TOKENS.c.expires > time.time())).first()
+        return None if row is None else User(row.id, row.name, bool(row.guest))
+
+    # -- tables --------------------------------------------------------------------------------
+    def add_table(self, row: dict[str, Any]) -> None:
+        values = dict(row, options=json.dumps(row["options"]), seats=json.dumps(row["seats"]),
+                      created=time.time())
+        with self.engine.begin() as conn:
+            conn.execute(TABLES.insert().values(**values))
+
+    def update_table(self, table_id: str, **values: Any) -> None:
+        if "seats" in values:
+            values["seats"] = json.dumps(values["seats"])
+        with self.engine.begin() as conn:
+            conn.execute(TABLES.update().where(TABLES.c.id == table_id).values(**values))
+
+    def add_action(self, table_id: str, seq: int, seat: int, kind: str,
+                   action: dict[str, Any] | None) -> None:
+        """One confirmed action, committed before anybody hears of it."""
+        with self.engine.begin() as conn:
+            conn.execute(ACTIONS.insert().values(table_id=table_id, seq=seq, seat=seat, kind=kind,
+                                                 action=json.dumps(action), created=time.time()))
+
+    def live_tables(self) -> list[tuple[dict[str, Any], list[StoredAction]]]:
+        """Every table not finished, with its action log in order (what a start restores)."""
+        out = []
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(TABLES).where(TABLES.c.status != "over")
+                                .order_by(TABLES.c.created)).mappings().all()
+            for row in rows:
+                acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == row["id"])
+                                    .order_by(ACTIONS.c.seq)).mappings().all()
+                table = dict(row, options=json.loads(row["options"]), seats=json.loads(row["seats"]))
+                out.append((table, [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"]))
+                                    for a in acts]))
+        return out
+
+    def actions_of(self, table_id: str) -> list[StoredAction]:
+        with self.engine.connect() as conn:
+            acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == table_id)
+                                .order_by(ACTIONS.c.seq)).mappings().all()
+        return [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"])) for a in acts]
+
+
+def _new_id(result: Any) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
