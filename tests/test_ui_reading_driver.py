@@ -105,8 +105,8 @@ def test_a_lost_sound_device_pauses_the_reading_where_it_is_and_says_why(qtbot, 
     player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
     with qtbot.waitSignal(driver.device_problem, timeout=2_000):
         pass
-    assert errors == ["The sound device stopped ('default'). The reading is paused where it "
-                      "was; the sound comes back by itself when the device does."]
+    assert errors == ["The sound device was lost (the sound device stopped ('default')). The "
+                      "reading is paused where it was and goes on by itself when the device comes back"]
     assert driver.state == "paused"
     qtbot.waitUntil(lambda: player.state == "paused", timeout=2_000)
     at = player.position

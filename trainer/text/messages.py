@@ -58,6 +58,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reader.voice_partial": ("声「{voice}」には {poems} 番の読みがありません。ある {n} 首を読みます",
                              "Voice {voice!r} has no reading of poem(s) {poems}; reading the {n} it has"),
     "reader.no_sound": ("音声出力がありません: 無音で進みます", "No sound device: running silently"),
+    # The sound device (trainer/ui/reading.py): a stall is waited out, a lost device pauses.
+    "sound.stalled": ("音声が途切れました。読みはその場で待ち、音が戻ればそのまま続きます",
+                      "The sound stuttered: the reading waits where it was and goes on when the sound does"),
+    "sound.flowing": ("音声が {seconds:.1f} 秒途切れましたが、読みはそのまま続いています",
+                      "The sound stuttered for {seconds:.1f} s; the reading went on by itself"),
+    "sound.lost": ("音声出力が止まりました（{problem}）。読みはその場で一時停止しています。"
+                   "出力が戻れば自動で再開します",
+                   "The sound device was lost ({problem}). The reading is paused where it was "
+                   "and goes on by itself when the device comes back"),
     "settings.title": ("設定", "Settings"),
     "settings.language": ("表示言語", "Interface language"),
     "settings.ma": ("間（下の句の後の間、秒）", "Ma (silence after the shimo-no-ku, s)"),
