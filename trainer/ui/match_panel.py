@@ -488,8 +488,8 @@ class MatchPanel(UsesStatsStore, QWidget):
                 if e.reason == "okuri":
                     self.driver.hold_before_next_card()
                 else:
-                    self.driver.hold()
-                    self.banner.setText(tr("match.waiting"))
+                    where = self.driver.hold()     # the point depends on when it is pressed
+                    self.banner.setText(tr(f"match.waiting.{where or 'kami'}"))
             elif isinstance(e, K.ReaderReleased):
                 self.driver.release()
             elif isinstance(e, K.SwingsAllowed):

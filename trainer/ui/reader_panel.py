@@ -437,7 +437,7 @@ class ReaderPanel(QWidget):
         shown = done + (1 if in_progress else 0)
         self.count.setText(tr("reader.count", n=shown, total=total))
         if self.held:
-            status = tr("reader.held")
+            status = tr(f"reader.held.{getattr(self.driver, 'held_before', 'kami')}")
         elif self.paused:
             status = tr("reader.paused")
         elif s is not None and s.finished:

@@ -142,6 +142,7 @@ class ReadingDriver(QObject):
         self._state = IDLE
         self._device_paused = False       # paused by a lost device, not by the person
         self._stalled_at: float | None = None   # when the sound last flowed, during a stall
+        self.held_before = "kami"         # where the last hold waits: "shimo", "kami" or "card"
         self._task: BackgroundTask | None = None
         self._generation = 0              # drops programmes built for a reading since stopped
         self._timer = QTimer(self, interval=15)
@@ -236,26 +237,32 @@ class ReadingDriver(QObject):
         self._player_call("resume")
         self._set_state(PLAYING)
 
-    def hold(self) -> None:
-        """待った: wait before the next part that starts a new card's sound.
+    def hold(self) -> str:
+        """待った: wait before the next part that starts a new card's sound; returns where
+        (`held_before`, which words the banners: ``held.<where>``).
 
         While the kami-no-ku (or the pause after it) is sounding, the wait comes
-        before the shimo-no-ku: in kyōgi the shimo-no-ku and the next kami-no-ku
-        are one unit, never split.  Once the shimo-no-ku has begun, the wait
-        comes before the next kami-no-ku.
+        before the shimo-no-ku ("shimo"): in kyōgi the shimo-no-ku and the next
+        kami-no-ku are one unit, never split.  Once the shimo-no-ku has begun, the
+        wait comes before the next kami-no-ku ("kami"); a reading of one verse per
+        card waits before the next card ("card").
         """
         from audio.programme import KAMI, PAUSE, SHIMO
         player = self.voices.player()
-        before = KAMI
+        before, where = KAMI, "kami"
         prog = player.programme
         if prog is not None:
             seg = prog.segments[prog.segment_at(player.position)]
             # One verse per card (kami-no-ku only, shimo-no-ku only): no shimo-no-ku to wait before.
             two_verses = prog.settings.read_kami and prog.settings.read_shimo
-            if seg.kind in (KAMI, PAUSE) and two_verses:
-                before = SHIMO
+            if not two_verses:
+                where = "card"
+            elif seg.kind in (KAMI, PAUSE):
+                before, where = SHIMO, "shimo"
         player.hold(before)
         self._set_state(HELD)
+        self.held_before = where
+        return where
 
     def hold_before_next_card(self) -> None:
         """Wait after the shimo-no-ku being read, before the next kami-no-ku (okurifuda choice)."""
@@ -263,6 +270,7 @@ class ReadingDriver(QObject):
         if self.voices.has_player():
             self.voices.player().hold(KAMI)
             self._set_state(HELD)
+            self.held_before = "kami"
 
     def release(self) -> None:
         self._player_call("resume")
