@@ -70,3 +70,26 @@ def test_the_match_banner_says_where_the_reader_holds(qtbot, window):
     qtbot.waitUntil(lambda: w.match.banner.text() != "", timeout=10_000)
     assert w.match.banner.text() in (tr("match.waiting.shimo"), tr("match.waiting.kami"))
     assert w.match.banner.text() == tr(f"match.waiting.{w.match.driver.held_before}")
+
+
+def test_a_drill_refused_the_player_stops_with_the_reason_instead_of_reading_for_ever(qtbot, window):
+    """Answering No to "Stop the reading in Match?" left the drill on "Reading…", deaf to clicks."""
+    from trainer.ui.drills_panel import DRILLS, SETS
+    w = window
+    w.ask_stop_reading = lambda mode: False
+    _tab(w, "mode.kyogi")
+    w.match.new_match(5)
+    w.match.begin_match()
+    qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)
+    drills = _tab(w, "mode.drills")
+    assert w.match.driver.state == "paused"
+    drills.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    drills.set_box.setCurrentIndex(SETS.index("all"))
+    drills.audio_box.setChecked(True)
+    drills.start()
+    screen = drills.drill_screen
+    assert screen.finished and not drills.running
+    assert screen.kami.text() != tr("drill.reading")
+    assert screen.status.text() == tr("reading.kept_other")
+    assert drills.start_button.isEnabled()
+    assert w.match.driver.state == "paused"                  # the match's reading is kept, as chosen
