@@ -93,3 +93,26 @@ def test_a_drill_refused_the_player_stops_with_the_reason_instead_of_reading_for
     assert screen.status.text() == tr("reading.kept_other")
     assert drills.start_button.isEnabled()
     assert w.match.driver.state == "paused"                  # the match's reading is kept, as chosen
+
+
+def test_quitting_with_a_match_in_play_asks_first_as_esc_does(qtbot, window):
+    w = window
+    _tab(w, "mode.kyogi")
+    w.match.new_match(5)
+    w.match.begin_match()
+    qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)
+    asked = []
+
+    def answer(yes):
+        def ask():
+            asked.append(w.match.driver.state)      # the reading waits while the person decides
+            return yes
+        return ask
+    w.match.confirm_quit = answer(False)
+    w.show()
+    w.quit_action.trigger()                          # Ctrl+Q
+    assert asked == ["paused"] and w.isVisible()
+    assert w.match.phase == "play" and w.match.driver.state == "playing"
+    w.match.confirm_quit = answer(True)
+    w.quit_action.trigger()
+    assert len(asked) == 2 and not w.isVisible()

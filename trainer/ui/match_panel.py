@@ -564,6 +564,28 @@ class MatchPanel(UsesStatsStore, QWidget):
         box.setDefaultButton(QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
 
+    def confirm_quit(self) -> bool:
+        """Ask before quitting the app throws a match in progress away (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("match.abandon"), tr("match.quit_ask"),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setInformativeText(tr("match.quit_detail"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def may_close(self) -> bool:
+        """Quitting (Ctrl+Q, the window's close button) with a match in play asks first, as Esc
+        and Abandon do; the reading waits meanwhile and goes on if the person stays."""
+        if self.phase != PLAY:
+            return True
+        paused_here = self.driver.state == "playing"
+        if paused_here:
+            self.driver.pause()
+        if self.confirm_quit():
+            return True
+        if paused_here:
+            self.driver.resume()
+        return False
+
     def abandon(self) -> None:
         """Esc / Abandon: asked first; the result so far is shown."""
         if self.phase != PLAY:
