@@ -43,12 +43,18 @@ sounded), KIMARIJI, SHIMO_END, HELD, FINISHED. The callback only appends to a
 deque; it never calls user code, never locks, never allocates arrays.
 
 Losing the device: a watchdog thread (`Watchdog`) checks ten times a second
-that the stream still asks for samples. A stream that stopped (the
-PulseAudio server killed, a USB headset pulled) or stalled for `STALL_S` is
-closed, `status_message` says so, a DEVICE_LOST event is queued, and the
-same callback goes on driving the reading from the system clock: position,
-holds and marks carry on. Every `REOPEN_S` the player tries the device again;
-when it opens, playing moves back onto it (a DEVICE_BACK event).
+that the stream still asks for samples. A stream that asked for none for
+`STALL_S` has *stalled* (the server starved of CPU, a blocked callback): it is
+kept, a SOUND_STALLED event is queued, and the reading simply waits where it
+was, since nothing is heard; when the stream asks again a SOUND_FLOWING event
+follows and the reading goes on by itself (issue 28: treating a 0.5-s stutter
+as a lost device paused readings for good). A stream that stopped (the
+PulseAudio server killed, a USB headset pulled) or stalled for `LOST_S` is
+lost: it is closed, `status_message` says so, a DEVICE_LOST event is queued,
+and the same callback goes on driving the reading from the system clock:
+position, holds and marks carry on. Every `REOPEN_S` the player tries the
+device again, once the lost stream is closed (one stream open at a time); when
+it opens, playing moves back onto it (a DEVICE_BACK event).
 
 Stalls (issue 23): the sound may not leave on time: the device ran dry (PortAudio's
 ``output_underflow`` flag), the stream's own time jumped past where this block was
@@ -90,6 +96,9 @@ CARD_STARTED, KIMARIJI, SHIMO_END, HELD_EVENT, FINISHED_EVENT = (
     "card_started", "kimariji", "shimo_end", "held", "finished")
 # The sound device went away (the reading goes on on the silent clock) / came back.
 DEVICE_LOST, DEVICE_BACK = "device_lost", "device_back"
+# The stream stopped asking for samples for a moment (the reading waits) / asks again.
+# SOUND_STALLED's time is when the stream last asked; SOUND_FLOWING's when it asked again.
+SOUND_STALLED, SOUND_FLOWING = "sound_stalled", "sound_flowing"
 
 CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth)
 # Output latency asked of PortAudio. It costs nothing in accuracy (the clock
@@ -98,7 +107,8 @@ CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth
 LATENCY = 0.04
 REALTIME_PRIORITY = 20  # SCHED_FIFO priority asked for the audio thread (1..99)
 FADE = 120  # samples (2.5 ms) of fade before a pause/skip/stop and after a resume
-STALL_S = 0.5      # a stream that asked for no samples this long is lost
+STALL_S = 0.5      # a stream that asked for no samples this long has stalled (it is waited for)
+LOST_S = 3.0       # ... and this long is lost (closed; the silent clock plays, the device is retried)
 FIRST_BLOCK_S = 2.0  # a new stream may take this long to ask for its first block
 WATCH_S = 0.1      # how often the watchdog looks
 REOPEN_S = 1.0     # how often a lost device is tried again
@@ -173,12 +183,18 @@ class Watchdog:
 
     def check(self, frames: int) -> bool:
         """True if the stream is stalled."""
+        return self.stalled_for(frames) > 0.0
+
+    def stalled_for(self, frames: int) -> float:
+        """Seconds since the stream last asked for samples, once that is over the limit;
+        0.0 while it plays (or is still within the limit)."""
         now = self.clock()
         if frames != self._frames:
             self._frames, self._since = frames, now
-            return False
+            return 0.0
         settled = now - self._opened >= self.first_s
-        return now - self._since > (self.stall_s if settled else self.first_s)
+        idle = now - self._since
+        return idle if idle > (self.stall_s if settled else self.first_s) else 0.0
 
 
 @contextlib.contextmanager
@@ -202,9 +218,13 @@ def _c_stderr_silenced():
 
 
 def _abandon(stream) -> None:
-    """Close a stream whose device went away (on a thread of its own: it may block)."""
+    """Close a stream whose device went away (on a thread of its own: it may block).
+    Closed even when aborting fails: a stream left open stays in the sound server."""
     try:
         stream.abort()
+    except Exception:
+        pass
+    try:
         stream.close()
     except Exception:
         pass
@@ -283,6 +303,8 @@ class Player:
         self._watchdog = Watchdog()
         self._watcher: threading.Thread | None = None
         self._watching = False
+        self._stalled_since: float | None = None   # perf_counter time the stream last asked, in a stall
+        self._closing: threading.Thread | None = None  # closing the last lost stream
         self._device_name = ""
         self.device_losses = 0
         self.device_problem = ""      # what happened to the device, the last time it was lost
@@ -411,21 +433,37 @@ class Player:
                 next_try = time.perf_counter() + REOPEN_S
 
     def _stream_trouble(self) -> str:
-        """Why the stream is no longer playing, or "" if it is."""
+        """Why the stream is lost, or "" if it plays (or has only stalled: see `_watch_stall`)."""
         stream = self._stream
         if stream is None:
             return ""
         if not stream.active:
             return "the sound device stopped"
-        if self._watchdog.check(self._frames):
-            return f"the sound device stopped asking for sound for over {self._watchdog.stall_s:.1f} s"
+        idle = self._watchdog.stalled_for(self._frames)
+        if idle > LOST_S:
+            return f"the sound device stopped asking for sound for over {LOST_S:.1f} s"
+        self._watch_stall(idle)
         return ""
+
+    def _watch_stall(self, idle: float) -> None:
+        """Queue SOUND_STALLED when the stream stops asking for samples, SOUND_FLOWING when it
+        asks again. Nothing else: the reading waits in the callback where it was."""
+        now = time.perf_counter()
+        if idle > 0.0 and self._stalled_since is None:
+            self._stalled_since = now - idle
+            self._events.append(Event(SOUND_STALLED, -1, -1, self.position, self._stalled_since))
+        elif idle == 0.0 and self._stalled_since is not None:
+            self._stalled_since = None
+            self._events.append(Event(SOUND_FLOWING, -1, -1, self.position, now))
 
     def _lose_device(self, why: str) -> None:
         """Close the dead stream and go on playing on the system clock, where the reading is."""
         self._lost = True   # the callback, if it ever runs again, plays silence and touches nothing
+        self._stalled_since = None
         stream, self._stream = self._stream, None
-        threading.Thread(target=_abandon, args=(stream,), name="close-lost-stream", daemon=True).start()
+        self._closing = threading.Thread(target=_abandon, args=(stream,), name="close-lost-stream",
+                                         daemon=True)
+        self._closing.start()
         self.device_losses += 1
         self.silent = True
         self.device_problem = f"{why} ({self._device_name!r})"
@@ -435,7 +473,10 @@ class Player:
         self._events.append(Event(DEVICE_LOST, -1, -1, self.position, time.perf_counter()))
 
     def _try_reopen(self) -> bool:
-        """Open the device again; if it opens, hand the reading back to it from the silent clock."""
+        """Open the device again; if it opens, hand the reading back to it from the silent clock.
+        Not while the lost stream is still being closed: one stream open at a time."""
+        if self._closing is not None and self._closing.is_alive():
+            return False
         try:
             import sounddevice as sd
             with _c_stderr_silenced():
@@ -450,7 +491,8 @@ class Player:
         except Exception:
             self._stream = None
             self._lost = True
-            threading.Thread(target=_abandon, args=(stream,), daemon=True).start()
+            self._closing = threading.Thread(target=_abandon, args=(stream,), daemon=True)
+            self._closing.start()
             self._start_silent_clock()
             return False
         self._watchdog.reset(self._frames)

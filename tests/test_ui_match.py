@@ -373,3 +373,58 @@ def test_the_deal_button_deals_from_a_fresh_seed(panel):
         panel.deal_button.click()
         seeds.add(panel.seed)
     assert panel.seed is not False and len(seeds) > 1
+
+
+# --- issue 28: the review and the result in the spelling and language in use -----------------
+
+def test_the_review_writes_kimariji_as_the_log_does_in_the_chosen_spelling():
+    from trainer.games.kyogi_session import ReviewRow
+    from trainer.ui.kimariji_text import SPELLING
+    from trainer.ui.match_panel import review_cells
+    LANG.set("en")
+    row = ReviewRow(3, 44, "あふこ", HUMAN, HUMAN, (300, None), ((), ()), None, 0)
+    assert SPELLING.code == "sound"
+    assert review_cells(row)[1] == "おうこ（44）"                 # as read aloud, not あふこ
+    shortened = ReviewRow(9, 19, "なにはが", HUMAN, HUMAN, (300, None), ((), ()), None, 0)
+    assert review_cells(shortened)[1].startswith("なにわが")
+    short = ReviewRow(9, 44, "あふ", HUMAN, HUMAN, (300, None), ((), ()), None, 0)   # あふこ, shortened
+    assert review_cells(short)[1] == "おう (was おうこ)（44）"
+
+
+def _play_to_the_end(panel):
+    panel.settings.set(S.CARDS_PER_SIDE, 3)
+    panel.new_match(8)
+    panel.begin_match()
+    for poem in panel.order:
+        if panel.phase == "over":
+            break
+        _read(panel, poem)
+        panel.clock.advance(0.05)
+        if panel.state.side_of(poem) == HUMAN:
+            panel.route_touch(poem, panel.clock.now())
+        panel.clock.advance(3.0)
+        panel.tick()
+        panel.judge()
+        while panel.state.phase is Phase.OKURI:
+            panel.route_touch(panel.state.side(HUMAN).cards()[0], panel.clock.now())
+        panel.driver.card_finished.emit(poem)
+    assert panel.phase == "over"
+
+
+def test_the_result_lines_log_and_review_follow_a_language_switch(panel):
+    import re
+    _play_to_the_end(panel)
+    res = panel.result
+    r = next(k for k, row in enumerate(panel.session.review) if row.taker is not None)
+
+    def lines():
+        return [res.verdict.text(), res.details.text(), res.log.item(r).text(), res.review.item(r, 3).text()]
+    english = lines()
+    LANG.set("ja")
+    try:
+        now = lines()
+        assert all(a != b for a, b in zip(english, now)), now
+        for text in now + [panel.log.item(k).text() for k in range(panel.log.count())]:
+            assert not re.search(r"\b(You|Opponent|taken|faults?|won|lost|mean)\b", text), text
+    finally:
+        LANG.set("en")

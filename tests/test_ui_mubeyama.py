@@ -185,8 +185,13 @@ def test_reader_waits_for_a_persons_flip_and_the_reaction_is_timed_from_the_kima
     rt = s.reactions[0][-1]
     assert rt.no == no and not rt.hinted
     assert round((before - kimariji_at) * 1000) <= rt.ms <= round((after - kimariji_at) * 1000)
-    assert f"+{rt.ms} ms" in panel.reaction.text()
-    assert f"RT +{rt.ms} ms" in panel.table.lines[0]
+    # In seconds, as Statistics shows flips (issue 28: ms here, s there)
+    from trainer.stats.aggregates import FLIP, UNIT, time_text
+    assert UNIT[FLIP] == "s"
+    assert panel.reaction.text().endswith(f"+{time_text(rt.ms, 's')} s")
+    assert f"RT +{time_text(rt.ms, 's')} s" in panel.table.lines[0]
+    mean = time_text(s.mean_reaction(0), "s")
+    assert f"mean {mean} s (1)" in panel.table.lines[0] and f"mean {mean} s" in panel.play.reactions.text()
     slot = next(sl for row in panel.table.view.tables[0].rows for sl in row if sl.no == no)
     assert not slot.face_up
 

@@ -7,7 +7,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 
 from trainer.ui import settings as S  # noqa: E402
-from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.i18n import LANG, tr  # noqa: E402
 from trainer.ui.reader_panel import ReaderPanel  # noqa: E402
 from trainer.reader.session import (ReaderSession, load_session, parse_card_set,  # noqa: E402
                                        session_path)
@@ -230,3 +230,78 @@ def test_a_partly_imported_voice_reads_the_poems_it_has(panel, qtbot):
     assert sorted(order) == list(range(1, 31)) and joka is False
     assert "has no reading of poem(s) 31, 32" in said.args[0]
     assert panel.session.order == order and load_session().order == order
+
+
+# --- issue 28: wrong or stale words, controls after a restart -------------------------------
+
+def test_a_shimo_no_ku_only_reading_shows_the_shimo_no_ku_kimariji_in_the_poem_header(qtbot, settings, panel):
+    import poems
+    from audio.programme import shimo_kimariji
+    from trainer.ui.kimariji_text import current_text
+    settings.set(S.SHOW_KIMARIJI, True)
+    settings.set(S.SHOW_POEM, True)
+    panel.shimo_only.setChecked(True)
+    panel.command("start")
+    order = panel.session.order
+    no = order[0]
+    panel.driver.card_started.emit(no)
+    panel.driver.kimariji.emit(0, no, 0.0)
+    qtbot.waitUntil(lambda: panel.revealed, timeout=2_000)
+    header = panel.poem_view.text().split("<br>")[0]
+    shimo = "".join(shimo_kimariji(no, order))
+    assert f"【{shimo}】" in header
+    kami = current_text(poems.kimariji.current(no, [], in_play=order))
+    assert f"【{kami}】" not in header                          # what it showed before
+
+
+def test_ticking_shimo_no_ku_only_does_not_turn_a_resumed_reading_into_a_mix(panel):
+    told = []
+    panel.status_message.connect(told.append)
+    panel.command("start")
+    for no in panel.session.order[:3]:
+        panel.driver.card_started.emit(no)
+        panel.driver.card_finished.emit(no)
+    panel.command("stop")
+    panel.shimo_only.setChecked(True)
+    panel.command("start")
+    assert panel.session.timing.shimo_only is False          # still both verses, as it began
+    assert not panel.shimo_only.isChecked()
+    assert told == [tr("reader.shimo_only_kept", kind=tr("reader.kind.both"))]
+    assert "new reading" in told[0]
+
+
+def test_a_restart_shows_the_controls_the_session_was_made_with(qtbot, settings, panel):
+    panel.set_given.setChecked(True)
+    panel.set_text.setText("1-10 22")
+    panel.karafuda.setValue(2)
+    panel.order.setCurrentIndex(panel.order.findData("musumefusahose"))
+    panel.shimo_only.setChecked(True)
+    panel.memorise.setChecked(True)
+    panel.memorise_min.setValue(5)
+    panel.command("start")
+    panel.command("stop")
+    again = ReaderPanel(settings, FakeDriver())
+    qtbot.addWidget(again)
+    assert again.set_given.isChecked() and parse_card_set(again.set_text.text()) == [*range(1, 11), 22]
+    assert again.karafuda.value() == 2 and again.karafuda.isEnabled()
+    assert again.order.currentData() == "musumefusahose"
+    assert again.shimo_only.isChecked()
+    assert again.memorise.isChecked() and again.memorise_min.value() == 5
+
+
+def test_the_karafuda_mark_in_the_list_follows_the_language(panel):
+    panel.set_given.setChecked(True)
+    panel.set_text.setText("1-10")
+    panel.karafuda.setValue(3)
+    panel.command("start")
+    s = panel.session
+    for no in s.order:
+        panel.driver.card_started.emit(no)
+        panel.driver.card_finished.emit(no)
+    items = lambda: [panel.read_list.item(k).text() for k in range(panel.read_list.count())]  # noqa: E731
+    assert sum("〔karafuda〕" in t for t in items()) == 3
+    LANG.set("ja")
+    try:
+        assert sum("〔空札〕" in t for t in items()) == 3 and not any("karafuda" in t for t in items())
+    finally:
+        LANG.set("en")

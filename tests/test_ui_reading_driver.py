@@ -105,8 +105,8 @@ def test_a_lost_sound_device_pauses_the_reading_where_it_is_and_says_why(qtbot, 
     player._events.append(Event(DEVICE_LOST, -1, -1, player.position, time.perf_counter()))
     with qtbot.waitSignal(driver.device_problem, timeout=2_000):
         pass
-    assert errors == ["The sound device stopped ('default'). The reading is paused where it "
-                      "was; the sound comes back by itself when the device does."]
+    assert errors == ["The sound device was lost (the sound device stopped ('default')). The "
+                      "reading is paused where it was and goes on by itself when the device comes back"]
     assert driver.state == "paused"
     qtbot.waitUntil(lambda: player.state == "paused", timeout=2_000)
     at = player.position
@@ -152,3 +152,41 @@ def test_a_reading_the_person_paused_stays_paused_when_the_device_comes_back(qtb
     player._events.append(Event(DEVICE_BACK, -1, -1, player.position, time.perf_counter()))
     qtbot.wait(200)
     assert driver.state == "paused"
+
+
+def test_wait_says_where_it_holds_and_holds_there(qtbot, driver):
+    """Issue 28: the menu and banners said "before the next kami-no-ku" while a wait pressed
+    during a kami-no-ku holds before that card's shimo-no-ku (as docs/DESIGN.md says)."""
+    from audio.programme import KAMI, SHIMO
+    started = []
+    driver.card_started.connect(started.append)
+    driver.start([7, 3], FAST, joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    player = driver.voices.player()
+    prog = player.programme
+    assert driver.hold() == "shimo" and driver.held_before == "shimo"
+    qtbot.waitUntil(lambda: player.state == "held", timeout=10_000)
+    assert player.position == prog.hold_points(SHIMO)[0]       # before card 7's shimo-no-ku
+    assert prog.segments[prog.segment_at(player.position + 1)].kind != KAMI
+    driver.release()
+
+    def in_shimo():
+        return prog.segments[prog.segment_at(player.position)].kind == SHIMO
+    qtbot.waitUntil(in_shimo, timeout=10_000)
+    assert driver.hold() == "kami"
+    qtbot.waitUntil(lambda: player.state == "held", timeout=10_000)
+    assert started == [7]
+    kami_3 = prog.segments_of(KAMI)[1].start
+    assert player.position <= kami_3 and player.position in prog.hold_points(KAMI)
+    driver.release()
+
+
+def test_wait_in_a_shimo_no_ku_only_reading_holds_before_the_next_card(qtbot, driver):
+    from dataclasses import replace
+    started = []
+    driver.card_started.connect(started.append)
+    driver.start([7, 3], replace(FAST, shimo_only=True), joka=False)
+    qtbot.waitUntil(lambda: started == [7], timeout=10_000)
+    assert driver.hold() == "card"
+    qtbot.waitUntil(lambda: driver.voices.player().state == "held", timeout=10_000)
+    assert started == [7]

@@ -261,6 +261,20 @@ def clear_session(path: Path | None = None) -> None:
     (path or session_path()).unlink(missing_ok=True)
 
 
+def format_card_set(cards) -> str:
+    """[1, 5, 22, ..., 30] → '1 5 22-30' (what `parse_card_set` reads back)."""
+    parts: list[str] = []
+    run: list[int] = []
+    for no in sorted(set(cards)) + [0]:     # 0: a sentinel that ends the last run
+        if run and no == run[-1] + 1:
+            run.append(no)
+            continue
+        if run:
+            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+        run = [no]
+    return " ".join(parts)
+
+
 def parse_card_set(text: str) -> list[int]:
     """'1 5, 22-30' → [1, 5, 22, ..., 30].  ValueError with the bad part on bad input."""
     from poems.numbers import PoemListError, poem_list

@@ -30,7 +30,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "action.settings": ("設定…", "Settings…"),
     "action.start": ("読み始め", "Start reading"),
     "action.pause": ("一時停止 / 再開", "Pause / resume"),
-    "action.wait": ("待った（次の上の句の前で止める）", "Wait (hold before the next kami-no-ku)"),
+    "action.wait": ("待った（上の句の途中なら下の句の前、下の句が始まっていれば次の上の句の前で止める）",
+                    "Wait (hold before the shimo-no-ku, or before the next kami-no-ku once the "
+                    "shimo-no-ku has begun)"),
     "action.release": ("待ったを解く", "Release the wait"),
     "action.repeat": ("下の句をもう一度", "Repeat the shimo-no-ku"),
     "action.skip": ("次の札へ", "Skip to the next card"),
@@ -42,7 +44,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reader.ready": ("「読み始め」で序歌から読みます", "Press Start: the joka is read first"),
     "reader.joka": ("序歌", "Joka (introductory poem)"),
     "reader.paused": ("一時停止中", "Paused"),
-    "reader.held": ("待った — 次の上の句の前で待っています", "Waiting — held before the next kami-no-ku"),
+    # Where a 待った holds (ReadingDriver.hold): this card's shimo-no-ku, the next kami-no-ku,
+    # or the next card when each card is one verse.
+    "reader.held.shimo": ("待った — この札の下の句の前で待っています",
+                          "Waiting — held before this card's shimo-no-ku"),
+    "reader.held.kami": ("待った — 次の上の句の前で待っています", "Waiting — held before the next kami-no-ku"),
+    "reader.held.card": ("待った — 次の札の前で待っています", "Waiting — held before the next card"),
     "reader.finished": ("すべて読み終えました", "All cards have been read"),
     "reader.read_list": ("読んだ札", "Cards read"),
     "reader.dynamic": ("今の決まり字", "Kimariji now"),
@@ -58,6 +65,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reader.voice_partial": ("声「{voice}」には {poems} 番の読みがありません。ある {n} 首を読みます",
                              "Voice {voice!r} has no reading of poem(s) {poems}; reading the {n} it has"),
     "reader.no_sound": ("音声出力がありません: 無音で進みます", "No sound device: running silently"),
+    # The sound device (trainer/ui/reading.py): a stall is waited out, a lost device pauses.
+    "sound.stalled": ("音声が途切れました。読みはその場で待ち、音が戻ればそのまま続きます",
+                      "The sound stuttered: the reading waits where it was and goes on when the sound does"),
+    "sound.flowing": ("音声が {seconds:.1f} 秒途切れましたが、読みはそのまま続いています",
+                      "The sound stuttered for {seconds:.1f} s; the reading went on by itself"),
+    "sound.lost": ("音声出力が止まりました（{problem}）。読みはその場で一時停止しています。"
+                   "出力が戻れば自動で再開します",
+                   "The sound device was lost ({problem}). The reading is paused where it was "
+                   "and goes on by itself when the device comes back"),
     "settings.title": ("設定", "Settings"),
     "settings.language": ("表示言語", "Interface language"),
     "settings.ma": ("間（下の句の後の間、秒）", "Ma (silence after the shimo-no-ku, s)"),

@@ -159,7 +159,15 @@ class DrillScreen(QWidget):
             handler = getattr(self, f"on_{signal}", None)
             if handler is not None:
                 getattr(reading, signal).connect(handler)
-        reading.error.connect(lambda text: self.say(self.status, lambda: text))
+        reading.error.connect(self._reading_failed)
+
+    def _reading_failed(self, text: str) -> None:
+        """The reading could not go on (another mode kept the player, a voice failed): the drill
+        stops there with the reason, instead of showing "Reading…" and ignoring every click."""
+        if not self.finished:
+            self.kami.setText("")
+            self.stop_here()
+        self.say(self.status, lambda: text)
 
     def begin(self) -> None:
         raise NotImplementedError

@@ -322,6 +322,11 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         from trainer.ui import reading
+        # A match in play asks first (Ctrl+Q as Esc does); a window never shown has nobody to ask.
+        for _, widget in self.modes if self.isVisible() else ():
+            if hasattr(widget, "may_close") and not widget.may_close():
+                event.ignore()
+                return
         if reading._arbiter is not None and reading._arbiter() == self.may_stop_readings:
             reading.set_arbiter(None)       # nobody left to ask
         for _, widget in self.modes:

@@ -276,6 +276,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.begin_button.setText(tr("match.skip_memorise") if self.phase == MEMORISE else tr("match.begin"))
         self.abandon_button.setText(tr("match.abandon"))
         self.log_title.setText(tr("match.log"))
+        self._reword_log()
         for k in range(self.level.count()):
             msg = f"level.{self.level.itemData(k)}"
             if msg in MESSAGES:
@@ -324,6 +325,7 @@ class MatchPanel(UsesStatsStore, QWidget):
                                     rules=self.settings_rules(),
                                     cards_per_side=self.settings.get(S.CARDS_PER_SIDE))
         self.log.clear()
+        self._summaries: list[K.ReadSummary] = []   # the log's reads, worded again on a language change
         self.reaction.setText("")
         self.kimariji_label.setText("")
         self.floor.highlights.clear()
@@ -488,8 +490,8 @@ class MatchPanel(UsesStatsStore, QWidget):
                 if e.reason == "okuri":
                     self.driver.hold_before_next_card()
                 else:
-                    self.driver.hold()
-                    self.banner.setText(tr("match.waiting"))
+                    where = self.driver.hold()     # the point depends on when it is pressed
+                    self.banner.setText(tr(f"match.waiting.{where or 'kami'}"))
             elif isinstance(e, K.ReaderReleased):
                 self.driver.release()
             elif isinstance(e, K.SwingsAllowed):
@@ -519,10 +521,22 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.reaction.setStyleSheet(f"color: {colour};")
 
     def _log_read(self, e: K.ReadSummary) -> None:
+        self._summaries.append(e)
         self.log.addItem(summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji)))
         self.log.scrollToBottom()
         if e.poem in self.floor.highlights or e.taker is not None:
             self.floor.highlights[e.poem] = GOLD
+
+    def log_lines(self) -> list[str]:
+        """The log's lines in the language and spelling in use now."""
+        return [summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji))
+                for e in getattr(self, "_summaries", [])]
+
+    def _reword_log(self) -> None:
+        lines = self.log_lines()
+        if lines and self.log.count() == len(lines):
+            for k, line in enumerate(lines):
+                self.log.item(k).setText(line)
 
     def _record(self, record: K.ReadRecord) -> None:
         """One statistics trial (kind 'match') per read that concerned the player."""
@@ -549,6 +563,28 @@ class MatchPanel(UsesStatsStore, QWidget):
         box.setInformativeText(tr("match.abandon_detail"))
         box.setDefaultButton(QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
+
+    def confirm_quit(self) -> bool:
+        """Ask before quitting the app throws a match in progress away (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("match.abandon"), tr("match.quit_ask"),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setInformativeText(tr("match.quit_detail"))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def may_close(self) -> bool:
+        """Quitting (Ctrl+Q, the window's close button) with a match in play asks first, as Esc
+        and Abandon do; the reading waits meanwhile and goes on if the person stays."""
+        if self.phase != PLAY:
+            return True
+        paused_here = self.driver.state == "playing"
+        if paused_here:
+            self.driver.pause()
+        if self.confirm_quit():
+            return True
+        if paused_here:
+            self.driver.resume()
+        return False
 
     def abandon(self) -> None:
         """Esc / Abandon: asked first; the result so far is shown."""
@@ -677,8 +713,13 @@ class ResultView(QWidget):
         self.again.setText(tr("match.again"))
         self.review_title.setText(tr("match.review"))
         self.review.setHorizontalHeaderLabels([tr(c) for c in self.COLUMNS])
+        shown = getattr(self, "_shown", None)
+        if shown is not None and shown[0].session is not None and shown[0].phase == OVER:
+            self.show_result(*shown)     # the result lines, log and review in the new language
 
     def show_result(self, panel: MatchPanel, why: str = "") -> None:
+        # `why` was worded when the match stopped (a notice from elsewhere); it stays as it was.
+        self._shown = (panel, why)
         r = panel.dealt.result(HUMAN)
         if r.finished:
             self.verdict.setText(tr("match.won" if r.won else "match.lost", n=r.margin))
@@ -693,8 +734,7 @@ class ResultView(QWidget):
         self.details.setText(f"{tr('match.mean_rt', ms=mean)}　　{tr('match.faults', n=r.faults)}　　"
                              + tr("match.taken", you=r.taken[0], cpu=r.taken[1]))
         self.log.clear()
-        for k in range(panel.log.count()):
-            self.log.addItem(panel.log.item(k).text())
+        self.log.addItems(panel.log_lines())
         self.show_review(panel.dealt.review)
 
     def show_review(self, rows) -> None:
@@ -724,6 +764,7 @@ def review_cells(row: K.ReviewRow) -> list[str]:
     sent = ""
     if row.giver is not None and row.cards_owed:
         sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed)
-    return [str(row.number), f"{row.kimariji}（{row.poem}）", side, who(row.taker),
+    # The kimariji as the log writes it (the spelling chosen, "(was …)" when it got shorter).
+    return [str(row.number), f"{kimariji_short(row.poem, row.kimariji)}（{row.poem}）", side, who(row.taker),
             ms(row.reaction_ms[HUMAN]), ms(row.reaction_ms[CPU]), faults,
             "✗" if row.lost(HUMAN) else "", sent]

@@ -36,6 +36,15 @@ def kimariji_note(no: int, kimariji: str) -> str:
     return tr("mubeyama.kimariji_was", now=now, was=was)
 
 
+def flip_time(ms: float | None, signed: bool = False) -> str:
+    """A flip time as Statistics shows flips (one unit for both: trainer.stats.aggregates),
+    signed for a single flip (a flip before the kimariji is negative)."""
+    from trainer.stats.aggregates import FLIP, UNIT, time_text
+    if not signed or ms is None:
+        return time_text(ms, UNIT[FLIP])
+    return ("+" if ms >= 0 else "\u2212") + time_text(abs(ms), UNIT[FLIP])
+
+
 def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
     """A seat box's second line: face-up cards, Mon, the last and mean reaction."""
     tv = view.tables[seat]
@@ -44,8 +53,8 @@ def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
         parts.append(tr("mubeyama.mon", n=f"{tv.balance:+d}"))
     rts = s.reactions[seat]
     if rts:
-        parts.append(tr("mubeyama.rt_last", ms=f"{rts[-1].ms:+d}"))
-        parts.append(tr("mubeyama.rt_mean", ms=s.mean_reaction(seat), n=len(rts)))
+        parts.append(tr("mubeyama.rt_last", s=flip_time(rts[-1].ms, signed=True)))
+        parts.append(tr("mubeyama.rt_mean", s=flip_time(s.mean_reaction(seat)), n=len(rts)))
     return "　".join(parts)
 
 
@@ -195,8 +204,7 @@ class PlayPage(QWidget):
         self.yomifuda.setText(f"{head}<br>{body}")
 
     def show_reaction(self, seat: int, ms: int) -> None:
-        sign = f"+{ms}" if ms >= 0 else f"\u2212{-ms}"
-        self.reaction.setText(f"{seat_name(seat)}  {sign} ms")
+        self.reaction.setText(f"{seat_name(seat)}  {tr('mubeyama.seconds', s=flip_time(ms, signed=True))}")
         self.reaction.setStyleSheet(f"color: {'#1f5fbf' if ms >= 0 else '#c0392b'};")
 
     def show_progress(self, s: MubeyamaSession, driver, now: float) -> None:
@@ -224,9 +232,10 @@ class PlayPage(QWidget):
         for seat in range(s.players):
             rts = s.reactions[seat]
             if rts:
-                recent = "  ".join(f"{r.ms:+d}{'*' if r.hinted else ''}" for r in rts[-6:])
+                recent = "  ".join(f"{flip_time(r.ms, signed=True)}{'*' if r.hinted else ''}"
+                                   for r in rts[-6:])
                 lines.append(f"<b>{seat_name(seat)}</b> "
-                             f"{tr('mubeyama.rt_mean', ms=s.mean_reaction(seat), n=len(rts))}"
+                             f"{tr('mubeyama.rt_mean', s=flip_time(s.mean_reaction(seat)), n=len(rts))}"
                              f"<br><span style='color:#555'>{recent}</span>")
         self.reactions.setText("<br>".join(lines) or "—")
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QListWidget, QP
 
 from trainer.text.mubeyama import seat_name, win_words
 from trainer.ui.i18n import tr
-from trainer.ui.mubeyama_play import seat_line
+from trainer.ui.mubeyama_play import flip_time, seat_line
 from trainer.ui.mubeyama_table import TableWidget
 
 
@@ -78,7 +78,8 @@ class ResultPage(QWidget):
                      tr("mubeyama.cpu") if s.is_cpu(seat) else tr("mubeyama.player"),
                      str(view.tables[seat].face_up),
                      f"{view.tables[seat].balance:+d}" if s.config.gambling else "—",
-                     f"{mean:+d} ms ({len(s.reactions[seat])})" if mean is not None else "—",
+                     f"{tr('mubeyama.seconds', s=flip_time(mean, signed=True))} ({len(s.reactions[seat])})"
+                     if mean is not None else "—",
                      str(s.flips(seat))]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -2,8 +2,9 @@
 
 A large count ("12 / 100"), optionally the poem being read, the cards read so
 far, and a live panel of dynamic kimariji for beginners.  The controls are the
-reader's: start, pause/resume, wait (待った: hold before the next kami-no-ku
-until released, while players put scattered cards back), repeat the last
+reader's: start, pause/resume, wait (待った: hold before the card's
+shimo-no-ku, or before the next kami-no-ku once the shimo-no-ku has begun, until
+released, while players put scattered cards back), repeat the last
 shimo-no-ku, skip, stop.  The session is saved after every card
 (`trainer.reader.session`), so it survives a pause of any length and a restart.
 
@@ -31,8 +32,8 @@ from trainer.reader.session import ORDERS
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.kimariji_text import current_text, shown
-from trainer.reader.session import (ReaderSession, ReadingTiming, clear_session, read_session,
-                                       parse_card_set)
+from trainer.reader.session import (ReaderSession, ReadingTiming, clear_session, format_card_set,
+                                       parse_card_set, read_session)
 
 COMMANDS = ("start", "pause", "wait", "repeat", "skip", "stop")
 MEMORISE_DEFAULT = 15      # minutes: the 暗記時間 of an official match
@@ -54,6 +55,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "reader.notice.start": ("競技を始めます", "The match begins"),
     "reader.karafuda_mark": ("空札", "karafuda"),
     "reader.replaying": ("同じ順で読み直します（感想戦）", "Reading again in the same order (review)"),
+    "reader.shimo_only_kept": ("「下の句のみ」は新しい読みから変わります（この読みは{kind}のまま続けます）",
+                               "Shimo-no-ku only changes with a new reading; this one goes on as it "
+                               "began ({kind})"),
+    "reader.kind.shimo_only": ("下の句のみ", "shimo-no-ku only"),
+    "reader.kind.both": ("上の句と下の句", "both verses"),
 }
 add_messages(TEXT)
 
@@ -80,6 +86,8 @@ class ReaderPanel(QWidget):
         self.held = False
         self.memorise_left: float | None = None   # seconds, while the memorisation period runs
         self._build()
+        if self.session is not None:
+            self._show_session_controls(self.session)   # a restart shows how the reading was made
         driver.card_started.connect(self._on_card_started)
         driver.kimariji.connect(self._on_kimariji)
         driver.card_finished.connect(self._on_card_finished)
@@ -227,6 +235,7 @@ class ReaderPanel(QWidget):
         self.replay_button.setText(tr("reader.replay"))
         self.read_title.setText(tr("reader.read_list"))
         self.dyn_title.setText(tr("reader.dynamic"))
+        self.read_list.clear()            # its 〔karafuda〕 marks are worded too
         self._refresh()
 
     # -- commands (buttons, menu actions and shortcuts all come here) --------------------------
@@ -263,6 +272,24 @@ class ReaderPanel(QWidget):
             self.reading = self.paused = self.held = False
             self.current = None
         self._refresh()
+
+    def _show_session_controls(self, s: ReaderSession) -> None:
+        """Set the controls to what made session `s`: its card set, karafuda, order, shimo-no-ku
+        only, memorisation (a restored session otherwise showed the defaults)."""
+        chosen = sorted(set(s.order) - set(s.karafuda))
+        if chosen == list(range(1, 101)):
+            self.set_all.setChecked(True)
+        else:
+            self.set_given.setChecked(True)
+            self.set_text.setText(format_card_set(chosen))
+        self.karafuda.setValue(len(s.karafuda))
+        k = self.order.findData(s.order_name)
+        if k >= 0:
+            self.order.setCurrentIndex(k)
+        self.shimo_only.setChecked(s.timing.shimo_only)
+        self.memorise.setChecked(s.timing.memorise > 0)
+        if s.timing.memorise > 0:
+            self.memorise_min.setValue(round(s.timing.memorise))
 
     def timing(self) -> ReadingTiming:
         g = self.settings.get
@@ -324,9 +351,16 @@ class ReaderPanel(QWidget):
             s = self._fresh_session()
             if s is None:
                 return
-        s.timing = self.timing()          # settings changed between runs apply from the next card on
-        s.save()
         fresh = not s.joka_done and s.read == 0
+        timing = self.timing()            # settings changed between runs apply from the next card on
+        if not fresh and timing.shimo_only != s.timing.shimo_only:
+            # ... but not the kind of reading: a resumed one became a mix of both kinds.
+            kind = tr("reader.kind.shimo_only" if s.timing.shimo_only else "reader.kind.both")
+            timing = replace(timing, shimo_only=s.timing.shimo_only)
+            self.shimo_only.setChecked(s.timing.shimo_only)
+            self.status_message.emit(tr("reader.shimo_only_kept", kind=kind))
+        s.timing = timing
+        s.save()
         have = self._poems_of_the_voice(voices, s.timing.voice)
         joka = s.timing.joka and fresh and (have is None or 0 in have)
         timing = s.timing if fresh and memorise else replace(s.timing, memorise=0.0)
@@ -437,7 +471,7 @@ class ReaderPanel(QWidget):
         shown = done + (1 if in_progress else 0)
         self.count.setText(tr("reader.count", n=shown, total=total))
         if self.held:
-            status = tr("reader.held")
+            status = tr(f"reader.held.{getattr(self.driver, 'held_before', 'kami')}")
         elif self.paused:
             status = tr("reader.paused")
         elif s is not None and s.finished:
@@ -475,10 +509,15 @@ class ReaderPanel(QWidget):
         self.poem_view.setText(f"{head}{'　'.join(p.kami)}<br>{'　'.join(p.shimo)}")
 
     def _kimariji_of(self, no: int) -> str:
-        """'　【あさぼ】' (the card's current kimariji in this reading) when kimariji are shown."""
+        """'　【あさぼ】' (the card's current kimariji in this reading) when kimariji are shown;
+        in a shimo-no-ku only reading, the shimo-no-ku opening that decides it (what is heard)."""
         s = self.session
         if not self.settings.get(S.SHOW_KIMARIJI) or s is None or no not in s.order:
             return ""
+        if s.timing.shimo_only:
+            from audio.programme import shimo_kimariji
+            done = set(s.read_cards) - {no}
+            return f"　【{''.join(shimo_kimariji(no, [c for c in s.order if c not in done]))}】"
         return f"　【{current_text(poems.kimariji.current(no, s.read_cards, in_play=s.order))}】"
 
     def _fill_read_list(self) -> None:

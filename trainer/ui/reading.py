@@ -5,8 +5,11 @@ player and turns the player's events (polled every 15 ms: the audio callback
 never touches Qt) into signals on the GUI thread.  It knows nothing of rules:
 Reader mode and Match mode listen to the same signals.
 
-When the sound device goes away mid-reading the player goes on on its silent
-clock; the driver pauses it there (nothing is heard, so nothing should be
+When the sound only stutters (the stream stops asking for samples for a moment:
+the server starved of CPU, a blocked callback) nothing is paused: the reading
+waits inside the player where it was and goes on when the sound does, and the
+status bar says so (`notify_sound`). When the sound device goes away
+mid-reading the player goes on on its silent clock; the driver pauses it there (nothing is heard, so nothing should be
 missed) and says so through `device_problem` (and `notify_sound`, for the status bar).
 The player opens the device again by itself once it is back, and the reading it
 paused goes on from there (unless the person paused, held or stopped it meanwhile).
@@ -138,6 +141,8 @@ class ReadingDriver(QObject):
         self._done: set[int] = set()
         self._state = IDLE
         self._device_paused = False       # paused by a lost device, not by the person
+        self._stalled_at: float | None = None   # when the sound last flowed, during a stall
+        self.held_before = "kami"         # where the last hold waits: "shimo", "kami" or "card"
         self._task: BackgroundTask | None = None
         self._generation = 0              # drops programmes built for a reading since stopped
         self._timer = QTimer(self, interval=15)
@@ -232,26 +237,32 @@ class ReadingDriver(QObject):
         self._player_call("resume")
         self._set_state(PLAYING)
 
-    def hold(self) -> None:
-        """待った: wait before the next part that starts a new card's sound.
+    def hold(self) -> str:
+        """待った: wait before the next part that starts a new card's sound; returns where
+        (`held_before`, which words the banners: ``held.<where>``).
 
         While the kami-no-ku (or the pause after it) is sounding, the wait comes
-        before the shimo-no-ku: in kyōgi the shimo-no-ku and the next kami-no-ku
-        are one unit, never split.  Once the shimo-no-ku has begun, the wait
-        comes before the next kami-no-ku.
+        before the shimo-no-ku ("shimo"): in kyōgi the shimo-no-ku and the next
+        kami-no-ku are one unit, never split.  Once the shimo-no-ku has begun, the
+        wait comes before the next kami-no-ku ("kami"); a reading of one verse per
+        card waits before the next card ("card").
         """
         from audio.programme import KAMI, PAUSE, SHIMO
         player = self.voices.player()
-        before = KAMI
+        before, where = KAMI, "kami"
         prog = player.programme
         if prog is not None:
             seg = prog.segments[prog.segment_at(player.position)]
             # One verse per card (kami-no-ku only, shimo-no-ku only): no shimo-no-ku to wait before.
             two_verses = prog.settings.read_kami and prog.settings.read_shimo
-            if seg.kind in (KAMI, PAUSE) and two_verses:
-                before = SHIMO
+            if not two_verses:
+                where = "card"
+            elif seg.kind in (KAMI, PAUSE):
+                before, where = SHIMO, "shimo"
         player.hold(before)
         self._set_state(HELD)
+        self.held_before = where
+        return where
 
     def hold_before_next_card(self) -> None:
         """Wait after the shimo-no-ku being read, before the next kami-no-ku (okurifuda choice)."""
@@ -259,6 +270,7 @@ class ReadingDriver(QObject):
         if self.voices.has_player():
             self.voices.player().hold(KAMI)
             self._set_state(HELD)
+            self.held_before = "kami"
 
     def release(self) -> None:
         self._player_call("resume")
@@ -318,6 +330,8 @@ class ReadingDriver(QObject):
             HELD_EVENT,
             KIMARIJI,
             SHIMO_END,
+            SOUND_FLOWING,
+            SOUND_STALLED,
         )
         player = self.voices.player()
         for ev in player.poll_events():
@@ -325,6 +339,12 @@ class ReadingDriver(QObject):
                 self._device_lost(player)
             elif ev.kind == DEVICE_BACK:
                 self._device_back(player)
+            elif ev.kind == SOUND_STALLED:
+                self._stalled_at = ev.time
+                notify_sound(tr("sound.stalled"))
+            elif ev.kind == SOUND_FLOWING:
+                since, self._stalled_at = self._stalled_at, None
+                notify_sound(tr("sound.flowing", seconds=ev.time - (since or ev.time)))
             elif ev.kind == CARD_STARTED:
                 self._card_started(ev.card_index, ev.poem)
             elif ev.kind == KIMARIJI and ev.card_index >= 0:   # the joka decides nothing
@@ -348,9 +368,8 @@ class ReadingDriver(QObject):
         player.pause()
         self._set_state(PAUSED)
         self._device_paused = was_playing
-        problem = player.device_problem or "the sound device stopped"
-        text = (f"{problem[0].upper()}{problem[1:]}. The reading is paused where it was; "
-                "the sound comes back by itself when the device does.")
+        # The player's own words for what happened (PortAudio's, English) go inside the notice.
+        text = tr("sound.lost", problem=player.device_problem or "—")
         self.device_problem.emit(text)
         notify_sound(text)
 

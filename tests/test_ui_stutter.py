@@ -1,0 +1,108 @@
+"""Issue 28, the worst of it: a short stall of the sound paused readings for good (the
+watchdog called a 0.5-s stutter a lost device). Here the sound stalls for 1 s (the fake
+stream's callback blocked) during a match, a drill, a Mubeyama game and a reader session
+in the real window: each reading goes on by itself, the status bar says so in the
+interface language, and only one audio stream is ever open."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
+
+from audio.fake_voice import ToneVoice  # noqa: E402
+from audio.player import FIRST_BLOCK_S  # noqa: E402
+from tests.fake_sounddevice import fake_player  # noqa: E402
+from trainer.text.messages import tr  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.reading import busy_drivers, set_arbiter  # noqa: E402
+from trainer.ui.voices import VoiceBook  # noqa: E402
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    from trainer.ui.main_window import MainWindow
+    sd, player = fake_player(monkeypatch)
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    book = VoiceBook(settings, player=player)
+    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
+    settings.set(S.JOKA, False)
+    settings.set(S.MA, 0.3)
+    settings.set(S.PAUSE, 0.3)
+    set_arbiter(None)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
+    w = MainWindow(settings, voices=book)
+    qtbot.addWidget(w)
+    w.ask_stop_reading = lambda mode: True
+    time.sleep(FIRST_BLOCK_S)         # a new stream is given longer for its first blocks
+    yield w, sd
+    for d in busy_drivers():
+        d.stop()
+    set_arbiter(None)
+    w.close()
+    player.close()
+    LANG.set("en")
+
+
+def _tab(w, msg):
+    w.set_mode([m for m, _ in w.modes].index(msg))
+    return w.mode(msg)
+
+
+def _match(qtbot, w):
+    _tab(w, "mode.kyogi")
+    w.match.new_match(8)
+    w.match.begin_match()
+    return w.match.driver
+
+
+def _drill(qtbot, w):
+    from trainer.ui.drills_panel import DRILLS, SETS
+    drills = _tab(w, "mode.drills")
+    drills.drill_box.setCurrentIndex(DRILLS.index("listening_reflex"))
+    drills.set_box.setCurrentIndex(SETS.index("all"))
+    drills.spins["territory"].setValue(6)
+    drills.spins["karafuda"].setValue(0)
+    drills.audio_box.setChecked(True)
+    assert drills.start()
+    return drills._driver
+
+
+def _mubeyama(qtbot, w):
+    from trainer.games.mubeyama_session import CPU, GameConfig
+    _tab(w, "mode.games")
+    panel = w.games.show_game("mubeyama")
+    panel.start_game(GameConfig(variant="okayama4", seats=(CPU,) * 4, seed=3, cpu_delay_s=0.05))
+    return panel.driver
+
+
+def _reader(qtbot, w):
+    _tab(w, "mode.reader")
+    w.reader.command("start")
+    return w.driver
+
+
+@pytest.mark.parametrize("mode, lang", [(_match, "en"), (_drill, "ja"), (_mubeyama, "en"), (_reader, "ja")],
+                         ids=["match", "drill", "mubeyama", "reader"])
+def test_a_one_second_stall_is_waited_out_in_every_mode(qtbot, window, mode, lang):
+    w, sd = window
+    LANG.set(lang)
+    driver = mode(qtbot, w)
+    states, started = [], []
+    driver.state_changed.connect(states.append)
+    driver.card_started.connect(started.append)
+    qtbot.waitUntil(lambda: len(started) >= 1, timeout=20_000)
+    sd.current.stall(1.0)
+    stalled = tr("sound.stalled")
+    qtbot.waitUntil(lambda: w.statusBar().currentMessage() == stalled, timeout=5_000)
+    heard = len(started)
+    flowing = tr("sound.flowing", seconds=1.0)[:8]        # the length shown varies by a block or so
+    qtbot.waitUntil(lambda: w.statusBar().currentMessage().startswith(flowing), timeout=5_000)
+    assert ("秒" in w.statusBar().currentMessage()) == (lang == "ja")
+    qtbot.waitUntil(lambda: len(started) > heard, timeout=20_000)   # read on, nobody pressed anything
+    assert "paused" not in states and driver.state != "paused"
+    assert sd.most_open == 1 and len(sd.open_streams) == 1
