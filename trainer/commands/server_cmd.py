@@ -40,37 +40,24 @@ def register(sub) -> None:
     b.set_defaults(func=cmd_bot)
 
 
-def _port(text: str) -> int:
-    import argparse
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
-    return port
+def _number(parse, low, high, wrong: str, outside: str):
+    """An argparse type: `parse(text)` within low..high, else one line (`wrong`/`outside`
+    with ``{text}``/``{value}``)."""
+    def convert(text: str):
+        import argparse
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(wrong.format(text=repr(text))) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(outside.format(value=value, text=text))
+        return value
+    return convert
 
 
-def _seconds(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0.05 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"expected 0.05 to 86400 seconds, not {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 1 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 1 to 1000, not {value}")
-    return value
+_port = _number(int, 1, 65535, "a port is a number, not {text}", "a port is 1 to 65535, not {value}")
+_seconds = _number(float, 0.05, 86400, "expected seconds, not {text}", "expected 0.05 to 86400 seconds, not {text}")
+_count = _number(int, 1, 1000, "expected a whole number, not {text}", "expected 1 to 1000, not {value}")
 
 
 def cmd_serve(args) -> int:

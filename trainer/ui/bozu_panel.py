@@ -25,7 +25,7 @@ from trainer.games.protocol import GameEvent
 from trainer.games.turn_session import TurnSession
 from trainer.rules.bozu import EMPEROR_RULES, SEMIMARU_RULES, BozuCard, BozuView, Draw, GameEnded
 from trainer.text.bozu import describe_bozu, kind_name
-from trainer.ui.card_game_panel import CardGamePanel, free_centre
+from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
 
@@ -344,8 +344,8 @@ class BozuPanel(CardGamePanel):
         self.semimaru_label.setText(tr("bozu.semimaru"))
         self.emperor_label.setText(tr("bozu.emperor"))
         self.stacks_label.setText(tr("bozu.stacks"))
-        _fill(self.semimaru, [(tr(f"bozu.semimaru.{r}"), r) for r in SEMIMARU_RULES])
-        _fill(self.emperor, [(tr(f"bozu.emperor.{r}"), r) for r in EMPEROR_RULES])
+        fill_choices(self.semimaru, [(tr(f"bozu.semimaru.{r}"), r) for r in SEMIMARU_RULES])
+        fill_choices(self.emperor, [(tr(f"bozu.emperor.{r}"), r) for r in EMPEROR_RULES])
 
     # -- the game ------------------------------------------------------------------------------------
     def new_session(self, seed: int | str) -> TurnSession:
@@ -389,15 +389,3 @@ class BozuPanel(CardGamePanel):
         if s is not None and s.waiting_for():
             return tr("cards.your_turn") + " — " + tr("bozu.click_stack")
         return super().status_text()
-
-
-def _fill(box: QComboBox, items: list[tuple[str, Any]], default: Any = None) -> None:
-    """(Re)fill a combo box in the current language, keeping its choice."""
-    keep = box.currentData() if box.count() else default
-    box.blockSignals(True)
-    box.clear()
-    for text, data in items:
-        box.addItem(text, data)
-    k = box.findData(keep)
-    box.setCurrentIndex(k if k >= 0 else 0)
-    box.blockSignals(False)

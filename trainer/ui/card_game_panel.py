@@ -19,7 +19,7 @@ import random
 from typing import Any, Sequence
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from audio.clock import SYSTEM, Clock
 from trainer.games.protocol import GameEvent
@@ -273,3 +273,19 @@ class CardGamePanel(QWidget):
         self._changed()
         if s.is_over():
             self.game_over()
+
+
+def fill_choices(box: QComboBox, items: list[tuple[str, Any]], default: Any = None,
+                 announce: bool = False) -> None:
+    """(Re)fill a setup combo box in the current language, keeping its choice; `announce`
+    emits ``currentIndexChanged`` once afterwards (for a box whose choice rebuilds the table)."""
+    keep = box.currentData() if box.count() else default
+    box.blockSignals(True)
+    box.clear()
+    for text, data in items:
+        box.addItem(text, data)
+    k = box.findData(keep)
+    box.setCurrentIndex(k if k >= 0 else 0)
+    box.blockSignals(False)
+    if announce:
+        box.currentIndexChanged.emit(box.currentIndex())

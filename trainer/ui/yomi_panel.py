@@ -22,7 +22,7 @@ from trainer.games.protocol import GameEvent
 from trainer.games.turn_session import TurnSession
 from trainer.players.yomi_cpu import LEVELS
 from trainer.rules.yomi import Discard, HandDealt, Lead, Pass, RoundWon, YomiView
-from trainer.ui.card_game_panel import CardGamePanel, free_centre
+from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.cards_faces import ASPECT, FACE_STYLES, paint_mekuri
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.settings import Key
@@ -271,11 +271,12 @@ class YomiPanel(CardGamePanel):
         self.rounds_label.setText(tr("yomi.rounds"))
         self.level_label.setText(tr("cards.level"))
         self.faces_label.setText(tr("yomi.faces"))
-        _fill(self.variant, [(tr("yomi.variant." + ("yomi37" if k.startswith("yomi37") else k.split("/")[1])), k)
-                             for k in VARIANTS])
-        _fill(self.level, [(tr(f"yomi.level.{lv}"), lv) for lv in LEVELS], default="chain")
+        fill_choices(self.variant, [(tr("yomi.variant." + ("yomi37" if k.startswith("yomi37") else k.split("/")[1])), k)
+                                    for k in VARIANTS], announce=True)
+        fill_choices(self.level, [(tr(f"yomi.level.{lv}"), lv) for lv in LEVELS], default="chain", announce=True)
         remembered = self.settings.get(FACES) if self.settings is not None else FACES.default
-        _fill(self.faces, [(tr(f"yomi.faces.{s}"), s) for s in FACE_STYLES], default=remembered)
+        fill_choices(self.faces, [(tr(f"yomi.faces.{s}"), s) for s in FACE_STYLES], default=remembered,
+                     announce=True)
 
     def _variant_changed(self) -> None:
         key = self.variant.currentData()
@@ -351,16 +352,3 @@ class YomiPanel(CardGamePanel):
             if v.phase == "lead":
                 return tr("cards.your_turn") + " — " + tr("yomi.lead")
         return super().status_text()
-
-
-def _fill(box: QComboBox, items: list[tuple[str, Any]], default: Any = None) -> None:
-    """(Re)fill a combo box in the current language, keeping its choice."""
-    keep = box.currentData() if box.count() else default
-    box.blockSignals(True)
-    box.clear()
-    for text, data in items:
-        box.addItem(text, data)
-    k = box.findData(keep)
-    box.setCurrentIndex(k if k >= 0 else 0)
-    box.blockSignals(False)
-    box.currentIndexChanged.emit(box.currentIndex())
