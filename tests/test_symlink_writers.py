@@ -77,7 +77,8 @@ def _kind(call: ast.Call) -> str | None:
         return f".{fn.attr}"
     if fn.attr == "touch" and not call.args:
         return ".touch"
-    if fn.attr == "replace" and len(call.args) == 1 and not isinstance(call.args[0], ast.Constant):
+    if fn.attr == "replace" and len(call.args) == 1 and not isinstance(call.args[0], ast.Constant) \
+            and not call.keywords and base != "dataclasses":   # dataclasses.replace(x, f=…) writes nothing
         return ".replace(path)"
     return None
 
