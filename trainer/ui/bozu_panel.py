@@ -27,7 +27,7 @@ from trainer.rules.bozu import EMPEROR_RULES, SEMIMARU_RULES, BozuCard, BozuView
 from trainer.text.bozu import describe_bozu, kind_name
 from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.i18n import add_messages, tr
-from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
+from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_label, paint_outline
 
 add_messages({
     "mode.bozu": ("坊主めくり", "Bōzu-mekuri"),
@@ -183,18 +183,6 @@ def paint_yomifuda(p: QPainter, rect: QRectF, card: BozuCard, highlight: QColor 
         paint_outline(p, rect, highlight)
 
 
-def _label(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
-           colour: QColor = QColor("#333"), align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> None:
-    p.save()
-    f = QFont()
-    f.setPixelSize(px)
-    f.setBold(bold)
-    p.setFont(f)
-    p.setPen(colour)
-    p.drawText(rect, align | Qt.TextFlag.TextWordWrap, text)
-    p.restore()
-
-
 def _card_in(rect: QRectF, height_cap: float = 1e9) -> QRectF:
     """The largest yomifuda that fits `rect`, centred."""
     h = min(rect.height(), rect.width() / CARD_ASPECT, height_cap)
@@ -289,7 +277,7 @@ class BozuTable(TableView):
         w = self.slot_width
         px = int(max(10, min(13, w / 7)))
         y = card.top() - px - 6 if above else card.bottom() + 2
-        _label(p, QRectF(card.center().x() - w / 2, y, w, px + 6), text, px, bold=bold, colour=colour)
+        paint_label(p, QRectF(card.center().x() - w / 2, y, w, px + 6), text, px, bold=bold, colour=colour)
 
     def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
         v = self.view
@@ -297,7 +285,7 @@ class BozuTable(TableView):
             return
         hand = v.hands[seat]
         if v.out[seat]:
-            _label(p, rect, tr("bozu.out"), int(min(28, rect.height() * 0.4)), bold=True, colour=QColor("#c0392b"))
+            paint_label(p, rect, tr("bozu.out"), int(min(28, rect.height() * 0.4)), bold=True, colour=QColor("#c0392b"))
             return
         if not hand:
             return
@@ -306,7 +294,7 @@ class BozuTable(TableView):
         for d in range(depth, 0, -1):
             paint_yomifuda(p, card.translated(d * 1.5, -d * 1.5), hand[-1])
         paint_yomifuda(p, card, hand[-1])
-        _label(p, QRectF(card.right() + 8, rect.top(), rect.right() - card.right() - 8, rect.height()),
+        paint_label(p, QRectF(card.right() + 8, rect.top(), rect.right() - card.right() - 8, rect.height()),
                str(len(hand)), int(min(40, rect.height() * 0.45)), bold=True)
 
     def item_at(self, pos: QPointF) -> tuple[int, Any] | None:

@@ -184,6 +184,19 @@ def paint_card_back(p: QPainter, rect: QRectF, number: int | None = None,
         paint_outline(p, rect, highlight)
 
 
+def paint_label(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
+           colour: QColor = QColor("#333"), align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> None:
+    """`text` word-wrapped in `rect` at `px` pixels (the card tables' labels)."""
+    p.save()
+    f = QFont()
+    f.setPixelSize(px)
+    f.setBold(bold)
+    p.setFont(f)
+    p.setPen(colour)
+    p.drawText(rect, align | Qt.TextFlag.TextWordWrap, text)
+    p.restore()
+
+
 def paint_outline(p: QPainter, rect: QRectF, colour: QColor) -> None:
     """A coloured frame round a card (hint, last move, winning line)."""
     p.save()

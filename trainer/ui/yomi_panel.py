@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Sequence, cast
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QStandardItemModel
+from PySide6.QtGui import QColor, QPainter, QPen, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox
 
 from trainer.games import registry
@@ -26,7 +26,7 @@ from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.cards_faces import ASPECT, FACE_STYLES, paint_mekuri
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.settings import Key
-from trainer.ui.table_shell import RING, TableView, paint_card_back
+from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_label
 from trainer.text.yomi import describe_yomi
 
 add_messages({
@@ -125,7 +125,7 @@ class YomiTable(TableView):
         per number with a dot per discarded card."""
         if not v.discard:
             return
-        _label(p, QRectF(rect.left(), rect.top(), rect.width(), 18), tr("yomi.discarded_so_far"), 12,
+        paint_label(p, QRectF(rect.left(), rect.top(), rect.width(), 18), tr("yomi.discarded_so_far"), 12,
                align=Qt.AlignmentFlag.AlignLeft)
         out = [c.rank for c in v.discard if c != v.wild_card]
         w = min(30.0, rect.width() / v.loop - 3)
@@ -137,7 +137,7 @@ class YomiTable(TableView):
             p.setBrush(QColor("#fffaf0") if n != v.needed else QColor("#ffe9a8"))
             p.drawRoundedRect(chip, 4, 4)
             p.restore()
-            _label(p, QRectF(chip.left(), chip.top() + 1, w, hgt * 0.5), str(n), int(min(15, w * 0.55)), bold=True)
+            paint_label(p, QRectF(chip.left(), chip.top() + 1, w, hgt * 0.5), str(n), int(min(15, w * 0.55)), bold=True)
             p.save()
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor("#7a2e12"))
@@ -174,9 +174,9 @@ class YomiTable(TableView):
             big = tr("yomi.next", n=v.needed)
         else:
             big = ""
-        _label(p, QRectF(info.left(), info.top(), info.width(), h * 0.36), big,
+        paint_label(p, QRectF(info.left(), info.top(), info.width(), h * 0.36), big,
                int(min(30, max(14, info.width() / 6))), bold=True, colour=QColor("#7a2e12"))
-        _label(p, QRectF(info.left(), info.top() + h * 0.36, info.width(), 22),
+        paint_label(p, QRectF(info.left(), info.top() + h * 0.36, info.width(), 22),
                tr("yomi.pile", n=len(v.discard)), 14)
         # small legends: the wild card (a rule, the same for every seat: not a card in play, so
         # not counted in faces_painted) and the undealt card, face-down
@@ -190,7 +190,7 @@ class YomiTable(TableView):
                 paint_mekuri(p, r, v.wild_card, self.face_style, wild=True)
             else:
                 paint_card_back(p, r)
-            _label(p, QRectF(r.right() + 6, r.top(), info.right() - r.right() - 6, r.height()), text, 13,
+            paint_label(p, QRectF(r.right() + 6, r.top(), info.right() - r.right() - 6, r.height()), text, 13,
                    align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             y += row_h + 6
 
@@ -210,7 +210,7 @@ class YomiTable(TableView):
             p.setBrush(PASS_COLOUR)
             p.drawRoundedRect(self._pass, 10, 10)
             p.restore()
-            _label(p, self._pass, tr("yomi.pass"), 20, bold=True, colour=QColor("white"))
+            paint_label(p, self._pass, tr("yomi.pass"), 20, bold=True, colour=QColor("white"))
 
     def item_at(self, pos: QPointF) -> tuple[int, Any] | None:
         if self.me is None:
@@ -221,18 +221,6 @@ class YomiTable(TableView):
             if r.contains(pos):
                 return (self.me, card)
         return None
-
-
-def _label(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
-           colour: QColor = QColor("#333"), align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> None:
-    p.save()
-    f = QFont()
-    f.setPixelSize(px)
-    f.setBold(bold)
-    p.setFont(f)
-    p.setPen(colour)
-    p.drawText(rect, align | Qt.TextFlag.TextWordWrap, text)
-    p.restore()
 
 
 def card_of(action: Any) -> Any:
