@@ -1,7 +1,7 @@
 """Mubeyama karuta yaku (役) tags: which poems do something when flipped.
 
 Numbers are exactly those the seed page lists
-(reference/seeds/000: "Mubeyama Karuta"). Its editor doubts the counts
+(seed 000, "Mubeyama Karuta"; docs/references.md). Its editor doubts the counts
 ("supposedly only 28 torifuda"), so every ruleset takes a `YakuSets` value and
 may replace any set with `YakuSets.override(...)`.
 """

@@ -1,6 +1,6 @@
 """Bōzu-mekuri (坊主めくり, "flip the baldies") as a pure, seeded engine.
 
-The rules are the reference page's (reference/rules/hyakunin-isshu-games.md,
+The rules are the reference page's (Fudawiki's *Ogura Hyakunin Isshu*, docs/references.md,
 "Bōzu Mekuri"); each rule's sentence sits next to the code that plays it.
 "Reference silent" marks a decision of ours (docs/bozu.md), an option of
 `BozuOptions` where either reading is defensible; the page's "Regional

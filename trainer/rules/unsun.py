@@ -1,8 +1,8 @@
 """Unsun karuta (うんすんカルタ), Hachi-nin Meri (八人メリ): the deck and the rules engine.
 
-The authority is rules seed 004 (``shared/reference/seeds/004_a0030ecf3da4a688.txt``);
-the sentences quoted in the comments below are the seed's own words. The
-older ruleset in ``shared/reference/rules/`` (widow, opening lead stack,
+The authority is rules seed 004 (``docs/references.md``); the sentences quoted
+in the comments below are the seed's own words. The older ruleset of Fudawiki's
+Hachi-Nin Meri page (widow, opening lead stack,
 clockwise play ...) is background only and is not mixed in.
 
 Where the seed is silent this module decides, says so in a ``Decision:``
