@@ -363,7 +363,9 @@ def format_league(r: dict) -> str:
     for a in names:
         cells = ("—" if a == b else f"{r['wins'][a][b]:.2f}" for b in names)
         lines.append(f"{a:<{width}}" + "".join(f"{c:>{width + 1}}" for c in cells))
-    upsets = [f"{a} beat {b} {r['wins'][a][b]:.0%}" for a, b in zip(names, names[1:])]
+    # One decimal: with 40 games a pair a share is a multiple of 2.5 %, and a
+    # whole-percent rounding disagreed with the table's two decimals (0.17 / 18 %).
+    upsets = [f"{a} beat {b} {r['wins'][a][b]:.1%}" for a, b in zip(names, names[1:])]
     lines.append("neighbouring upsets: " + ", ".join(upsets))
     return "\n".join(lines)
 

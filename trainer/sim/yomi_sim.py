@@ -1,6 +1,7 @@
 """`karuta simulate yomi|yomi37`: all-CPU Yomi games through the app's session, invariants checked."""
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from trainer.games.turn_session import TurnSession
@@ -9,13 +10,37 @@ from trainer.players.yomi_cpu import LEVELS
 from trainer.sim.card_sim import add_level_options, format_test_seat, level_options, run_games
 
 
-def add_cli_options(parser) -> None:
+def _add_common_options(parser) -> None:
     add_level_options(parser, LEVELS, BEST_LEVEL)
     parser.add_argument("--rounds", type=int, default=None, help="rounds per game (default 1)")
-    parser.add_argument("--wild-card", dest="wild_card", choices=("onifuda", "shirofuda"),
-                        default=None, help="4-player wild card of the 'wild' variant")
+
+
+def _add_wild_card(parser, shown: bool) -> None:
+    parser.add_argument("--wild-card", dest="wild_card", choices=("onifuda", "shirofuda"), default=None,
+                        help="4-player wild card of --variant wild (default onifuda)" if shown
+                        else argparse.SUPPRESS)
+
+
+def _add_card_points(parser, shown: bool) -> None:
     parser.add_argument("--card-points", dest="card_points", choices=("one", "rank"), default=None,
-                        help="yomi37: a discarded card is worth 1 (default) or its number")
+                        help="a discarded card is worth 1 (default) or its number" if shown
+                        else argparse.SUPPRESS)
+
+
+# Each command's --help lists only its own options; the other game's option is
+# still parsed, hidden, so that check_options can say where it belongs.
+def add_cli_options(parser) -> None:
+    """`simulate yomi`."""
+    _add_common_options(parser)
+    _add_wild_card(parser, shown=True)
+    _add_card_points(parser, shown=False)
+
+
+def add_yomi37_options(parser) -> None:
+    """`simulate yomi37`: the 37-card variation."""
+    _add_common_options(parser)
+    _add_card_points(parser, shown=True)
+    _add_wild_card(parser, shown=False)
 
 
 MAX_ROUNDS = 1000   # rounds per game a simulation plays at most (a game is minutes of CPU past this)
