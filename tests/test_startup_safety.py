@@ -97,3 +97,43 @@ def test_settings_live_under_karuta_data_dir(tmp_path, monkeypatch):
     assert os.path.dirname(s.store.fileName()) == str(tmp_path / "elsewhere")
     assert (tmp_path / "elsewhere" / "settings.ini").exists()
     assert S.Settings().get(S.MA) == 2.0
+
+
+DAMAGED_INI = {
+    "binary": bytes(range(256)) * 8,
+    "not utf-8": b"[ui]\nlanguage=\xff\xfe\n",
+    "control characters": b"[ui]\nlanguage=ja\n\x00\x01\n",
+    "prose": b"this is a shopping list, not settings\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED_INI))
+def test_a_damaged_settings_file_is_kept_and_said(tmp_path, monkeypatch, capsys, case):
+    """Qt reads what it can of a damaged file and silently rewrites it at the next save;
+    the app keeps the bytes beside it first, says so in one line, and runs on defaults."""
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))
+    ini = tmp_path / "settings.ini"
+    ini.write_bytes(DAMAGED_INI[case])
+    (tmp_path / "settings.ini.damaged").write_bytes(b"an earlier copy")   # never replaced
+    s = S.Settings()
+    s.set(S.MA, 2.0)
+    s.sync()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "settings.ini.damaged-2" in err and "damaged" in err
+    assert (tmp_path / "settings.ini.damaged-2").read_bytes() == DAMAGED_INI[case]
+    assert (tmp_path / "settings.ini.damaged").read_bytes() == b"an earlier copy"
+    assert S.Settings().get(S.MA) == 2.0
+
+
+def test_a_settings_file_the_app_wrote_is_not_called_damaged(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))
+    s = S.Settings()
+    for key in S.all_keys():
+        s.set(key, key.default)
+    s.set(S.GEOMETRY, bytes(range(256)))   # stored escaped, as Qt writes binary values
+    s.set(S.OUTPUT_DEVICE, "USB Audio; ünïcode = [x]")
+    s.sync()
+    capsys.readouterr()
+    S.Settings()
+    assert capsys.readouterr().err == ""
+    assert not list(tmp_path.glob("*.damaged*"))

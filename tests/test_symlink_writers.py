@@ -46,6 +46,7 @@ WRITERS = {
     ("trainer/stats/store.py", "_set_aside"): "renames (a link is renamed, its target untouched)",
     ("trainer/reader/session.py", "save"): "test_reader_session",
     ("trainer/ui/settings.py", "default_qsettings"): "test_settings_file",
+    ("trainer/ui/settings.py", "_keep_damaged_copy"): "test_damaged_settings_copy",
     ("trainer/ui/territory.py", "save_arrangement"): "test_arrangement",
 }
 
@@ -256,6 +257,15 @@ def test_settings_file(data_dir, victim, capsys):
     store.set(S.MA, 2.0)
     store.sync()
     assert "symbolic link" in capsys.readouterr().err
+
+
+def test_damaged_settings_copy(data_dir, victim, capsys):
+    from trainer.ui import settings as S
+    (data_dir / S.SETTINGS_FILE).write_bytes(b"\x00 not settings\n")
+    plant(data_dir / (S.SETTINGS_FILE + ".damaged"), victim)
+    S.Settings()
+    assert "settings.ini.damaged-2" in capsys.readouterr().err
+    assert (data_dir / (S.SETTINGS_FILE + ".damaged-2")).read_bytes() == b"\x00 not settings\n"
 
 
 def test_arrangement(data_dir, victim):

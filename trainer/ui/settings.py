@@ -82,6 +82,7 @@ def _usable_settings_file(path: str) -> str:
     except OSError:
         return path   # not there yet: QSettings makes it
     if stat.S_ISREG(mode):
+        _keep_damaged_copy(path)
         return path
     what = "a symbolic link" if stat.S_ISLNK(mode) else "not a regular file (a pipe or a device?)"
     print(f"karuta: the settings file {path} is {what}; it was left as it is and the settings "
@@ -91,6 +92,51 @@ def _usable_settings_file(path: str) -> str:
     folder = tempfile.mkdtemp(prefix="karuta-settings-")
     atexit.register(shutil.rmtree, folder, True)
     return os.path.join(folder, SETTINGS_FILE)
+
+
+def _damage(data: bytes) -> str | None:
+    """Why `data` is not a settings file the app wrote, or None. QSettings reads what it
+    can of a damaged file and rewrites it at the next save without a word, so the
+    app looks first."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "it is not text"
+    if any(ch in text for ch in "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f"):
+        return "it holds control characters"
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith((";", "#", "[")) and "=" not in line:
+            return f"a line is neither a [section] nor key=value: {line[:40]!r}"
+    return None
+
+
+def _keep_damaged_copy(path: str) -> None:
+    """Before Qt rewrites a damaged settings file, keep its bytes beside it under a new
+    name (never replacing anything) and say so in one line; the defaults fill in."""
+    from trainer.safe_files import open_no_follow, read_regular
+    try:
+        data = read_regular(path)
+    except OSError:
+        return   # unreadable: QSettings will fail on it too and the defaults apply
+    why = _damage(data)
+    if why is None:
+        return
+    for n in range(1, 100):
+        copy = f"{path}.damaged" + (f"-{n}" if n > 1 else "")
+        try:
+            fd = open_no_follow(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        except OSError:
+            break
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        print(f"karuta: the settings file {path} is damaged ({why}); a copy was kept as "
+              f"{copy} and what could not be read is back to its default", file=sys.stderr)
+        return
+    print(f"karuta: the settings file {path} is damaged ({why}) and no copy could be kept "
+          "beside it; what could not be read is back to its default", file=sys.stderr)
 
 
 class Settings:
