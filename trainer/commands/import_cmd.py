@@ -33,6 +33,7 @@ def run(args) -> int:
 
     from audio.importer import ImportFailure, import_readings
     from trainer.errors import UsageError
+    from trainer.library_noise import held
     if args.accept is not None:
         return _accept(args, UsageError)
     if args.read_labels is not None:
@@ -49,7 +50,8 @@ def run(args) -> int:
         raise UsageError(f"import-readings: --labels wants a folder for the label files, not {args.labels!r}")
     try:
         _one_malloc_arena()
-        report = import_readings(folder, args.name, keep_clips=False)   # memory: the largest file
+        with held():   # the MP3 decoder's line per damaged frame: counted, not printed
+            report = import_readings(folder, args.name, keep_clips=False)   # memory: the largest file
     except ValueError as exc:
         raise UsageError(f"import-readings: {exc}") from None
     except ImportFailure as exc:   # another import running, or nothing could be stored

@@ -57,6 +57,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from trainer.library_noise import held
+    with held():   # ALSA's and JACK's lines while devices are probed; a voice's damaged MP3 frames
+        return _run(args)
+
+
+def _run(args) -> int:
     from trainer.errors import UsageError
     settings, seed = _settings(args, UsageError)
     if args.out is not None:
