@@ -34,6 +34,8 @@ mkdir -p "$BUILD"
 need=()
 command -v objdump >/dev/null 2>&1 || need+=(binutils)
 python3 -m venv --help >/dev/null 2>&1 || need+=(python3-venv)
+# The ICU licence text for the ICU inside PySide6's wheel (bundle_licences.py copies it).
+compgen -G "/usr/share/doc/libicu[0-9]*/copyright" >/dev/null || need+=(libicu72)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >&2

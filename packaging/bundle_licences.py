@@ -49,6 +49,7 @@ package named on each line, in the version given, available from
 Qt and PySide6 (LGPL-3.0) are built from the sources at https://download.qt.io/official_releases/
 in the version of licenses/PySide6_Essentials/; this program links them dynamically, and you
 may replace the files under _internal/PySide6/ with your own build of the same version.
+ICU, inside Qt (licenses/icu), is at https://github.com/unicode-org/icu/releases.
 
 package\tsource version\tsource package\tfiles
 """
@@ -66,6 +67,38 @@ def distribution_of_top_folders() -> dict[str, str]:
                 continue
             tops.setdefault(top.removesuffix(".py"), name)
     return tops
+
+
+# Libraries that a wheel vendors under another licence than the wheel's own: PySide6 ships
+# ICU (Unicode's ICU licence, not the LGPL) beside Qt. (folder under PySide6/, name prefix)
+# -> licences/ folder, filled by `vendored_licence` from the Debian package of the same library.
+VENDORED = {("PySide6", "libicu"): "icu"}
+ICU_NOTE = """ICU, the Unicode library inside Qt 6 (_internal/PySide6/Qt/lib/libicu*), as built by The
+Qt Company into the PySide6 wheels. Its licence (ICU's, the Unicode licence with its third-party
+notices) is the file 'copyright' here, taken from Debian's libicu package of the build machine:
+the same licence text as the ICU release in the wheel. Source: https://github.com/unicode-org/icu
+/releases, the release whose number ends the library's file name (libicuuc.so.73: ICU 73).
+"""
+
+
+def vendored_folder(inner: Path) -> str | None:
+    """The licences/ folder of a library a wheel vendors under its own licence, or None."""
+    for (top, prefix), folder in VENDORED.items():
+        if inner.parts[0] == top and inner.name.startswith(prefix):
+            return folder
+    return None
+
+
+def vendored_licence(folder: str, licences: Path) -> bool:
+    """Fill licences/<folder>/ (ICU: Debian's libicu copyright and a note); False if no text
+    was found on this machine, so the files stay unplaced and the build stops."""
+    copyrights = sorted(Path("/usr/share/doc").glob("libicu[0-9]*/copyright"))
+    if folder != "icu" or not copyrights:
+        return False
+    (licences / folder).mkdir(exist_ok=True)
+    shutil.copyfile(copyrights[-1], licences / folder / "copyright")
+    (licences / folder / "README").write_text(ICU_NOTE, encoding="utf-8")
+    return True
 
 
 # Distributions whose wheels carry no licence file: the spec puts the licence they are under there.
@@ -142,6 +175,11 @@ def main(bundle: Path) -> int:
                 internal / inner.parts[0], info["name"], licences)
             if folder:
                 placed[rel] = folder
+            continue
+        vendored = vendored_folder(inner)
+        if vendored is not None:
+            if (licences / vendored).is_dir() or vendored_licence(vendored, licences):
+                placed[rel] = vendored
             continue
         if len(inner.parts) > 1:              # inside a package folder: its distribution's licence
             dist = tops.get(inner.parts[0]) or tops.get(inner.parts[0].removesuffix(".libs"))

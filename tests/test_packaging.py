@@ -231,3 +231,29 @@ def test_every_file_of_the_standalone_build_has_its_licence_and_about_names_them
     about = _simple(" ".join(name for name, _, _ in COMPONENTS))
     top = sorted(p.name for p in licences.iterdir() if p.is_dir() and p.name != "karuta-trainer")
     assert [t for t in top if _simple(ABOUT_NAMES.get(t, t)) not in about] == []
+
+
+def _bundle_licences():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bundle_licences", ROOT / "packaging" / "bundle_licences.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_icu_inside_pyside6_is_placed_under_its_own_licence_not_qts(tmp_path):
+    """ICU ships inside PySide6's wheel under ICU's (Unicode's) licence; the bundle must not
+    claim it is LGPL like Qt (issue 26: it had no licence text of its own)."""
+    bl = _bundle_licences()
+    assert bl.vendored_folder(Path("PySide6/Qt/lib/libicuuc.so.73")) == "icu"
+    assert bl.vendored_folder(Path("PySide6/Qt/lib/libQt6Core.so.6")) is None
+    assert bl.vendored_folder(Path("libicuuc.so.72")) is None       # a system copy goes to Debian's
+    if not list(Path("/usr/share/doc").glob("libicu[0-9]*/copyright")):
+        assert bl.vendored_licence("icu", tmp_path) is False         # unplaced: the build stops
+        return
+    assert bl.vendored_licence("icu", tmp_path) is True
+    text = (tmp_path / "icu" / "copyright").read_text(errors="replace")
+    assert "Unicode" in text and "ICU" in text
+    assert "unicode-org/icu" in (tmp_path / "icu" / "README").read_text()
+    from trainer.ui.about import COMPONENTS
+    assert any("ICU" in name for name, _, _ in COMPONENTS)

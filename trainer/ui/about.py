@@ -20,6 +20,7 @@ from trainer.ui.i18n import tr
 COMPONENTS: tuple[tuple[str, str, str], ...] = (
     ("Qt 6 / PySide6", "LGPL-3.0-only", "about.use.window"),
     ("shiboken6 (PySide6's runtime)", "LGPL-3.0-only", "about.use.window"),
+    ("ICU (Unicode text support inside Qt; licenses/icu)", "ICU / Unicode licence", "about.use.window"),
     ("Python 3.11, typing_extensions", "PSF-2.0", "about.use.runtime"),
     ("NumPy, SciPy", "BSD-3-Clause", "about.use.analysis"),
     ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "about.use.voice"),
