@@ -133,3 +133,14 @@ def test_no_game_needs_qt_to_word_its_log():
                           check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game", ["yomi", "umebotan", "bozu"])
+def test_scores_name_their_seats_not_a_tuple(game):
+    """A per-seat score reads "seat 1 (you) 12, seat 2 3", never a Python tuple "(12, 3)"."""
+    (variant,) = [v for v in registry.games() if v.game == game][:1]
+    for lang in ("en", "ja"):
+        last = game_log(variant, 3, variant.seats, seat=0, lang=lang)[-1]
+        assert not re.search(r"\(-?\d+, -?\d+", last), last
+        seat = "席1" if lang == "ja" else "seat 1"
+        assert seat in last and ("（あなた）" if lang == "ja" else "(you)") in last

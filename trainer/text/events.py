@@ -53,6 +53,8 @@ class Wording:
     """Fields holding several cards (joined into one phrase)."""
     seat_lists: tuple[str, ...] = ("winners",)
     """Fields holding several seats (joined into one phrase)."""
+    per_seat: tuple[str, ...] = ("scores", "totals")
+    """Fields holding one number per seat, in seat order: "seat 1 0, seat 2 (you) 12"."""
 
 
 def join(items: Iterable[str]) -> str:
@@ -97,6 +99,9 @@ def word_fields(event: GameEvent, wording: Wording, names: Sequence[str] | None 
     for key in wording.seat_lists:
         if key in f:
             out[key] = join(who(s) for s in f[key])
+    for key in wording.per_seat:
+        if isinstance(f.get(key), (tuple, list)):   # a raw tuple "(0, 0, 1)" names no one
+            out[key] = join(tr("log.seat_points", seat=who(s), points=n) for s, n in enumerate(f[key]))
     return out
 
 
@@ -144,6 +149,7 @@ add_messages({"table.seat": ("{n} 番席", "Seat {n}"),
               "table.you": ("{name}（あなた）", "{name} (you)"),
               "log.seat": ("席{n}", "seat {n}"),
               "log.list_separator": ("、", ", "),
+              "log.seat_points": ("{seat} {points}", "{seat} {points}"),
               "log.face_down_card": ("伏せ札", "a face-down card")})
 
 # Events of the shared table itself (trainer.games.turn_session), not of one game.
