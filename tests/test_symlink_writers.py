@@ -47,6 +47,7 @@ WRITERS = {
     ("trainer/reader/session.py", "save"): "test_reader_session",
     ("trainer/ui/settings.py", "default_qsettings"): "test_settings_file",
     ("trainer/ui/settings.py", "_keep_damaged_copy"): "test_damaged_settings_copy",
+    ("trainer/library_noise.py", "held"): "opens a copy of descriptor 2 and an unnamed temporary file",
     ("trainer/ui/territory.py", "save_arrangement"): "test_arrangement",
 }
 

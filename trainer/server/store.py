@@ -95,10 +95,23 @@ def database_url(url: str | None) -> str:
         return f"sqlite:///{data_dir() / 'server.sqlite'}"
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
-    if url.startswith(("sqlite:///", "postgresql+psycopg://")):
+            url = "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith("postgresql+psycopg://"):
+        _need_psycopg()
+        return url
+    if url.startswith("sqlite:///"):
         return url
     raise StoreError("the database is sqlite:///FILE or postgresql://USER@HOST/NAME")
+
+
+def _need_psycopg() -> None:
+    """The standalone build leaves the PostgreSQL driver out (its wheel carries libpq and
+    OpenSSL without their licences): say so rather than fail on an import."""
+    import importlib.util
+    if importlib.util.find_spec("psycopg") is None:
+        raise StoreError("PostgreSQL needs the psycopg package, which this installation lacks "
+                         "(the standalone build serves on SQLite only): install the trainer "
+                         "with pip as the README says to serve on PostgreSQL")
 
 
 def _hash_token(token: str) -> str:

@@ -127,6 +127,7 @@ add_messages({
     "about.use.charts": ("統計のグラフ", "statistics charts"),
     "about.use.srs": ("練習の出題間隔", "spaced repetition of the drills"),
     "about.use.data_dirs": ("データの保存場所", "where user data lives"),
+    "about.use.server": ("対戦サーバー（karuta serve / bot）", "game server (karuta serve, karuta bot)"),
     "about.use.fonts": ("日本語の文字（単体版）", "Japanese text (standalone build)"),
     "about.use.system": ("OS のライブラリ（単体版: 音声・画面・暗号など）",
                          "the operating system's libraries (standalone build: sound, display, crypto ...)"),
