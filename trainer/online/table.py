@@ -93,6 +93,7 @@ class RemoteTable:
             return True
         if kind == "view":
             self.seq, self.seat, self.status = frame.get("seq"), frame.get("seat"), frame.get("status", self.status)
+            self._fill_cpus()
             self._view = codec.decode_view(self.game, frame["view"])
             self._legal_json = list(frame.get("legal") or [])
             me = self.seat if self.seat is not None else -1
@@ -108,6 +109,14 @@ class RemoteTable:
                                         out.get("reason", ""))
             return True
         return False
+
+    def _fill_cpus(self) -> None:
+        """Once dealt, a seat the summary still lists empty is a CPU at the table's level (the
+        protocol's `start`); the server's next `table` or `lobby` list says the same."""
+        seats = list(self.summary.get("seats") or [])
+        if self.status != "open" and not all(seats):
+            level = self.summary.get("level")
+            self.summary = {**self.summary, "seats": [s or {"cpu": level} for s in seats]}
 
     def refusal(self, frame: dict[str, Any]) -> IllegalAction:
         """A ``refusal`` frame as the session layer's refusal (worded by `describe_refusal`);

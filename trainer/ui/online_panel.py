@@ -22,7 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QPushButton, QSpinBox, QStackedWidget,
+                               QHeaderView, QLabel, QLineEdit, QMainWindow, QPushButton, QSpinBox, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from trainer.online.client import CLOSED, CONNECTING, DEFAULT_SERVER, LOST, ONLINE, AddressError, Connection
@@ -151,7 +151,7 @@ class OnlinePanel(QWidget):
         self.notice = QLabel(wordWrap=True)
         self.notice.setStyleSheet("color: #c0392b;")
         self.connection_label = QLabel()
-        """The connection's state (a lost connection is said in the window's status bar too)."""
+        """The connection's state: below the tab, or in the main window's status bar (`showEvent`)."""
         v = QVBoxLayout(self)
         v.setContentsMargins(4, 4, 4, 4)
         v.addWidget(self.pages, 1)
@@ -435,6 +435,8 @@ class OnlinePanel(QWidget):
         if self.game_panel is not None:
             self.game_panel.shutdown()
             self.game_area.removeWidget(self.game_panel)
+            self.game_panel.hide()
+            self.game_panel.setParent(None)
             self.game_panel.deleteLater()
             self.game_panel = None
         self.remote = None
@@ -530,15 +532,16 @@ class OnlinePanel(QWidget):
                 ONLINE: tr("online.conn.online", url=self._conn_url), LOST: tr("online.conn.lost")}[state]
         self.connection_label.setText(text)
         self.connection_label.setStyleSheet("color: #c0392b; font-weight: bold;" if state == LOST else "")
-        # said in the window's status bar too, from any tab, for as long as it lasts
+        self.connection_label.setVisible(state != CLOSED)
+
+    def showEvent(self, event: Any) -> None:
+        """In a main window the connection's state moves to its status bar (a permanent widget
+        there: seen from every tab, never covered by the window's passing messages)."""
         window = self.window()
-        if window is not self and hasattr(window, "statusBar"):
-            if state == LOST:
-                window.statusBar().showMessage(text)
-                self._said_lost = True
-            elif getattr(self, "_said_lost", False):
-                window.statusBar().clearMessage()
-                self._said_lost = False
+        if isinstance(window, QMainWindow) and self.connection_label.parent() is not window.statusBar():
+            self._status_row.removeWidget(self.connection_label)
+            window.statusBar().addPermanentWidget(self.connection_label)
+        super().showEvent(event)
 
     # -- the main window's mode protocol -------------------------------------------------------------------
     def available(self, name: str) -> bool:

@@ -28,7 +28,6 @@ from trainer.ui.yomi_panel import YomiPanel
 
 add_messages({
     "online.seat.empty": ("空席", "Empty seat"),
-    "online.seat.cpu": ("CPU（{level}）", "CPU ({level})"),
     "online.seat.you_named": ("{name}（あなた）", "{name} (you)"),
     "online.table.waiting_start": ("席がそろうか、主催者が開始するのを待っています",
                                    "Waiting for the seats to fill or the host to start"),
@@ -76,8 +75,19 @@ class OnlineTablePanel:
         if not info:
             return tr("online.seat.empty")
         if "cpu" in info:
-            return tr("online.seat.cpu", level=info["cpu"])
+            return self.cpu_name(seat)
         return str(info.get("name", "?"))
+
+    def cpu_name(self, seat: int) -> str:
+        return tr("cards.cpu", n=seat)
+
+    def score_columns(self) -> list[str]:
+        """Short column titles (the full names are the tooltips): a long name would be cut."""
+        return [tr("cards.you") if self.remote is not None and s == self.remote.seat
+                else tr("table.seat", n=s + 1) for s in range(self._seat_count())]
+
+    def score_tooltips(self) -> list[str]:
+        return self.seat_names()
 
     def _seat_count(self) -> int:
         remote = self.remote
@@ -97,16 +107,27 @@ class OnlineTablePanel:
                 return
             panel.start_game(seed=remote.id)
             return
-        panel.table.titles = self.seat_names()
+        names = self.seat_names()
+        if names != panel.table.titles:      # a seat changed hands: the log and sheet say it anew
+            panel.table.titles = names
+            panel.retranslate()
         assert panel.game is not None
         panel.game.start()        # start() redraws from the session: the log's new lines, the view
 
 
 class OnlineUnsun(OnlineTablePanel, UnsunPanel):
     def seat_names(self, in_log: bool = False) -> list[str]:
-        from trainer.rules.unsun import team_of
-        return [f"{unsun_seat_name(s)}　{self.online_name(s, in_log)}　{tr('unsun.ui.team', team='AB'[team_of(s)])}"
-                for s in range(self._seat_count())]
+        # the seat's A/B badge says the team; the box has room for the seat and a name
+        return [f"{unsun_seat_name(s)}　{self.online_name(s, in_log)}" for s in range(self._seat_count())]
+
+    def cpu_name(self, seat: int) -> str:
+        return tr("unsun.ui.cpu")
+
+    def score_columns(self) -> list[str]:
+        return UnsunPanel.score_columns(self)        # by team
+
+    def score_tooltips(self) -> list[str]:
+        return UnsunPanel.score_tooltips(self)
 
 
 class OnlineYomi(OnlineTablePanel, YomiPanel):
