@@ -213,3 +213,118 @@ def test_a_connection_says_lost_while_nothing_listens_and_stops_when_closed():
         time.sleep(0.05)
     conn.close()
     assert "lost" in states and states[-1] == "closed" and not conn._thread.is_alive()
+
+
+def make_tab(qtbot, tmp_path, name):
+    settings = S.Settings(QSettings(str(tmp_path / f"{name}.ini"), QSettings.Format.IniFormat))
+    panel = OnlinePanel(settings)
+    qtbot.addWidget(panel)
+    panel.resize(1024, 700)
+    panel.show()
+    return panel
+
+
+def test_two_people_at_a_private_table_each_see_their_own_hand(qtbot, tmp_path, tab, served):
+    """The host signs up, creates a private table and reads its invitation; a second person (a
+    second tab, its own connection) logs in, does not see the table in the lobby, joins by the
+    invitation, and the host starts: two people and a CPU play Yomi to its end, each drawing only
+    their own hand (the other person's cards are a count)."""
+    tab.server_edit.setText(served.url)
+    tab.name_edit.setText("hanako")
+    tab.password_edit.setText("karuta-club-1")
+    tab.sign_up_button.click()
+    qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
+    assert tab.password_edit.text() == ""               # the password is not kept in the form
+    tab.private_box.setChecked(True)
+    create_from_form(qtbot, tab, "yomi", "standard", 3, 1)
+    qtbot.waitUntil(lambda: bool(tab.invitation), timeout=5_000)
+    assert tab.invitation in tab.invitation_label.text()
+
+    guest = make_tab(qtbot, tmp_path, "guest")
+    try:
+        sign_in_as_guest(qtbot, guest, served)
+        qtbot.wait(200)
+        assert all(t["table"] != tab.remote.id for t in guest.lobby)     # private: not listed
+        guest.invite_edit.setText(tab.remote.id + "/wrong")
+        guest.invite_button.click()
+        qtbot.waitUntil(lambda: guest.notice.text() == tr("online.error.bad_code"), timeout=5_000)
+        guest.invite_edit.setText(tab.invitation)
+        guest.invite_button.click()
+        qtbot.waitUntil(lambda: guest.remote is not None and guest.remote.seat == 1, timeout=5_000)
+        qtbot.waitUntil(lambda: "hanako" in " ".join(guest.game_panel.table.titles), timeout=5_000)
+        start_with_cpus(qtbot, tab)
+        qtbot.waitUntil(lambda: guest.remote.started, timeout=5_000)
+        for _ in range(500):
+            if tab.remote.is_over() and guest.remote.is_over():
+                break
+            for person in (tab, guest):
+                remote = person.remote
+                mine = set(remote.view().hand)
+                other = guest.remote if person is tab else tab.remote
+                assert not mine & set(other.view().hand) or remote.seq != other.seq
+                if remote.waiting_for():
+                    legal = list(remote.legal())
+                    seq = remote.seq
+                    for item in clicks_for("yomi", legal[0], legal):
+                        person.game_panel.table.clicked.emit(remote.seat, item, 0.0)
+                    qtbot.waitUntil(lambda r=remote, s=seq: r.seq != s or r.is_over(), timeout=10_000)
+            qtbot.wait(20)
+        assert tab.remote.is_over() and guest.remote.is_over()
+        assert tab.remote.outcome() == guest.remote.outcome()
+    finally:
+        guest.shutdown()
+
+
+def test_an_illegal_card_is_refused_by_the_server_and_worded_in_japanese(qtbot, tab, served):
+    LANG.set("ja")
+    sign_in_as_guest_ja(qtbot, tab, served)
+    create_from_form(qtbot, tab, "yomi", "standard", 3, 1)
+    start_with_cpus(qtbot, tab)
+    remote = tab.remote
+    wrong = None
+    for _ in range(50):        # the seeds are the server's: play on until a card of the hand may not go
+        qtbot.waitUntil(lambda: bool(remote.waiting_for()) or remote.is_over(), timeout=10_000)
+        assert not remote.is_over(), "no turn with a card that may not be played"
+        playable = {getattr(a, "card", None) for a in remote.legal()}
+        wrong = next((c for c in remote.view().hand if c not in playable), None)
+        if wrong is not None:
+            break
+        play_my_turns(qtbot, tab, until=lambda seq=remote.seq: remote.seq != seq)
+    seq = remote.seq
+    tab.game_panel.table.clicked.emit(remote.seat, wrong, 0.0)
+    panel = tab.game_panel
+    qtbot.waitUntil(lambda: panel.notice.text() != "", timeout=5_000)
+    assert remote.seq == seq and bool(remote.waiting_for())       # nothing moved; still our turn
+    assert any("\u3040" <= ch <= "\u30ff" for ch in panel.notice.text()), panel.notice.text()
+    lines = [panel.shell.log.item(k).text() for k in range(panel.shell.log.count())]
+    assert lines and all(any("\u3040" <= ch <= "\u9fff" for ch in line) for line in lines)
+
+
+def sign_in_as_guest_ja(qtbot, tab, served):
+    tab.server_edit.setText(served.url)
+    tab.guest_button.click()
+    qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
+    assert tab.connection_label.text() == tr("online.conn.online", url=served.url) and "接続" in tr(
+        "online.conn.online", url="")
+
+
+def test_a_spectator_sees_the_public_view_and_no_hand(qtbot, tmp_path, tab, served):
+    sign_in_as_guest(qtbot, tab, served)
+    create_from_form(qtbot, tab, "umebotan", "standard", 3, 2)
+    start_with_cpus(qtbot, tab)
+    watcher = make_tab(qtbot, tmp_path, "watcher")
+    try:
+        sign_in_as_guest(qtbot, watcher, served)
+        qtbot.waitUntil(lambda: any(t["table"] == tab.remote.id for t in watcher.lobby), timeout=5_000)
+        row = next(r for r in range(watcher.table_list.rowCount())
+                   if watcher.table_list.item(r, 0).data(0x0100) == tab.remote.id)
+        watcher.table_list.selectRow(row)
+        watcher.watch_button.click()
+        qtbot.waitUntil(lambda: watcher.remote is not None and watcher.remote.started, timeout=5_000)
+        assert watcher.remote.seat is None and watcher.remote.view().hand == ()
+        assert not watcher.remote.legal() and not watcher.remote.waiting_for()
+        assert tr("online.spectating") in watcher.game_panel.status.text()
+        watcher.leave_button.click()
+        qtbot.waitUntil(lambda: watcher.pages.currentIndex() == LOBBY, timeout=5_000)
+    finally:
+        watcher.shutdown()

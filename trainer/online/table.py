@@ -69,6 +69,7 @@ class RemoteTable:
         self._outcome: GameOutcome | None = None
         self._turn_left: tuple[float, float] | None = None    # (seconds the server said, when we heard it)
         self._acted_on: int | None = None                     # the seq of a view already answered
+        self.act_id: Any = None                               # the message id of the last action sent
         self.refusals: list[str] = []
         self.state = Shape(len(summary.get("seats") or ()))
         # what a local session's pace controls read; a server table has no local pace
@@ -171,8 +172,16 @@ class RemoteTable:
         if self.seq is None or self._acted_on == self.seq:
             return []
         self._acted_on = self.seq
-        self._send("act", table=self.id, seq=self.seq, action=codec.encode_action(action))
+        self.act_id = self._send("act", table=self.id, seq=self.seq, action=codec.encode_action(action))
         return []
+
+    def answered(self, frame: dict[str, Any]) -> bool:
+        """True when an ``error`` frame answers this table's last action (nothing was played:
+        the view may be acted on again)."""
+        if frame.get("id") is not None and frame.get("id") == self.act_id:
+            self._acted_on = None
+            return True
+        return False
 
     # the pace and clock calls a local session answers: the server's table keeps its own time
     def set_pace(self, cpu_delay: float, pause_after: Any = None) -> None:

@@ -29,7 +29,7 @@ from trainer.online.client import CLOSED, CONNECTING, DEFAULT_SERVER, LOST, ONLI
 from trainer.online.games import DEFAULT_LEVEL, LENGTH, LEVELS, TABLE_KINDS, TURN_SECONDS, seat_range
 from trainer.online.table import RemoteTable
 from trainer.text.refusals import describe_refusal
-from trainer.ui.i18n import LANG, add_messages, tr
+from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
 from trainer.ui.online_table import OnlineTablePanel, panel_for
 from trainer.ui.settings import Key
 
@@ -491,8 +491,9 @@ class OnlinePanel(QWidget):
                 self.pages.setCurrentIndex(LOBBY)
         elif kind == "refusal":
             if self.remote is not None and self.game_panel is not None:
-                self.game_panel.notice.setText(describe_refusal(self.remote.refusal(frame)))
-                self._table_changed()
+                refusal = self.remote.refusal(frame)
+                self._table_changed()         # (a redraw clears the panel's notice: worded after it)
+                self.game_panel.notice.setText(describe_refusal(refusal))
         elif kind == "error":
             self._error(frame)
 
@@ -515,11 +516,9 @@ class OnlinePanel(QWidget):
 
     def _error(self, frame: dict[str, Any]) -> None:
         error = str(frame.get("error", ""))
-        if error == "stale_seq" and self.remote is not None:
-            self.remote.refusal(frame)     # the action was not taken: the newest view may be acted on
-            self._table_changed()
+        if self.remote is not None and self.remote.answered(frame):
+            self._table_changed()          # the action was not taken: the view may be acted on again
         msg = f"online.error.{error}"
-        from trainer.ui.i18n import MESSAGES
         self.notice.setText(tr(msg) if msg in MESSAGES else tr("online.error", error=error))
 
     def _on_status(self, state: str, detail: str) -> None:
