@@ -328,3 +328,20 @@ def test_a_spectator_sees_the_public_view_and_no_hand(qtbot, tmp_path, tab, serv
         qtbot.waitUntil(lambda: watcher.pages.currentIndex() == LOBBY, timeout=5_000)
     finally:
         watcher.shutdown()
+
+
+def test_a_server_not_there_yet_is_said_and_signing_in_waits_for_it(qtbot, tab, tmp_path):
+    """Nothing listens at the address: the status says it cannot reach it (not "the table
+    waits": there is none); once a server starts there, the guest's sign-in goes through."""
+    later = Served(f"sqlite:///{tmp_path / 'later.sqlite'}", free_port())
+    tab.server_edit.setText(later.url)
+    tab.guest_button.click()
+    unreachable = tr("online.conn.unreachable", url=later.url)
+    qtbot.waitUntil(lambda: tab.connection_label.text() == unreachable, timeout=10_000)
+    assert tab.pages.currentIndex() != LOBBY
+    later.start()
+    try:
+        qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=15_000)
+    finally:
+        tab.shutdown()
+        later.stop()

@@ -81,6 +81,7 @@ add_messages({
     "online.conn.online": ("{url} に接続済み", "Connected to {url}"),
     "online.conn.lost": ("サーバーとの接続が切れました。卓は待っています。再接続中…",
                          "The connection to the server was lost. The table waits; reconnecting…"),
+    "online.conn.unreachable": ("{url} に接続できません。再試行中…", "Cannot reach {url}; trying again…"),
     "online.conn.bad_address": ("サーバーのアドレスは ws://ホスト:ポート の形です",
                                 "The server address is ws://HOST:PORT"),
     "online.conn.need_name": ("名前とパスワードを入れてください", "Enter a name and a password"),
@@ -140,7 +141,7 @@ class OnlinePanel(QWidget):
         self.invitation: str | None = None
         self._want_table: str | None = None          # a table created here: joined when `created` comes
         self._codes: dict[str, str] = {}
-        self._conn_state, self._conn_url = CLOSED, ""
+        self._conn_state, self._conn_url, self._ever_online = CLOSED, "", False
         self._bridge = _Bridge(self)
         self._bridge.frame.connect(self._on_frame)
         self._bridge.status.connect(self._on_status)
@@ -303,7 +304,7 @@ class OnlinePanel(QWidget):
             self.conn.close()
         bridge = self._bridge
         self.conn = Connection(address, on_frame=bridge.frame.emit, on_status=bridge.status.emit)
-        self._conn_url = self.conn.url
+        self._conn_url, self._ever_online = self.conn.url, False
         self._save(SERVER, address.strip())
         self.conn.open()
 
@@ -523,12 +524,15 @@ class OnlinePanel(QWidget):
 
     def _on_status(self, state: str, detail: str) -> None:
         self._conn_state = state
+        self._ever_online = self._ever_online or state == ONLINE
         self._show_connection()
 
     def _show_connection(self) -> None:
         state = self._conn_state
         text = {CLOSED: tr("online.conn.closed"), CONNECTING: tr("online.conn.connecting", url=self._conn_url),
-                ONLINE: tr("online.conn.online", url=self._conn_url), LOST: tr("online.conn.lost")}[state]
+                ONLINE: tr("online.conn.online", url=self._conn_url),
+                LOST: tr("online.conn.lost") if self._ever_online
+                else tr("online.conn.unreachable", url=self._conn_url)}[state]
         self.connection_label.setText(text)
         self.connection_label.setStyleSheet("color: #c0392b; font-weight: bold;" if state == LOST else "")
         self.connection_label.setVisible(state != CLOSED)
