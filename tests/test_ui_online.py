@@ -10,8 +10,13 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import asyncio  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+import urllib.request  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
@@ -345,3 +350,66 @@ def test_a_server_not_there_yet_is_said_and_signing_in_waits_for_it(qtbot, tab, 
     finally:
         tab.shutdown()
         later.stop()
+
+
+class KarutaServe:
+    """`karuta serve` as its own process (a kill -9 is a real crash: no close frame, no goodbye)."""
+
+    def __init__(self, db: str, port: int):
+        self.db, self.port, self.proc = db, port, None
+        self.url = f"ws://127.0.0.1:{port}/ws"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "trainer.cli", "serve", "--port", str(self.port),
+                                      "--db", self.db], cwd=Path(__file__).resolve().parents[1],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"karuta serve did not start: {self.proc.stderr.read()}") from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def test_a_killed_server_process_is_said_and_the_game_goes_on_when_it_is_back(qtbot, tab, tmp_path):
+    """kill -9 of `karuta serve` mid-game: the status bar says the connection is lost, the
+    table waits with the same view; a new `karuta serve` on the same database and port
+    replays the table, the tab logs in again with its token, and Ume Botan goes on to its end."""
+    server = KarutaServe(f"sqlite:///{tmp_path / 'killed.sqlite'}", free_port())
+    server.start()
+    try:
+        sign_in_as_guest(qtbot, tab, server)
+        create_from_form(qtbot, tab, "umebotan", "standard", 3, 2)
+        start_with_cpus(qtbot, tab)
+        remote = tab.remote
+        play_my_turns(qtbot, tab, until=lambda: len(remote.log) > 30)
+        qtbot.waitUntil(lambda: bool(remote.waiting_for()), timeout=10_000)
+        seq, logged, hand = remote.seq, list(remote.log), remote.view().hand
+        server.kill()
+        qtbot.waitUntil(lambda: tab.connection_label.text() == tr("online.conn.lost"), timeout=20_000)
+        assert tab.pages.currentIndex() == TABLE and remote.view().hand == hand
+        server.start()
+        qtbot.waitUntil(lambda: tab.conn.state == ONLINE, timeout=20_000)
+        qtbot.waitUntil(lambda: remote.seq == seq and bool(remote.waiting_for()), timeout=10_000)
+        assert remote.log == logged and remote.view().hand == hand     # replayed: the very same table
+        play_my_turns(qtbot, tab)
+        assert remote.is_over()
+    finally:
+        tab.shutdown()
+        server.stop()
