@@ -129,8 +129,8 @@ class Connection:
             self.tables[frame["table"]]["type"] = "spectate" if frame.get("you") is None else "join"
         elif kind == "left":
             self.tables.pop(str(frame.get("table")), None)
-        elif kind == "error" and frame.get("error") == "bad_credentials" and self.token and self.name is None:
-            self.token = None
+        elif kind == "error" and frame.get("error") == "bad_credentials":
+            self.token = None           # an expired token is not sent again at the next reconnect
 
     # -- the worker thread --------------------------------------------------------------------
     def _main(self) -> None:

@@ -85,6 +85,8 @@ add_messages({
     "online.conn.bad_address": ("サーバーのアドレスは ws://ホスト:ポート の形です",
                                 "The server address is ws://HOST:PORT"),
     "online.conn.need_name": ("名前とパスワードを入れてください", "Enter a name and a password"),
+    "online.signed_out": ("サーバーがログインを受け付けません。もう一度ログインしてください",
+                          "The server no longer knows this sign-in; please log in again"),
     "online.bad_invitation": ("招待は「卓/コード」の形です", "An invitation is TABLE/CODE"),
     "online.error": ("サーバーが受け付けませんでした（{error}）", "The server refused that ({error})"),
     "online.error.bad_credentials": ("名前かパスワードが違います", "Wrong name or password"),
@@ -521,6 +523,12 @@ class OnlinePanel(QWidget):
             self._table_changed()          # the action was not taken: the view may be acted on again
         msg = f"online.error.{error}"
         self.notice.setText(tr(msg) if msg in MESSAGES else tr("online.error", error=error))
+        if error == "no_such_table" and self.remote is not None:
+            self._close_table()            # coming back, the server no longer has our table
+            self.pages.setCurrentIndex(LOBBY)
+        elif error == "bad_credentials" and self.pages.currentIndex() != SIGN_IN:
+            self.sign_out()                # coming back, the server no longer knows our token
+            self.notice.setText(tr("online.signed_out"))
 
     def _on_status(self, state: str, detail: str) -> None:
         self._conn_state = state
