@@ -257,6 +257,9 @@ def test_two_people_at_a_private_table_each_see_their_own_hand(qtbot, tmp_path, 
         guest.invite_button.click()
         qtbot.waitUntil(lambda: guest.remote is not None and guest.remote.seat == 1, timeout=5_000)
         qtbot.waitUntil(lambda: "hanako" in " ".join(guest.game_panel.table.titles), timeout=5_000)
+        yomi_panel = guest.game_panel        # the table's own choices are the server's; the faces are ours
+        assert yomi_panel.faces.isVisible() and not yomi_panel.level.isVisible()
+        assert not yomi_panel.new_button.isVisible() and not yomi_panel.rounds.isVisible()
         start_with_cpus(qtbot, tab)
         qtbot.waitUntil(lambda: guest.remote.started, timeout=5_000)
         for _ in range(500):

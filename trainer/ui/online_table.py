@@ -43,9 +43,13 @@ class OnlineTablePanel:
         """Draw `remote` from now on (its game starts drawing once the server sent a view)."""
         panel = cast(CardGamePanel, self)
         self.remote = remote
-        _hide_layout(panel.setup_row)
+        _hide_layout(panel.setup_row, keep=self.view_choices())
         panel.new_button.hide()
         self.refresh()
+
+    def view_choices(self) -> list[QWidget]:
+        """Setup widgets that change only the drawing (kept online; the rest is the table's)."""
+        return []
 
     # -- CardGamePanel hooks ----------------------------------------------------------------------
     def person_seat(self) -> int:
@@ -131,7 +135,8 @@ class OnlineUnsun(OnlineTablePanel, UnsunPanel):
 
 
 class OnlineYomi(OnlineTablePanel, YomiPanel):
-    pass
+    def view_choices(self) -> list[QWidget]:
+        return [self.faces_label, self.faces]          # mekurifuda, western or hanafuda faces
 
 
 class OnlineUmebotan(OnlineTablePanel, UmebotanPanel):
@@ -149,10 +154,10 @@ def panel_for(remote: RemoteTable, settings: Any, voices: Any = None) -> CardGam
     return panel
 
 
-def _hide_layout(layout: Any) -> None:
+def _hide_layout(layout: Any, keep: list[QWidget]) -> None:
     for k in range(layout.count()):
         widget: QWidget | None = layout.itemAt(k).widget()
-        if widget is not None:
+        if widget is not None and widget not in keep:
             widget.hide()
 
 
