@@ -407,6 +407,7 @@ def test_a_killed_server_process_is_said_and_the_game_goes_on_when_it_is_back(qt
         server.kill()
         qtbot.waitUntil(lambda: tab.connection_label.text() == tr("online.conn.lost"), timeout=20_000)
         assert tab.pages.currentIndex() == TABLE and remote.view().hand == hand
+        assert tab.game_panel.status.text() == tr("online.table.waits")
         server.start()
         qtbot.waitUntil(lambda: tab.conn.state == ONLINE, timeout=20_000)
         qtbot.waitUntil(lambda: remote.seq == seq and bool(remote.waiting_for()), timeout=10_000)

@@ -87,6 +87,7 @@ add_messages({
     "online.conn.need_name": ("名前とパスワードを入れてください", "Enter a name and a password"),
     "online.signed_out": ("サーバーがログインを受け付けません。もう一度ログインしてください",
                           "The server no longer knows this sign-in; please log in again"),
+    "online.table.waits": ("サーバーを待っています（卓はそのまま）", "Waiting for the server (the table is kept)"),
     "online.bad_invitation": ("招待は「卓/コード」の形です", "An invitation is TABLE/CODE"),
     "online.error": ("サーバーが受け付けませんでした（{error}）", "The server refused that ({error})"),
     "online.error.bad_credentials": ("名前かパスワードが違います", "Wrong name or password"),
@@ -544,6 +545,8 @@ class OnlinePanel(QWidget):
         self.connection_label.setText(text)
         self.connection_label.setStyleSheet("color: #c0392b; font-weight: bold;" if state == LOST else "")
         self.connection_label.setVisible(state != CLOSED)
+        if state == LOST and self.game_panel is not None:     # the view comes again once back
+            self.game_panel.status.setText(tr("online.table.waits"))
 
     def showEvent(self, event: Any) -> None:
         """In a main window the connection's state moves to its status bar (a permanent widget
