@@ -260,6 +260,11 @@ def test_two_people_at_a_private_table_each_see_their_own_hand(qtbot, tmp_path, 
         yomi_panel = guest.game_panel        # the table's own choices are the server's; the faces are ours
         assert yomi_panel.faces.isVisible() and not yomi_panel.level.isVisible()
         assert not yomi_panel.new_button.isVisible() and not yomi_panel.rounds.isVisible()
+        guest.seat_box.setCurrentIndex(guest.seat_box.findData(2))     # move to the other free seat
+        guest.sit_button.click()
+        qtbot.waitUntil(lambda: guest.remote.seat == 2, timeout=5_000)
+        qtbot.waitUntil(lambda: tab.remote.summary["seats"][2] is not None, timeout=5_000)
+        assert tab.remote.summary["seats"][1] is None
         start_with_cpus(qtbot, tab)
         qtbot.waitUntil(lambda: guest.remote.started, timeout=5_000)
         for _ in range(500):
