@@ -145,6 +145,12 @@ def test_text_imports_no_qt_and_no_ui():
     _check(offenders, "trainer/text words everything without Qt (the app, simulate --log, a server)")
 
 
+def test_the_online_client_imports_no_qt_and_no_ui():
+    offenders = [i for path in sources("trainer/online") for i in imports_of(path)
+                 if i.top in QT or i.within("trainer.ui")]
+    _check(offenders, "trainer/online is the app's Qt-free client (the Online tab is trainer/ui/online_*)")
+
+
 def test_commands_and_simulators_do_not_import_the_command_line():
     """They raise `trainer.errors.UsageError`; the command line imports them, not the reverse."""
     offenders = [i for path in sources("trainer/commands", "trainer/sim") for i in imports_of(path)
@@ -226,7 +232,8 @@ PURE_MODULES = ("trainer.rules.kyogi", "trainer.rules.mubeyama", "trainer.games.
                 "trainer.text.kyogi", "trainer.text.mubeyama", "trainer.text.unsun", "trainer.text.yomi",
                 "trainer.text.umebotan", "trainer.text.refusals", "trainer.text.help", "trainer.text.stats",
                 "trainer.text.drills", "trainer.text.events", "trainer.text.import_report",
-                "trainer.reader.session", "trainer.stats.demo", "trainer.errors")
+                "trainer.reader.session", "trainer.stats.demo", "trainer.errors",
+                "trainer.online.client", "trainer.online.table", "trainer.online.games")
 HEAVY = ("PySide6", "numpy", "shiboken6", "pyqtgraph", "scipy", "soundfile", "sounddevice")
 
 _PROBE = """

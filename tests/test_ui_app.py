@@ -101,12 +101,12 @@ def test_language_is_restored_from_settings(qtbot, ini):
 
 
 def test_every_mode_is_there(window):
-    """Reader, Match, Drills, Games (every registered game's table but kyōgi's), Statistics."""
+    """Reader, Match, Drills, Games (every registered game's table but kyōgi's), Online, Statistics."""
     from trainer.ui.modes import game_tables
     assert [m for m, _ in window.modes] == ["mode.reader", "mode.kyogi", "mode.drills", "mode.games",
-                                            "mode.stats"]
+                                            "mode.online", "mode.stats"]
     names = [window.tabs.tabText(k) for k in range(window.tabs.count())]
-    assert names == ["Reader", "Match", "Drills", "Games", "Statistics"]
+    assert names == ["Reader", "Match", "Drills", "Games", "Online", "Statistics"]
     assert len(names) == len(window.modes) == window.stack.count()
     for msg, panel in window.modes:             # every mode speaks the commands protocol
         assert callable(panel.available) and callable(panel.command), msg

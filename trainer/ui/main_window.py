@@ -40,10 +40,12 @@ def _with_settings_and_voices(cls, settings, voices):
 
 
 # Modes besides the reader and Match: (message id, module, class, how to build it). Match
-# mode is kyōgi's table from the game registry; the Games mode holds every other game's table.
+# mode is kyōgi's table from the game registry; the Games mode holds every other game's table;
+# Online plays the turn games on a game server (`karuta serve`).
 MODES = (
     ("mode.drills", "trainer.ui.drills_panel", "DrillsPanel", _with_settings_and_voices),
     ("mode.games", "trainer.ui.games_panel", "GamesPanel", _with_settings_and_voices),
+    ("mode.online", "trainer.ui.online_panel", "OnlinePanel", _with_settings_and_voices),
     ("mode.stats", "trainer.ui.stats_panel", "StatsPanel", lambda cls, s, v: cls(s)),
 )
 

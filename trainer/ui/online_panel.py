@@ -1,0 +1,616 @@
+"""The Online tab: play Unsun, Yomi and Ume Botan with other people on a game server (`karuta serve`).
+
+Three pages. **Sign in**: the server's address (``ws://127.0.0.1:8750/ws`` by
+default, remembered), a name and password to log in or sign up, or play as a
+guest. **Lobby**: the live list of tables (the server sends it again at every
+change), join or watch the chosen one, create a table (game, rules, seats, CPU
+level for the seats left empty, turn timer, public or private with an
+invitation), or join a private table by its invitation (``TABLE/CODE``).
+**Table**: the seats, sit, start (the host: empty seats get CPUs), leave, and
+the game drawn by the same panel as local play (`trainer.ui.online_table`).
+
+The connection (`trainer.online.client.Connection`) lives in a worker thread;
+its frames and its state come here as queued signals. The connection's state
+is always said in the status line (the main window's status bar when the tab
+is in it): a dropped server or connection is said at once, the table waits
+(nothing can be played), and when the connection is back (the client logs in
+again with its token and rejoins) the game goes on from the server's view.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QMainWindow, QPushButton, QSpinBox, QStackedWidget,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from trainer.online.client import CLOSED, CONNECTING, DEFAULT_SERVER, LOST, ONLINE, AddressError, Connection
+from trainer.online.games import DEFAULT_LEVEL, LENGTH, LEVELS, TABLE_KINDS, TURN_SECONDS, seat_range
+from trainer.online.table import RemoteTable
+from trainer.text.refusals import describe_refusal
+from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.online_table import OnlineTablePanel, panel_for
+from trainer.ui.settings import Key
+
+add_messages({
+    "mode.online": ("オンライン", "Online"),
+    "online.server": ("サーバー", "Server"),
+    "online.name": ("名前", "Name"),
+    "online.password": ("パスワード", "Password"),
+    "online.log_in": ("ログイン", "Log in"),
+    "online.sign_up": ("新規登録", "Sign up"),
+    "online.guest": ("ゲストで参加", "Play as a guest"),
+    "online.sign_out": ("ログアウト", "Sign out"),
+    "online.signed_in": ("{name} としてログイン中", "Signed in as {name}"),
+    "online.tables": ("テーブル一覧（自動更新）", "Tables (updated live)"),
+    "online.col.table": ("卓", "Table"),
+    "online.col.game": ("ゲーム", "Game"),
+    "online.col.seats": ("席", "Seats"),
+    "online.col.status": ("状態", "Status"),
+    "online.col.timer": ("持ち時間", "Turn timer"),
+    "online.join": ("参加", "Join"),
+    "online.watch": ("観戦", "Watch"),
+    "online.create": ("卓を作る", "Create a table"),
+    "online.game": ("ゲーム", "Game"),
+    "online.seats": ("人数", "Seats"),
+    "online.level": ("空席の CPU", "CPU for empty seats"),
+    "online.timer": ("持ち時間（分、0 = なし）", "Turn timer (minutes, 0 = none)"),
+    "online.deals": ("局数（配り）", "Deals"),
+    "online.rounds": ("局数", "Rounds"),
+    "online.private": ("非公開（招待コードで参加）", "Private (join by invitation)"),
+    "online.invitation": ("招待で参加", "Join by invitation"),
+    "online.invitation_hint": ("卓/コード", "TABLE/CODE"),
+    "online.invitation_is": ("招待: {code}", "Invitation: {code}"),
+    "online.table_title": ("卓 {table} — {game}", "Table {table} — {game}"),
+    "online.sit": ("この席に座る", "Sit here"),
+    "online.start": ("開始（空席は CPU）", "Start (CPUs fill empty seats)"),
+    "online.leave": ("退席", "Leave"),
+    "online.status.open": ("募集中", "open"),
+    "online.status.playing": ("対局中", "playing"),
+    "online.status.over": ("終局", "over"),
+    "online.private_mark": ("非公開", "private"),
+    "online.no_timer": ("なし", "none"),
+    "online.minutes": ("{n} 分", "{n} min"),
+    "online.seconds": ("{n} 秒", "{n} s"),
+    "online.seat_free": ("空", "free"),
+    "online.seat_cpu": ("CPU", "CPU"),
+    "online.spectating": ("観戦中", "Watching"),
+    "online.conn.closed": ("未接続", "Not connected"),
+    "online.conn.connecting": ("{url} に接続中…", "Connecting to {url}…"),
+    "online.conn.online": ("{url} に接続済み", "Connected to {url}"),
+    "online.conn.lost": ("サーバーとの接続が切れました。卓は待っています。再接続中…",
+                         "The connection to the server was lost. The table waits; reconnecting…"),
+    "online.conn.unreachable": ("{url} に接続できません。再試行中…", "Cannot reach {url}; trying again…"),
+    "online.conn.bad_address": ("サーバーのアドレスは ws://ホスト:ポート の形です",
+                                "The server address is ws://HOST:PORT"),
+    "online.conn.need_name": ("名前とパスワードを入れてください", "Enter a name and a password"),
+    "online.signed_out": ("サーバーがログインを受け付けません。もう一度ログインしてください",
+                          "The server no longer knows this sign-in; please log in again"),
+    "online.table.waits": ("サーバーを待っています（卓はそのまま）", "Waiting for the server (the table is kept)"),
+    "online.bad_invitation": ("招待は「卓/コード」の形です", "An invitation is TABLE/CODE"),
+    "online.error": ("サーバーが受け付けませんでした（{error}）", "The server refused that ({error})"),
+    "online.error.bad_credentials": ("名前かパスワードが違います", "Wrong name or password"),
+    "online.error.name_taken": ("その名前は使われています", "That name is taken"),
+    "online.error.bad_name": ("名前は英数字・-・_ の 24 文字まで", "A name is up to 24 letters, digits, - or _"),
+    "online.error.bad_password": ("パスワードは 8〜128 文字", "A password is 8 to 128 characters"),
+    "online.error.bad_code": ("招待コードが違います", "That invitation code is wrong"),
+    "online.error.no_such_table": ("その卓はありません", "No such table"),
+    "online.error.seat_taken": ("その席はふさがっています", "That seat is taken"),
+    "online.error.not_open": ("対局が始まっています。観戦はできます", "The game has started; you may watch"),
+    "online.error.not_host": ("開始できるのは卓の主催者だけです", "Only the table's host starts it"),
+    "online.error.stale_seq": ("卓が先に進みました。もう一度どうぞ", "The table moved on; try again"),
+    "online.error.rate_limited": ("送信が速すぎます", "Too many messages at once"),
+})
+
+SERVER = Key("online/server", DEFAULT_SERVER)
+NAME = Key("online/name", "")
+"""The server and the name last used, remembered between runs (never the password)."""
+
+SIGN_IN, LOBBY, TABLE = 0, 1, 2
+GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi", "umebotan": "mode.umebotan"}
+
+
+def game_label(game: str, variant: str) -> str:
+    if game == "yomi37":
+        return tr("yomi.variant.yomi37")
+    if game == "yomi" and variant == "wild":
+        return f"{tr('mode.yomi')} — {tr('yomi.variant.wild')}"
+    return tr(GAME_NAMES.get(game, game))
+
+
+def level_label(game: str, level: str) -> str:
+    prefix = {"unsun": "unsun.ui.level", "umebotan": "ume.level"}.get(game, "yomi.level")
+    return tr(f"{prefix}.{level}")
+
+
+class _Bridge(QObject):
+    """The worker thread's callbacks as signals (queued to the GUI thread by Qt)."""
+
+    frame = Signal(object)
+    status = Signal(str, str)
+
+
+class OnlinePanel(QWidget):
+    """The Online tab (see the module docstring)."""
+
+    def __init__(self, settings: Any, voices: Any = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.settings, self.voices = settings, voices
+        self.conn: Connection | None = None
+        self.remote: RemoteTable | None = None
+        self.game_panel: Any = None
+        self.lobby: list[dict[str, Any]] = []
+        self.invitation: str | None = None
+        self._want_table: str | None = None          # a table created here: joined when `created` comes
+        self._codes: dict[str, str] = {}
+        self._conn_state, self._conn_url, self._ever_online = CLOSED, "", False
+        self._bridge = _Bridge(self)
+        self._bridge.frame.connect(self._on_frame)
+        self._bridge.status.connect(self._on_status)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self._sign_in_page())
+        self.pages.addWidget(self._lobby_page())
+        self.pages.addWidget(self._table_page())
+        self.notice = QLabel(wordWrap=True)
+        self.notice.setStyleSheet("color: #c0392b;")
+        self.connection_label = QLabel()
+        """The connection's state: below the tab, or in the main window's status bar (`showEvent`)."""
+        v = QVBoxLayout(self)
+        v.setContentsMargins(4, 4, 4, 4)
+        v.addWidget(self.pages, 1)
+        v.addWidget(self.notice)
+        self._status_row = QHBoxLayout()
+        self._status_row.addWidget(self.connection_label, 1)
+        v.addLayout(self._status_row)
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+
+    # -- pages ---------------------------------------------------------------------------------------
+    def _sign_in_page(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout()
+        self.server_edit = QLineEdit(str(self._setting(SERVER)))
+        self.name_edit = QLineEdit(str(self._setting(NAME)))
+        self.password_edit = QLineEdit(echoMode=QLineEdit.EchoMode.Password)
+        self.server_label, self.name_label, self.password_label = QLabel(), QLabel(), QLabel()
+        form.addRow(self.server_label, self.server_edit)
+        form.addRow(self.name_label, self.name_edit)
+        form.addRow(self.password_label, self.password_edit)
+        self.log_in_button, self.sign_up_button, self.guest_button = QPushButton(), QPushButton(), QPushButton()
+        self.log_in_button.clicked.connect(lambda: self.sign_in("log_in"))
+        self.sign_up_button.clicked.connect(lambda: self.sign_in("sign_up"))
+        self.guest_button.clicked.connect(lambda: self.sign_in("guest"))
+        buttons = QHBoxLayout()
+        for b in (self.log_in_button, self.sign_up_button, self.guest_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        v = QVBoxLayout(page)
+        v.addLayout(form)
+        v.addLayout(buttons)
+        v.addStretch(1)
+        return page
+
+    def _lobby_page(self) -> QWidget:
+        page = QWidget()
+        self.who_label = QLabel()
+        self.sign_out_button = QPushButton()
+        self.sign_out_button.clicked.connect(self.sign_out)
+        top = QHBoxLayout()
+        top.addWidget(self.who_label, 1)
+        top.addWidget(self.sign_out_button)
+        self.tables_label = QLabel()
+        self.table_list = QTableWidget(0, 5)
+        self.table_list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table_list.verticalHeader().hide()
+        header = self.table_list.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table_list.doubleClicked.connect(lambda _: self.join_selected())
+        self.join_button, self.watch_button = QPushButton(), QPushButton()
+        self.join_button.clicked.connect(self.join_selected)
+        self.watch_button.clicked.connect(lambda: self.join_selected(watch=True))
+        row = QHBoxLayout()
+        row.addWidget(self.join_button)
+        row.addWidget(self.watch_button)
+        row.addStretch(1)
+        left = QVBoxLayout()
+        left.addLayout(top)
+        left.addWidget(self.tables_label)
+        left.addWidget(self.table_list, 1)
+        left.addLayout(row)
+        h = QHBoxLayout(page)
+        h.addLayout(left, 3)
+        h.addLayout(self._create_box(), 2)
+        return page
+
+    def _create_box(self) -> QVBoxLayout:
+        self.create_box = QGroupBox()
+        form = QFormLayout(self.create_box)
+        self.kind_box, self.seats_box, self.level_box = QComboBox(), QComboBox(), QComboBox()
+        self.timer_spin = QSpinBox(minimum=0, maximum=60, value=TURN_SECONDS // 60)
+        self.length_spin = QSpinBox()
+        self.private_box = QCheckBox()
+        self.kind_box.currentIndexChanged.connect(self._kind_changed)
+        self.game_label, self.seats_label, self.level_label, self.timer_label = QLabel(), QLabel(), QLabel(), QLabel()
+        form.addRow(self.game_label, self.kind_box)
+        form.addRow(self.seats_label, self.seats_box)
+        form.addRow(self.level_label, self.level_box)
+        self.length_label = QLabel()
+        form.addRow(self.length_label, self.length_spin)
+        form.addRow(self.timer_label, self.timer_spin)
+        form.addRow(self.private_box)
+        self.create_button = QPushButton()
+        self.create_button.clicked.connect(self.create_table)
+        form.addRow(self.create_button)
+        self.invite_box = QGroupBox()
+        inv = QHBoxLayout(self.invite_box)
+        self.invite_edit = QLineEdit()
+        self.invite_button = QPushButton()
+        self.invite_button.clicked.connect(self.join_invitation)
+        inv.addWidget(self.invite_edit, 1)
+        inv.addWidget(self.invite_button)
+        v = QVBoxLayout()
+        v.addWidget(self.create_box)
+        v.addWidget(self.invite_box)
+        v.addStretch(1)
+        return v
+
+    def _table_page(self) -> QWidget:
+        page = QWidget()
+        self.table_title = QLabel()
+        self.table_title.setStyleSheet("font-weight: bold;")
+        self.invitation_label = QLabel(textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.seat_box = QComboBox()
+        self.sit_button, self.start_button, self.leave_button = QPushButton(), QPushButton(), QPushButton()
+        self.sit_button.clicked.connect(self.sit)
+        self.start_button.clicked.connect(self.start)
+        self.leave_button.clicked.connect(self.leave)
+        top = QHBoxLayout()
+        top.addWidget(self.table_title)
+        top.addWidget(self.invitation_label)
+        top.addStretch(1)
+        for w in (self.seat_box, self.sit_button, self.start_button, self.leave_button):
+            top.addWidget(w)
+        self.game_area = QVBoxLayout()
+        v = QVBoxLayout(page)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addLayout(top)
+        v.addLayout(self.game_area, 1)
+        return page
+
+    # -- signing in -------------------------------------------------------------------------------------
+    def sign_in(self, how: str) -> None:
+        """Connect to the server in the address field and log in / sign up / come as a guest."""
+        self.notice.clear()
+        name, password = self.name_edit.text().strip(), self.password_edit.text()
+        if how != "guest" and (not name or not password):
+            self.notice.setText(tr("online.conn.need_name"))
+            return
+        try:
+            self._connect(self.server_edit.text())
+        except AddressError:
+            self.notice.setText(tr("online.conn.bad_address"))
+            return
+        assert self.conn is not None
+        if how == "guest":
+            self.conn.send("guest")
+        else:
+            self.conn.send(how, name=name, password=password)
+            self._save(NAME, name)
+        self.password_edit.clear()
+
+    def _connect(self, address: str) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        bridge = self._bridge
+        self.conn = Connection(address, on_frame=bridge.frame.emit, on_status=bridge.status.emit)
+        self._conn_url, self._ever_online = self.conn.url, False
+        self._save(SERVER, address.strip())
+        self.conn.open()
+
+    def sign_out(self) -> None:
+        self._close_table()
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+        self.pages.setCurrentIndex(SIGN_IN)
+
+    # -- the lobby ---------------------------------------------------------------------------------------
+    def selected_table(self) -> str | None:
+        rows = self.table_list.selectionModel().selectedRows()
+        if not rows:
+            return None
+        item = self.table_list.item(rows[0].row(), 0)
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def join_selected(self, watch: bool = False) -> None:
+        table = self.selected_table()
+        if table is not None:
+            self.join(table, watch=watch)
+
+    def join(self, table: str, watch: bool = False, code: str | None = None) -> None:
+        if self.conn is None:
+            return
+        self.notice.clear()
+        self._want_table = table
+        self.conn.send("spectate" if watch else "join", table=table, code=code)
+
+    def join_invitation(self) -> None:
+        text = self.invite_edit.text().strip()
+        table, sep, code = text.partition("/")
+        if not sep or not table or not code:
+            self.notice.setText(tr("online.bad_invitation"))
+            return
+        self.join(table, code=code)
+
+    def create_table(self) -> None:
+        if self.conn is None:
+            return
+        game, variant = str(self.kind_box.currentData()).split("/")
+        minutes = self.timer_spin.value()
+        length = {LENGTH[game][0]: self.length_spin.value()}
+        self.notice.clear()
+        self.conn.send("create_table", game=game, variant=variant, seats=self.seats_box.currentData(),
+                       level=self.level_box.currentData(), turn_seconds=minutes * 60 if minutes else None,
+                       private=self.private_box.isChecked(), **length)
+
+    def _kind_changed(self) -> None:
+        data = self.kind_box.currentData()
+        if data is None:
+            return
+        game, variant = str(data).split("/")
+        low, high, usual = seat_range(game, variant)
+        keep = self.seats_box.currentData()
+        self.seats_box.clear()
+        for n in range(low, high + 1):
+            self.seats_box.addItem(str(n), n)
+        self.seats_box.setCurrentIndex(max(0, self.seats_box.findData(keep if keep else usual)))
+        keep_level = self.level_box.currentData()
+        self.level_box.clear()
+        for level in LEVELS[game]:
+            self.level_box.addItem(level_label(game, level), level)
+        k = self.level_box.findData(keep_level)
+        self.level_box.setCurrentIndex(k if k >= 0 else self.level_box.findData(DEFAULT_LEVEL[game]))
+        field, low, high, usual = LENGTH[game]
+        self.length_label.setText(tr(f"online.{field}"))
+        self.length_spin.setRange(low, high)
+        self.length_spin.setSingleStep(2 if game == "umebotan" else 1)     # Ume Botan: an even number
+        self.length_spin.setValue(usual)
+
+    def _show_lobby(self, tables: list[dict[str, Any]]) -> None:
+        keep = self.selected_table()
+        self.lobby = tables
+        self.table_list.setRowCount(len(tables))
+        for r, t in enumerate(tables):
+            cells = [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                     game_label(t["game"], t.get("variant", "standard")), self._seats_text(t["seats"]),
+                     tr(f"online.status.{t['status']}"), self._timer_text(t.get("turn_seconds"))]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, t["table"])
+                self.table_list.setItem(r, c, item)
+            if t["table"] == keep:
+                self.table_list.selectRow(r)
+
+    @staticmethod
+    def _seats_text(seats: list[Any]) -> str:
+        taken = sum(1 for s in seats if s)
+        names = [s.get("name") or tr("online.seat_cpu") if s else tr("online.seat_free") for s in seats]
+        return f"{taken}/{len(seats)}: " + ", ".join(names)
+
+    @staticmethod
+    def _timer_text(seconds: float | None) -> str:
+        if not seconds:
+            return tr("online.no_timer")
+        if seconds >= 60 and seconds % 60 == 0:
+            return tr("online.minutes", n=int(seconds // 60))
+        return tr("online.seconds", n=f"{seconds:g}")
+
+    # -- a table -------------------------------------------------------------------------------------------
+    def sit(self) -> None:
+        if self.conn is not None and self.remote is not None and self.seat_box.currentData() is not None:
+            self.conn.send("sit", table=self.remote.id, seat=self.seat_box.currentData())
+
+    def start(self) -> None:
+        if self.conn is not None and self.remote is not None:
+            self.conn.send("start", table=self.remote.id)
+
+    def leave(self) -> None:
+        if self.conn is not None and self.remote is not None:
+            self.conn.send("leave", table=self.remote.id)
+        self._close_table()
+        self.pages.setCurrentIndex(LOBBY)
+
+    def _open_table(self, frame: dict[str, Any]) -> None:
+        self._close_table()
+        assert self.conn is not None
+        conn = self.conn
+        self.remote = RemoteTable(frame, send=conn.send)
+        self.invitation = f"{frame['table']}/{self._codes[frame['table']]}" if frame["table"] in self._codes else None
+        self.game_panel = panel_for(self.remote, self.settings, self.voices)
+        self.game_area.addWidget(self.game_panel, 1)
+        self.pages.setCurrentIndex(TABLE)
+        self._table_changed()
+
+    def _close_table(self) -> None:
+        if self.game_panel is not None:
+            self.game_panel.shutdown()
+            self.game_area.removeWidget(self.game_panel)
+            self.game_panel.hide()
+            self.game_panel.setParent(None)
+            self.game_panel.deleteLater()
+            self.game_panel = None
+        self.remote = None
+
+    def _table_changed(self) -> None:
+        """The table's header (seats, what may be done) and the game's drawing, from the remote table."""
+        remote = self.remote
+        if remote is None:
+            return
+        summary = remote.summary
+        self.table_title.setText(tr("online.table_title", table=remote.id,
+                                    game=game_label(remote.game, remote.variant_name)))
+        self.invitation_label.setText(tr("online.invitation_is", code=self.invitation) if self.invitation else "")
+        is_open = remote.status == "open"
+        self.seat_box.clear()
+        for s, info in enumerate(summary.get("seats") or []):
+            if not info:
+                self.seat_box.addItem(tr("table.seat", n=s + 1), s)
+        for w in (self.seat_box, self.sit_button, self.start_button):
+            w.setVisible(is_open)
+        self.sit_button.setEnabled(self.seat_box.count() > 0)
+        panel: OnlineTablePanel = self.game_panel
+        panel.refresh()
+        if remote.seat is None and remote.started:
+            self.game_panel.status.setText(tr("online.spectating") + " — " + self.game_panel.status.text())
+
+    # -- frames and the connection -----------------------------------------------------------------------
+    def _on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "signed_in":
+            self.who_label.setText(tr("online.signed_in", name=frame.get("name", "")))
+            if self.pages.currentIndex() == SIGN_IN:
+                self.pages.setCurrentIndex(LOBBY)
+                assert self.conn is not None
+                self.conn.send("lobby")
+        elif kind == "lobby":
+            self._show_lobby(list(frame.get("tables") or []))
+            self._seats_from_lobby()
+        elif kind == "created":
+            if frame.get("code"):
+                self._codes[frame["table"]] = frame["code"]
+            self.join(frame["table"])
+        elif kind == "table":
+            self._table_frame(frame)
+        elif kind in ("events", "view", "over"):
+            if self.remote is not None and frame.get("table") == self.remote.id:
+                self.remote.apply(frame)
+                self._table_changed()
+        elif kind == "left":
+            if self.remote is not None and frame.get("table") == self.remote.id:
+                self._close_table()
+                self.pages.setCurrentIndex(LOBBY)
+        elif kind == "refusal":
+            if self.remote is not None and self.game_panel is not None:
+                refusal = self.remote.refusal(frame)
+                self._table_changed()         # (a redraw clears the panel's notice: worded after it)
+                self.game_panel.notice.setText(describe_refusal(refusal))
+        elif kind == "error":
+            self._error(frame)
+
+    def _seats_from_lobby(self) -> None:
+        """The open table's seats as the lobby lists them: a start fills the empty seats with CPUs
+        and the server says so in the lobby, not in a ``table`` frame (protocol 1)."""
+        remote = self.remote
+        listed = next((t for t in self.lobby if remote is not None and t["table"] == remote.id), None)
+        if remote is not None and listed is not None and listed["seats"] != remote.summary.get("seats"):
+            remote.summary = {**remote.summary, "seats": listed["seats"]}
+            self._table_changed()
+
+    def _table_frame(self, frame: dict[str, Any]) -> None:
+        if self.remote is not None and frame["table"] == self.remote.id:
+            self.remote.apply(frame)
+            self._table_changed()
+        elif frame["table"] == self._want_table:
+            self._want_table = None
+            self._open_table(frame)
+
+    def _error(self, frame: dict[str, Any]) -> None:
+        error = str(frame.get("error", ""))
+        if self.remote is not None and self.remote.answered(frame):
+            self._table_changed()          # the action was not taken: the view may be acted on again
+        msg = f"online.error.{error}"
+        self.notice.setText(tr(msg) if msg in MESSAGES else tr("online.error", error=error))
+        if error == "no_such_table" and self.remote is not None:
+            self._close_table()            # coming back, the server no longer has our table
+            self.pages.setCurrentIndex(LOBBY)
+        elif error == "bad_credentials" and self.pages.currentIndex() != SIGN_IN:
+            self.sign_out()                # coming back, the server no longer knows our token
+            self.notice.setText(tr("online.signed_out"))
+
+    def _on_status(self, state: str, detail: str) -> None:
+        self._conn_state = state
+        self._ever_online = self._ever_online or state == ONLINE
+        self._show_connection()
+
+    def _show_connection(self) -> None:
+        state = self._conn_state
+        text = {CLOSED: tr("online.conn.closed"), CONNECTING: tr("online.conn.connecting", url=self._conn_url),
+                ONLINE: tr("online.conn.online", url=self._conn_url),
+                LOST: tr("online.conn.lost") if self._ever_online
+                else tr("online.conn.unreachable", url=self._conn_url)}[state]
+        self.connection_label.setText(text)
+        self.connection_label.setStyleSheet("color: #c0392b; font-weight: bold;" if state == LOST else "")
+        self.connection_label.setVisible(state != CLOSED)
+        if state == LOST and self.game_panel is not None:     # the view comes again once back
+            self.game_panel.status.setText(tr("online.table.waits"))
+
+    def showEvent(self, event: Any) -> None:
+        """In a main window the connection's state moves to its status bar (a permanent widget
+        there: seen from every tab, never covered by the window's passing messages)."""
+        window = self.window()
+        if isinstance(window, QMainWindow) and self.connection_label.parent() is not window.statusBar():
+            self._status_row.removeWidget(self.connection_label)
+            window.statusBar().addPermanentWidget(self.connection_label)
+        super().showEvent(event)
+
+    # -- the main window's mode protocol -------------------------------------------------------------------
+    def available(self, name: str) -> bool:
+        return False
+
+    def command(self, name: str) -> bool:
+        return False
+
+    def settings_changed(self) -> None:
+        self.retranslate()
+
+    def shutdown(self) -> None:
+        self._close_table()
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def retranslate(self, *_: Any) -> None:
+        for label, key in ((self.server_label, "online.server"), (self.name_label, "online.name"),
+                           (self.password_label, "online.password"), (self.game_label, "online.game"),
+                           (self.seats_label, "online.seats"), (self.level_label, "online.level"),
+                           (self.timer_label, "online.timer"), (self.tables_label, "online.tables")):
+            label.setText(tr(key))
+        for button, key in ((self.log_in_button, "online.log_in"), (self.sign_up_button, "online.sign_up"),
+                            (self.guest_button, "online.guest"), (self.sign_out_button, "online.sign_out"),
+                            (self.join_button, "online.join"), (self.watch_button, "online.watch"),
+                            (self.create_button, "online.create"), (self.invite_button, "online.join"),
+                            (self.sit_button, "online.sit"), (self.start_button, "online.start"),
+                            (self.leave_button, "online.leave")):
+            button.setText(tr(key))
+        self.private_box.setText(tr("online.private"))
+        self.create_box.setTitle(tr("online.create"))
+        self.invite_box.setTitle(tr("online.invitation"))
+        self.invite_edit.setPlaceholderText(tr("online.invitation_hint"))
+        self.table_list.setHorizontalHeaderLabels([tr(f"online.col.{c}") for c in
+                                                   ("table", "game", "seats", "status", "timer")])
+        keep = self.kind_box.currentData()
+        self.kind_box.blockSignals(True)
+        self.kind_box.clear()
+        for game, variant in TABLE_KINDS:
+            self.kind_box.addItem(game_label(game, variant), f"{game}/{variant}")
+        self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(keep)))
+        self.kind_box.blockSignals(False)
+        self._kind_changed()
+        self._show_lobby(self.lobby)
+        self._show_connection()
+        self._table_changed()
+
+    # -- settings -------------------------------------------------------------------------------------------
+    def _setting(self, key: Key) -> Any:
+        return self.settings.get(key) if self.settings is not None else key.default
+
+    def _save(self, key: Key, value: Any) -> None:
+        if self.settings is not None:
+            self.settings.set(key, value)
+
+
+__all__ = ["OnlinePanel", "SERVER", "NAME"]
