@@ -257,3 +257,44 @@ def test_icu_inside_pyside6_is_placed_under_its_own_licence_not_qts(tmp_path):
     assert "unicode-org/icu" in (tmp_path / "icu" / "README").read_text()
     from trainer.ui.about import COMPONENTS
     assert any("ICU" in name for name, _, _ in COMPONENTS)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DIST / "karuta").exists(), reason="no standalone build: bash packaging/build.sh")
+def test_the_standalone_build_serves_a_club_on_its_embedded_database(tmp_path):
+    """`karuta serve` from the tarball: one command, SQLite, migrations found (they are .py
+    files Alembic reads, not archive modules); bots play two tables to the end on it."""
+    import signal
+    import socket
+    import time
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KARUTA_DATA_DIR": str(tmp_path / "data")}
+    server = subprocess.Popen([str(DIST / "karuta"), "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and server.poll() is None:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        assert server.poll() is None, server.stdout.read()
+        bot = subprocess.run([str(DIST / "karuta"), "bot", "--server", f"ws://127.0.0.1:{port}/ws",
+                              "--game", "yomi", "--tables", "2"], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert bot.returncode == 0, bot.stderr
+        assert "2 yomi tables finished" in bot.stdout + bot.stderr
+        assert (tmp_path / "data" / "server.sqlite").is_file()
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    pg = subprocess.run([str(DIST / "karuta"), "serve", "--db", "postgresql://club@127.0.0.1/karuta"],
+                        env=env, capture_output=True, text=True, timeout=60)
+    assert pg.returncode != 0 and "Traceback" not in pg.stderr
+    assert pg.stderr.count("\n") == 1 and "psycopg" in pg.stderr
