@@ -30,7 +30,8 @@ def test_every_path_a_doc_names_exists():
             path = match.group(1)
             if page.name == "references.md" and path.startswith(LOCAL_COPIES):
                 continue
-            if not (ROOT / path).exists():
+            # A path out of the repository ("../shared/…") exists only on some machines.
+            if path.startswith("../") or not (ROOT / path).exists():
                 missing.append(f"{page.relative_to(ROOT)}: {path}")
     assert not missing, "docs name files the repository lacks:\n" + "\n".join(missing)
 
