@@ -260,18 +260,17 @@ def genpei_layout(sides: Sequence[Sequence[int]]) -> dict[int, Spot]:
     return out
 
 
+def side_spot(side: int, row: int, column: int) -> Spot:
+    """A place on a Genpei side: row 0 is the bottom row, nearest the side's own players
+    (Genji's edge is the floor's bottom, y = 1; Heiji's the top, its cards upside down)."""
+    x = (column + 0.5) / max(GENPEI_ROWS)
+    y = 1 - (row + 0.5) / 6 if side == 0 else (row + 0.5) / 6
+    return Spot(round(x, 4), round(y, 4), 0.0 if side == 0 else 180.0, side, row, column)
+
+
 def _side_spots(side: int, cards: Sequence[int]) -> dict[int, Spot]:
-    out: dict[int, Spot] = {}
-    i = 0
-    for row, width in enumerate(GENPEI_ROWS):
-        for col in range(width):
-            if i >= len(cards):
-                return out
-            x = (col + 0.5) / max(GENPEI_ROWS)
-            y = 0.5 + (row + 0.5) / 6 if side == 0 else 0.5 - (row + 0.5) / 6
-            out[cards[i]] = Spot(round(x, 4), round(y, 4), 0.0 if side == 0 else 180.0, side, row, col)
-            i += 1
-    return out
+    places = [(row, col) for row, width in enumerate(GENPEI_ROWS) for col in range(width)]
+    return {card: side_spot(side, row, col) for card, (row, col) in zip(cards, places)}
 
 
 # -- the state -----------------------------------------------------------------------------------
@@ -598,9 +597,7 @@ class ChirashiState:
             for row, width in enumerate(GENPEI_ROWS):
                 for col in range(width + extra):
                     if (row, col) not in used:
-                        x = (col + 0.5) / max(GENPEI_ROWS)
-                        y = 0.5 + (row + 0.5) / 6 if side == 0 else 0.5 - (row + 0.5) / 6
-                        return Spot(round(x, 4), round(y, 4), 0.0 if side == 0 else 180.0, side, row, col)
+                        return side_spot(side, row, col)
             extra += 1
 
     def _after_read(self) -> list[GameEvent]:
