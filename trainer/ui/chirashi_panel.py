@@ -208,7 +208,6 @@ class FloorView(QWidget):
         return f.center().x() + dx * t, f.center().y() + dy * t, tx < ty
 
     def _paint_seats(self, p: QPainter, v: View) -> None:
-        f = self.floor_rect()
         font = QFont(self.font())
         font.setPixelSize(13)
         font.setBold(True)
