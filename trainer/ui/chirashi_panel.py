@@ -109,13 +109,14 @@ class FloorView(QWidget):
 
     # -- geometry -----------------------------------------------------------------------------------
     def floor_rect(self) -> QRectF:
-        m = 34.0
-        return QRectF(m, m, self.width() - 2 * m, self.height() - 2 * m)
+        m = 34.0                          # room for the seats' labels round the floor
+        mx = 6.0 if self.teams else m     # Genpei's players sit above and below only
+        return QRectF(mx, m, self.width() - 2 * mx, self.height() - 2 * m)
 
     def card_size(self) -> tuple[float, float]:
         f = self.floor_rect()
         if self.teams:
-            w = min(f.width() / 17 * 0.9, f.height() / 6 * 0.88 * ASPECT)
+            w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
         else:
             cols = math.ceil(math.sqrt(100 * 1.45))
             rows = math.ceil(100 / cols)
@@ -222,11 +223,15 @@ class FloorView(QWidget):
                 text += " ✕"
             if self.teams and seat in v.on_turn and v.on_turn:
                 text += f" ◆{tr('race.on_turn')}"
+            width = p.fontMetrics().horizontalAdvance(text) + 16
+            if along_side:                   # the whole label stays on screen, corners too
+                cy = min(max(cy, width / 2 + 2), self.height() - width / 2 - 2)
+            else:
+                cx = min(max(cx, width / 2 + 2), self.width() - width / 2 - 2)
             p.save()
             p.translate(cx, cy)
             if along_side:                   # a seat at the side: its label runs along the edge
                 p.rotate(-90 if x < 0.5 else 90)
-            width = p.fontMetrics().horizontalAdvance(text) + 16
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(255, 255, 255, 200) if seat else QColor("#fff3c4"))
             p.drawRoundedRect(QRectF(-width / 2, -11, width, 22), 6, 6)
