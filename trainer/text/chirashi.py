@@ -20,7 +20,7 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "chirashi.fault": ("お手つき: {seat}が{card}に触れた", "Fault: {seat} touched {card}"),
     "chirashi.rest": ("{seat}は一回休み", "{seat} sits out the next card"),
     "chirashi.judged": ("{number}枚目 {poem}: {taker}", "Card {number}, {poem}: {taker}"),
-    "chirashi.owed": ("{seat}が{side}から{cards}枚送る", "{seat} sends {cards} from {side}"),
+    "chirashi.owed": ("{giver}が{side}から{cards}枚送る", "{giver} sends {cards} from {side}"),
     "chirashi.send": ("{seat}が{card}を{to}へ送る", "{seat} sends {card} to {to}"),
     "chirashi.turn": ("{team}は{seat}の番（{why}）", "{team}: {seat}'s turn ({why})"),
     "chirashi.over": ("終局: {scores}、勝ち {winners}", "Game over: {scores}; winner {winners}"),
@@ -70,7 +70,6 @@ def _values(event: GameEvent, names: Sequence[str] | None, reader: int | None) -
     f = event.fields()
     out = word_fields(event, WORDING, names, reader)
     if event.kind == "chirashi.owed":
-        out["seat"] = out["giver"]
         out["side"] = team_name(f["side"])
     if event.kind == "chirashi.send":
         out["to"] = team_name(f["to"])
