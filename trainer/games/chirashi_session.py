@@ -462,6 +462,7 @@ class VerseReader:
         self.verse_next = True
         self.done = False
         self.t = MA_S                       # seconds from the game's start
+        self._marks: tuple[tuple[int, float], tuple[dict[str, float], float]] | None = None
 
     def _phrases(self, poem: int, verse: str) -> list[list[str]]:
         p = poems.get(poem)
@@ -469,6 +470,12 @@ class VerseReader:
 
     def marks(self, poem: int) -> tuple[dict[str, float], float]:
         """The read's marks (seconds from the game's start) and when the card ends."""
+        key = (poem, self.t)
+        if self._marks is None or self._marks[0] != key:
+            self._marks = (key, self._lay_out(poem))
+        return self._marks[1]
+
+    def _lay_out(self, poem: int) -> tuple[dict[str, float], float]:
         t, k = self.t, 0
         out = {f"{self.verse}_start": t}
         for i, phrase in enumerate(self._phrases(poem, self.verse)):

@@ -65,6 +65,12 @@ def decisive_mora(poem: int, read: Iterable[int], verse: str = "kami") -> int:
     """Index of the mora that completes the verse's *current* kimariji, given the yomifuda read
     so far: kyōgi's dynamic kimariji for the kami-no-ku (`poems.kimariji.current`); for the
     shimo-no-ku, the shortest opening no unread card's shimo-no-ku shares."""
+    return _decisive(poem, tuple(read), verse)
+
+
+@functools.lru_cache(maxsize=4096)
+def _decisive(poem: int, read: tuple[int, ...], verse: str) -> int:
+    """(every CPU at the table asks for the same read: worked out once)"""
     if verse == "kami":
         return _kimariji.current(poem, read).mora
     done = set(read)
