@@ -15,6 +15,7 @@ from trainer.games.protocol import IllegalAction, play_out
 from trainer.players.race_cpu import decisive_mora, identify, verse_morae
 from trainer.rules.chirashi import (AWAIT_READ, CARDS, GENPEI_ROWS, SEND, ChirashiState, RaceOptions, Read,
                                     Send, Touch, Touches, genpei_layout, new_game, scatter)
+from trainer.rules.shimonoku import ShimonokuState
 from trainer.sim.chirashi_sim import simulate_variant
 
 GENPEI = RaceOptions(game="genpei")
@@ -351,9 +352,10 @@ def test_seeded_games_to_the_end_keep_every_invariant(game, players):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game,players", [("chirashi", 4), ("sakasama", 4), ("genpei", 6), ("relay", 6)])
+@pytest.mark.parametrize("game,players", [("chirashi", 4), ("sakasama", 4), ("genpei", 6), ("relay", 6),
+                                          ("shimonoku", 6)])
 def test_thousands_of_seeded_games_keep_every_invariant(game, players):
-    for seed in range(1000):
+    for seed in range(500):             # 2,500 games over the five games
         assert _whole(game, 10_000 + seed, players).is_over()
 
 
@@ -427,3 +429,139 @@ def test_a_person_owing_a_genpei_card_holds_the_reader_and_sends_by_a_press():
     events = s.act(0, Press(mine, clock.now()))
     assert any(e.kind == "chirashi.send" for e in events) and s.state.floor[mine].side == 1
     assert any(e.kind == "chirashi.release" for e in events)
+
+
+# -- Hokkaido shimonoku karuta ----------------------------------------------------------------------
+
+SHIMO = RaceOptions(game="shimonoku", verse="shimo")
+
+
+def shimonoku(holdings, stack=None) -> ShimonokuState:
+    held = [c for h in holdings for c in h]
+    st = ShimonokuState(list(stack or CARDS), holdings, "test", SHIMO)
+    st.unclaimed = [c for c in CARDS if c not in held]      # the rest: set aside before the test
+    st.read = []
+    return st
+
+
+def shimo_read(st, touches, k=0):
+    return read(st, touches, start=1000 + 5000 * k, mark=1400 + 5000 * k)
+
+
+def deal_of(st):
+    return [len(st.holding(s)) for s in range(6)]
+
+
+def test_shimonoku_reads_only_the_last_verse_three_a_side_dealt_5_5_40():
+    """"only the last verse of the poem is read out" / "three players per team: one offense, one
+    mid-fielder, and one defense" / "it is common to divide it into 5 to offense, 5 to
+    midfielder, and 40 to defense." """
+    variant = registry.find("shimonoku")
+    assert variant.options["verse"] == "shimo" and variant.min_seats == variant.max_seats == 6
+    st = new_game(6, seed=3, options=SHIMO)
+    assert deal_of(st) == [5, 5, 40, 5, 5, 40]
+
+
+def test_shimonoku_midfielders_face_each_other_and_offence_faces_the_other_defence():
+    """"Opposing midfielders sit facing each other, while a team's offense face the opposing
+    team's defense." """
+    from trainer.rules.shimonoku import OPPOSITE
+    assert OPPOSITE[1] == 4 and OPPOSITE[0] == 5 and OPPOSITE[3] == 2
+    assert all(OPPOSITE[OPPOSITE[s]] == s for s in range(6))
+
+
+def test_shimonoku_a_player_takes_only_their_own_cards_and_those_of_the_opponent_facing_them():
+    """"The Torifuda that can be grabbed by a player are only their own Torifuda and the Torifuda
+    of the opponent directly opposite them, and they cannot take the Torifuda of other players
+    regardless of team." """
+    st = shimonoku([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], list(range(11, 51)),
+                    list(range(51, 56)), list(range(56, 61)), list(range(61, 101))])
+    st.apply(Read(1000, 1400))
+    with pytest.raises(IllegalAction) as refused:
+        st.apply(Touches(0, (Touch(6, 1500),)))          # the team-mate's card
+    assert refused.value.reason == "shimonoku.out_of_reach"
+    with pytest.raises(IllegalAction):
+        st.apply(Touches(0, (Touch(56, 1500),)))         # the other midfielder's card
+    st.apply(Touches(0, (Touch(61, 1500),)))             # the defence facing the offence: allowed
+
+
+def test_shimonoku_taking_from_the_opponent_in_front_sends_them_one_of_yours():
+    """"If you grab the Torifuda of the opponent in front of you, then you send one of your
+    Torifuda to the opponent in front of you." """
+    st = shimonoku([[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11], list(range(12, 51)),
+                    list(range(51, 56)), list(range(56, 61)), list(range(61, 101))],
+                   stack=[61, *range(1, 61), *range(62, 101)])
+    events = shimo_read(st, {0: [(61, 1500)]})
+    owed = next(e for e in events if e.kind == "shimonoku.owed")
+    assert (owed.seat, owed.to) == (0, 5) and st.actors() == (0,)
+    st.apply(Send(0, 1))
+    assert 1 in st.holding(5) and len(st.holding(0)) == 5
+
+
+def test_shimonoku_a_wrong_touch_brings_a_card_from_their_defence_to_your_offence():
+    """"If you grabbed the wrong Torifuda, The opposing team's defense player sends one card to
+    your team's offense player." """
+    st = shimonoku([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], list(range(11, 51)),
+                    list(range(51, 56)), list(range(56, 61)), list(range(61, 101))])
+    events = shimo_read(st, {1: [(57, 1300)], 0: [(1, 1500)]})      # midfield faults; 1 is read
+    owed = next(e for e in events if e.kind == "shimonoku.owed")
+    assert (owed.seat, owed.to) == (5, 0), "Heiji's defence to our offence"
+
+
+def test_shimonoku_a_player_short_of_five_is_passed_a_card_by_a_team_mate():
+    """"When the cards a player has are read and they have less than 5 Torifuda, another teammate
+    must pass 1 Torifuda to that player between readings to keep at least 5 Torifuda per player." """
+    st = shimonoku([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], list(range(11, 51)),
+                    list(range(51, 56)), list(range(56, 61)), list(range(61, 101))])
+    events = shimo_read(st, {0: [(1, 1500)]})
+    passed = [e for e in events if e.kind == "shimonoku.pass"]
+    assert [(e.seat, e.to) for e in passed] == [(2, 0)] and deal_of(st)[:3] == [5, 5, 39]
+
+
+def test_shimonoku_minimums_fall_to_3_at_14_cards_and_to_1_at_8():
+    """"if the total number of Torifuda in the team is 14 or less, each teammate will have 3 or
+    more Torifuda, and if the total number of Torifuda is 8 or less, each teammate will have 1 or
+    more Torifuda." """
+    st = shimonoku([[1, 2, 3], [4, 5, 6], [7, 8, 9, 10, 11, 12, 13, 14],
+                    list(range(51, 56)), list(range(56, 61)), list(range(61, 101))])
+    assert st.minimum(0) == 3
+    shimo_read(st, {0: [(1, 1500)]})
+    assert deal_of(st)[:3] == [3, 3, 7]
+    st2 = shimonoku([[1], [2, 3], [4, 5, 6, 7, 8], list(range(51, 56)), list(range(56, 61)),
+                     list(range(61, 101))])
+    assert st2.minimum(0) == 1
+
+
+def test_shimonoku_at_two_cards_the_bare_player_and_the_opponent_facing_leave():
+    """"When the team has 2 Torifuda remaining, the player who has no more Torifuda and the
+    opponent opposite him will leave, and it will be a 2-on-2 match. (when your opponent leaves,
+    pass your card to one of your teammates.)" """
+    st = shimonoku([[1], [2], [3], [51, 52, 53, 54, 55], list(range(56, 61)), list(range(61, 71))])
+    events = shimo_read(st, {0: [(1, 1500)]})
+    left = next(e for e in events if e.kind == "shimonoku.leave")
+    assert (left.seat, left.opposite) == (0, 5) and st.active == {1, 2, 3, 4}
+    assert sum(deal_of(st)[3:]) == 5 + 5 + 10 and not st.holding(5), "the leaver's cards went to team-mates"
+
+
+def test_shimonoku_at_one_card_it_is_one_on_one_and_never_back_to_three():
+    """"If there is only one remaining Torifuda, it will be a one-on-one match" / "Even if a team
+    with 2 Torifuda or less remaining gains Torifuda ... it will not return to a 3-on-3 match." """
+    st = shimonoku([[1], [2], [3], [51, 52, 53, 54, 55], list(range(56, 61)), list(range(61, 71))])
+    shimo_read(st, {0: [(1, 1500)]})
+    shimo_read(st, {1: [(2, 6500)]}, k=1)
+    assert len(st.active) == 2
+    assert st.team_total(0) == 1
+
+
+def test_shimonoku_the_team_with_zero_cards_wins():
+    """"if there are zero Torifuda, your team wins." """
+    st = shimonoku([[1], [], [], [51], [], []])
+    st.active = {0, 5}
+    shimo_read(st, {0: [(1, 1500)]})
+    assert st.is_over() and st.outcome().winners == (0, 1, 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_shimonoku_whole_games_keep_the_team_minimums(seed):
+    s = _whole("shimonoku", seed, 6)
+    assert s.is_over() and s.outcome().winners

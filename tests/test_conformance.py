@@ -106,7 +106,7 @@ PERTURB: dict[str, Callable[[Any, int, random.Random], None]] = {
     "unsun": _perturb_unsun, "yomi": _perturb_yomi, "yomi37": _perturb_yomi,
     "umebotan": _perturb_umebotan, "kyogi": _perturb_kyogi, "mubeyama": _perturb_mubeyama,
     "bozu": _perturb_bozu,
-    **{game: _perturb_floor_race for game in ("chirashi", "sakasama", "genpei", "relay")},
+    **{game: _perturb_floor_race for game in ("chirashi", "sakasama", "genpei", "relay", "shimonoku")},
 }
 
 
@@ -192,7 +192,7 @@ def _reader(variant: registry.Variant, session: Any) -> Any:
     if variant.game == "kyogi":
         from trainer.sim.kyogi_sim import ProgrammeReader, make_timing
         return ProgrammeReader(make_timing(), session.order)
-    if variant.game in ("chirashi", "sakasama", "genpei", "relay"):
+    if variant.game in ("chirashi", "sakasama", "genpei", "relay", "shimonoku"):
         from trainer.games.chirashi_session import VerseReader
         return VerseReader(session.order, session.verse)
     if variant.game == "mubeyama":

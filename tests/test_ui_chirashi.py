@@ -109,6 +109,7 @@ def test_every_table_draws_in_both_languages(qtbot, panel, game, lang):
     assert image.width() == 1024 and image.height() == 700
     assert len(panel.floor._rects) == len(s.view(0).floor) == 100
     w, h = panel.floor.card_size()
-    assert w >= 40, f"cards {w:.0f} px wide at 1024x700"
+    # shimonoku's opening 40-card defences make the narrowest floor (docs/racing-games.md)
+    assert w >= (32 if game == "shimonoku" else 40), f"cards {w:.0f} px wide at 1024x700"
     text = panel.status.text()
     assert text and (any("\u3040" <= ch <= "\u9fff" for ch in text) == (lang == "ja"))

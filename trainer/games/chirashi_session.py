@@ -40,7 +40,7 @@ from trainer.games.kyogi_session import TAKE_GRACE_S, ReadRecord
 from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds
 from trainer.players.karuta_cpu import Heard
 from trainer.players.race_cpu import RaceCpu, decisive_mora, verse_morae
-from trainer.rules import chirashi
+from trainer.rules import chirashi, shimonoku
 from trainer.rules.chirashi import AWAIT_READ, SEND, ChirashiState, RaceOptions, Read, Send, Touch, Touches
 from trainer.rules.kyogi import JUDGE_WINDOW_MS
 
@@ -108,9 +108,9 @@ class ReaderReleased(GameEvent):
 
 
 SESSION_EVENTS = (PhaseChanged, TouchLanded, Reaction, ReadSummary, SendNeeded, ReaderHeld, ReaderReleased)
-EVENT_TYPES = {**chirashi.EVENT_TYPES, **event_kinds(*SESSION_EVENTS)}
+EVENT_TYPES = {**chirashi.EVENT_TYPES, **shimonoku.EVENT_TYPES, **event_kinds(*SESSION_EVENTS)}
 SESSION_REFUSALS = ("chirashi.not_a_person", "chirashi.not_playing", "chirashi.not_a_session_action")
-REFUSALS = tuple(dict.fromkeys(chirashi.REFUSALS + SESSION_REFUSALS))
+REFUSALS = tuple(dict.fromkeys(chirashi.REFUSALS + shimonoku.REFUSALS + SESSION_REFUSALS))
 
 
 @dataclass(frozen=True)
@@ -190,6 +190,9 @@ class ChirashiSession:
         self.levels = tuple(levels)
         self.cpus = {s: RaceCpu(levels[s], s, seed, len(seats), self.options.teams, self.verse)
                      for s in range(len(seats)) if seats[s] == CPU}
+        reach = getattr(self.state, "reach", None)
+        for s, cpu in self.cpus.items():
+            cpu.reach = None if reach is None else reach(s)
         self.phase = READY
         self.epoch = 0.0
         self.race: Race | None = None
@@ -378,7 +381,7 @@ class ChirashiSession:
             return IllegalAction("chirashi.not_reading", "no card is being read")
         if seat not in self.race.touches:
             return IllegalAction("chirashi.sitting_out", f"seat {seat} does not race this read", seat=seat)
-        return None
+        return self.state.why_illegal(Touches(seat, (Touch(action.card, self.ms(action.stamp)),)))
 
     @_logged
     def act(self, seat: int, action: object) -> list[GameEvent]:

@@ -160,6 +160,8 @@ GAMES: tuple[Variant, ...] = (
     Variant("relay", "standard", "Relay karuta, Genpei with one player per team on turn, changing every 10 cards",
             4, 12, default_seats=6, options=_frozen(game="genpei", verse="kami", relay=True, relay_every=10),
             **_RACE),
+    Variant("shimonoku", "standard", "Hokkaido shimonoku karuta, 3 against 3, the shimo-no-ku read, 5/5/40 a side",
+            6, 6, options=_frozen(game="shimonoku", verse="shimo"), **_RACE),
 )
 
 

@@ -105,6 +105,7 @@ class RaceCpu:
         self.rng.shuffle(cards)
         self.known = frozenset(cards[:round(self.level.knows * 100)])
         self.form = self.rng.gauss(0.0, self.level.form_ms) if self.level.form_ms else 0.0
+        self.reach: tuple[int, ...] | None = None   # shimonoku: the areas (seats) its hand may touch
 
     def _travel_ms(self, view: View, card: int) -> float:
         spot = view.spot(card)
@@ -119,7 +120,7 @@ class RaceCpu:
         """This seat's touches of the current read (the sound as it unfolds decides each step)."""
         lv, rng = self.level, self.rng
         poem = identify(heard.morae, self.verse)
-        floor = {c for c, _ in view.floor}
+        floor = {c for c, sp in view.floor if self.reach is None or sp.side in self.reach}
         unread = set(range(1, 101)) - set(view.read)
         early = self._anticipation(view, heard, poem, unread, floor)
         if early is not None and early.card == poem:

@@ -72,7 +72,7 @@ __all__ = ["Read", "Touch", "Touches", "Send", "Spot", "RaceOptions", "ChirashiS
 
 CARDS = tuple(range(1, 101))
 GENPEI_ROWS = (17, 17, 16)       # bottom, middle, top row of a side (the reference)
-GAMES = ("chirashi", "genpei")
+GAMES = ("chirashi", "genpei", "shimonoku")
 VERSES = ("kami", "shimo")
 OTETSUKI_RULES = ("rest", "none")
 AWAIT_READ, TOUCHES, SEND, OVER = "await_read", "touches", "send", "over"
@@ -203,10 +203,12 @@ class CardsOwed(GameEvent):
 
 @dataclass(frozen=True)
 class CardSent(GameEvent):
+    """`seat` sends `card` to side `to` (Genpei), or to seat `to` when `to_seat` (shimonoku)."""
     kind: ClassVar[str] = "chirashi.send"
     seat: int
     card: int
     to: int
+    to_seat: bool = False
 
 
 @dataclass(frozen=True)
@@ -485,7 +487,7 @@ class ChirashiState:
         if len(tied) == 1:
             return tied[0], first, False
         side = self.floor[cur.poem].side
-        home = [s for s in tied if side is not None and self.team(s) == side]
+        home = [s for s in tied if self.owns(s, side)]
         if home:
             taker = min(home, key=lambda s: (times[s], s))
         elif self.options.teams and len({self.team(s) for s in tied}) == 1:
@@ -520,15 +522,23 @@ class ChirashiState:
         events.append(Judged(len(self.read), cur.poem, taker))
         self._current = None
         self.resting = set()
-        if self.options.teams:
-            events += self._owe(taker, spot.side, faulters)
-            events += self._relay_turns(taker, spot.side)
-        elif self.options.otetsuki == "rest":
-            self.resting = set(faulters)
-            events += [Resting(s) for s in faulters]
+        events += self._aftermath(taker, spot, faulters)
         if self.phase != SEND:
             events += self._after_read()
         return events
+
+    def _aftermath(self, taker: int | None, spot: Spot, faulters: list[int]) -> list[GameEvent]:
+        """What a judged read costs: Genpei's sends and relay's turns, or chirashi's rests."""
+        if self.options.teams:
+            return self._owe(taker, spot.side, faulters) + self._relay_turns(taker, spot.side)
+        if self.options.otetsuki == "rest":
+            self.resting = set(faulters)
+            return [Resting(s) for s in faulters]
+        return []
+
+    def owns(self, seat: int, side: int | None) -> bool:
+        """The card's side is the seat's own (same-time touches go to it)."""
+        return side is not None and self.team(seat) == side
 
     def _owe(self, taker: int | None, side: int | None, faulters: list[int]) -> list[GameEvent]:
         """Genpei's sends: a take from the other side sends one card back; each faulting seat
@@ -654,7 +664,7 @@ class ChirashiState:
                     self._owing, self.winners)
 
     def clone(self) -> "ChirashiState":
-        twin = ChirashiState.__new__(ChirashiState)
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin._stack = list(self._stack)
         twin.floor = dict(self.floor)
@@ -693,6 +703,9 @@ class ChirashiState:
 
 def new_game(players: int, seed: object, options: RaceOptions = RaceOptions()) -> ChirashiState:
     """The 100 torifuda laid out and the reader's stack shuffled, both from `seed`."""
+    if options.game == "shimonoku":
+        from trainer.rules.shimonoku import new_shimonoku
+        return new_shimonoku(players, seed, options)
     rng = random.Random(f"chirashi-deal:{seed}")
     deck = list(CARDS)
     rng.shuffle(deck)

@@ -29,6 +29,7 @@ def add_cli_options(parser) -> None:
                         help="chirashi/sakasama: a fault sits out the next card (rest, default) or costs nothing")
 
 
+
 def game_seed(seed: int, k: int) -> int:
     return seed * 1_000_003 + k
 
@@ -67,6 +68,7 @@ def simulate_variant(variant, *, games: int, seed: int, players: int, options: d
     levels = str(opts["cpu_level"]).split(",")
     levels = levels if len(levels) == players else levels * players
     wins = [0.0] * players
+    team_wins = [0.0, 0.0]                 # Genpei, relay, shimonoku: Genji / team 0, Heiji / team 1
     taken = [0] * players
     faults = [0] * players
     reactions: list[list[int]] = [[] for _ in range(players)]
@@ -79,6 +81,10 @@ def simulate_variant(variant, *, games: int, seed: int, players: int, options: d
         for w in out.winners:
             wins[w] += 1 / len(out.winners)
         state = s.state
+        if state.options.teams or state.options.game == "shimonoku":
+            teams = {state.team(w) for w in out.winners}
+            for t in teams:
+                team_wins[t] += 1 / len(teams)
         reads.append(len(state.read))
         unclaimed += len(state.unclaimed)
         sent += state.sent
@@ -96,6 +102,7 @@ def simulate_variant(variant, *, games: int, seed: int, players: int, options: d
         "game": variant.game, "variant": variant.variant, "games": games, "seed": seed, "players": players,
         "levels": [lv.strip() for lv in levels],
         "wins_by_seat": [round(w, 2) for w in wins],
+        "wins_by_team": [round(w, 2) for w in team_wins] if any(team_wins) else None,
         "cards_taken_per_game": [round(t / games, 2) for t in taken],
         "cards_taken_per_game_by_level": {lv: round(statistics.fmean(v), 2) for lv, v in by_level.items()},
         "faults_per_game": [round(f / games, 2) for f in faults],
@@ -111,7 +118,8 @@ def simulate_variant(variant, *, games: int, seed: int, players: int, options: d
 def format_report(d: dict) -> str:
     lines = [f"{d['game']} {d['variant']}: {d['games']} all-CPU games, {d['players']} players, seed {d['seed']}",
              "levels: " + ", ".join(d["levels"]),
-             "wins by seat: " + "  ".join(f"{s}: {w}" for s, w in enumerate(d["wins_by_seat"])),
+             "wins by seat (a shared win split): " + "  ".join(f"{s}: {w}" for s, w in enumerate(d["wins_by_seat"])),
+             *([f"wins by team: {d['wins_by_team'][0]} / {d['wins_by_team'][1]}"] if d["wins_by_team"] else []),
              "cards taken per game: " + "  ".join(f"{s}: {t}" for s, t in enumerate(d["cards_taken_per_game"])),
              "by level: " + "  ".join(f"{lv}: {t}" for lv, t in d["cards_taken_per_game_by_level"].items()),
              "faults per game: " + "  ".join(f"{s}: {t}" for s, t in enumerate(d["faults_per_game"])),

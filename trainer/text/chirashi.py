@@ -31,6 +31,9 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
                              "{seat}: choose {cards} of your side's cards to send"),
     "chirashi.hold": ("読手は待つ", "The reader waits"),
     "chirashi.release": ("読みを続ける", "The reading goes on"),
+    "shimonoku.pass": ("{seat}が{card}を味方の{to}へ渡す", "{seat} passes {card} to team-mate {to}"),
+    "shimonoku.leave": ("{seat}と向かいの{opposite}が抜ける", "{seat} and {opposite}, facing, leave the floor"),
+    "shimonoku.owed": ("{seat}は{to}へ{cards}枚送る", "{seat} sends {cards} to {to}"),
 }
 add_event_messages(EVENT_TEXT)
 
@@ -62,17 +65,20 @@ def team_name(team: int) -> str:
     return tr(f"chirashi.team.{team}")
 
 
-WORDING = Wording(seat=seat_label, card=card_name, seats=("seat", "giver"), cards=("card", "poem"),
+WORDING = Wording(seat=seat_label, card=card_name, seats=("seat", "giver", "opposite"), cards=("card", "poem"),
                   card_lists=())
 
 
-def _values(event: GameEvent, names: Sequence[str] | None, reader: int | None) -> dict[str, Any]:
+def _values(event: GameEvent, names: Sequence[str] | None, reader: Any,
+            log: tuple[GameEvent, ...] = ()) -> dict[str, Any]:
     f = event.fields()
     out = word_fields(event, WORDING, names, reader)
     if event.kind == "chirashi.owed":
         out["side"] = team_name(f["side"])
     if event.kind == "chirashi.send":
-        out["to"] = team_name(f["to"])
+        out["to"] = seat_label(f["to"]) if f["to_seat"] else team_name(f["to"])
+    if event.kind in ("shimonoku.pass", "shimonoku.owed"):
+        out["to"] = seat_label(f["to"])
     if event.kind == "chirashi.turn":
         out["team"] = team_name(f["team"])
         out["why"] = tr(f"chirashi.why.{f['why']}")
@@ -94,17 +100,22 @@ def _values(event: GameEvent, names: Sequence[str] | None, reader: int | None) -
     return out
 
 
-def describe_chirashi(event: GameEvent, names: Sequence[str] | None = None, reader: int | None = None) -> str:
-    return describe(event, **_values(event, names, reader))
+def describe_chirashi(event: GameEvent, names: Sequence[str] | None = None, reader: int | None = None,
+                      log: tuple[GameEvent, ...] = ()) -> str:
+    return describe(event, **_values(event, names, reader, log))
+
+
+QUIET = ("chirashi.touch", "chirashi.touches", "chirashi.read", "chirashi.reaction", "chirashi.judged",
+         "chirashi.take", "chirashi.hold", "chirashi.release", "chirashi.owed", "shimonoku.owed")
+"""Kinds the log leaves out: the summary line of each read and the sends say it all."""
 
 
 def log_line(event: GameEvent, seat: int | None = None, log: tuple[GameEvent, ...] = ()) -> str | None:
     """The log's entry point (`trainer.text.events.log_lines`): the summaries, faults, sends,
     turns and the end; the touch-by-touch detail stays out of the log."""
-    if event.kind in ("chirashi.touch", "chirashi.touches", "chirashi.read", "chirashi.reaction",
-                      "chirashi.judged", "chirashi.take", "chirashi.hold", "chirashi.release", "chirashi.owed"):
+    if event.kind in QUIET:
         return None
-    return describe_chirashi(event, reader=seat)
+    return describe_chirashi(event, reader=seat, log=log)
 
 
 # -- refusals ----------------------------------------------------------------------------------
@@ -128,4 +139,6 @@ add_refusal_messages({
     "chirashi.not_a_person": ("その席は人ではありません", "That seat is not a person's"),
     "chirashi.not_playing": ("対戦はまだ始まっていないか、終わりました", "The game has not begun or is over"),
     "chirashi.not_a_session_action": ("この卓の操作ではありません", "Not an action of this table"),
+    "shimonoku.out_of_reach": ("取れるのは自分の札と向かいの相手の札だけです",
+                               "You may take only your own cards and those of the opponent facing you"),
 })

@@ -39,13 +39,14 @@ from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.players.karuta_cpu import LEVELS
 from trainer.players.race_cpu import seat_position
 from trainer.rules.chirashi import View
+from trainer.rules.shimonoku import AREA_ROWS, OPPOSITE, column_widths, screen_column
 from trainer.text.chirashi import log_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
 
-RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay")
+RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
 
 add_messages({
     "mode.chirashi": ("散らし取り・源平", "Chirashi · Genpei"),
@@ -76,12 +77,20 @@ add_messages({
     "race.side.0": ("源氏（あなたの組）{n}枚", "Genji (your team): {n}"),
     "race.side.1": ("平氏 {n}枚", "Heiji: {n}"),
     "race.on_turn": ("番", "on turn"),
+    "race.game.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.role.0": ("攻め", "offence"),
+    "race.role.1": ("中堅", "midfield"),
+    "race.role.2": ("守り", "defence"),
+    "race.left": ("抜けた", "left the floor"),
+    "race.team.0": ("あなたの組 {n}枚", "Your team: {n}"),
+    "race.team.1": ("相手の組 {n}枚", "Other team: {n}"),
 })
 
 FLOOR = QColor("#c9b48a")
 TATAMI_LINE = QColor("#b09a6c")
 LAST_TAKEN = QColor("#c0392b")
 SEND_MARK = QColor("#d4a017")
+REACH = QColor("#d4a017")
 
 
 def _yomifuda_columns(no: int) -> list[str]:
@@ -100,6 +109,7 @@ class FloorView(QWidget):
         self.view: View | None = None
         self.players = 0
         self.teams = False
+        self.areas = False                   # shimonoku karuta: each seat's own area
         self.sakasama = False
         self.names: list[str] = []
         self.last: int | None = None
@@ -110,12 +120,15 @@ class FloorView(QWidget):
     # -- geometry -----------------------------------------------------------------------------------
     def floor_rect(self) -> QRectF:
         m = 34.0                          # room for the seats' labels round the floor
-        mx = 6.0 if self.teams else m     # Genpei's players sit above and below only
+        mx = 6.0 if self.teams or self.areas else m     # Genpei and shimonoku: players above and below only
         return QRectF(mx, m, self.width() - 2 * mx, self.height() - 2 * m)
 
     def card_size(self) -> tuple[float, float]:
         f = self.floor_rect()
-        if self.teams:
+        if self.areas and self.view is not None:
+            total = sum(column_widths(self.view.side_counts))
+            w = min(f.width() / total * 0.92, f.height() / (2 * AREA_ROWS) * 0.9 * ASPECT)
+        elif self.teams:
             w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
         else:
             cols = math.ceil(math.sqrt(100 * 1.45))
@@ -175,10 +188,31 @@ class FloorView(QWidget):
             p.setPen(QPen(QColor("#6b5a3a"), 2))
             p.drawLine(QPointF(f.left(), f.center().y()), QPointF(f.right(), f.center().y()))
         v = self.view
+        if v is not None and self.areas:
+            self._paint_areas(p, v)
         if v is not None:
             self._paint_cards(p, v)
             self._paint_seats(p, v)
         p.end()
+
+    def area_rect(self, seat: int) -> QRectF:
+        """A shimonoku seat's area on the floor (its screen column, its team's half)."""
+        f = self.floor_rect()
+        widths = column_widths(self.view.side_counts) if self.view is not None else [5, 5, 5]
+        total, c = sum(widths), screen_column(seat)
+        x = f.left() + f.width() * sum(widths[:c]) / total
+        half = f.height() / 2
+        return QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+
+    def _paint_areas(self, p: QPainter, v: View) -> None:
+        """Each player's area, the person's reach (own and the opponent facing) outlined."""
+        reach = {0, OPPOSITE[0]}
+        for seat in range(self.players):
+            rect = self.area_rect(seat).adjusted(3, 3, -3, -3)
+            gone = seat not in v.eligible
+            p.setBrush(QColor(0, 0, 0, 40) if gone else QColor(255, 255, 255, 30))
+            p.setPen(QPen(REACH if seat in reach and not gone else TATAMI_LINE, 3 if seat in reach else 1))
+            p.drawRoundedRect(rect, 6, 6)
 
     def _paint_cards(self, p: QPainter, v: View) -> None:
         own_side = 0
@@ -193,6 +227,13 @@ class FloorView(QWidget):
             mark = SEND_MARK if self.sending and spot is not None and spot.side == own_side else None
             paint_torifuda(p, QRectF(-w / 2, -h / 2, w, h), columns, highlight=mark, upside_down=flipped)
             p.restore()
+
+    def _seat_place(self, seat: int) -> tuple[float, float, bool]:
+        if self.areas:                        # under (or over) the seat's own area
+            r, f = self.area_rect(seat), self.floor_rect()
+            return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
+        x, y = seat_position(seat, self.players, self.teams)
+        return self._label_place(x, y)
 
     def _label_place(self, x: float, y: float) -> tuple[float, float, bool]:
         """Where a seat's label goes: in the margin round the floor, in the seat's direction from
@@ -214,14 +255,19 @@ class FloorView(QWidget):
         font.setBold(True)
         p.setFont(font)
         for seat in range(self.players):
-            x, y = seat_position(seat, self.players, self.teams)
-            cx, cy, along_side = self._label_place(x, y)
+            x, _ = seat_position(seat, self.players, self.teams)
+            cx, cy, along_side = self._seat_place(seat)
             name = self.names[seat] if seat < len(self.names) else str(seat + 1)
             n = len(v.taken[seat])
-            text = name if self.teams else f"{name}  {tr('race.count', n=n)}"
+            if self.areas:
+                text = f"{name} · {tr(f'race.role.{seat % 3}')}  {tr('race.count', n=v.side_counts[seat])}"
+                if seat not in v.eligible:
+                    text = f"{name} · {tr('race.left')}"
+            else:
+                text = name if self.teams else f"{name}  {tr('race.count', n=n)}"
             if seat in v.resting:
                 text += " ✕"
-            if self.teams and seat in v.on_turn and v.on_turn:
+            if self.teams and not self.areas and seat in v.on_turn and v.on_turn:
                 text += f" ◆{tr('race.on_turn')}"
             width = p.fontMetrics().horizontalAdvance(text) + 16
             if along_side:                   # the whole label stays on screen, corners too
@@ -350,7 +396,8 @@ class ChirashiPanel(QWidget):
         self.log.clear()
         self.floor.players = players
         self.floor.teams = self.session.options.teams
-        self.floor.sakasama = self.session.verse == "shimo"
+        self.floor.areas = self.session.options.game == "shimonoku"
+        self.floor.sakasama = game == "sakasama"      # the yomifuda lie on the floor
         self.floor.names = self.seat_names()
         self.floor.last = None
         self.message = ""
@@ -480,6 +527,8 @@ class ChirashiPanel(QWidget):
     def _scores(self, s: ChirashiSession, v: View) -> str:
         if s.options.teams:
             return "<br>".join(tr(f"race.side.{t}", n=v.side_counts[t]) for t in (0, 1))
+        if s.options.game == "shimonoku":
+            return "<br>".join(tr(f"race.team.{t}", n=sum(v.side_counts[3 * t:3 * t + 3])) for t in (0, 1))
         names = self.seat_names()
         rows = sorted(range(len(names)), key=lambda k: -len(v.taken[k]))
         return "<br>".join(f"{'<b>' if k == 0 else ''}{names[k]}: {len(v.taken[k])}{'</b>' if k == 0 else ''}"
