@@ -113,3 +113,12 @@ def test_every_table_draws_in_both_languages(qtbot, panel, game, lang):
     assert w >= (32 if game == "shimonoku" else 40), f"cards {w:.0f} px wide at 1024x700"
     text = panel.status.text()
     assert text and (any("\u3040" <= ch <= "\u9fff" for ch in text) == (lang == "ja"))
+
+
+def test_the_setup_keeps_its_choices_when_the_language_changes(panel):
+    panel.game.setCurrentIndex(RACE_GAMES.index("shimonoku"))
+    assert panel.players.value() == 6 and panel.players.minimum() == panel.players.maximum() == 6
+    panel.level.setCurrentIndex(panel.level.findData("meijin"))
+    LANG.set("ja")
+    assert panel.chosen_game() == "shimonoku" and panel.level.currentData() == "meijin"
+    assert panel.game.currentText() == "下の句かるた"

@@ -371,7 +371,7 @@ class ChirashiPanel(QWidget):
         if current:
             self.game.setCurrentIndex(RACE_GAMES.index(current))
         self.game.blockSignals(False)
-        level = self.level.currentData() or str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club"
+        level = self.level.currentData() or (str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club")
         self.level.clear()
         for name, lv in LEVELS.items():
             self.level.addItem(lv.label, name)
