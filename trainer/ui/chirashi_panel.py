@@ -427,8 +427,16 @@ class ChirashiPanel(QWidget):
         if s is None or poem not in s.order:
             return
         index = s.order.index(poem)
-        marks = {name: self.driver.mark_time(index, name) for name in verse_mark_names(poem, s.verse)}
-        self._show(s.verse_started(poem, marks))
+        self._show(s.verse_started(poem, {name: self._mark_time(index, name)
+                                          for name in verse_mark_names(poem, s.verse)}))
+
+    def _mark_time(self, index: int, name: str) -> float | None:
+        """When a mark sounded; None when the voice's clip has no such mark (an imported reading
+        without mora marks): the session then places it by the nominal pace."""
+        try:
+            return self.driver.mark_time(index, name)
+        except KeyError:
+            return None
 
     def _on_card_finished(self, poem: int) -> None:
         if self.session is not None:
