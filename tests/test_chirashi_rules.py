@@ -1,5 +1,5 @@
 """The floor races (trainer.rules.chirashi and its session): one named test per rule of
-reference/rules/hyakunin-isshu-games.md (quoted), per decision where the page is silent
+the reference page *Ogura Hyakunin Isshu* (quoted; docs/references.md), per decision where the page is silent
 (docs/racing-games.md), whole seeded games with their invariants, and the CPU levels."""
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The floor races of the Hyakunin Isshu (chirashi-dori and the games played on its floor).
 
-One pure, seeded engine for the games of `reference/rules/hyakunin-isshu-games.md`
+One pure, seeded engine for the games of the reference page (Fudawiki's *Ogura Hyakunin
+Isshu*, revision 2026-03-15, docs/references.md)
 where the reader reads and the players race for torifuda lying on the floor:
 
 - **chirashi-dori** (散らし取り): "Each player plays only for themselves, and the

@@ -1,6 +1,7 @@
 """Hokkaido shimonoku karuta (下の句かるた) on the floor-race engine (`trainer.rules.chirashi`).
 
-Rules from reference/rules/hyakunin-isshu-games.md ("Shimonoku Karuta"), each with
+Rules from the reference page (Fudawiki's *Ogura Hyakunin Isshu*, docs/references.md;
+"Shimonoku Karuta"), each with
 its sentence, or [decided] (docs/racing-games.md):
 
 - "only the last verse of the poem is read out": ``verse="shimo"``; the wooden
