@@ -94,10 +94,19 @@ def _perturb_bozu(state: Any, seat: int, rng: random.Random) -> None:
         rng.shuffle(stack)
 
 
+def _perturb_floor_race(state: Any, seat: int, rng: random.Random) -> None:
+    # chirashi, sakasama, Genpei, relay: every torifuda lies face up; the reader's stack ahead is hidden
+    start = len(state.read) + (state.reading_now() is not None)
+    ahead = state._stack[start:]
+    rng.shuffle(ahead)
+    state._stack[start:] = ahead
+
+
 PERTURB: dict[str, Callable[[Any, int, random.Random], None]] = {
     "unsun": _perturb_unsun, "yomi": _perturb_yomi, "yomi37": _perturb_yomi,
     "umebotan": _perturb_umebotan, "kyogi": _perturb_kyogi, "mubeyama": _perturb_mubeyama,
     "bozu": _perturb_bozu,
+    **{game: _perturb_floor_race for game in ("chirashi", "sakasama", "genpei", "relay", "shimonoku")},
 }
 
 
@@ -183,6 +192,9 @@ def _reader(variant: registry.Variant, session: Any) -> Any:
     if variant.game == "kyogi":
         from trainer.sim.kyogi_sim import ProgrammeReader, make_timing
         return ProgrammeReader(make_timing(), session.order)
+    if variant.game in ("chirashi", "sakasama", "genpei", "relay", "shimonoku"):
+        from trainer.games.chirashi_session import VerseReader
+        return VerseReader(session.order, session.verse)
     if variant.game == "mubeyama":
         from trainer.games.mubeyama_session import SimulatedReader
         return SimulatedReader()

@@ -127,6 +127,8 @@ _YOMI = _code("yomi_session", "yomi_sim", "trainer.ui.yomi_panel:YomiPanel", "tr
 _UMEBOTAN = _code("umebotan_session", "umebotan_sim", "trainer.ui.umebotan_panel:UmebotanPanel",
                   "trainer.rules.umebotan", "umebotan")
 _BOZU = _code("bozu_session", "bozu_sim", "trainer.ui.bozu_panel:BozuPanel", "trainer.rules.bozu", "bozu")
+_RACE = _code("chirashi_session", "chirashi_sim", "trainer.ui.chirashi_panel:ChirashiPanel",
+              "trainer.games.chirashi_session", "chirashi")
 
 
 GAMES: tuple[Variant, ...] = (
@@ -150,6 +152,17 @@ GAMES: tuple[Variant, ...] = (
             default_seats=4, options=_frozen(rounds=12), deck="hanafuda", **_UMEBOTAN),
     Variant("bozu", "standard", "Bōzu-mekuri, 2-8 players, the 100 yomifuda, men/monks/women",
             2, 8, default_seats=4, options=_frozen(semimaru="disqualified", emperor="man"), **_BOZU),
+    Variant("chirashi", "standard", "Chirashi-dori, 1-8 players race for the 100 scattered torifuda",
+            1, 8, default_seats=4, options=_frozen(game="chirashi", verse="kami", otetsuki="rest"), **_RACE),
+    Variant("sakasama", "standard", "Sakasama karuta, chirashi-dori with the shimo-no-ku read, yomifuda on the floor",
+            1, 8, default_seats=4, options=_frozen(game="chirashi", verse="shimo", otetsuki="rest"), **_RACE),
+    Variant("genpei", "standard", "Genpei-gassen, two teams, 50 torifuda a side, sending and penalty cards",
+            2, 12, default_seats=6, options=_frozen(game="genpei", verse="kami"), **_RACE),
+    Variant("relay", "standard", "Relay karuta, Genpei with one player per team on turn, changing every 10 cards",
+            4, 12, default_seats=6, options=_frozen(game="genpei", verse="kami", relay=True, relay_every=10),
+            **_RACE),
+    Variant("shimonoku", "standard", "Hokkaido shimonoku karuta, 3 against 3, the shimo-no-ku read, 5/5/40 a side",
+            6, 6, options=_frozen(game="shimonoku", verse="shimo"), **_RACE),
 )
 
 

@@ -1,0 +1,124 @@
+"""Games → the floor races through the UI, on a fake reading driver and a fake clock: a click on the
+read card takes it (a click is a touch stamped at the press), a click while nothing is read is
+refused with a worded line, a Genpei send by a click holds the reader until it is made, and the
+table in both languages."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+
+from audio.clock import FakeClock  # noqa: E402
+from tests.ui_fakes import FakeDriver  # noqa: E402
+from trainer.games.chirashi_session import VerseReader  # noqa: E402
+from trainer.ui.chirashi_panel import RACE_GAMES, ChirashiPanel  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = LANG.code
+    LANG.set("en")
+    yield
+    LANG.set(before)
+
+
+@pytest.fixture
+def panel(qtbot):
+    p = ChirashiPanel(None, None, driver=FakeDriver(), clock=FakeClock(100.0))
+    qtbot.addWidget(p)
+    p.resize(1024, 700)
+    p.show()
+    return p
+
+
+def start(panel, game, players, seed=3):
+    panel.game.setCurrentIndex(RACE_GAMES.index(game))
+    panel.players.setValue(players)
+    panel.level.setCurrentIndex(panel.level.findData("beginner"))
+    panel.start_game(seed=seed)
+    return panel.session, VerseReader(panel.session.order, panel.session.verse)
+
+
+def sound_next_card(panel, reader):
+    """The driver reports the next card's verse starting, with the reader's marks on the clock."""
+    s = panel.session
+    poem = reader.order[reader.index]
+    marks, _ = reader.marks(poem)
+    panel.driver.marks = {k: s.epoch + v for k, v in marks.items()}
+    panel.clock.set(s.epoch + marks[f"{s.verse}_start"])
+    panel.driver.card_started.emit(poem)
+    return poem
+
+
+def click(qtbot, panel, card):
+    rect = panel.floor.card_rect(card)
+    qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+
+
+@pytest.mark.parametrize("game", ["chirashi", "sakasama"])
+def test_clicking_the_read_card_as_the_kimariji_sounds_takes_it(qtbot, panel, game):
+    s, reader = start(panel, game, 2)
+    assert panel.driver.count("start") == 1
+    poem = sound_next_card(panel, reader)
+    panel.clock.set(s.race.kimariji + 0.05)        # before a beginner CPU's hand lands
+    click(qtbot, panel, poem)
+    panel.clock.set(panel.clock.now() + 0.3)
+    panel.tick()
+    assert s.state.taken[0] == [poem]
+    assert poem not in dict(s.view(0).floor)
+    assert "No. %d" % poem in panel.log.toPlainText() and "50 ms" in panel.log.toPlainText()
+    assert "You: 1" in panel.scores.text()
+
+
+def test_a_click_while_no_card_is_read_is_refused_in_words(qtbot, panel):
+    s, reader = start(panel, "chirashi", 3)
+    click(qtbot, panel, s.order[0])
+    assert panel.status.text() == "No card is being read now"
+    assert not any(s.state.taken)
+
+
+def test_a_genpei_send_holds_the_reader_and_is_made_by_clicking_a_card_of_ones_side(qtbot, panel):
+    s, reader = start(panel, "genpei", 2, seed=8)
+    for _ in range(100):
+        poem = sound_next_card(panel, reader)
+        reader.index += 1
+        if s.state.floor.get(poem) and s.state.floor[poem].side == 1 and s.race is not None:
+            panel.clock.set(s.race.kimariji + 0.02)
+            click(qtbot, panel, poem)
+            panel.clock.set(panel.clock.now() + 0.3)
+            panel.tick()
+            if s.state.phase == "send":
+                break
+        panel.driver.card_finished.emit(poem)
+    assert s.state.phase == "send" and panel.driver.count("hold_before_next_card") == 1
+    assert "Click 1 card(s) of your side" in panel.status.text()
+    mine = next(c for c, sp in s.view(0).floor if sp.side == 0)
+    click(qtbot, panel, mine)
+    assert s.state.floor[mine].side == 1 and panel.driver.count("release") == 1
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("game", RACE_GAMES)
+def test_every_table_draws_in_both_languages(qtbot, panel, game, lang):
+    LANG.set(lang)
+    s, reader = start(panel, game, 4)
+    sound_next_card(panel, reader)
+    image = panel.grab().toImage()
+    assert image.width() == 1024 and image.height() == 700
+    assert len(panel.floor._rects) == len(s.view(0).floor) == 100
+    w, h = panel.floor.card_size()
+    # shimonoku's opening 40-card defences make the narrowest floor (docs/racing-games.md)
+    assert w >= (32 if game == "shimonoku" else 40), f"cards {w:.0f} px wide at 1024x700"
+    text = panel.status.text()
+    assert text and (any("\u3040" <= ch <= "\u9fff" for ch in text) == (lang == "ja"))
+
+
+def test_the_setup_keeps_its_choices_when_the_language_changes(panel):
+    panel.game.setCurrentIndex(RACE_GAMES.index("shimonoku"))
+    assert panel.players.value() == 6 and panel.players.minimum() == panel.players.maximum() == 6
+    panel.level.setCurrentIndex(panel.level.findData("meijin"))
+    LANG.set("ja")
+    assert panel.chosen_game() == "shimonoku" and panel.level.currentData() == "meijin"
+    assert panel.game.currentText() == "下の句かるた"

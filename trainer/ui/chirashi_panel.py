@@ -1,0 +1,563 @@
+"""Games → floor races: chirashi-dori (散らし取り), sakasama karuta (逆さまかるた), Genpei-gassen
+(源平合戦) and relay karuta (リレーかるた), the person at seat 1 against CPUs.
+
+One table for the four games of `trainer.games.chirashi_session` (the game is
+chosen in the setup row). The floor is drawn from the person's view only:
+
+- chirashi and sakasama: the 100 cards scattered at their seeded places and
+  angles (up to ±35°, so each stays readable from the seats), the seats round
+  the floor with their counts, the person's at the bottom. Sakasama lays the
+  yomifuda (the kami-no-ku in kanji and kana) on the floor;
+- Genpei and relay: the two sides, Genji's (the person's team) at the bottom in
+  its three rows of 17/17/16, Heiji's upside down at the top; the seats on turn
+  (relay) are marked.
+
+The reading is the app's reader (`trainer.ui.reading.ReadingDriver`): the
+kami-no-ku, or in sakasama the shimo-no-ku only (the Reader's shimo-only
+programme). A click on a card is a touch stamped on the clock at the press;
+while the person owes a Genpei card, a click on their side sends it (the
+reader holds before the next card). Views draw; the session decides.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTransform
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+import poems
+from audio.clock import SYSTEM, Clock
+from trainer.games import registry
+from trainer.games.chirashi_session import (HUMAN, CPU, OVER, PLAY, ChirashiSession, Press, ReaderHeld,
+                                            ReaderReleased, ReadSummary, SendNeeded, new_session,
+                                            verse_mark_names)
+from trainer.games.protocol import GameEvent, IllegalAction
+from trainer.players.karuta_cpu import LEVELS
+from trainer.players.race_cpu import seat_position
+from trainer.rules.chirashi import View
+from trainer.rules.shimonoku import AREA_ROWS, OPPOSITE, column_widths, screen_column
+from trainer.text.chirashi import log_line
+from trainer.text.refusals import describe_refusal
+from trainer.ui import settings as S
+from trainer.ui.i18n import LANG, add_messages, tr
+from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
+
+RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+
+add_messages({
+    "mode.chirashi": ("散らし取り・源平", "Chirashi · Genpei"),
+    "race.game": ("遊び方", "Game"),
+    "race.game.chirashi": ("散らし取り", "Chirashi-dori"),
+    "race.game.sakasama": ("逆さまかるた", "Sakasama karuta"),
+    "race.game.genpei": ("源平合戦", "Genpei-gassen"),
+    "race.game.relay": ("リレーかるた", "Relay karuta"),
+    "race.players": ("人数", "Players"),
+    "race.level": ("相手", "CPU level"),
+    "race.start": ("始める", "Start"),
+    "race.stop": ("やめる", "Stop"),
+    "race.you": ("あなた", "You"),
+    "race.seat": ("席{n}", "Seat {n}"),
+    "race.count": ("{n}枚", "{n} cards"),
+    "race.ready": ("遊び方と人数を選んで「始める」を押してください",
+                   "Choose a game and the players, then press Start"),
+    "race.reading": ("{number}枚目を読んでいます。札をクリックして取ってください",
+                     "Reading card {number}: click the card to take it"),
+    "race.resting": ("お手つきのため、この札は休み", "You sit out this card (a fault)"),
+    "race.not_turn": ("この札はあなたの番ではありません", "It is not your turn for this card"),
+    "race.send": ("自陣の札を{cards}枚クリックして相手陣へ送ってください",
+                  "Click {cards} card(s) of your side to send to the other side"),
+    "race.over": ("終局: {result}", "Game over: {result}"),
+    "race.won": ("あなたの勝ち", "you won"),
+    "race.lost": ("勝ちは{winners}", "won by {winners}"),
+    "race.mean": ("あなたの平均 {ms} ms", "your mean take {ms} ms"),
+    "race.side.0": ("源氏（あなたの組）{n}枚", "Genji (your team): {n}"),
+    "race.side.1": ("平氏 {n}枚", "Heiji: {n}"),
+    "race.on_turn": ("番", "on turn"),
+    "race.game.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.role.0": ("攻め", "offence"),
+    "race.role.1": ("中堅", "midfield"),
+    "race.role.2": ("守り", "defence"),
+    "race.left": ("抜けた", "left the floor"),
+    "race.team.0": ("あなたの組 {n}枚", "Your team: {n}"),
+    "race.team.1": ("相手の組 {n}枚", "Other team: {n}"),
+})
+
+FLOOR = QColor("#c9b48a")
+TATAMI_LINE = QColor("#b09a6c")
+LAST_TAKEN = QColor("#c0392b")
+SEND_MARK = QColor("#d4a017")
+REACH = QColor("#d4a017")
+
+
+def _yomifuda_columns(no: int) -> list[str]:
+    """Sakasama's floor card: the kami-no-ku as printed on the yomifuda, one column per phrase."""
+    return list(poems.get(no).kami)
+
+
+class FloorView(QWidget):
+    """The floor: cards at their spots, the seats round it; a press on a card is `touched`."""
+
+    touched = Signal(int, float)            # card, clock stamp of the press
+
+    def __init__(self, clock: Clock = SYSTEM, parent=None):
+        super().__init__(parent)
+        self.clock = clock
+        self.view: View | None = None
+        self.players = 0
+        self.teams = False
+        self.areas = False                   # shimonoku karuta: each seat's own area
+        self.sakasama = False
+        self.names: list[str] = []
+        self.last: int | None = None
+        self.sending = False
+        self.setMinimumSize(520, 420)
+        self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
+
+    # -- geometry -----------------------------------------------------------------------------------
+    def floor_rect(self) -> QRectF:
+        m = 34.0                          # room for the seats' labels round the floor
+        mx = 6.0 if self.teams or self.areas else m     # Genpei and shimonoku: players above and below only
+        return QRectF(mx, m, self.width() - 2 * mx, self.height() - 2 * m)
+
+    def card_size(self) -> tuple[float, float]:
+        f = self.floor_rect()
+        if self.areas and self.view is not None:
+            total = sum(column_widths(self.view.side_counts))
+            w = min(f.width() / total * 0.92, f.height() / (2 * AREA_ROWS) * 0.9 * ASPECT)
+        elif self.teams:
+            w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
+        else:
+            cols = math.ceil(math.sqrt(100 * 1.45))
+            rows = math.ceil(100 / cols)
+            w = min(f.width() / cols * 0.86, f.height() / rows * 0.9 * ASPECT)
+        return w, w / ASPECT
+
+    def _layout(self) -> None:
+        self._rects = {}
+        v = self.view
+        if v is None:
+            return
+        f = self.floor_rect()
+        w, h = self.card_size()
+        for card, spot in v.floor:
+            centre = QPointF(f.left() + spot.x * f.width(), f.top() + spot.y * f.height())
+            self._rects[card] = (centre, w, h, spot.angle)
+
+    def card_at(self, pos: QPointF) -> int | None:
+        """The topmost card under `pos` (cards drawn later lie on top)."""
+        for card in reversed(list(self._rects)):
+            centre, w, h, angle = self._rects[card]
+            local = QTransform().rotate(-angle).map(pos - centre)
+            if abs(local.x()) <= w / 2 and abs(local.y()) <= h / 2:
+                return card
+        return None
+
+    def card_rect(self, card: int) -> QRectF:
+        """The card's unrotated rect around its centre (tests click its centre)."""
+        centre, w, h, _ = self._rects[card]
+        return QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h)
+
+    # -- events ------------------------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        stamp = self.clock.now()
+        card = self.card_at(event.position())
+        if card is not None:
+            self.touched.emit(card, stamp)
+
+    def resizeEvent(self, event) -> None:
+        self._layout()
+        super().resizeEvent(event)
+
+    def refresh(self) -> None:
+        self._layout()
+        self.update()
+
+    # -- painting ----------------------------------------------------------------------------------
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#e8dcc0"))
+        f = self.floor_rect()
+        p.fillRect(f, FLOOR)
+        p.setPen(QPen(TATAMI_LINE, 1))
+        if self.teams:
+            p.setPen(QPen(QColor("#6b5a3a"), 2))
+            p.drawLine(QPointF(f.left(), f.center().y()), QPointF(f.right(), f.center().y()))
+        v = self.view
+        if v is not None and self.areas:
+            self._paint_areas(p, v)
+        if v is not None:
+            self._paint_cards(p, v)
+            self._paint_seats(p, v)
+        p.end()
+
+    def area_rect(self, seat: int) -> QRectF:
+        """A shimonoku seat's area on the floor (its screen column, its team's half)."""
+        f = self.floor_rect()
+        widths = column_widths(self.view.side_counts) if self.view is not None else [5, 5, 5]
+        total, c = sum(widths), screen_column(seat)
+        x = f.left() + f.width() * sum(widths[:c]) / total
+        half = f.height() / 2
+        return QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+
+    def _paint_areas(self, p: QPainter, v: View) -> None:
+        """Each player's area, the person's reach (own and the opponent facing) outlined."""
+        reach = {0, OPPOSITE[0]}
+        for seat in range(self.players):
+            rect = self.area_rect(seat).adjusted(3, 3, -3, -3)
+            gone = seat not in v.eligible
+            p.setBrush(QColor(0, 0, 0, 40) if gone else QColor(255, 255, 255, 30))
+            p.setPen(QPen(REACH if seat in reach and not gone else TATAMI_LINE, 3 if seat in reach else 1))
+            p.drawRoundedRect(rect, 6, 6)
+
+    def _paint_cards(self, p: QPainter, v: View) -> None:
+        own_side = 0
+        for card, (centre, w, h, angle) in self._rects.items():
+            p.save()
+            p.translate(centre)
+            flipped = abs(angle) == 180.0       # the other side's cards: drawn upside down, not turned
+            if not flipped:
+                p.rotate(angle)
+            columns = _yomifuda_columns(card) if self.sakasama else torifuda_columns(poems.get(card).shimo_kana)
+            spot = v.spot(card)
+            mark = SEND_MARK if self.sending and spot is not None and spot.side == own_side else None
+            paint_torifuda(p, QRectF(-w / 2, -h / 2, w, h), columns, highlight=mark, upside_down=flipped)
+            p.restore()
+
+    def _seat_place(self, seat: int) -> tuple[float, float, bool]:
+        if self.areas:                        # under (or over) the seat's own area
+            r, f = self.area_rect(seat), self.floor_rect()
+            return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
+        x, y = seat_position(seat, self.players, self.teams)
+        return self._label_place(x, y)
+
+    def _label_place(self, x: float, y: float) -> tuple[float, float, bool]:
+        """Where a seat's label goes: in the margin round the floor, in the seat's direction from
+        the floor's centre (on a scattered floor) or along its team's edge (Genpei); and whether
+        it lies along a left or right edge (then it is drawn turned)."""
+        f = self.floor_rect()
+        if self.teams:
+            return f.left() + x * f.width(), (f.top() - 17 if y < 0.5 else f.bottom() + 17), False
+        half_w, half_h = f.width() / 2 + 17, f.height() / 2 + 17
+        dx, dy = (x - 0.5) * f.width(), (y - 0.5) * f.height()
+        tx = half_w / abs(dx) if dx else math.inf
+        ty = half_h / abs(dy) if dy else math.inf
+        t = min(tx, ty)
+        return f.center().x() + dx * t, f.center().y() + dy * t, tx < ty
+
+    def _paint_seats(self, p: QPainter, v: View) -> None:
+        font = QFont(self.font())
+        font.setPixelSize(13)
+        font.setBold(True)
+        p.setFont(font)
+        for seat in range(self.players):
+            x, _ = seat_position(seat, self.players, self.teams)
+            cx, cy, along_side = self._seat_place(seat)
+            name = self.names[seat] if seat < len(self.names) else str(seat + 1)
+            n = len(v.taken[seat])
+            if self.areas:
+                text = f"{name} · {tr(f'race.role.{seat % 3}')}  {tr('race.count', n=v.side_counts[seat])}"
+                if seat not in v.eligible:
+                    text = f"{name} · {tr('race.left')}"
+            else:
+                text = name if self.teams else f"{name}  {tr('race.count', n=n)}"
+            if seat in v.resting:
+                text += " ✕"
+            if self.teams and not self.areas and seat in v.on_turn and v.on_turn:
+                text += f" ◆{tr('race.on_turn')}"
+            width = p.fontMetrics().horizontalAdvance(text) + 16
+            if along_side:                   # the whole label stays on screen, corners too
+                cy = min(max(cy, width / 2 + 2), self.height() - width / 2 - 2)
+            else:
+                cx = min(max(cx, width / 2 + 2), self.width() - width / 2 - 2)
+            p.save()
+            p.translate(cx, cy)
+            if along_side:                   # a seat at the side: its label runs along the edge
+                p.rotate(-90 if x < 0.5 else 90)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 255, 255, 200) if seat else QColor("#fff3c4"))
+            p.drawRoundedRect(QRectF(-width / 2, -11, width, 22), 6, 6)
+            p.setPen(QColor("#222"))
+            p.drawText(QRectF(-width / 2, -11, width, 22), Qt.AlignmentFlag.AlignCenter, text)
+            p.restore()
+
+
+class ChirashiPanel(QWidget):
+    """Games → the floor races (see the module docstring)."""
+
+    def __init__(self, settings, voices, driver=None, clock: Clock = SYSTEM, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.voices = voices
+        self.clock = clock
+        if driver is None:
+            from trainer.ui.reading import ReadingDriver
+            driver = ReadingDriver(voices, parent=self)
+        self.driver = driver
+        self.session: ChirashiSession | None = None
+        self.message = ""
+        self._build()
+        self.driver.card_started.connect(self._on_card_started)
+        self.driver.card_finished.connect(self._on_card_finished)
+        self.driver.finished.connect(self._on_reading_finished)
+        self.driver.error.connect(self._on_error)
+        self.floor.touched.connect(self.press)
+        self.timer = QTimer(self, interval=10)
+        self.timer.timeout.connect(self.tick)
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+
+    def _build(self) -> None:
+        self.game_label, self.game = QLabel(), QComboBox()
+        self.players_label, self.players = QLabel(), QSpinBox(minimum=1, maximum=8, value=4)
+        self.level_label, self.level = QLabel(), QComboBox()
+        self.start_button, self.stop_button = QPushButton(), QPushButton()
+        self.start_button.clicked.connect(lambda: self.start_game())
+        self.stop_button.clicked.connect(self.stop_game)
+        self.game.currentIndexChanged.connect(self._game_changed)
+        row = QHBoxLayout()
+        for label, box in ((self.game_label, self.game), (self.players_label, self.players),
+                           (self.level_label, self.level)):
+            row.addWidget(label)
+            row.addWidget(box)
+            row.addSpacing(6)
+        row.addStretch(1)
+        row.addWidget(self.start_button)
+        row.addWidget(self.stop_button)
+        self.floor = FloorView(self.clock)
+        self.status = QLabel(wordWrap=True)
+        self.scores = QLabel(wordWrap=True)
+        self.scores.setTextFormat(Qt.TextFormat.RichText)
+        self.log = QPlainTextEdit(readOnly=True)
+        side = QVBoxLayout()
+        side.addWidget(self.status)
+        side.addWidget(self.scores)
+        side.addWidget(self.log, 1)
+        side_box = QWidget()
+        side_box.setLayout(side)
+        side_box.setFixedWidth(230)
+        body = QHBoxLayout()
+        body.addWidget(self.floor, 1)
+        body.addWidget(side_box)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addLayout(row)
+        outer.addLayout(body, 1)
+
+    # -- setup -------------------------------------------------------------------------------------
+    def chosen_game(self) -> str:
+        return self.game.currentData() or RACE_GAMES[0]
+
+    def _game_changed(self, *_) -> None:
+        v = registry.find(self.chosen_game())
+        self.players.setRange(v.min_seats, min(v.max_seats, 8))
+        self.players.setValue(max(v.min_seats, min(self.players.value(), 8)))
+
+    def retranslate(self, *_) -> None:
+        self.game_label.setText(tr("race.game"))
+        self.players_label.setText(tr("race.players"))
+        self.level_label.setText(tr("race.level"))
+        self.start_button.setText(tr("race.start"))
+        self.stop_button.setText(tr("race.stop"))
+        current = self.chosen_game() if self.game.count() else None
+        self.game.blockSignals(True)
+        self.game.clear()
+        for g in RACE_GAMES:
+            self.game.addItem(tr(f"race.game.{g}"), g)
+        if current:
+            self.game.setCurrentIndex(RACE_GAMES.index(current))
+        self.game.blockSignals(False)
+        level = self.level.currentData() or (str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club")
+        self.level.clear()
+        for name, lv in LEVELS.items():
+            self.level.addItem(lv.label, name)
+        self.level.setCurrentIndex(max(0, list(LEVELS).index(level) if level in LEVELS else 2))
+        self.show_state()
+        self._relog()
+
+    # -- the game ----------------------------------------------------------------------------------
+    def seat_names(self) -> list[str]:
+        n = len(self.session.seats) if self.session else 0
+        return [tr("race.you") if s == 0 else tr("race.seat", n=s + 1) for s in range(n)]
+
+    def start_game(self, seed: Any = None) -> None:
+        self.stop_game()
+        game = self.chosen_game()
+        variant = registry.find(game)
+        players = variant.check_seats(self.players.value())
+        seed = random.randrange(1 << 30) if seed is None else seed
+        seats = (HUMAN,) + (CPU,) * (players - 1)
+        self.session = new_session(variant, seed, seats, {"clock": self.clock,
+                                                           "cpu_level": self.level.currentData() or "club"})
+        self.log.clear()
+        self.floor.players = players
+        self.floor.teams = self.session.options.teams
+        self.floor.areas = self.session.options.game == "shimonoku"
+        self.floor.sakasama = game == "sakasama"      # the yomifuda lie on the floor
+        self.floor.names = self.seat_names()
+        self.floor.last = None
+        self.message = ""
+        self._show(self.session.begin())
+        if self.settings is not None:
+            from trainer.reader.session import ReadingTiming
+            g = self.settings.get
+            timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE),
+                                   joka=False, shimo_only=self.session.verse == "shimo")
+        else:
+            from trainer.reader.session import ReadingTiming
+            timing = ReadingTiming(joka=False, shimo_only=self.session.verse == "shimo")
+        self.driver.start(self.session.order, timing=timing, joka=False)
+        self.timer.start()
+
+    def stop_game(self) -> None:
+        if self.session is not None and self.session.phase != OVER:
+            self._show(self.session.abandon())
+        self.driver.stop()
+        self.timer.stop()
+
+    def shutdown(self) -> None:
+        self.stop_game()
+
+    def _on_card_started(self, poem: int) -> None:
+        s = self.session
+        if s is None or poem not in s.order:
+            return
+        index = s.order.index(poem)
+        self._show(s.verse_started(poem, {name: self._mark_time(index, name)
+                                          for name in verse_mark_names(poem, s.verse)}))
+
+    def _mark_time(self, index: int, name: str) -> float | None:
+        """When a mark sounded; None when the voice's clip has no such mark (an imported reading
+        without mora marks): the session then places it by the nominal pace."""
+        try:
+            return self.driver.mark_time(index, name)
+        except KeyError:
+            return None
+
+    def _on_card_finished(self, poem: int) -> None:
+        if self.session is not None:
+            self._show(self.session.card_finished(poem))
+
+    def _on_reading_finished(self) -> None:
+        if self.session is not None:
+            self._show(self.session.reading_finished())
+
+    def _on_error(self, message: str) -> None:
+        self.message = message
+        self.show_state()
+
+    def tick(self) -> None:
+        if self.session is not None:
+            self._show(self.session.tick(paused=self.driver.state == "paused"))
+
+    def press(self, card: int, stamp: float) -> None:
+        """A click on a card: a touch (or a Genpei send); a refusal is said in the status line."""
+        s = self.session
+        if s is None or s.phase != PLAY:
+            return
+        try:
+            self._show(s.act(0, Press(card, stamp)))
+        except IllegalAction as exc:
+            self.message = describe_refusal(exc)
+            self.show_state()
+
+    def _show(self, events: list[GameEvent]) -> None:
+        s = self.session
+        if s is None:
+            return
+        for e in events:
+            if isinstance(e, ReaderHeld):
+                self.driver.hold_before_next_card()
+            elif isinstance(e, ReaderReleased):
+                self.driver.release()
+            elif isinstance(e, ReadSummary):
+                self.floor.last = e.poem
+                self.message = ""
+            elif isinstance(e, SendNeeded):
+                self.message = ""
+            line = log_line(e, 0)
+            if line:
+                self.log.appendPlainText(line)
+        if s.phase == OVER:
+            self.timer.stop()
+            self.driver.stop()
+        if events:
+            self.show_state()
+
+    def _relog(self) -> None:
+        """The log again in the interface language."""
+        if self.session is None:
+            return
+        self.log.clear()
+        for e in self.session.log:
+            line = log_line(e, 0)
+            if line:
+                self.log.appendPlainText(line)
+
+    def show_state(self) -> None:
+        s = self.session
+        if s is None:
+            self.floor.view = None
+            self.status.setText(tr("race.ready"))
+            self.scores.setText("")
+            self.floor.refresh()
+            return
+        v = s.view(0)
+        self.floor.view = v
+        self.floor.names = self.seat_names()
+        self.floor.sending = v.owing is not None and v.owing[0] == 0
+        self.floor.refresh()
+        self.status.setText(self.message or self._status(s, v))
+        self.scores.setText(self._scores(s, v))
+
+    def _status(self, s: ChirashiSession, v: View) -> str:
+        if s.phase == OVER:
+            out = s.outcome()
+            if out is None:
+                return tr("race.stop")
+            names = self.seat_names()
+            result = tr("race.won") if 0 in out.winners else tr(
+                "race.lost", winners=tr("log.list_separator").join(names[w] for w in out.winners))
+            mean = s.mean_reaction()
+            return tr("race.over", result=result) + ("" if mean is None else "\n" + tr("race.mean", ms=mean))
+        if v.owing is not None and v.owing[0] == 0:
+            return tr("race.send", cards=v.owing[2])
+        if v.current is not None:
+            if 0 not in v.eligible:
+                return tr("race.not_turn") if s.options.relay else tr("race.resting")
+            return tr("race.reading", number=v.current.number)
+        return ""
+
+    def _scores(self, s: ChirashiSession, v: View) -> str:
+        if s.options.teams:
+            return "<br>".join(tr(f"race.side.{t}", n=v.side_counts[t]) for t in (0, 1))
+        if s.options.game == "shimonoku":
+            return "<br>".join(tr(f"race.team.{t}", n=sum(v.side_counts[3 * t:3 * t + 3])) for t in (0, 1))
+        names = self.seat_names()
+        rows = sorted(range(len(names)), key=lambda k: -len(v.taken[k]))
+        return "<br>".join(f"{'<b>' if k == 0 else ''}{names[k]}: {len(v.taken[k])}{'</b>' if k == 0 else ''}"
+                           for k in rows)
+
+    # -- the mode protocol ---------------------------------------------------------------------------
+    def available(self, name: str) -> bool:
+        playing = self.session is not None and self.session.phase == PLAY
+        return (name == "start" and not playing) or (name in ("pause", "stop") and playing)
+
+    def command(self, name: str) -> None:
+        if not self.available(name):
+            return
+        if name == "start":
+            self.start_game()
+        elif name == "stop":
+            self.stop_game()
+        elif self.driver.state == "paused":
+            self.driver.resume()
+        else:
+            self.driver.pause()
+
+    def settings_changed(self) -> None:
+        self.retranslate()
