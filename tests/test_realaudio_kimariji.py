@@ -19,6 +19,8 @@ as it is, and with CPU burners started (and stopped) by the test. With fewer tha
 player: it is played once more, then skipped with the reason (a failure in CI, where
 KARUTA_REQUIRE_REAL=1). Skips with the reason without PulseAudio.
 """
+# ruff: noqa: F811 - the PulseAudio fixtures `pulse` and `sink` are test_realaudio_player's,
+# imported by name for pytest, and so are the parameters that receive them.
 from __future__ import annotations
 
 import os
@@ -91,7 +93,10 @@ class Run:
         lag = "—" if self.lag_s is None else f"{self.lag_s * 1000:+.1f} ms"
         off = [f"{k.card}: {k.error_s * 1000:+.0f} ms" for k in self.kimariji
                if k.disturbed and k.error_s is not None and abs(k.error_s) > TOLERANCE_S]
-        return (f"{len(self.judged)} of {len(self.kimariji)} kimariji undisturbed, error {span}, "
+        each = " ".join("—" if k.error_s is None else f"{k.error_s * 1000:+.1f}{'d' if k.disturbed else ''}"
+                        for k in self.kimariji)
+        return (f"{len(self.judged)} of {len(self.kimariji)} kimariji undisturbed, error {span} "
+                f"(in reading order, d: disturbed: {each}), "
                 f"lag {lag}; disturbed and off: {off or 'none'}; {self.stalls} stall(s); {self.machine}")
 
 
