@@ -19,7 +19,14 @@ takes longer than importing), imports them with
   reduction): 40 files in one thread, best of 3, 2.59 s CPU (main before
   issue 23) -> 2.13 s; the whole bench CPU 7.2 s, wall 7.4 s at load 4.4.
   Worker processes instead of threads were tried: 0.8 s more CPU to start
-  them and no wall time won under that load; not kept;
+  them and no wall time won under that load; not kept.
+  2026-11-27 18:22 UTC, the quietest moment of that day (load average 0.8 before,
+  1.1 after, other sessions sharing the 2 cores): wall 4.29 s, CPU 6.86 s, peak
+  422 MB (`--speech 0 --cache DIR`, MP3 files made beforehand).
+  Lower FLAC compression in the clip writer, measured alone on 22 clips of 7.8 s
+  at 48 kHz (best of 3): libsndfile's default 4.07 ms CPU a clip, 387 kB;
+  compression_level=0.0 3.71 ms, 401 kB. For the 202 clips of an import that is
+  0.07 s of 6.9 s CPU (1 %) for files 4 % larger: not taken;
 - the split error (kami start/end, shimo start/end) against the truth;
 - the mora-onset error and the kimariji-mark error against the truth;
 - with --speech N (default 20; 0 skips): the same marks on speech, N poems

@@ -32,6 +32,7 @@ class FakeStream:
         self.closed = False
         self.abort_fails = False
         self._stall_until = 0.0
+        self._underruns = 0
         self._running = False
         self._thread: threading.Thread | None = None
         self._epoch = time.perf_counter() - 1000.0    # stream time = perf_counter - epoch
@@ -60,6 +61,8 @@ class FakeStream:
                 continue
             now = self.time
             info = SimpleNamespace(outputBufferDacTime=now + self.latency, currentTime=now)
+            flags.output_underflow = self._underruns > 0
+            self._underruns = max(0, self._underruns - 1)
             self.callback(out, self.blocksize, info, flags)
             next_at += period
             delay = next_at - time.perf_counter()
@@ -69,6 +72,11 @@ class FakeStream:
     def stall(self, seconds: float) -> None:
         """Ask for no samples for `seconds` from now (the stream stays active)."""
         self._stall_until = time.perf_counter() + seconds
+
+    def underrun(self, blocks: int = 1) -> None:
+        """The next `blocks` callbacks carry PortAudio's output_underflow flag with no jump
+        in the stream's time (the server inserted silence the stream's time does not show)."""
+        self._underruns = blocks
 
     def die(self) -> None:
         """The device went away: the stream stops."""

@@ -65,6 +65,7 @@ def test_kami_to_torifuda_read_aloud_times_from_the_players_kimariji_mark(qtbot,
         qtbot.mouseClick(screen.field, Qt.MouseButton.LeftButton,
                          pos=screen.field.slot_centre(slot).toPoint())
     qtbot.waitUntil(lambda: screen.finished, timeout=15_000)
+    qtbot.waitUntil(lambda: panel.store.count() == 2, timeout=2_000)   # stored once the sound is known
     rows = panel.store.query("SELECT correct, reaction_ms, voice FROM trials ORDER BY id")
     assert [r[0] for r in rows] == [1, 1]
     assert all(math.isfinite(r[1]) and abs(r[1]) < 10_000 for r in rows)
@@ -91,6 +92,7 @@ def test_listening_reflex_read_aloud_runs_to_the_end(qtbot, panel):
         return screen.finished
 
     qtbot.waitUntil(take_when_read, timeout=60_000)
+    qtbot.waitUntil(lambda: panel.store.count() == len(model.results), timeout=2_000)
     rows = panel.store.query("SELECT card, correct, reaction_ms FROM trials ORDER BY id")
     assert len(rows) == len(model.results) == 4
     assert sorted(c for c, ok, rt in rows if rt is not None) == sorted(model.territory)

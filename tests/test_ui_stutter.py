@@ -108,3 +108,84 @@ def test_a_one_second_stall_is_waited_out_in_every_mode(qtbot, window, mode, lan
     qtbot.waitUntil(lambda: len(started) > heard, timeout=20_000)   # read on, nobody pressed anything
     assert "paused" not in states and driver.state != "paused"
     assert sd.most_open == 1 and len(sd.open_streams) == 1
+
+
+class _StillCPU:
+    """A CPU seat that never reaches for a card: every race waits for the person's touch."""
+
+    def __init__(self):
+        from trainer.players.karuta_cpu import KarutaCPU
+        self._cpu = KarutaCPU("club", 1)
+
+    def arrange(self, cards):
+        return self._cpu.arrange(cards)
+
+    def touches(self, view, heard):
+        from trainer.rules.kyogi import Touches
+        return Touches(1, ())
+
+    def choose_send(self, view):
+        return self._cpu.choose_send(view)
+
+
+def _race_after_kimariji(qtbot, panel, after: float = 0.0):
+    """Wait for a race whose kimariji sounded (and, with `after`, began after that time)."""
+    def ready():
+        race = panel.session.race
+        return race is not None and race.kimariji > after and time.perf_counter() > race.kimariji + 0.05
+    qtbot.waitUntil(ready, timeout=30_000)
+    return panel.session.race
+
+
+def _touch(qtbot, panel):
+    """Touch the card read (or, for a karafuda, one's own: a fault) and close the race."""
+    race = panel.session.race
+    card = race.poem if panel.state.side_of(race.poem) is not None else panel.state.side(0).cards()[0]
+    panel.route_touch(card, time.perf_counter())
+    panel.judge()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_underrun_in_a_race_marks_it_disturbed_and_the_status_bar_says_so(qtbot, window, lang):
+    """Issue 23: the fake stream flags an underrun its time does not show during a race: the
+    person's reaction is stored disturbed (kept, out of the means), shown marked, and the
+    status bar says the sound stuttered; a race long after it is not marked unless the
+    player itself saw a stall in it (a busy machine's late callback)."""
+    from audio.player import SETTLE_S
+    from trainer.stats.aggregates import trend_by_day
+    w, sd = window
+    LANG.set(lang)
+    _tab(w, "mode.kyogi")
+    panel = w.match
+    panel.settings.set(S.MEMORISE_MIN, 0)
+    panel.new_match(8, cpu=_StillCPU())
+    store = panel.store
+    before = store.count()
+    panel.begin_match()
+    race = _race_after_kimariji(qtbot, panel)
+    sd.current.underrun()
+    player = panel.driver.voices.player()
+    qtbot.waitUntil(lambda: any(s.cause == "underflow" for s in player.stalls), timeout=5_000)
+    stuttered = re.compile(re.escape(tr("sound.stuttered", n=0, ms="0"))
+                           .replace(re.escape("0"), "[0-9]+"))
+    qtbot.waitUntil(lambda: stuttered.fullmatch(w.statusBar().currentMessage()) is not None,
+                    timeout=5_000)
+    qtbot.wait(100)                      # the touch after the stall began
+    _touch(qtbot, panel)
+    touch_t = time.perf_counter()
+    qtbot.waitUntil(lambda: store.count() > before, timeout=5_000)
+    disturbed = store.query("SELECT disturbed FROM trials ORDER BY id DESC LIMIT 1")[0][0]
+    # the reason names the first stall in the race (the fake thread's jitter may come first)
+    assert disturbed is not None
+    assert "underflow" in [s.cause for s in player.disturbance_between(race.kimariji, touch_t)]
+    assert panel.reaction.text().endswith(tr("race.disturbed"))
+    assert trend_by_day(store, "match") == []                     # counted nowhere
+    stall_end = max(s.end for s in player.stalls if s.cause == "underflow")
+    # A later race, past the doubt the underrun leaves.
+    race = _race_after_kimariji(qtbot, panel, after=max(race.kimariji, stall_end + SETTLE_S))
+    _touch(qtbot, panel)
+    touch_t = time.perf_counter()
+    qtbot.waitUntil(lambda: store.count() > before + 1, timeout=5_000)
+    second = store.query("SELECT disturbed FROM trials ORDER BY id DESC LIMIT 1")[0][0]
+    assert second is None or player.disturbance_between(race.kimariji, touch_t)
+    assert len(panel.disturbed) == (1 if second is None else 2)

@@ -20,6 +20,7 @@ class FakeDriver(QObject):
         self.calls = []
         self.state = "idle"
         self.marks: dict[str, float] = {}
+        self.stalls: list = []          # the player's stalls, for `disturbance`
 
     def start(self, order, timing, joka):
         self.calls.append(("start", list(order), joka))
@@ -36,6 +37,13 @@ class FakeDriver(QObject):
 
     def mark_time(self, index, name):
         return self.marks.get(name)
+
+    def disturbance(self, kimariji_t, touch_t):
+        """`stalls` (audio.player.Stall) as the player judges a race: not re-derived, begun
+        by the touch, their doubt reaching the kimariji."""
+        from audio.player import SETTLE_S
+        return [s for s in self.stalls
+                if not s.rederived and s.at <= touch_t and s.end + SETTLE_S >= kimariji_t]
 
 
 class ToneVoices:

@@ -24,13 +24,14 @@ class TrialResult:
     answer: str | None = None
     reaction_ms: float | None = None   # from the kimariji mark or from the card shown
     fault: str | None = None
+    disturbed: str | None = None       # the sound stuttered in this race: kept, not counted
 
     def to_trial(self, session: int | None = None, voice: str | None = None,
                  at: float | None = None):
         from trainer.stats.store import Trial
         return Trial(kind=self.kind, card=self.card, correct=self.correct, answer=self.answer,
                      reaction_ms=self.reaction_ms, fault=self.fault, voice=voice,
-                     session=session, at=at)
+                     session=session, at=at, disturbed=self.disturbed)
 
 
 class DrillError(ValueError):

@@ -28,6 +28,10 @@ but taken at twice the usual time (or slower) scores 0.5.
 The dashboard's weakest-cards table is stricter (``weakest_in_family``): per
 timing family, fewest right first, and among equals the slowest by the median
 of its relative times: a card never missed never ranks above one missed.
+
+Disturbed trials (the sound stuttered in the race, issue 23) are kept and shown in a
+card's history, but no figure here counts them: not the summaries (the store leaves
+them out), the distributions, weakness, faults or a run's mean.
 """
 from __future__ import annotations
 
@@ -123,6 +127,7 @@ class HistoryRow:
     reaction_ms: float | None
     fault: str | None
     voice: str | None
+    disturbed: str | None = None     # the sound stuttered: shown, not counted
 
 
 @dataclass(frozen=True)
@@ -169,8 +174,8 @@ def recent_trials(store: StatsStore, card: int, limit: int, kind: str | None = N
     """(kind, correct, reaction_ms) of the card's last `limit` trials, newest first."""
     clause, params = _kind_clause(kind)
     return store.query(
-        "SELECT kind, correct, reaction_ms FROM trials WHERE card = ?" + clause
-        + " ORDER BY id DESC LIMIT ?", (card, *params, limit))
+        "SELECT kind, correct, reaction_ms FROM trials WHERE card = ? AND disturbed IS NULL"
+        + clause + " ORDER BY id DESC LIMIT ?", (card, *params, limit))
 
 
 def weakness(recent: list[tuple], kind_means: dict[str, float]) -> float | None:
@@ -228,7 +233,7 @@ def family_windows(store: StatsStore, kind: str | None = None) -> dict[str, dict
     out: dict[str, dict[int, list[tuple]]] = {}
     for card, k in pairs:
         rows = store.query("SELECT correct, reaction_ms FROM trials WHERE card = ? AND kind = ? "
-                           "ORDER BY id DESC LIMIT ?", (card, k, WEAK_WINDOW))
+                           "AND disturbed IS NULL ORDER BY id DESC LIMIT ?", (card, k, WEAK_WINDOW))
         out.setdefault(family_of(k), {}).setdefault(card, []).extend(
             (k, bool(ok), rt) for ok, rt in rows)
     return out
@@ -255,8 +260,8 @@ def weakest_in_family(windows: dict[int, list[tuple]], family: str,
 
 def faults_by_kind(store: StatsStore, kind: str | None = None) -> dict[str, int]:
     clause, params = _kind_clause(kind)
-    rows = store.query("SELECT fault, count(*) FROM trials WHERE fault IS NOT NULL"
-                       + clause + " GROUP BY fault ORDER BY count(*) DESC", params)
+    rows = store.query("SELECT fault, count(*) FROM trials WHERE fault IS NOT NULL "
+                       "AND disturbed IS NULL" + clause + " GROUP BY fault ORDER BY count(*) DESC", params)
     return {fault: n for fault, n in rows}
 
 
@@ -264,9 +269,10 @@ def card_history(store: StatsStore, card: int, kind: str | None = None) -> list[
     """Every trial of one card, oldest first."""
     clause, params = _kind_clause(kind)
     rows = store.query(
-        "SELECT id, at, kind, session, answer, correct, reaction_ms, fault, voice "
+        "SELECT id, at, kind, session, answer, correct, reaction_ms, fault, voice, disturbed "
         "FROM trials WHERE card = ?" + clause + " ORDER BY id", (card, *params))
-    return [HistoryRow(i, at, k, s, a, bool(c), rt, f, v) for i, at, k, s, a, c, rt, f, v in rows]
+    return [HistoryRow(i, at, k, s, a, bool(c), rt, f, v, d)
+            for i, at, k, s, a, c, rt, f, v, d in rows]
 
 
 @dataclass(frozen=True)
@@ -286,7 +292,7 @@ def recent_runs(store: StatsStore, kind: str, n: int = 5) -> list[RunSummary]:
     for session, started in sessions:
         count, n_correct, mean = store.query(
             "SELECT count(*), coalesce(sum(correct), 0), avg(reaction_ms) FROM trials "
-            "WHERE session = ?", (session,))[0]
+            "WHERE session = ? AND disturbed IS NULL", (session,))[0]
         if count:
             out.append(RunSummary(session, started, count, n_correct, mean))
     return out
@@ -331,6 +337,7 @@ class CardTotals:
 
 def card_totals(history) -> CardTotals:
     """`history`: the card's trials (``correct``, ``reaction_ms``, ``kind``)."""
+    history = [r for r in history if getattr(r, "disturbed", None) is None]
     n = len(history)
     right = sum(r.correct for r in history)
     by_family: dict[str, list[float]] = {}

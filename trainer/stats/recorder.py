@@ -42,7 +42,9 @@ class SessionRecorder:
         with self.store.transaction():
             trial_id = self.store.record(result.to_trial(self.session, self.voice))
             review = None
-            if self.memorisation is not None and 1 <= result.card <= 100:
+            # A race in which the sound stuttered says nothing of what the player knows.
+            if self.memorisation is not None and 1 <= result.card <= 100 \
+                    and getattr(result, "disturbed", None) is None:
                 review = self.memorisation.review(result.card, result.kind, result.correct,
                                                   result.reaction_ms)
         self.trial_ids.append(trial_id)

@@ -94,6 +94,8 @@ def _read_all(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple]], Salvage
     rows: dict[str, list[tuple]] = {}
     for table, key in (("sessions", "id"), ("trials", "id"), ("srs_cards", "card")):
         columns = S._EXPECTED_COLUMNS[table]
+        if table == "trials" and table in tables and "disturbed" not in _columns(conn, table):
+            columns = S.TRIAL_COLUMNS_V1          # schema 1: no race was marked disturbed
         if table not in tables or not set(columns) <= _columns(conn, table):
             rows[table] = []
             continue
@@ -101,6 +103,7 @@ def _read_all(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple]], Salvage
                                               _upper(conn, table, key))
         if table == "trials":
             report.unreadable = unreadable
+            rows[table] = [_full_trial(r) for r in rows[table]]
     _count_the_lost(conn, rows["trials"], report)
     return rows, report
 
@@ -187,7 +190,7 @@ def raw_rows(source: Path, skip: frozenset[int] | set[int] = frozenset()) -> dic
                 for rowid, values in _leaf_cells(page, start, usable, skip):
                     row = _as_trial(rowid, values) or _as_session(rowid, values)
                     if row is not None:
-                        out["trials" if len(row) == 11 else "sessions"].append(row)
+                        out["trials" if len(row) == TRIAL_WIDTH else "sessions"].append(row)
     return out
 
 
@@ -203,7 +206,7 @@ def _leaf_cells(page: bytes, start: int, usable: int, skip):
             rowid, at = _varint(page, at)
             if size > usable - 35 or at + size > usable:   # spills to overflow pages: not here
                 continue
-            if rowid in skip and _record_width(page, at) == 11:
+            if rowid in skip and _record_width(page, at) in (11, TRIAL_WIDTH):
                 continue
             values = _record(page[at:at + size])
         except (IndexError, ValueError, UnicodeDecodeError):
@@ -280,11 +283,23 @@ def _text_or_none(v) -> bool:
     return v is None or isinstance(v, str)
 
 
+TRIAL_WIDTH = len(S._EXPECTED_COLUMNS["trials"])
+
+
+def _full_trial(row: tuple) -> tuple:
+    """A trial row with every column of this schema (a schema-1 row was not disturbed)."""
+    return row + (None,) * (TRIAL_WIDTH - len(row))
+
+
 def _as_trial(rowid: int, v: list) -> tuple | None:
-    """A trials row (id, at, day, kind, session, card, answer, correct, reaction_ms, fault, voice)."""
-    if len(v) != 11 or v[0] is not None or not rowid > 0:
+    """A trials row (id, at, day, kind, session, card, answer, correct, reaction_ms, fault, voice,
+    disturbed). A row written before the disturbed column was added has 11 values on disk."""
+    if len(v) not in (11, TRIAL_WIDTH) or v[0] is not None or not rowid > 0:
         return None
-    _, at, day, kind, session, card, answer, correct, reaction, fault, voice = v
+    _, at, day, kind, session, card, answer, correct, reaction, fault, voice, disturbed = \
+        _full_trial(tuple(v))
+    if not _text_or_none(disturbed):
+        return None
     if not (_number(at) and isinstance(day, int) and kind in S.KINDS
             and (session is None or isinstance(session, int)) and isinstance(card, int)
             and 0 <= card <= 100 and _text_or_none(answer) and correct in (0, 1)
@@ -292,7 +307,7 @@ def _as_trial(rowid: int, v: list) -> tuple | None:
             and _text_or_none(voice)):
         return None
     return (rowid, float(at), day, kind, session, card, answer, correct,
-            None if reaction is None else float(reaction), fault, voice)
+            None if reaction is None else float(reaction), fault, voice, disturbed)
 
 
 def _as_session(rowid: int, v: list) -> tuple | None:

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 APPLICATION_ID = 0x4B525441  # "KRTA": marks the file as ours (PRAGMA application_id)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "stats.sqlite3"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 DEEP_CHECK_MAX_BYTES = 32 * 1024 * 1024  # ~250,000 trials: quick_check under ~0.15 s
@@ -80,7 +80,8 @@ CREATE TABLE trials (
     correct     INTEGER NOT NULL CHECK (correct IN (0, 1)),
     reaction_ms REAL,                         -- from the kimariji mark (or card shown); < 0 = anticipation
     fault       TEXT,                         -- e.g. 'otetsuki', 'karafuda'; NULL = none
-    voice       TEXT
+    voice       TEXT,
+    disturbed   TEXT                          -- why the sound did not leave on time in this race; NULL = it did
 );
 CREATE INDEX trials_card ON trials(card, id);
 CREATE INDEX trials_card_kind ON trials(card, kind, id);
@@ -130,9 +131,10 @@ CREATE TABLE srs_cards (
 """
 
 # What the open-time check expects: every table with its columns, in order.
+TRIAL_COLUMNS_V1 = ("id", "at", "day", "kind", "session", "card", "answer", "correct",
+                    "reaction_ms", "fault", "voice")
 _EXPECTED_COLUMNS = {
-    "trials": ("id", "at", "day", "kind", "session", "card", "answer", "correct",
-               "reaction_ms", "fault", "voice"),
+    "trials": (*TRIAL_COLUMNS_V1, "disturbed"),
     "sessions": ("id", "kind", "started", "settings"),
     "daily": ("day", "kind", "n", "n_correct", "n_faults", "rt_n", "rt_sum"),
     "card_totals": ("card", "kind", "n", "n_correct", "n_faults", "rt_n", "rt_sum", "last_at"),
@@ -140,7 +142,18 @@ _EXPECTED_COLUMNS = {
 }
 
 CSV_COLUMNS = ("id", "time", "kind", "session", "card", "answer", "correct",
-               "reaction_ms", "fault", "voice")
+               "reaction_ms", "fault", "voice", "disturbed")
+
+# Schema migrations: user_version N -> N + 1, each one transaction, run at open before
+# anything else writes. Only additions: every row a database holds is kept as it was.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # 1 -> 2 (issue 23): a race in which the sound stuttered is kept, with the reason,
+    # but left out of means, charts, weakest cards and spaced repetition. Old trials are
+    # not disturbed (NULL), so the summaries stay as they are.
+    1: ("ALTER TABLE trials ADD COLUMN disturbed TEXT",),
+}
+# What each older version's tables look like (the check at open before migrating).
+_COLUMNS_OF_VERSION = {1: {"trials": TRIAL_COLUMNS_V1}}
 
 
 class StatsError(Exception):
@@ -202,6 +215,7 @@ class Trial:
     voice: str | None = None
     session: int | None = None
     at: float | None = None
+    disturbed: str | None = None   # the sound stuttered in this race (why): kept, not counted
 
 
 def default_path() -> Path:
@@ -452,10 +466,10 @@ class StatsStore:
 
     def bulk_load_rows(self, rows: Iterable[tuple]) -> int:
         """Fastest bulk path: raw rows (at, day, kind, session, card, answer, correct,
-        reaction_ms, fault, voice), inserted in one transaction; the summaries
+        reaction_ms, fault, voice[, disturbed]), inserted in one transaction; the summaries
         are rebuilt from the trials afterwards."""
         with self.transaction() as conn:
-            n = conn.executemany(_INSERT_TRIAL, rows).rowcount
+            n = conn.executemany(_INSERT_TRIAL, (r if len(r) == 11 else (*r, None) for r in rows)).rowcount
             _rebuild_summaries(conn)
         return n
 
@@ -495,7 +509,7 @@ class StatsStore:
                 with self._lock, self._damage_noted():
                     cur = self._conn.execute(
                         "SELECT id, at, kind, session, card, answer, correct, reaction_ms, "
-                        "fault, voice FROM trials ORDER BY id")
+                        "fault, voice, disturbed FROM trials ORDER BY id")
                     for row in cur:
                         out.writerow(_csv_row(row))
                         n += 1
@@ -587,11 +601,16 @@ def _trial_row(t: Trial) -> tuple:
     at = time.time() if t.at is None else float(t.at)
     rt = None if t.reaction_ms is None else float(t.reaction_ms)
     return (at, local_day(at), t.kind, t.session, t.card, t.answer, int(bool(t.correct)),
-            rt, t.fault, t.voice)
+            rt, t.fault, t.voice, t.disturbed)
 
 
 _INSERT_TRIAL = ("INSERT INTO trials (at, day, kind, session, card, answer, correct, "
-                 "reaction_ms, fault, voice) VALUES (?,?,?,?,?,?,?,?,?,?)")
+                 "reaction_ms, fault, voice, disturbed) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+
+
+def _counted(rows: list[tuple]) -> list[tuple]:
+    """The rows the summaries count: a disturbed race's time says nothing of the player."""
+    return [r for r in rows if len(r) < 11 or r[10] is None]
 
 
 def _new_row_id(cur: sqlite3.Cursor) -> int:
@@ -603,7 +622,7 @@ def _new_row_id(cur: sqlite3.Cursor) -> int:
 
 def _add_to_daily(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     sums: dict[tuple[int, str], list] = {}
-    for _at, day, kind, _s, _c, _a, correct, rt, fault, _v in rows:
+    for _at, day, kind, _s, _c, _a, correct, rt, fault, *_ in _counted(rows):
         acc = sums.setdefault((day, kind), [0, 0, 0, 0, 0.0])
         acc[0] += 1
         acc[1] += correct
@@ -622,7 +641,7 @@ def _add_to_daily(conn: sqlite3.Connection, rows: list[tuple]) -> None:
 
 def _add_to_card_totals(conn: sqlite3.Connection, rows: list[tuple]) -> None:
     sums: dict[tuple[int, str], list] = {}
-    for at, _day, kind, _s, card, _a, correct, rt, fault, _v in rows:
+    for at, _day, kind, _s, card, _a, correct, rt, fault, *_ in _counted(rows):
         acc = sums.setdefault((card, kind), [0, 0, 0, 0, 0.0, at])
         acc[0] += 1
         acc[1] += correct
@@ -647,21 +666,22 @@ def _rebuild_summaries(conn: sqlite3.Connection) -> None:
         "SELECT day, kind, count(*), sum(correct), count(fault), "
         "sum(correct AND reaction_ms IS NOT NULL), "
         "coalesce(sum(CASE WHEN correct THEN reaction_ms END), 0) "
-        "FROM trials GROUP BY day, kind")
+        "FROM trials WHERE disturbed IS NULL GROUP BY day, kind")
     conn.execute("DELETE FROM card_totals")
     conn.execute(
         "INSERT INTO card_totals (card, kind, n, n_correct, n_faults, rt_n, rt_sum, last_at) "
         "SELECT card, kind, count(*), sum(correct), count(fault), "
         "sum(correct AND reaction_ms IS NOT NULL), "
         "coalesce(sum(CASE WHEN correct THEN reaction_ms END), 0), max(at) "
-        "FROM trials GROUP BY card, kind")
+        "FROM trials WHERE disturbed IS NULL GROUP BY card, kind")
 
 
 def _csv_row(row: tuple) -> list:
-    trial_id, at, kind, session, card, answer, correct, rt, fault, voice = row
+    trial_id, at, kind, session, card, answer, correct, rt, fault, voice, disturbed = row
     when = datetime.fromtimestamp(at).isoformat(timespec="milliseconds")
     return [trial_id, when, kind, "" if session is None else session, card,
-            answer or "", correct, "" if rt is None else f"{rt:.1f}", fault or "", voice or ""]
+            answer or "", correct, "" if rt is None else f"{rt:.1f}", fault or "", voice or "",
+            disturbed or ""]
 
 
 def _marker(path: Path) -> Path:
@@ -949,6 +969,7 @@ def _open_read_only_checked(path: Path, deep_check: bool) -> sqlite3.Connection:
                 conn.close()
                 return _empty_memory_store()
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            _read_older(conn)
             return conn
         except sqlite3.Error as exc:
             if conn is not None:
@@ -978,6 +999,8 @@ def _configure_and_check(conn: sqlite3.Connection, deep_check: bool) -> None:
     conn.execute("PRAGMA foreign_keys=ON")
     if conn.execute("PRAGMA application_id").fetchone()[0] == 0:
         _create_schema(conn)
+    else:
+        _migrate(conn)
     conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
 
 
@@ -998,7 +1021,8 @@ def _check_schema(conn: sqlite3.Connection, deep_check: bool, *,
     newer = version > SCHEMA_VERSION
     if newer and not read_only:
         raise _NewerSchema(f"it was made by a newer version of the trainer (schema {version})")
-    for table, columns in _EXPECTED_COLUMNS.items():
+    expected = {**_EXPECTED_COLUMNS, **_COLUMNS_OF_VERSION.get(version, {})}
+    for table, columns in expected.items():
         found = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
         # A newer schema may add columns; it must keep the ones we read.
         if found != columns and not (newer and set(columns) <= set(found)):
@@ -1022,6 +1046,29 @@ def _create_schema(conn: sqlite3.Connection) -> None:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring one of our databases from an older schema version to SCHEMA_VERSION, a step
+    at a time, each in its own transaction (an interrupted upgrade resumes at the next open)."""
+    while (version := conn.execute("PRAGMA user_version").fetchone()[0]) < SCHEMA_VERSION:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _MIGRATIONS[version]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={version + 1}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+
+def _read_older(conn: sqlite3.Connection) -> None:
+    """A database of an older version opened read-only cannot be migrated: temporary views
+    (found before the file's own tables) give its trials the columns of this version."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == 1:
+        conn.execute("CREATE TEMP VIEW trials AS SELECT *, NULL AS disturbed FROM main.trials")
 
 
 def _split_sql(script: str) -> list[str]:

@@ -70,6 +70,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "The sound stuttered: the reading waits where it was and goes on when the sound does"),
     "sound.flowing": ("音声が {seconds:.1f} 秒途切れましたが、読みはそのまま続いています",
                       "The sound stuttered for {seconds:.1f} s; the reading went on by itself"),
+    # Short stalls (issue 23): a race around one the stream's time did not show is not counted.
+    "sound.stuttered": ("音声が途切れました（{n} 回、{ms} ミリ秒）。その間の取りの反応時間は集計しません",
+                        "The sound stuttered ({n}×, {ms} ms): reaction times around it are not counted"),
+    "sound.stuttered_allowed": ("音声が途切れました（{n} 回、{ms} ミリ秒）。反応時間はこれを差し引いて測っています",
+                                "The sound stuttered ({n}×, {ms} ms); reaction times allow for it"),
+    "race.disturbed": ("音声が途切れた：集計しません", "sound stuttered: not counted"),
     "sound.lost": ("音声出力が止まりました（{problem}）。読みはその場で一時停止しています。"
                    "出力が戻れば自動で再開します",
                    "The sound device was lost ({problem}). The reading is paused where it was "

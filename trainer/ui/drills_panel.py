@@ -66,6 +66,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         self.seed = seed
         self.drill_screen: DrillScreen | None = None   # not `screen`: QWidget.screen() is Qt's
         self.recorder = None
+        self._race_checks = None     # races read aloud, waiting to be asked about the sound
         self._build()
         self._restore()
         LANG.changed.connect(self.retranslate)
@@ -325,15 +326,36 @@ class DrillsPanel(UsesStatsStore, QWidget):
                                memorisation=Memorisation(store))
 
     def record(self, result) -> None:
-        """One result to the store, committed before this returns; a failure is shown, not
-        raised: a full disk or a read-only database must not stop the drill."""
+        """One result to the store; a failure is shown, not raised: a full disk or a
+        read-only database must not stop the drill. A touch timed from a kimariji read aloud
+        is stored once the player can say whether the sound stuttered between the two
+        (`trainer.ui.race_checks`, CHECK_AFTER_S later); any other result at once."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        if self._driver is None or not self.read_aloud or result.reaction_ms is None:
+            self._keep(recorder, result)
+            return
+        from dataclasses import replace
+
+        from PySide6.QtCore import QTimer
+
+        from trainer.ui.race_checks import CHECK_AFTER_S, RaceChecks
+        if self._race_checks is None:
+            self._race_checks = RaceChecks(self._driver, self.clock)
+        touch_t = self.clock.now()
+        self._race_checks.add(touch_t - result.reaction_ms / 1000, touch_t, lambda reason: self._keep(
+            recorder, result if reason is None else replace(result, disturbed=reason)))
+        QTimer.singleShot(round(CHECK_AFTER_S * 1000) + 10, self._race_checks.poll)
+
+    def _keep(self, recorder, result) -> None:
         import sqlite3
 
         from trainer.stats.store import StatsError
-        if self.recorder is None:
-            return
+        if result.disturbed is not None:
+            self.message.setText(f"#{result.card}: {tr('race.disturbed')}")
         try:
-            self.recorder.add(result)
+            recorder.add(result)
         except (StatsError, OSError, sqlite3.Error) as exc:
             self.message.setText(tr("drill.store_error", err=exc))
 
@@ -363,6 +385,8 @@ class DrillsPanel(UsesStatsStore, QWidget):
         screen.begin()
 
     def _drop_screen(self) -> None:
+        if self._race_checks is not None:
+            self._race_checks.flush()        # every touch is stored before the drill goes
         if self.drill_screen is not None:
             self.drill_screen.stop()
             self.stack.removeWidget(self.drill_screen)
@@ -370,7 +394,9 @@ class DrillsPanel(UsesStatsStore, QWidget):
             self.drill_screen = None
 
     def stop(self) -> None:
-        """Stop the drill on screen; what was answered is already stored."""
+        """Stop the drill on screen; what was answered is stored."""
+        if self._race_checks is not None:
+            self._race_checks.flush()
         if self.drill_screen is not None:
             if self.drill_screen.finished:
                 self.drill_screen.stop()

@@ -23,7 +23,10 @@ only feeds it and draws what it reports:
 - the session's events (`kyogi.…`) become the reaction ("+312 ms", "−40 ms
   anticipated", "fault +85 ms"), the log line (`ReadSummary`, worded by
   `trainer.text.kyogi`), the banner (okurifuda, 待った), the reader's holds and
-  releases, the statistics trial; the result screen draws `session.result()`.
+  releases, the statistics trial; the result screen draws `session.result()`;
+- each of the person's races is asked, a little after its touch, whether the sound left
+  on time around it (`trainer.ui.race_checks`): a disturbed one is recorded with its
+  reason, marked in the reaction, the log and the review, and left out of the mean.
 """
 from __future__ import annotations
 
@@ -49,6 +52,7 @@ from trainer.text.kyogi import reaction_text, seat_label, signed_ms, summary_lin
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.kimariji_text import changed_note
+from trainer.ui.race_checks import RaceChecks
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.reader.session import ReadingTiming
 from trainer.ui.territory import (Floor, TerritoryWidget, list_arrangements, load_arrangement,
@@ -133,6 +137,9 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver = driver
         self.clock = clock
         self.session: KyogiSession | None = None
+        self.race_checks = RaceChecks(self.driver, clock)
+        self.disturbed: dict[int, str] = {}      # read number -> why its race is not counted
+        self._race_at: tuple[int, float | None] = (0, None)   # the open race: number, kimariji time
         self._build()
         self._memorise_timer = QTimer(self, interval=250)
         self._memorise_timer.timeout.connect(self.tick)
@@ -319,6 +326,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver.stop()
         self._memorise_timer.stop()
         self._race_timer.stop()
+        self.race_checks.flush()             # the last match's races are recorded, not dropped
+        self.disturbed = {}
         seed = random.SystemRandom().randrange(2**31) if not isinstance(seed, int) else seed
         self.session = KyogiSession(seed, clock=self.clock, cpu_level=self._level(), sides=sides,
                                     yomifuda=yomifuda, cpus=None if cpu is None else {CPU: cpu},
@@ -327,6 +336,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.log.clear()
         self._summaries: list[K.ReadSummary] = []   # the log's reads, worded again on a language change
         self.reaction.setText("")
+        self._reaction_shown = (0, "")
         self.kimariji_label.setText("")
         self.floor.highlights.clear()
         self.floor.dimmed.clear()
@@ -459,6 +469,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         """The timer: whatever is due by the session's clock (memorisation notices, CPU hands
         landing, races closing; not while the reading is paused)."""
         self._show(self.dealt.tick(paused=self.driver.state == "paused"))
+        self.race_checks.poll()
         if self.phase == MEMORISE:
             self._show_memorise()
 
@@ -471,6 +482,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         moved = over = False
         for e in events:
             if isinstance(e, K.RaceOpened):
+                self._race_at = (e.number, None if e.kimariji_ms is None
+                                 else self.dealt.epoch + e.kimariji_ms / 1000)
                 self.floor.highlights.clear()
                 self.floor.update()
             elif isinstance(e, K.TouchLanded):
@@ -483,7 +496,7 @@ class MatchPanel(UsesStatsStore, QWidget):
             elif isinstance(e, K.ReadSummary):
                 self._log_read(e)
             elif isinstance(e, K.ReadRecorded) and e.seat == HUMAN:
-                self._record(e.record)
+                self._check_then_record(e.record)
             elif isinstance(e, K.OkurifudaNeeded) and e.seat == HUMAN:
                 self.banner.setText(describe(e))
             elif isinstance(e, K.ReaderHeld):
@@ -514,23 +527,31 @@ class MatchPanel(UsesStatsStore, QWidget):
             self.finish()
 
     def _show_reaction(self, r: K.Reaction) -> None:
-        self.reaction.setText(reaction_text(r.ms, r.fault))
+        self._reaction_shown = (self._race_at[0], reaction_text(r.ms, r.fault))
+        self.reaction.setText(self._reaction_line())
         self._kimariji_shown = (r.poem, r.kimariji)     # redrawn if the spelling changes
         self.kimariji_label.setText(kimariji_note(r.poem, r.kimariji))
         colour = "#c0392b" if r.fault else ("#1f5fbf" if r.taken else "#555")
         self.reaction.setStyleSheet(f"color: {colour};")
 
+    def _reaction_line(self) -> str:
+        number, text = getattr(self, "_reaction_shown", (0, ""))
+        return f"{text}　{tr('race.disturbed')}" if number in self.disturbed else text
+
+    def _log_line(self, e: K.ReadSummary) -> str:
+        line = summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji))
+        return f"{line}　⚠ {tr('race.disturbed')}" if e.number in self.disturbed else line
+
     def _log_read(self, e: K.ReadSummary) -> None:
         self._summaries.append(e)
-        self.log.addItem(summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji)))
+        self.log.addItem(self._log_line(e))
         self.log.scrollToBottom()
         if e.poem in self.floor.highlights or e.taker is not None:
             self.floor.highlights[e.poem] = GOLD
 
     def log_lines(self) -> list[str]:
         """The log's lines in the language and spelling in use now."""
-        return [summary_line(e, HUMAN, kimariji_short(e.poem, e.kimariji))
-                for e in getattr(self, "_summaries", [])]
+        return [self._log_line(e) for e in getattr(self, "_summaries", [])]
 
     def _reword_log(self) -> None:
         lines = self.log_lines()
@@ -538,13 +559,28 @@ class MatchPanel(UsesStatsStore, QWidget):
             for k, line in enumerate(lines):
                 self.log.item(k).setText(line)
 
-    def _record(self, record: K.ReadRecord) -> None:
-        """One statistics trial (kind 'match') per read that concerned the player."""
+    def _check_then_record(self, record: K.ReadRecord) -> None:
+        """Record the read once the player can say whether the sound left on time between
+        its kimariji and the person's touch (the judging time when they did not touch)."""
+        number, kimariji_t = self._race_at
+        touch_t = None if kimariji_t is None or record.reaction_ms is None \
+            else kimariji_t + record.reaction_ms / 1000
+        self.race_checks.add(kimariji_t, touch_t,
+                             lambda reason: self._record(record, reason, number))
+
+    def _record(self, record: K.ReadRecord, disturbed: str | None = None, number: int = 0) -> None:
+        """One statistics trial (kind 'match') per read that concerned the player; a
+        disturbed one is marked where it is shown and kept with its reason."""
         from trainer.stats.store import Trial
+        if disturbed is not None:
+            self.disturbed[number] = disturbed
+            self.reaction.setText(self._reaction_line())
+            self._reword_log()
         try:
             self.store.record(Trial(
                 kind="match", card=record.card, correct=record.correct, answer=record.answer,
-                reaction_ms=record.reaction_ms, fault=record.fault, voice=self.settings.get(S.VOICE)))
+                reaction_ms=record.reaction_ms, fault=record.fault, voice=self.settings.get(S.VOICE),
+                disturbed=disturbed))
         except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
             self.banner.setText(tr("match.stats_failed", error=str(exc)))
 
@@ -604,6 +640,7 @@ class MatchPanel(UsesStatsStore, QWidget):
     def finish(self, why: str = "") -> None:
         self.driver.stop()
         self._race_timer.stop()
+        self.race_checks.flush()
         self.result.show_result(self, why=why)
         self.pages.setCurrentIndex(1)
         self._update_controls()
@@ -730,25 +767,40 @@ class ResultView(QWidget):
         self.verdict.setStyleSheet(f"font-size: 28px; color: {colour};")
         self.why.setText(tr("match.stopped", why=why) if why else "")
         self.why.setVisible(bool(why))
-        mean = "—" if r.mean_reaction_ms is None else str(r.mean_reaction_ms)
+        mean_ms = trusted_mean(panel.dealt.review, panel.disturbed) if panel.disturbed \
+            else r.mean_reaction_ms
+        mean = "—" if mean_ms is None else str(mean_ms)
         self.details.setText(f"{tr('match.mean_rt', ms=mean)}　　{tr('match.faults', n=r.faults)}　　"
                              + tr("match.taken", you=r.taken[0], cpu=r.taken[1]))
         self.log.clear()
         self.log.addItems(panel.log_lines())
-        self.show_review(panel.dealt.review)
+        self.show_review(panel.dealt.review, panel.disturbed)
 
-    def show_review(self, rows) -> None:
-        """One table row per judged read, from the person's seat (`ReviewRow`)."""
+    def show_review(self, rows, disturbed: dict[int, str] | None = None) -> None:
+        """One table row per judged read, from the person's seat (`ReviewRow`); the
+        person's time of a disturbed race is marked, the reason in its tooltip."""
+        disturbed = disturbed or {}
         self.review.setRowCount(len(rows))
         for r, row in enumerate(rows):
             for c, text in enumerate(review_cells(row)):
                 item = QTableWidgetItem(text)
+                if c == 4 and row.number in disturbed:
+                    item.setText(f"⚠ {text}")
+                    item.setToolTip(tr("race.disturbed"))
                 if c in (4, 5):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if row.lost(HUMAN):
                     item.setForeground(RED)
                 self.review.setItem(r, c, item)
         self.review.resizeRowsToContents()
+
+
+def trusted_mean(rows, disturbed: dict[int, str]) -> int | None:
+    """The person's mean reaction over their takes, leaving out disturbed races (as
+    `KyogiSession.mean_reaction`, which knows nothing of the sound)."""
+    rts = [row.reaction_ms[HUMAN] for row in rows if row.taker == HUMAN
+           and row.reaction_ms[HUMAN] is not None and row.number not in disturbed]
+    return round(sum(rts) / len(rts)) if rts else None
 
 
 def review_cells(row: K.ReviewRow) -> list[str]:

@@ -16,7 +16,9 @@ it to the world:
   (the driver's, or one injected), a refusal is shown in the interface
   language (`error_text`); the scorer's 返した (F) is a `MarkFlip`;
 - one QTimer calls `session.tick()` at `session.next_due()` (CPU moves, hint);
-- a person's timed flip goes to the statistics (kind 'mubeyama').
+- a person's timed flip goes to the statistics (kind 'mubeyama'), once the player has
+  said whether the sound left on time between its kimariji and the flip
+  (`trainer.ui.race_checks`): a disturbed flip is kept with its reason, marked, not counted.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ from trainer.ui.i18n import LANG, tr
 from trainer.ui.mubeyama_play import PlayPage, mark
 from trainer.ui.mubeyama_result import ResultPage
 from trainer.ui.mubeyama_setup import LayoutPage, SetupError, SetupPage
+from trainer.ui.race_checks import RaceChecks
 from trainer.reader.session import ReadingTiming
 from trainer.ui.mubeyama_table import UNKNOWN
 from trainer.ui.stats_store import UsesStatsStore
@@ -65,6 +68,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.config: GameConfig | None = None
         self._cpu_delay_override = cpu_delay_s
         self.viewer: int | None = None
+        self.race_checks = RaceChecks(self.driver, self.clock)
         self._build()
         self.driver.card_started.connect(lambda no: self._feed(lambda s: s.card_started(no)))
         self.driver.kimariji.connect(self._on_kimariji)
@@ -281,12 +285,20 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self._changed(events, by_person=True)
 
     def _record_reaction(self, timed: FlipTimed) -> None:
-        """Keep a person's flip time in the statistics, as Match mode does (kind 'mubeyama')."""
+        """Keep a person's flip time in the statistics, as Match mode does (kind 'mubeyama'),
+        once the player can say whether the sound stuttered between the kimariji and the flip."""
+        kimariji_t = self.game.kimariji_time or self._kimariji_mark()
+        flip_t = None if kimariji_t is None else kimariji_t + timed.ms / 1000
+        self.race_checks.add(kimariji_t, flip_t, lambda reason: self._record(timed, reason))
+
+    def _record(self, timed: FlipTimed, disturbed: str | None) -> None:
         from trainer.stats.store import Trial
+        if disturbed is not None:
+            self.play.mark_disturbed(timed.seat, timed.ms)
         try:
             self.store.record(Trial(kind="mubeyama", card=timed.no, correct=True,
                                     reaction_ms=float(timed.ms), answer=seat_name(timed.seat),
-                                    voice=self.settings.get(S.VOICE)))
+                                    voice=self.settings.get(S.VOICE), disturbed=disturbed))
         except Exception as exc:  # noqa: BLE001 - statistics must never stop a game
             self.notice.setText(tr("mubeyama.stats_failed", error=str(exc)))
 
@@ -296,6 +308,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
             self.play.show_session(self.session, self.viewer, self.driver.state != "idle", list(events))
 
     def _show_progress(self) -> None:
+        self.race_checks.poll()
         s = self.session
         if s is not None and s.current is not None and self.pages.currentIndex() == PLAY:
             self.play.show_progress(s, self.driver, self.clock.now())
@@ -307,6 +320,7 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.pages.setCurrentIndex(RESULT)
 
     def _stop_reading(self) -> None:
+        self.race_checks.flush()              # every flip is recorded before the game goes
         self.driver.stop()
         self._tick_timer.stop()
         self._progress_timer.stop()

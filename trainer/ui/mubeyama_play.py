@@ -207,6 +207,11 @@ class PlayPage(QWidget):
         self.reaction.setText(f"{seat_name(seat)}  {tr('mubeyama.seconds', s=flip_time(ms, signed=True))}")
         self.reaction.setStyleSheet(f"color: {'#1f5fbf' if ms >= 0 else '#c0392b'};")
 
+    def mark_disturbed(self, seat: int, ms: int) -> None:
+        """The sound stuttered around that flip: its time is shown marked, not counted."""
+        self.show_reaction(seat, ms)
+        self.reaction.setText(f"{self.reaction.text()}　{tr('race.disturbed')}")
+
     def show_progress(self, s: MubeyamaSession, driver, now: float) -> None:
         """How far the current card's reading has got (kami-no-ku start to shimo-no-ku end)."""
         if s.current is None:                 # nothing read yet

@@ -53,6 +53,7 @@ add_messages({
 })
 
 PAUSED, HELD, PLAYING, IDLE = "paused", "held", "playing", "idle"
+STUTTER_NOTICE_S = 2.0     # short stalls are said at most this often in the status bar
 
 
 # Every driver's sound-device notices go to the one place that shows them (the main window's
@@ -142,6 +143,8 @@ class ReadingDriver(QObject):
         self._state = IDLE
         self._device_paused = False       # paused by a lost device, not by the person
         self._stalled_at: float | None = None   # when the sound last flowed, during a stall
+        self._stutters_told = 0.0         # stalls that began before this were said (perf_counter)
+        self._stutter_said_at = float("-inf")
         self.held_before = "kami"         # where the last hold waits: "shimo", "kami" or "card"
         self._task: BackgroundTask | None = None
         self._generation = 0              # drops programmes built for a reading since stopped
@@ -222,6 +225,7 @@ class ReadingDriver(QObject):
         self._done.clear()
         player = self.voices.player()
         player.poll_events()   # drop what an earlier reading or the device left queued
+        self._stutters_told = player.now()      # stalls of an earlier reading are not this one's
         player.load(programme)
         player.start()
         if self._state == PAUSED:   # paused while the programme was being built
@@ -306,6 +310,15 @@ class ReadingDriver(QObject):
     def mark_time(self, card_index: int, name: str) -> float | None:
         return self.voices.player().mark_time(card_index, name)
 
+    def disturbance(self, kimariji_t: float, touch_t: float) -> list:
+        """The player's stalls that make a race untrustworthy whose kimariji sounded at
+        `kimariji_t` and that was touched at `touch_t` (`Player.disturbance_between`); empty
+        when the reaction time is as the sound was heard. Ask it a little after the touch
+        (`trainer.ui.race_checks.CHECK_AFTER_S`): a late callback is known when it runs."""
+        if not self.voices.has_player():
+            return []
+        return list(self.voices.player().disturbance_between(kimariji_t, touch_t))
+
     @property
     def state(self) -> str:
         return self._state
@@ -345,6 +358,7 @@ class ReadingDriver(QObject):
             elif ev.kind == SOUND_FLOWING:
                 since, self._stalled_at = self._stalled_at, None
                 notify_sound(tr("sound.flowing", seconds=ev.time - (since or ev.time)))
+                self._stutters_told = max(self._stutters_told, ev.time)   # that notice said it
             elif ev.kind == CARD_STARTED:
                 self._card_started(ev.card_index, ev.poem)
             elif ev.kind == KIMARIJI and ev.card_index >= 0:   # the joka decides nothing
@@ -360,6 +374,26 @@ class ReadingDriver(QObject):
                 self._timer.stop()
                 self._set_state(IDLE)
                 self.finished.emit()
+        self._tell_stutters(player)
+
+    def _tell_stutters(self, player) -> None:
+        """Short stalls in the reading (an underrun, a late callback: no SOUND_STALLED) are
+        said in the status bar, at most once every STUTTER_NOTICE_S, with whether reaction
+        times around them count (a stall the stream's time showed is allowed for)."""
+        if self._stalled_at is not None:           # a long stall: its own notices say it
+            return
+        now = player.now()
+        if now - self._stutter_said_at < STUTTER_NOTICE_S:
+            return
+        new = [s for s in player.stalls_between(self._stutters_told, now)
+               if s.at > self._stutters_told and s.sample >= 0]
+        if not new:
+            return
+        self._stutters_told = max(s.at for s in new)
+        self._stutter_said_at = now
+        ms = sum(abs(s.length_s or 0.0) for s in new) * 1000
+        key = "sound.stuttered_allowed" if all(s.rederived for s in new) else "sound.stuttered"
+        notify_sound(tr(key, n=len(new), ms=f"{ms:.0f}"))
 
     def _device_lost(self, player) -> None:
         if self._state == IDLE:
