@@ -13,8 +13,8 @@ card is done. It never says who was first: it cannot know.
 How a bot presses is a `Plan`: for a read (its number, poem, both sides) the
 presses it makes (card, reaction ms from the kimariji). `modelled_plan` draws
 reactions from a CPU level's reaction model (seeded); a test gives fixed times.
-A stall (`stalls`: read number -> seconds) holds the bot's sound that long at
-the start of the kami-no-ku: every later moment of that read moves with it, and
+A stall (`stalls`: read number -> seconds of the reading) holds the bot's sound
+that long at the start of the kami-no-ku: every later moment of that read moves with it, and
 its presses are reported with the stall flag, as the app's player would.
 """
 from __future__ import annotations
@@ -124,7 +124,7 @@ class RaceBot:
         """One card on the silent clock: the presses at their moments, then done after the ma."""
         speed, number = frame["speed"], frame["read"]
         stall = self.stalls.get(number, 0.0)
-        start = frame["start_at"] + stall          # the sound held `stall` s as the card began
+        start = frame["start_at"] + stall / speed  # the sound held `stall` s of the reading as the card began
         presses = sorted(self.plan(self.result.seat or 0, number, frame["poem"], self.sides), key=lambda p: p[1])
         for card, reaction in presses:
             at = frame["kimariji_s"] + reaction / 1000        # programme seconds from the kami-no-ku

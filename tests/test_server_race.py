@@ -1,0 +1,209 @@
+"""Online kyōgi judged on reaction times (trainer.server.race, docs/online-races.md).
+
+The fairness test plays one seeded match twice with the same fixed presses: once
+straight to the server on loopback, once with each player behind their own
+proxy (20-300 ms one way, different per player and per direction, ±50 ms
+jitter): the same player takes every card, the same faults are charged, the
+final score is the same. Then a stall, bad input and a drop-out.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from race_helpers import MATCH, LatencyProxy, final, fixed_plan, judgements, play_match
+from server_fixtures import running_server
+from trainer.server.app import ServerConfig
+from trainer.server.bot import Client
+from trainer.server.race_bot import RaceBot
+from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("race") / "server.sqlite"
+    with running_server(ServerConfig(db=f"sqlite:///{db}", allow_seeds=True, rate=200, burst=400)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def baseline(server) -> list[Any]:
+    """The seeded match straight to the server (no added delay)."""
+    return asyncio.run(play_match(server.url, server.url))
+
+
+def test_baseline_match_is_decided_by_cards_with_takes_and_faults_on_both_sides(baseline):
+    a, b = baseline
+    assert a.over is not None and a.over["by"] == "cards" and a.over == {**b.over}
+    assert judgements(a) == judgements(b), "both players are told the same judgements"
+    takers = {j.get("taker") for j in a.judged}
+    assert {0, 1} <= takers, "each seat takes some card"
+    faults = [f for j in a.judged for f in j.get("faults", [])]
+    assert {s for s, _ in faults} == {0, 1}, "each seat is charged some fault"
+    assert any(j.get("karafuda") for j in a.judged)
+    assert not a.refusals and not b.refusals
+
+
+def test_latency_jitter_and_asymmetry_change_no_judgement(server, baseline):
+    """One way, ±50 ms jitter each: seat 0 70 ms toward the server and 90 ms back, seat 1
+    250 ms and 150 ms (every chunk 20-300 ms)."""
+    async def through_proxies() -> tuple[list[Any], list[float]]:
+        async with LatencyProxy(server.port, 70, 90, 50, seed=1) as near, \
+                LatencyProxy(server.port, 250, 150, 50, seed=2) as far:
+            result = await play_match(near.url, far.url)
+            return result, near.delays + far.delays
+
+    (a, b), delays = asyncio.run(through_proxies())
+    assert 0.02 <= min(delays) and max(delays) <= 0.30
+    assert judgements(a) == judgements(baseline[0])
+    assert judgements(b) == judgements(baseline[1])
+    assert final(a) == final(baseline[0])
+    offsets = [r.start["error_ms"] for r in (a, b)]
+    assert offsets[1] > offsets[0], "the far player's clock estimate has the wider error bound"
+
+
+def test_a_stalled_touch_is_judged_from_when_it_happened(server, baseline):
+    """Seat 0's sound stalls 0.5 s at the start of a card it would have taken: its press is
+    judged from the agreed start (its stamp), 0.5 s later than it reports; both are told."""
+    a = baseline[0]
+    target = next(j for j in a.judged if j.get("taker") == 0 and j["reaction_ms"][1] is not None
+                  and 30 < j["reaction_ms"][1] - j["reaction_ms"][0] < 400 and not j.get("faults"))
+    speed = 5.0
+    stalled_a, stalled_b = asyncio.run(play_match(server.url, server.url, speed=speed,
+                                                  stalls=({target["read"]: 0.5}, {})))
+    got = next(j for j in stalled_a.judged if j["read"] == target["read"])
+    told_b = next(j for j in stalled_b.judged if j["read"] == target["read"])
+    assert got["stalled"] == [0] and told_b["stalled"] == [0]
+    assert got["taker"] == 1, "the opponent, who heard the card on time and pressed, takes it"
+    assert got["reaction_ms"][1] == target["reaction_ms"][1], "the opponent's time is untouched"
+    # seat 0's press as the server placed it: 0.5 s after its reported reaction (the stamp's
+    # time; within the clock estimate's error times the reading speed)
+    session = server.hub.races.tables[stalled_a.table].session
+    opened = next(e for e in session.log if e.kind == "kyogi.race" and e.number == target["read"])
+    landed = [e for e in session.log if e.kind == "kyogi.touch" and e.seat == 0 and e.card == target["poem"]]
+    assert len(landed) == 1
+    assert abs(landed[0].time_ms - opened.kimariji_ms - (target["reaction_ms"][0] + 500)) < 40
+    assert stalled_a.over is not None and stalled_a.over["by"] == "cards"
+
+
+class BadInputBot(RaceBot):
+    """Seat 0, which sends hostile touches at the start of read 2 and a late one in read 3."""
+
+    bad: list[tuple[str, dict[str, Any]]] = []
+
+    async def _read(self, frame: dict[str, Any]) -> None:
+        n = frame["read"]
+        ok = {"table": self.table, "read": n, "card": self.sides[0][0], "reaction_ms": 100.0,
+              "stamp": 1.0, "part": "kami"}
+        off_floor = next(c for c in range(1, 101) if all(c not in s for s in self.sides))
+        cases = {2: [("kyogi.not_on_floor", {**ok, "card": off_floor}),
+                     ("bad_message", {**ok, "reaction_ms": "fast"}),
+                     ("race.bad_reaction", {**ok, "reaction_ms": -20_000.0}),
+                     ("race.bad_reaction", {**ok, "reaction_ms": 1e9}),
+                     ("race.not_your_seat", {**ok, "seat": 1}),
+                     ("race.closed", {**ok, "read": n + 5}),
+                     ("race.bad_part", {**ok, "part": "joka"})],
+                 3: [("race.closed", {**ok, "read": n - 1})]}
+        for reason, fields in cases.get(n, []):
+            ident = await self.client.send("race.touch", **fields)
+            self.bad.append((reason, {"id": ident}))
+        if n == 2:
+            ident = await self.client.send("race.send", table=self.table, card=self.sides[0][0])
+            self.bad.append(("race.nothing_owed", {"id": ident}))
+        await super()._read(frame)
+
+
+def test_bad_touches_are_refused_and_change_nothing(server, baseline):
+    async def match() -> list[Any]:
+        a, _ = await Client.connect(server.url, "a")
+        b, _ = await Client.connect(server.url, "b")
+        try:
+            created = await a.call("race.create", **MATCH)
+            bots = [BadInputBot(a, created["table"], fixed_plan), RaceBot(b, created["table"], fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            return list(await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), 120))
+        finally:
+            await a.close()
+            await b.close()
+
+    BadInputBot.bad = []
+    a, b = asyncio.run(match())
+    answers = {f.get("id"): f.get("reason") or f.get("error") for f in a.refusals}
+    assert len(BadInputBot.bad) == 9
+    for reason, sent in BadInputBot.bad:
+        # a message that does not fit the schema is answered before its id is read
+        assert answers.get(None if reason == "bad_message" else sent["id"]) == reason, (reason, answers)
+    assert judgements(a) == judgements(baseline[0]), "nothing the refused touches said changed a judgement"
+    assert final(a) == final(baseline[0]) and not b.refusals
+
+
+def _drop_and_maybe_return(server, come_back: bool, wait: float) -> list[Any]:
+    async def match() -> list[Any]:
+        a, _ = await Client.connect(server.url, "a")
+        b, token = await Client.connect(server.url, "b")
+        clients = [a, b]
+        try:
+            created = await a.call("race.create", **MATCH, wait_seconds=wait)
+            table = created["table"]
+            bots = [RaceBot(a, table, fixed_plan), RaceBot(b, table, fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            first = asyncio.ensure_future(bots[0].play())
+            await bots[1].play(stop_after=lambda f: f.get("type") == "race.read" and f["read"] == 3)
+            await b.close()                                  # seat 1 drops as read 3 is released
+            if not come_back:
+                return [await asyncio.wait_for(first, 30), bots[1].result]
+            await asyncio.sleep(wait / 4)
+            b2, _ = await Client.connect(server.url, "b again", token=token)
+            clients.append(b2)
+            back = RaceBot(b2, table, fixed_plan)
+            await back.send("race.resume", table=table)
+            second = await asyncio.wait_for(back.play(), 60)
+            second.judged = bots[1].result.judged + second.judged
+            return [await asyncio.wait_for(first, 30), second]
+        finally:
+            for c in clients:
+                await c.close()
+    return asyncio.run(match())
+
+
+def test_a_player_who_drops_out_loses_by_abandonment_after_the_wait(server):
+    a, b = _drop_and_maybe_return(server, come_back=False, wait=1.0)
+    assert a.over is not None and a.over["by"] == "abandonment" and a.over["winner"] == 0
+    assert len(a.judged) == 2, "the read in progress when seat 1 left is never judged"
+
+
+def test_a_player_who_returns_within_the_wait_resumes_the_same_match(server, baseline):
+    a, b = _drop_and_maybe_return(server, come_back=True, wait=5.0)
+    assert final(a) == final(baseline[0])
+    assert judgements(a) == judgements(baseline[0])
+    assert judgements(b) == judgements(baseline[1])
+
+
+# -- the pure parts -------------------------------------------------------------------------------
+
+def test_clock_offset_keeps_the_fastest_exchange_and_its_half_round_trip():
+    sync = ClockSync()
+    true_offset = 100.0
+    for sent, up, down in ((0.0, 0.30, 0.05), (1.0, 0.02, 0.03), (2.0, 0.2, 0.2)):
+        sync.add(sent, sent + up + true_offset, sent + up + down)
+    assert sync.error == pytest.approx(0.025)
+    assert abs(sync.offset - true_offset) <= sync.error
+    assert sync.to_server(sync.to_client(5.0)) == pytest.approx(5.0)
+
+
+def test_a_reaction_is_kept_within_its_part_of_the_reading():
+    times = ReadTimes(kami_start=10.0, kimariji=11.0, kami_end=12.0, card_end=16.0, next_kami=17.0)
+    assert canonical_time(times, 250, "kami") == pytest.approx(11.25)
+    assert canonical_time(times, -400, "kami") == pytest.approx(10.6)      # anticipation
+    assert canonical_time(times, -1500, "kami") == pytest.approx(10.0)     # held to the kami-no-ku
+    assert canonical_time(times, 200, "shimo") == pytest.approx(12.0)      # held to its part
+    assert canonical_time(times, 9000, "ma") == pytest.approx(16.999)
+    for bad in (float("nan"), float("inf"), -70_000, 70_000):
+        with pytest.raises(ReactionRefused):
+            canonical_time(times, bad, "kami")
+    with pytest.raises(ReactionRefused):
+        canonical_time(times, -4_500, "kami")
