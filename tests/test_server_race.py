@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from race_helpers import MATCH, LatencyProxy, final, fixed_plan, judgements, play_match
-from server_fixtures import running_server
+from tests.race_helpers import MATCH, LatencyProxy, final, fixed_plan, judgements, play_match
+from tests.server_fixtures import running_server
+from tests.test_server_cli import _karuta, served  # noqa: F401 - the `karuta serve` fixture
 from trainer.server.app import ServerConfig
 from trainer.server.bot import Client
 from trainer.server.race_bot import RaceBot
@@ -207,3 +208,31 @@ def test_a_reaction_is_kept_within_its_part_of_the_reading():
             canonical_time(times, bad, "kami")
     with pytest.raises(ReactionRefused):
         canonical_time(times, -4_500, "kami")
+
+
+# -- karuta bot --game kyogi -----------------------------------------------------------------------
+
+def test_karuta_bot_fills_every_seat_of_kyogi_tables_and_plays_them_out(served):
+    """Against a real `karuta serve` (speed 1: a public server reads at the real pace), one
+    card a side so that a table ends after its first take."""
+    port, _ = served
+    done = _karuta("bot", "--server", f"ws://127.0.0.1:{port}", "--game", "kyogi", "--tables", "2",
+                   "--cards", "1", "--karafuda", "0", "--level", "a-class", "--timeout", "100")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 kyogi tables finished") and "by 4 bots" in done.stdout and not done.stderr
+
+
+@pytest.mark.parametrize("args,words", [
+    (("--game", "yomi", "--cards", "3"), "--cards apply to --game kyogi only"),
+    (("--game", "kyogi", "--seats", "3"), "no --variant or --seats"),
+])
+def test_race_options_that_do_not_apply_are_refused_in_one_line(args, words):
+    done = _karuta("bot", "--server", "ws://127.0.0.1:1", *args, timeout=60)
+    assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_public_server_reads_at_the_real_pace(served):
+    port, _ = served
+    done = _karuta("bot", "--server", f"ws://127.0.0.1:{port}", "--game", "kyogi", "--cards", "1",
+                   "--speed", "20", "--timeout", "30")
+    assert done.returncode == 1 and "bad_option" in done.stderr and done.stderr.count("\n") == 1
