@@ -15,11 +15,14 @@ import pytest
 
 from tests.race_helpers import MATCH, LatencyProxy, final, fixed_plan, judgements, play_match
 from tests.server_fixtures import running_server
-from tests.test_server_cli import _karuta, served  # noqa: F401 - the `karuta serve` fixture
+from tests import test_server_cli
 from trainer.server.app import ServerConfig
 from trainer.server.bot import Client
 from trainer.server.race_bot import RaceBot
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time
+
+served = test_server_cli.served       # `karuta serve` as its own process (the fixture)
+_karuta = test_server_cli._karuta
 
 
 @pytest.fixture(scope="module")
