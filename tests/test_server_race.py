@@ -239,3 +239,35 @@ def test_a_public_server_reads_at_the_real_pace(served):
     done = _karuta("bot", "--server", f"ws://127.0.0.1:{port}", "--game", "kyogi", "--cards", "1",
                    "--speed", "20", "--timeout", "30")
     assert done.returncode == 1 and "bad_option" in done.stderr and done.stderr.count("\n") == 1
+
+
+class SilentBot(RaceBot):
+    """A client that never says read 2 finished (a client whose reading hung)."""
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        if kind == "race.done" and fields["read"] == 2:
+            return
+        await super().send(kind, **fields)
+
+
+def test_a_read_nobody_closes_is_judged_after_the_hold_and_fast_times_are_flagged(server, baseline):
+    async def match() -> list[Any]:
+        a, _ = await Client.connect(server.url, "a")
+        b, _ = await Client.connect(server.url, "b")
+        try:
+            created = await a.call("race.create", **MATCH, hold_seconds=0.5, floor_ms=250.0)
+            bots = [RaceBot(a, created["table"], fixed_plan), SilentBot(b, created["table"], fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            return list(await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), 120))
+        finally:
+            await a.close()
+            await b.close()
+
+    a, b = asyncio.run(match())
+    assert [j["timed_out"] for j in a.judged][:3] == [False, True, False]
+    assert judgements(a) == judgements(baseline[0]), "seat 1's touches were in before the hold ran out"
+    flagged = [j for j in a.judged if j.get("fast")]
+    assert flagged and all(j["reaction_ms"][j["taker"]] < 250 for j in flagged)
+    assert all(not j.get("fast") for j in a.judged if j.get("taker") is not None
+               and j["reaction_ms"][j["taker"]] >= 250)
