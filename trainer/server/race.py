@@ -107,7 +107,7 @@ class RaceTable:
         self.next_index = 0
         self.result: dict[str, Any] | None = None
         self.hold_task: asyncio.Task | None = None
-        self.judged_at: dict[int, float] = {}   # read number -> server clock when judged (the bench)
+        self.closed_at: dict[int, float] = {}   # read number -> server clock as judging began (the bench)
 
     def seat_of(self, user: int) -> int | None:
         return next((s for s, seat in enumerate(self.seats) if seat is not None and seat.user == user), None)
@@ -422,6 +422,7 @@ class RaceHall:
         clock walked along them as time passes in a local match."""
         read, table.read = table.read, None
         assert read is not None
+        table.closed_at[read.number] = self.now()
         if table.hold_task is not None and table.hold_task is not asyncio.current_task():
             table.hold_task.cancel()
         s, times = table.session, read.times
@@ -441,7 +442,6 @@ class RaceHall:
             events += s.card_finished(read.poem)
         if s.race is not None:   # no take decided: the race closes as the next kami-no-ku starts
             events += s.judge(at=times.next_kami)
-        table.judged_at[read.number] = self.now()
         self._tell_judged(table, read, events, timed_out)
         self._after_judged(table, events)
 
