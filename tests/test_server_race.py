@@ -271,3 +271,24 @@ def test_a_read_nobody_closes_is_judged_after_the_hold_and_fast_times_are_flagge
     assert flagged and all(j["reaction_ms"][j["taker"]] < 250 for j in flagged)
     assert all(not j.get("fast") for j in a.judged if j.get("taker") is not None
                and j["reaction_ms"][j["taker"]] >= 250)
+
+
+def test_a_player_may_resign_and_the_other_side_wins(server):
+    async def match() -> list[Any]:
+        a, _ = await Client.connect(server.url, "a")
+        b, _ = await Client.connect(server.url, "b")
+        try:
+            created = await a.call("race.create", **MATCH)
+            bots = [RaceBot(a, created["table"], fixed_plan), RaceBot(b, created["table"], fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            other = asyncio.ensure_future(bots[1].play())
+            await bots[0].play(stop_after=lambda f: f.get("type") == "race.judged" and f["read"] == 2)
+            await a.call("race.resign", table=created["table"])
+            return [bots[0].result, await asyncio.wait_for(other, 30)]
+        finally:
+            await a.close()
+            await b.close()
+
+    a, b = asyncio.run(match())
+    assert b.over is not None and (b.over["winner"], b.over["by"]) == (1, "resignation")

@@ -50,6 +50,7 @@ PING_GAP_S = 0.02
 PING_TIMEOUT_S = 5.0
 LEAD_S = 0.15              # a card is released at least this long before it starts, plus 1.5 round trips
 MAX_TOUCHES = 8            # touches one seat may report for one read
+MAX_OPEN_PER_USER = 8      # race tables one account may have waiting for players
 OPEN, SYNCING, PLAYING, OVER = "open", "syncing", "playing", "over"
 
 
@@ -194,6 +195,9 @@ class RaceHall:
         floor = msg.get("floor_ms", 100.0)
         if not (0.1 <= wait <= 3600 and 0.1 <= hold <= 600 and 0 <= floor <= 1000):
             raise ClientError("bad_option", "wait_seconds 0.1-3600, hold_seconds 0.1-600, floor_ms 0-1000")
+        waiting = sum(1 for t in self.tables.values() if t.host == _user(conn).id and t.status == OPEN)
+        if waiting >= MAX_OPEN_PER_USER:
+            raise ClientError("too_many_tables", f"at most {MAX_OPEN_PER_USER} open race tables an account")
         ident = "r" + secrets.token_hex(4)
         table = RaceTable(ident, int(seed) if seed is not None else secrets.randbits(31), _user(conn).id,
                           cards=cards, karafuda=karafuda, speed=speed, wait_seconds=wait, hold_seconds=hold,
@@ -484,6 +488,15 @@ class RaceHall:
             self._send(table, seat, {"type": "race.sides", "table": table.id, "sides": table.sides()})
         self._after_judged(table, events)
 
+    async def _on_resign(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """A player abandons the match: the other side wins."""
+        table = self._table(msg)
+        seat_no = self._seat(conn, table)
+        if table.status not in (SYNCING, PLAYING):
+            raise ClientError("not_playing", "the match has not begun or is over")
+        self._reply(conn, msg, {"type": "race.resigned", "table": table.id})
+        self._finish(table, kyogi.other(seat_no), "resignation")
+
     # -- the end, drop-outs -----------------------------------------------------------------------
     def _finish(self, table: RaceTable, winner: int | None, by: str) -> None:
         if table.status == OVER:
@@ -500,6 +513,8 @@ class RaceHall:
             seat = table.seats[s]
             if seat is not None and seat.dropped_task is not None and seat.dropped_task is not asyncio.current_task():
                 seat.dropped_task.cancel()
+        # a finished match stays a while for its players, then leaves memory
+        asyncio.get_running_loop().call_later(self.hub.config.keep_finished, self.tables.pop, table.id, None)
 
     def dropped(self, conn: "Conn") -> None:
         """A connection went away: each seat it held waits `wait_seconds` for its return."""

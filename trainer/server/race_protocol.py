@@ -35,6 +35,7 @@ RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
                    "stall": (_BOOL, False), "seat": (_INT, False)},
     "race.done": {"table": (_STR, True), "read": (_INT, True)},
     "race.send": {"table": (_STR, True), "card": (_INT, True)},
+    "race.resign": {"table": (_STR, True)},
 }
 """Client messages of the race protocol: field -> (type, required), as `messages.SCHEMA`."""
 
