@@ -131,10 +131,12 @@ class RaceBot:
             if at >= frame["card_s"] + frame["ma_s"]:
                 continue                                      # after the next card began: not this race
             part = "kami" if at < frame["kami_s"] else "shimo" if at < frame["card_s"] else "ma"
-            await self._until(start + at / speed)
+            pressed = start + at / speed
+            await self._until(pressed)
             self.result.presses += 1
+            # stamped when the press happened, as the app stamps a real press (not when it is sent)
             await self.send("race.touch", table=self.table, read=number, card=card, reaction_ms=reaction,
-                            stamp=self.clock(), part=part, stall=stall > 0)
+                            stamp=pressed, part=part, stall=stall > 0)
         await self._until(start + (frame["card_s"] + frame["ma_s"]) / speed)
         await self.send("race.done", table=self.table, read=number)
 
