@@ -292,3 +292,37 @@ def test_a_player_may_resign_and_the_other_side_wins(server):
 
     a, b = asyncio.run(match())
     assert b.over is not None and (b.over["winner"], b.over["by"]) == (1, "resignation")
+
+
+def test_a_spectator_sees_the_floor_and_each_judgement_but_never_a_card_before_it_is_judged(server, baseline):
+    async def match() -> tuple[list[Any], list[dict[str, Any]], dict[str, Any]]:
+        a, _ = await Client.connect(server.url, "a")
+        b, _ = await Client.connect(server.url, "b")
+        seen: list[dict[str, Any]] = []
+        watcher, _ = await Client.connect(server.url, "watcher", lambda _label, frame: seen.append(frame))
+        try:
+            created = await a.call("race.create", **MATCH)
+            table = created["table"]
+            listed = await watcher.call("race.list")
+            bots = [RaceBot(a, table, fixed_plan), RaceBot(b, table, fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            players = asyncio.ensure_future(asyncio.gather(bots[0].play(), bots[1].play()))
+            await asyncio.sleep(0.5)
+            await watcher.call("race.watch", table=table)
+            while not any(f.get("type") == "race.over" for f in seen):
+                await watcher.recv()
+            return list(await asyncio.wait_for(players, 60)), seen, listed
+        finally:
+            for c in (a, b, watcher):
+                await c.close()
+
+    (a, _b), seen, listed = asyncio.run(match())
+    assert any(t["table"] == a.table and "seed" not in t for t in listed["tables"])
+    kinds = {f.get("type") for f in seen}
+    assert "race.read" not in kinds and "race.start" not in kinds and "race.okuri" not in kinds
+    watching = next(f for f in seen if f.get("type") == "race.watching")
+    judged = watching["history"] + [f for f in seen if f.get("type") == "race.judged"]
+    assert [j["read"] for j in judged] == [j["read"] for j in a.judged]
+    assert [j.get("taker") for j in judged] == [j.get("taker") for j in a.judged]
+    assert next(f for f in seen if f.get("type") == "race.over")["winner"] == a.over["winner"]

@@ -97,6 +97,8 @@ class RaceTable:
         self.cards, self.karafuda, self.speed = cards, karafuda, speed
         self.wait_seconds, self.hold_seconds, self.floor_ms = wait_seconds, hold_seconds, floor_ms
         self.seats: list[Seat | None] = [None, None]
+        self.watchers: set[Any] = set()    # spectators' connections: the floor and the judgements only
+        self.history: list[dict[str, Any]] = []   # every race.judged frame, for a late spectator
         self.status = OPEN
         self.clock = FakeClock(0.0)        # the programme timeline: seconds from the match's start
         floor = [c for hand in kyogi.deal(seed) for c in hand[:cards]]
@@ -466,6 +468,15 @@ class RaceHall:
                          faults=[list(f) for f in summary.faults], fast=fast)
         for s in kyogi.SEATS:
             self._send(table, s, dict(frame))
+        table.history.append(frame)
+        self._to_watchers(table, frame)
+
+    def _to_watchers(self, table: RaceTable, frame: dict[str, Any]) -> None:
+        for conn in list(table.watchers):
+            if conn.closed:
+                table.watchers.discard(conn)
+            else:
+                conn.send(dict(frame))
 
     def _after_judged(self, table: RaceTable, events: list[GameEvent]) -> None:
         for e in events:
@@ -484,9 +495,29 @@ class RaceHall:
             raise IllegalAction("race.nothing_owed", "you owe no card now")
         events = s.act(seat_no, Press(msg["card"], table.clock.now()))
         self._reply(conn, msg, {"type": "race.sent", "table": table.id, "card": msg["card"]})
+        sides = {"type": "race.sides", "table": table.id, "sides": table.sides()}
         for seat in kyogi.SEATS:
-            self._send(table, seat, {"type": "race.sides", "table": table.id, "sides": table.sides()})
+            self._send(table, seat, dict(sides))
+        self._to_watchers(table, sides)
         self._after_judged(table, events)
+
+    async def _on_list(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """The race tables not over (no seed, nothing of the reading order)."""
+        listed = [{"table": t.id, "status": t.status, "names": [s.name if s else None for s in t.seats],
+                   "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed}
+                  for t in self.tables.values() if t.status != OVER]
+        self._reply(conn, msg, {"type": "race.tables", "tables": listed})
+
+    async def _on_watch(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """A spectator: the floor, every judgement so far and from now on, the end. Never a
+        card before it is judged (a spectator could pass it to a player)."""
+        table = self._table(msg)
+        table.watchers.add(conn)
+        self._reply(conn, msg, {"type": "race.watching", "table": table.id, "status": table.status,
+                                "names": [s.name if s else None for s in table.seats], "sides": table.sides(),
+                                "left": list(table.session.state.scores()), "history": table.history[-50:]})
+        if table.result is not None:
+            conn.send({"type": "race.over", "table": table.id, **table.result})
 
     async def _on_resign(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A player abandons the match: the other side wins."""
@@ -508,6 +539,7 @@ class RaceHall:
             table.session.abandon()
         table.read = None
         table.result = {"winner": winner, "by": by, "left": list(table.session.state.scores())}
+        self._to_watchers(table, {"type": "race.over", "table": table.id, **table.result})
         for s in kyogi.SEATS:
             self._send(table, s, {"type": "race.over", "table": table.id, **table.result})
             seat = table.seats[s]
@@ -519,6 +551,7 @@ class RaceHall:
     def dropped(self, conn: "Conn") -> None:
         """A connection went away: each seat it held waits `wait_seconds` for its return."""
         for table in self.tables.values():
+            table.watchers.discard(conn)
             for seat_no, seat in enumerate(table.seats):
                 if seat is None or seat.conn is not conn:
                     continue

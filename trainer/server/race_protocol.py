@@ -36,6 +36,8 @@ RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "race.done": {"table": (_STR, True), "read": (_INT, True)},
     "race.send": {"table": (_STR, True), "card": (_INT, True)},
     "race.resign": {"table": (_STR, True)},
+    "race.watch": {"table": (_STR, True)},
+    "race.list": {},
 }
 """Client messages of the race protocol: field -> (type, required), as `messages.SCHEMA`."""
 
