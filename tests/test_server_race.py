@@ -74,7 +74,7 @@ def test_a_stalled_touch_is_judged_from_when_it_happened(server, baseline):
     a = baseline[0]
     target = next(j for j in a.judged if j.get("taker") == 0 and j["reaction_ms"][1] is not None
                   and 30 < j["reaction_ms"][1] - j["reaction_ms"][0] < 400 and not j.get("faults"))
-    speed = 5.0
+    speed = 10.0
     stalled_a, stalled_b = asyncio.run(play_match(server.url, server.url, speed=speed,
                                                   stalls=({target["read"]: 0.5}, {})))
     got = next(j for j in stalled_a.judged if j["read"] == target["read"])

@@ -51,6 +51,7 @@ PING_TIMEOUT_S = 5.0
 LEAD_S = 0.15              # a card is released at least this long before it starts, plus 1.5 round trips
 MAX_TOUCHES = 8            # touches one seat may report for one read
 MAX_OPEN_PER_USER = 8      # race tables one account may have waiting for players
+MAX_TABLES = 2_000         # race tables in memory at once (guests are free to make: a bound)
 OPEN, SYNCING, PLAYING, OVER = "open", "syncing", "playing", "over"
 
 
@@ -200,6 +201,8 @@ class RaceHall:
         waiting = sum(1 for t in self.tables.values() if t.host == _user(conn).id and t.status == OPEN)
         if waiting >= MAX_OPEN_PER_USER:
             raise ClientError("too_many_tables", f"at most {MAX_OPEN_PER_USER} open race tables an account")
+        if len(self.tables) >= MAX_TABLES:
+            raise ClientError("server_full", "the server has as many race tables as it holds; try later")
         ident = "r" + secrets.token_hex(4)
         table = RaceTable(ident, int(seed) if seed is not None else secrets.randbits(31), _user(conn).id,
                           cards=cards, karafuda=karafuda, speed=speed, wait_seconds=wait, hold_seconds=hold,
