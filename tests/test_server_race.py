@@ -326,3 +326,79 @@ def test_a_spectator_sees_the_floor_and_each_judgement_but_never_a_card_before_i
     assert [j["read"] for j in judged] == [j["read"] for j in a.judged]
     assert [j.get("taker") for j in judged] == [j.get("taker") for j in a.judged]
     assert next(f for f in seen if f.get("type") == "race.over")["winner"] == a.over["winner"]
+
+
+class WaitingBot(RaceBot):
+    """Seat 0: 待った after read 2 is judged, rearranges its side after the next read that
+    leaves nobody owing a card (between reads, the reader held), then goes on."""
+
+    sent: list[tuple[str, int]] = []
+
+    arranged = False
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        super().on_frame(frame)
+        kind = frame.get("type")
+        if kind == "race.judged" and frame["read"] == 2:
+            self._spawn(self._wait_and_arrange(2))
+        elif kind in ("race.judged", "race.sides") and frame["owing"] is None and not self.arranged \
+                and self.result.judged[-1]["read"] > 2:      # between reads, nobody owing a card
+            self.arranged = True
+            self._spawn(self._wait_and_arrange(3))
+
+    async def _call(self, reason: str, kind: str, **fields: Any) -> None:
+        async with self._lock:
+            self.sent.append((reason, await self.client.send(kind, table=self.table, **fields)))
+
+    async def _wait_and_arrange(self, number: int) -> None:
+        mine = self.sides[0]
+        rows = [[mine, []], [[], []], [[], []]]
+        if number == 2:
+            await self._call("race.not_holding", "race.arrange", rows=rows)   # not held yet
+            await self._call("", "race.wait", hold=True)
+            return
+        await self._call("kyogi.wrong_cards", "race.arrange", rows=[[mine[1:], []], [[], []], [[], []]])
+        await self._call("bad_message", "race.arrange", rows=[[mine, []]])
+        await self._call("", "race.arrange", rows=rows)
+        await self._call("", "race.wait", hold=False)
+
+
+def test_matta_holds_the_next_card_while_a_player_rearranges(server, baseline):
+    async def match() -> list[Any]:
+        a, _ = await Client.connect(server.url, "a")
+        b, _ = await Client.connect(server.url, "b")
+        try:
+            created = await a.call("race.create", **MATCH)
+            bots = [WaitingBot(a, created["table"], fixed_plan), RaceBot(b, created["table"], fixed_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            layouts: list[dict[str, Any]] = []
+            seen = bots[1].on_frame
+
+            def watch(frame: dict[str, Any]) -> None:
+                if frame.get("type") in ("race.layout", "race.held", "race.read"):
+                    layouts.append(frame)
+                seen(frame)
+            bots[1].on_frame = watch  # type: ignore[method-assign]
+            results = list(await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), 120))
+            return results + [layouts]
+        finally:
+            await a.close()
+            await b.close()
+
+    WaitingBot.sent = []
+    a, b, frames = asyncio.run(match())
+    answers = {f.get("id"): f.get("reason") or f.get("error") for f in a.refusals}
+    for reason, ident in WaitingBot.sent:
+        assert answers.get(ident, "") == reason, (reason, answers)
+    kinds = [(f["type"], f.get("read"), tuple(f.get("seats", ()))) for f in frames]
+    held, layout, released = kinds.index(("race.held", None, (0,))), \
+        kinds.index(("race.layout", None, ())), kinds.index(("race.held", None, ()))
+    next_read = next(i for i in range(released, len(kinds)) if kinds[i][0] == "race.read")
+    assert held < layout < released < next_read, \
+        "the other player sees the hold, the new layout, the release, then the next card"
+    reads_between = [k for k in kinds[layout - 1:released] if k[0] == "race.read"]
+    assert not reads_between, "no card is released while the reader is held"
+    new_rows = next(f for f in frames if f["type"] == "race.layout")["rows"]
+    assert new_rows[1:] == [[[], []], [[], []]] and new_rows[0][1] == []
+    assert judgements(a) == judgements(baseline[0]) and final(a) == final(baseline[0])

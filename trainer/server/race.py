@@ -35,6 +35,7 @@ from trainer.games.kyogi_session import HUMAN, PLAY, KyogiSession, OkurifudaNeed
 from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.rules import kyogi
 from trainer.rules.kyogi import Phase
+from trainer.rules.territory import LayoutError, Territory
 from trainer.server.messages import ClientError
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time, race_order
 from trainer.sim.kyogi_sim import NominalTiming
@@ -51,6 +52,7 @@ PING_TIMEOUT_S = 5.0
 LEAD_S = 0.15              # a card is released at least this long before it starts, plus 1.5 round trips
 MAX_TOUCHES = 8            # touches one seat may report for one read
 MAX_OPEN_PER_USER = 8      # race tables one account may have waiting for players
+MAX_HOLD_S = 120.0         # 待った holds the next card at most this long
 MAX_TABLES = 2_000         # race tables in memory at once (guests are free to make: a bound)
 OPEN, SYNCING, PLAYING, OVER = "open", "syncing", "playing", "over"
 
@@ -100,6 +102,7 @@ class RaceTable:
         self.seats: list[Seat | None] = [None, None]
         self.watchers: set[Any] = set()    # spectators' connections: the floor and the judgements only
         self.history: list[dict[str, Any]] = []   # every race.judged frame, for a late spectator
+        self.holds: set[int] = set()      # seats asking the reader to wait (待った) before the next card
         self.status = OPEN
         self.clock = FakeClock(0.0)        # the programme timeline: seconds from the match's start
         floor = [c for hand in kyogi.deal(seed) for c in hand[:cards]]
@@ -463,7 +466,7 @@ class RaceHall:
         stalled = sorted({t.seat for t in read.touches if t.stalled})
         frame: dict[str, Any] = {"type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
                                  "stalled": stalled, "timed_out": timed_out, "sides": table.sides(),
-                                 "left": list(table.session.state.scores())}
+                                 "left": list(table.session.state.scores()), "owing": self._owing(table)}
         if summary is not None:
             fast = [s for s in kyogi.SEATS if summary.taker == s and summary.reaction_ms[s] is not None
                     and summary.reaction_ms[s] < table.floor_ms]  # type: ignore[operator]
@@ -481,6 +484,12 @@ class RaceHall:
             else:
                 conn.send(dict(frame))
 
+    @staticmethod
+    def _owing(table: RaceTable) -> list[int] | None:
+        """[giver, cards] while a seat owes okurifuda, else None."""
+        state = table.session.state
+        return None if state.phase is not Phase.OKURI else [state.owing[0], state.owing[2]]  # type: ignore[index]
+
     def _after_judged(self, table: RaceTable, events: list[GameEvent]) -> None:
         for e in events:
             if isinstance(e, OkurifudaNeeded):
@@ -488,6 +497,8 @@ class RaceHall:
                                            "cards": e.cards, "side": table.sides()[e.seat]})
         if table.session.state.phase is Phase.OKURI and not table.session.is_over():
             return
+        if table.holds and not table.session.is_over():
+            return                          # 待った: the next card waits for the seat to go on
         self._release(table)
 
     async def _on_send(self, conn: "Conn", msg: dict[str, Any]) -> None:
@@ -498,7 +509,7 @@ class RaceHall:
             raise IllegalAction("race.nothing_owed", "you owe no card now")
         events = s.act(seat_no, Press(msg["card"], table.clock.now()))
         self._reply(conn, msg, {"type": "race.sent", "table": table.id, "card": msg["card"]})
-        sides = {"type": "race.sides", "table": table.id, "sides": table.sides()}
+        sides = {"type": "race.sides", "table": table.id, "sides": table.sides(), "owing": self._owing(table)}
         for seat in kyogi.SEATS:
             self._send(table, seat, dict(sides))
         self._to_watchers(table, sides)
@@ -521,6 +532,61 @@ class RaceHall:
                                 "left": list(table.session.state.scores()), "history": table.history[-50:]})
         if table.result is not None:
             conn.send({"type": "race.over", "table": table.id, **table.result})
+
+    async def _on_wait(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """待った (hold: true): the next card is not released until the seat goes on (hold:
+        false), or `MAX_HOLD_S` has passed; between reads the seat may rearrange its side.
+        A read being raced is judged as usual first."""
+        table = self._table(msg)
+        seat_no = self._seat(conn, table)
+        if table.status != PLAYING:
+            raise ClientError("not_playing", "the match has not begun or is over")
+        if msg["hold"]:
+            if seat_no not in table.holds:
+                table.holds.add(seat_no)
+                self._spawn(self._hold_limit(table, seat_no))
+        else:
+            table.holds.discard(seat_no)
+        self._reply(conn, msg, {"type": "race.waited", "table": table.id, "hold": msg["hold"]})
+        self._tell_holds(table)
+
+    def _tell_holds(self, table: RaceTable) -> None:
+        frame = {"type": "race.held", "table": table.id, "seats": sorted(table.holds)}
+        for s in kyogi.SEATS:
+            self._send(table, s, dict(frame))
+        self._to_watchers(table, frame)
+        owing = table.session.state.phase is Phase.OKURI
+        if not table.holds and table.read is None and table.status == PLAYING and not owing:
+            self._release(table)
+
+    async def _hold_limit(self, table: RaceTable, seat_no: int) -> None:
+        await asyncio.sleep(MAX_HOLD_S)
+        if seat_no in table.holds and table.status == PLAYING:
+            table.holds.discard(seat_no)
+            self._tell_holds(table)
+
+    async def _on_arrange(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """The seat's side laid out anew: while it holds the reader (待った), between reads."""
+        table = self._table(msg)
+        seat_no = self._seat(conn, table)
+        if seat_no not in table.holds or table.read is not None or table.status != PLAYING:
+            raise IllegalAction("race.not_holding", "rearrange between reads, after asking the reader to wait")
+        rows = msg["rows"]
+        if not (len(rows) == 3 and all(isinstance(r, list) and len(r) == 2 and all(
+                isinstance(g, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in g)
+                for g in r) for r in rows)):
+            raise ClientError("bad_message", "rows: three rows of [left, right] lists of card numbers")
+        try:
+            side = Territory([(left, right) for left, right in rows])
+        except LayoutError as exc:
+            raise IllegalAction("kyogi.layout", str(exc)[:160]) from None
+        table.session.rearrange(side, seat_no)
+        self._reply(conn, msg, {"type": "race.arranged", "table": table.id})
+        frame = {"type": "race.layout", "table": table.id, "seat": seat_no,
+                 "rows": [[list(left), list(right)] for left, right in side.rows()]}
+        for s in kyogi.SEATS:
+            self._send(table, s, dict(frame))
+        self._to_watchers(table, frame)
 
     async def _on_resign(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A player abandons the match: the other side wins."""

@@ -37,6 +37,8 @@ RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "race.send": {"table": (_STR, True), "card": (_INT, True)},
     "race.resign": {"table": (_STR, True)},
     "race.watch": {"table": (_STR, True)},
+    "race.wait": {"table": (_STR, True), "hold": (_BOOL, True)},
+    "race.arrange": {"table": (_STR, True), "rows": ("list", True)},
     "race.list": {},
 }
 """Client messages of the race protocol: field -> (type, required), as `messages.SCHEMA`."""
