@@ -92,7 +92,8 @@ class LatencyProxy:
 def fixed_plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> list[Press]:
     """Fixed presses per card and seat (no randomness, nothing timed by the network): takes at
     reactions that differ by card, some within the same-time window, wrong-territory
-    touches before a take (otetsuki), a touch on some karafuda reads, some late takes."""
+    touches before a take (otetsuki), a touch on some karafuda reads, some late takes, some
+    anticipated (a negative reaction: the press came before the kimariji sounded)."""
     owner = 0 if poem in sides[0] else 1 if poem in sides[1] else None
     if owner is None:
         mine = sides[seat]
@@ -102,6 +103,8 @@ def fixed_plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> lis
         rt = 240.0 + 5 * seat            # within the judge's window: the owner takes it
     if poem % 11 == 0:
         rt = 4_500.0 + 700 * seat        # late: in the shimo-no-ku
+    if poem % 8 == 1 and seat == 1:
+        rt = -120.0                      # anticipated: before the kimariji has sounded
     presses = [(poem, rt)]
     other = sides[1 - owner]
     if (poem + seat) % 5 == 0 and other:

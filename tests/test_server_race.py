@@ -47,6 +47,8 @@ def test_baseline_match_is_decided_by_cards_with_takes_and_faults_on_both_sides(
     faults = [f for j in a.judged for f in j.get("faults", [])]
     assert {s for s, _ in faults} == {0, 1}, "each seat is charged some fault"
     assert any(j.get("karafuda") for j in a.judged)
+    assert any(j.get("taker") is not None and j["reaction_ms"][j["taker"]] < 0 for j in a.judged), \
+        "an anticipated press (before the kimariji) takes a card, as the rules say"
     assert not a.refusals and not b.refusals
 
 
