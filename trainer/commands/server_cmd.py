@@ -37,8 +37,8 @@ def register(sub) -> None:
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
     b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
-    b.add_argument("--timeout", type=_seconds, default=600.0, metavar="S",
-                   help="give up after this many seconds (default 600)")
+    b.add_argument("--timeout", type=_seconds, default=None, metavar="S",
+                   help="give up after this many seconds (default 600; kyogi 3600: it is read at the real pace)")
     b.add_argument("--cards", type=_count, default=None, help="kyogi: cards a side (1-25, default 25)")
     b.add_argument("--karafuda", type=int, default=None,
                    help="kyogi: read only this many karafuda among the floor cards first (default: all)")
@@ -115,13 +115,13 @@ def cmd_bot(args) -> int:
             raise UsageError("bot: a kyogi table has two seats and no variant; it takes no --variant or --seats")
         from trainer.server import race_bot
         level = "club" if args.level in ("random", "first") else args.level
-        status, line = race_bot.run(args.server, args.tables, level, args.timeout, seed=args.seed,
+        status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, seed=args.seed,
                                     cards=args.cards or 25, karafuda=args.karafuda, speed=args.speed)
     elif race_only:
         raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi only")
     else:
         from trainer.server.bot import run
-        status, line = run(args.server, args.game, args.tables, args.level, args.timeout,
+        status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,
                            variant=args.variant, seats=args.seats, seed=args.seed)
     print(f"karuta: bot: {line}" if status else line, file=sys.stderr if status else sys.stdout)
     return status
