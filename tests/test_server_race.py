@@ -228,7 +228,9 @@ def test_karuta_bot_fills_every_seat_of_kyogi_tables_and_plays_them_out(served):
 
 
 @pytest.mark.parametrize("args,words", [
-    (("--game", "yomi", "--cards", "3"), "--cards apply to --game kyogi only"),
+    (("--game", "yomi", "--cards", "3"), "--cards apply to --game kyogi"),
+    (("--game", "mubeyama"), "needs --variant"),
+    (("--game", "mubeyama", "--variant", "okayama4", "--cards", "3"), "do not apply"),
     (("--game", "kyogi", "--seats", "3"), "no --variant or --seats"),
 ])
 def test_race_options_that_do_not_apply_are_refused_in_one_line(args, words):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import socket
 
 DEFAULT_PORT = 8750
-SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "kyogi")
-RACE_GAMES = ("kyogi",)       # raced after a reader, judged on reaction times (docs/online-races.md)
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "kyogi", "mubeyama")
+RACE_GAMES = ("kyogi", "mubeyama")   # after a reader, timed on each player's machine (docs/online-races.md)
 
 
 def register(sub) -> None:
@@ -110,15 +110,23 @@ def cmd_bot(args) -> int:
     from trainer.errors import UsageError
     race_only = [name for name, value in (("--cards", args.cards), ("--karafuda", args.karafuda),
                                           ("--speed", args.speed)) if value is not None]
-    if args.game in RACE_GAMES:
+    if args.game == "kyogi":
         if args.variant is not None or args.seats is not None:
             raise UsageError("bot: a kyogi table has two seats and no variant; it takes no --variant or --seats")
         from trainer.server import race_bot
         level = "club" if args.level in ("random", "first") else args.level
         status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, seed=args.seed,
                                     cards=args.cards or 25, karafuda=args.karafuda, speed=args.speed)
+    elif args.game == "mubeyama":
+        from trainer.rules.mubeyama import VARIANTS
+        if args.variant not in VARIANTS or args.seats is not None or args.cards or args.karafuda is not None:
+            raise UsageError(f"bot: a mubeyama table needs --variant ({', '.join(VARIANTS)}); its seats are the "
+                             "variant's, and --cards, --karafuda and --seats do not apply")
+        from trainer.server import race_bot
+        status, line = race_bot.run(args.server, args.tables, args.level, args.timeout or 3600.0, game="mubeyama",
+                                    variant=args.variant, speed=args.speed, cards=None)
     elif race_only:
-        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi only")
+        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama too) only")
     else:
         from trainer.server.bot import run
         status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,

@@ -37,6 +37,7 @@ from trainer.rules import kyogi
 from trainer.rules.kyogi import Phase
 from trainer.rules.territory import LayoutError, Territory
 from trainer.server.messages import ClientError
+from trainer.server.race_mubeyama import MubeyamaRaceTable
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time, race_order
 from trainer.sim.kyogi_sim import NominalTiming
 
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("karuta.server.race")
 
-RACE_GAMES = ("kyogi",)
+RACE_GAMES = ("kyogi", "mubeyama")
 PINGS = 8                  # ping exchanges per clock estimate
 PING_GAP_S = 0.02
 PING_TIMEOUT_S = 5.0
@@ -90,7 +91,9 @@ class OpenRead:
 
 
 class RaceTable:
-    """One online kyōgi match (see the module docstring)."""
+    """One online kyōgi match (see the module docstring); Mubeyama's is `MubeyamaRaceTable`."""
+
+    game = "kyogi"
 
     def __init__(self, ident: str, seed: int, host: int, *, cards: int, karafuda: int | None, speed: float,
                  wait_seconds: float, hold_seconds: float, floor_ms: float):
@@ -182,6 +185,15 @@ class RaceHall:
     async def _on_create(self, conn: "Conn", msg: dict[str, Any]) -> None:
         if msg["game"] not in RACE_GAMES:
             raise ClientError("unknown_game", f"the server races {', '.join(RACE_GAMES)}")
+        variant = msg.get("variant")
+        if msg["game"] == "mubeyama":
+            from trainer.rules.mubeyama import VARIANTS
+            if variant not in VARIANTS:
+                raise ClientError("bad_option", f"a Mubeyama variant: {', '.join(VARIANTS)}")
+            if msg.get("cards") is not None or msg.get("karafuda") is not None:
+                raise ClientError("bad_option", "cards and karafuda are kyogi options")
+        elif variant is not None:
+            raise ClientError("bad_option", "kyogi has no variant")
         cards = msg.get("cards") or kyogi.CARDS_PER_SIDE
         karafuda = msg.get("karafuda")
         speed = float(msg.get("speed") or 1.0)
@@ -207,19 +219,24 @@ class RaceHall:
         if len(self.tables) >= MAX_TABLES:
             raise ClientError("server_full", "the server has as many race tables as it holds; try later")
         ident = "r" + secrets.token_hex(4)
-        table = RaceTable(ident, int(seed) if seed is not None else secrets.randbits(31), _user(conn).id,
-                          cards=cards, karafuda=karafuda, speed=speed, wait_seconds=wait, hold_seconds=hold,
-                          floor_ms=floor)
+        number = int(seed) if seed is not None else secrets.randbits(31)
+        table: Any
+        if msg["game"] == "mubeyama":
+            table = MubeyamaRaceTable(ident, number, _user(conn).id, str(variant), speed=speed, wait_seconds=wait,
+                                      hold_seconds=hold, floor_ms=floor)
+        else:
+            table = RaceTable(ident, number, _user(conn).id, cards=cards, karafuda=karafuda, speed=speed,
+                              wait_seconds=wait, hold_seconds=hold, floor_ms=floor)
         self.tables[ident] = table
         self._reply(conn, msg, {"type": "race.created", "table": ident})
 
-    def _table(self, msg: dict[str, Any]) -> RaceTable:
+    def _table(self, msg: dict[str, Any]) -> Any:
         table = self.tables.get(msg["table"])
         if table is None:
             raise ClientError("no_such_table", "no such table")
         return table
 
-    def _seat(self, conn: "Conn", table: RaceTable) -> int:
+    def _seat(self, conn: "Conn", table: Any) -> int:
         seat = table.seat_of(_user(conn).id)
         if seat is None or table.seats[seat].conn is not conn:  # type: ignore[union-attr]
             raise ClientError("not_seated", "you have no seat at this table (resume it first)")
@@ -233,8 +250,8 @@ class RaceHall:
             raise ClientError("not_open", "the match has started")
         free = [s for s, seat in enumerate(table.seats) if seat is None]
         wanted = msg.get("seat", free[0] if free else None)
-        if wanted not in (0, 1):
-            raise ClientError("no_such_seat", "seat 0 or 1")
+        if wanted not in range(len(table.seats)):
+            raise ClientError("no_such_seat", f"seat 0 to {len(table.seats) - 1}")
         if wanted not in free:
             raise ClientError("seat_taken", "that seat is taken")
         table.seats[wanted] = Seat(_user(conn).id, _user(conn).name, conn)
@@ -257,7 +274,7 @@ class RaceHall:
             seat.dropped_task.cancel()
             seat.dropped_task = None
         self._reply(conn, msg, {"type": "race.resumed", "table": table.id, "seat": seat_no})
-        self._to_other(table, seat_no, {"type": "race.back", "table": table.id, "seat": seat_no})
+        self._to_others(table, seat_no, {"type": "race.back", "table": table.id, "seat": seat_no})
         if table.status == PLAYING:
             self._spawn(self._rejoin(table, seat_no))
 
@@ -269,7 +286,7 @@ class RaceHall:
         self._send_start(table, seat_no)
         if table.read is not None and seat_no not in table.read.done:
             self._send_read(table, seat_no)
-        elif table.session.state.phase is Phase.OKURI and table.session.state.owing[0] == seat_no:  # type: ignore[index]
+        elif table.game == "kyogi" and self._owing(table) is not None and self._owing(table)[0] == seat_no:  # type: ignore[index]
             self._send(table, seat_no, {"type": "race.okuri", "table": table.id, "seat": seat_no,
                                         "cards": table.session.state.owing[2],  # type: ignore[index]
                                         "side": table.sides()[seat_no]})
@@ -310,14 +327,20 @@ class RaceHall:
             self._finish(table, None, "no_clock")
             return
         table.status = PLAYING
-        table.session.begin()
-        for s in kyogi.SEATS:
+        if table.game == "kyogi":
+            table.session.begin()
+        for s in range(len(table.seats)):
             self._send_start(table, s)
         self._release(table)
 
-    def _send_start(self, table: RaceTable, seat_no: int) -> None:
+    def _send_start(self, table: Any, seat_no: int) -> None:
         seat = table.seats[seat_no]
         assert seat is not None
+        if table.game == "mubeyama":
+            self._send(table, seat_no, {**table.start_frame(seat_no), "offset_ms": round(seat.sync.offset * 1000, 3),
+                                        "error_ms": round(seat.sync.error * 1000, 3)})
+            self._send(table, seat_no, table.view_frame(seat_no))
+            return
         self._send(table, seat_no, {
             "type": "race.start", "table": table.id, "seat": seat_no, "sides": table.sides(),
             "names": [s.name if s else None for s in table.seats], "speed": table.speed,
@@ -329,12 +352,17 @@ class RaceHall:
         if seat is not None and seat.conn is not None:
             seat.conn.send(frame)
 
-    def _to_other(self, table: RaceTable, seat_no: int, frame: dict[str, Any]) -> None:
-        self._send(table, kyogi.other(seat_no), frame)
+    def _to_others(self, table: Any, seat_no: int, frame: dict[str, Any]) -> None:
+        for other in range(len(table.seats)):
+            if other != seat_no:
+                self._send(table, other, dict(frame))
 
     def _release(self, table: RaceTable) -> None:
         """The next card: on the session's programme timeline, then to each client with the
         moment it starts on that client's clock."""
+        if table.game == "mubeyama":
+            self._release_mubeyama(table)
+            return
         s = table.session
         if s.is_over():
             self._finish(table, s.state.winner(), "cards")
@@ -356,7 +384,23 @@ class RaceHall:
             self._send_read(table, seat_no)
         self._arm_hold(table)
 
-    def _send_read(self, table: RaceTable, seat_no: int) -> None:
+    def _release_mubeyama(self, table: Any) -> None:
+        nxt = table.next_read()
+        if nxt is None:
+            out = table.outcome()
+            self._finish(table, out[0] if out else None, out[1] if out else "stack_out")
+            return
+        poem, index, times, mora, kana = nxt
+        table.start_read(poem, times)
+        rtt = max(seat.sync.error * 2 for seat in table.seats if seat is not None)
+        wall = self.now() + LEAD_S + 1.5 * rtt
+        table.read = OpenRead(len(table.session.state.read), index, poem, times, wall, mora, kana)
+        for seat_no in range(len(table.seats)):
+            self._send(table, seat_no, table.view_frame(seat_no))
+            self._send_read(table, seat_no)
+        self._arm_hold(table)
+
+    def _send_read(self, table: Any, seat_no: int) -> None:
         read, seat = table.read, table.seats[seat_no]
         assert read is not None and seat is not None
         t = read.times
@@ -383,7 +427,10 @@ class RaceHall:
             if table.read is not read:
                 return
             if all(seat is not None and seat.conn is not None for seat in table.seats):
-                self._close(table, timed_out=True)
+                if table.game == "mubeyama":
+                    self._close_mubeyama(table, timed_out=True)
+                else:
+                    self._close(table, timed_out=True)
                 return
             due = self.now() + 0.5
 
@@ -426,8 +473,11 @@ class RaceHall:
         if read is None or msg["read"] != read.number:
             raise IllegalAction("race.closed", "that read's race is closed", read=msg["read"])
         read.done.add(seat_no)
-        if read.done >= set(kyogi.SEATS):
-            self._close(table)
+        if read.done >= set(range(len(table.seats))):
+            if table.game == "mubeyama":
+                self._close_mubeyama(table)
+            else:
+                self._close(table)
 
     def _close(self, table: RaceTable, timed_out: bool = False) -> None:
         """Judge the read: its touches to the session in programme-time order, the session's
@@ -456,6 +506,65 @@ class RaceHall:
             events += s.judge(at=times.next_kami)
         self._tell_judged(table, read, events, timed_out)
         self._after_judged(table, events)
+
+    # -- Mubeyama ---------------------------------------------------------------------------------
+    async def _on_flip(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """The owner flips the card read (`card` null: its face-down hidden card), reported as
+        a reaction time from the kimariji as it sounded on its client."""
+        table = self._table(msg)
+        seat_no = self._seat(conn, table)
+        read = table.read
+        if table.game != "mubeyama":
+            raise ClientError("bad_message", "race.flip is Mubeyama's")
+        if table.status != PLAYING or read is None or msg["read"] != read.number:
+            raise IllegalAction("race.closed", "that card is no longer read", read=msg["read"])
+        try:
+            t = canonical_time(read.times, float(msg["reaction_ms"]), msg["part"])
+            if msg.get("stall"):
+                t = max(t, self._stamped_time(table, read, table.seats[seat_no], float(msg["stamp"])))
+        except ReactionRefused as exc:
+            raise IllegalAction(exc.reason, str(exc)) from None
+        table.flip(seat_no, msg.get("card"), t, read.number, float(msg["reaction_ms"]))
+        self._reply(conn, msg, {"type": "race.flipped", "table": table.id, "read": read.number})
+        self._mubeyama_changed(table)
+
+    async def _on_pass(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """A card a yaku asks the seat to give."""
+        table = self._table(msg)
+        seat_no = self._seat(conn, table)
+        if table.game != "mubeyama" or table.status != PLAYING:
+            raise ClientError("not_playing", "no Mubeyama game is being played here")
+        table.pass_card(seat_no, msg["card"])
+        self._reply(conn, msg, {"type": "race.passed", "table": table.id, "card": msg["card"]})
+        self._mubeyama_changed(table)
+
+    def _mubeyama_changed(self, table: Any) -> None:
+        """Every seat its own view; the next card once every client is done with this one."""
+        for seat_no in range(len(table.seats)):
+            self._send(table, seat_no, table.view_frame(seat_no))
+        self._to_watchers(table, table.view_frame(None))
+        if table.read is None and table.ready_for_next():
+            self._release(table)
+
+    def _close_mubeyama(self, table: Any, timed_out: bool = False) -> None:
+        """Every client finished the card: the next one once the flip and the passes are done
+        (a flip still missing at the hold time-out is made for the owner, untimed)."""
+        read = table.read
+        if read is not None:
+            table.closed_at[read.number] = self.now()
+            if timed_out and table.flip_for_owner():
+                for seat_no in range(len(table.seats)):
+                    self._send(table, seat_no, table.view_frame(seat_no))
+            table.read = None
+            frame = {"type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
+                     "timed_out": timed_out, "flips": [f for f in table.flips if f["read"] == read.number],
+                     "left": table.scores()}
+            for seat_no in range(len(table.seats)):
+                self._send(table, seat_no, dict(frame))
+            table.history.append(frame)
+            self._to_watchers(table, frame)
+        if table.ready_for_next():
+            self._release(table)
 
     def _walk(self, table: RaceTable, t: float) -> list[GameEvent]:
         table.clock.set(max(table.clock.now(), t))
@@ -517,7 +626,7 @@ class RaceHall:
 
     async def _on_list(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """The race tables not over (no seed, nothing of the reading order)."""
-        listed = [{"table": t.id, "status": t.status, "names": [s.name if s else None for s in t.seats],
+        listed = [{"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
                    "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed}
                   for t in self.tables.values() if t.status != OVER]
         self._reply(conn, msg, {"type": "race.tables", "tables": listed})
@@ -527,9 +636,11 @@ class RaceHall:
         card before it is judged (a spectator could pass it to a player)."""
         table = self._table(msg)
         table.watchers.add(conn)
-        self._reply(conn, msg, {"type": "race.watching", "table": table.id, "status": table.status,
-                                "names": [s.name if s else None for s in table.seats], "sides": table.sides(),
-                                "left": list(table.session.state.scores()), "history": table.history[-50:]})
+        floor = ({"view": table.view_frame(None)["view"]} if table.game == "mubeyama"
+                 else {"sides": table.sides(), "left": list(table.session.state.scores())})
+        self._reply(conn, msg, {"type": "race.watching", "table": table.id, "game": table.game,
+                                "status": table.status, "names": [s.name if s else None for s in table.seats],
+                                **floor, "history": table.history[-50:]})
         if table.result is not None:
             conn.send({"type": "race.over", "table": table.id, **table.result})
 
@@ -595,21 +706,32 @@ class RaceHall:
         if table.status not in (SYNCING, PLAYING):
             raise ClientError("not_playing", "the match has not begun or is over")
         self._reply(conn, msg, {"type": "race.resigned", "table": table.id})
-        self._finish(table, kyogi.other(seat_no), "resignation")
+        self._finish(table, self._others(table, seat_no), "resignation")
+
+    @staticmethod
+    def _others(table: Any, seat_no: int) -> Any:
+        """Who wins when `seat_no` leaves: the other kyōgi seat; every other Mubeyama seat."""
+        if table.game == "kyogi":
+            return kyogi.other(seat_no)
+        return [s for s in range(len(table.seats)) if s != seat_no]
 
     # -- the end, drop-outs -----------------------------------------------------------------------
-    def _finish(self, table: RaceTable, winner: int | None, by: str) -> None:
+    def _finish(self, table: Any, winner: Any, by: str) -> None:
         if table.status == OVER:
             return
         table.status = OVER
         if table.hold_task is not None and table.hold_task is not asyncio.current_task():
             table.hold_task.cancel()
-        if table.session.phase != "over":
+        if table.game == "kyogi" and table.session.phase != "over":
             table.session.abandon()
         table.read = None
-        table.result = {"winner": winner, "by": by, "left": list(table.session.state.scores())}
+        if table.game == "mubeyama":
+            winners = winner if isinstance(winner, list) else [] if winner is None else [winner]
+            table.result = {"winners": winners, "by": by, "scores": table.scores()}
+        else:
+            table.result = {"winner": winner, "by": by, "left": list(table.session.state.scores())}
         self._to_watchers(table, {"type": "race.over", "table": table.id, **table.result})
-        for s in kyogi.SEATS:
+        for s in range(len(table.seats)):
             self._send(table, s, {"type": "race.over", "table": table.id, **table.result})
             seat = table.seats[s]
             if seat is not None and seat.dropped_task is not None and seat.dropped_task is not asyncio.current_task():
@@ -626,7 +748,7 @@ class RaceHall:
                     continue
                 seat.conn = None
                 if table.status in (SYNCING, PLAYING):
-                    self._to_other(table, seat_no, {"type": "race.waiting", "table": table.id, "seat": seat_no,
+                    self._to_others(table, seat_no, {"type": "race.waiting", "table": table.id, "seat": seat_no,
                                                     "seconds": table.wait_seconds})
                     seat.dropped_task = self._spawn(self._abandon_later(table, seat_no))
 
@@ -635,4 +757,4 @@ class RaceHall:
         seat = table.seats[seat_no]
         if seat is not None and seat.conn is None and table.status != OVER:
             seat.dropped_task = None
-            self._finish(table, kyogi.other(seat_no), "abandonment")
+            self._finish(table, self._others(table, seat_no), "abandonment")

@@ -20,6 +20,7 @@ its presses are reported with the stall flag, as the app's player would.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -100,12 +101,12 @@ class RaceBot:
         elif kind == "race.start":
             self.result.start = frame
             self.result.seat = frame["seat"]
-            self.sides = frame["sides"]
+            self.sides = frame.get("sides", self.sides)
         elif kind == "race.read":
             self._spawn(self._read(frame))
         elif kind == "race.judged":
             self.result.judged.append(frame)
-            self.sides = frame["sides"]
+            self.sides = frame.get("sides", self.sides)
         elif kind == "race.sides":
             self.sides = frame["sides"]
         elif kind == "race.okuri" and frame["seat"] == self.result.seat:
@@ -144,8 +145,60 @@ class RaceBot:
         await asyncio.sleep(max(0.0, t - self.clock()))
 
 
-async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed: int = 0, cards: int = 25,
+class MubeyamaBot(RaceBot):
+    """A Mubeyama seat: flips its own card (its view names it) at its reaction time after the
+    kimariji, reported as that reaction; gives the first face-up card a yaku asks for."""
+
+    def __init__(self, client: Client, table: str, reaction: Callable[[int, int], float],
+                 stalls: dict[int, float] | None = None, clock: Callable[[], float] = time.monotonic):
+        super().__init__(client, table, lambda *_: [], stalls, clock)
+        self.reaction = reaction
+        self.view: dict[str, Any] = {}
+        self.pending = ""
+        self._passed: set[str] = set()
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        if frame.get("type") == "race.view":
+            self.view, self.pending = frame["view"], frame["pending"]
+            p = self.view["pending"]
+            key = json.dumps([len(self.view["log"]), p], sort_keys=True)
+            if self.pending == "AwaitPass" and p.get("giver") == self.result.seat and key not in self._passed:
+                self._passed.add(key)
+                mine = [slot["no"] for row in self.view["tables"][self.result.seat]["rows"] for slot in row
+                        if slot["face_up"] and slot["no"] is not None]
+                if mine:
+                    self._spawn(self.send("race.pass", table=self.table, card=mine[0]))
+            return
+        super().on_frame(frame)
+
+    async def _read(self, frame: dict[str, Any]) -> None:
+        speed, number, poem = frame["speed"], frame["read"], frame["poem"]
+        stall = self.stalls.get(number, 0.0)
+        start = frame["start_at"] + stall / speed
+        p = self.view.get("pending", {})
+        if self.pending == "AwaitFlip" and p.get("seat") == self.result.seat and p.get("no") == poem:
+            face_up = {slot["no"] for row in self.view["tables"][self.result.seat]["rows"] for slot in row
+                       if slot["face_up"]}
+            reaction = self.reaction(self.result.seat or 0, poem)
+            at = frame["kimariji_s"] + reaction / 1000
+            part = "kami" if at < frame["kami_s"] else "shimo" if at < frame["card_s"] else "ma"
+            pressed = start + at / speed
+            await self._until(pressed)
+            self.result.presses += 1
+            await self.send("race.flip", table=self.table, read=number, card=poem if poem in face_up else None,
+                            reaction_ms=reaction, stamp=pressed, part=part, stall=stall > 0)
+        await self._until(start + (frame["card_s"] + frame["ma_s"]) / speed)
+        await self.send("race.done", table=self.table, read=number)
+
+
+def fixed_flip(seat: int, poem: int) -> float:
+    """A Mubeyama bot's fixed reaction to its own card (ms after the kimariji)."""
+    return 250.0 + (poem * 37 + seat * 53) % 500
+
+
+async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed: int = 0, cards: int | None = 25,
                         karafuda: int | None = None, speed: float | None = None, deadline: float = 3600.0,
+                        game: str = "kyogi", variant: str | None = None,
                         plan: Plan | None = None, record: Callable[[str, dict[str, Any]], None] | None = None,
                         options: dict[str, Any] | None = None) -> list[RaceResult]:
     """Create `tables` kyōgi tables, sit a bot in both seats of each, play all to the end."""
@@ -156,14 +209,22 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
             for t_no in range(tables):
                 first, _ = await Client.connect(url, f"t{t_no}/0", record)
                 clients.append(first)
-                extra = {k: v for k, v in {"karafuda": karafuda, "speed": speed, **(options or {})}.items()
-                         if v is not None}
-                created = await first.call("race.create", game="kyogi", cards=cards, **extra)
-                second, _ = await Client.connect(url, f"t{t_no}/1", record)
-                clients.append(second)
-                for s, client in enumerate((first, second)):
-                    bot = RaceBot(client, created["table"],
-                                  plan or modelled_plan(level, seed * 1000 + t_no * 2 + s))
+                extra = {k: v for k, v in {"karafuda": karafuda, "speed": speed, "variant": variant,
+                                           "cards": cards if game == "kyogi" else None,
+                                           **(options or {})}.items() if v is not None}
+                created = await first.call("race.create", game=game, **extra)
+                seats = 2 if game == "kyogi" else _players(variant)
+                for s in range(seats):
+                    client = first
+                    if s:
+                        client, _ = await Client.connect(url, f"t{t_no}/{s}", record)
+                        clients.append(client)
+                    bot: RaceBot
+                    if game == "kyogi":
+                        bot = RaceBot(client, created["table"],
+                                      plan or modelled_plan(level, seed * 1000 + t_no * 8 + s))
+                    else:
+                        bot = MubeyamaBot(client, created["table"], fixed_flip)
                     await bot.join(s)
                     jobs.append(bot.play())
             return list(await asyncio.gather(*jobs))
@@ -179,22 +240,30 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
         raise BotError(f"the connection to {url} failed: {exc.strerror or exc}") from None
 
 
-def run(url: str, tables: int, level: str, deadline: float, **kw: Any) -> tuple[int, str]:
-    """`karuta bot --game kyogi`: (exit status, the line to print)."""
+def _players(variant: str | None) -> int:
+    from trainer.rules.mubeyama import VARIANTS
+    if variant not in VARIANTS:
+        raise BotError(f"a Mubeyama table needs --variant: {', '.join(VARIANTS)}")
+    return VARIANTS[variant].players
+
+
+def run(url: str, tables: int, level: str, deadline: float, game: str = "kyogi", **kw: Any) -> tuple[int, str]:
+    """`karuta bot --game kyogi|mubeyama`: (exit status, the line to print)."""
     from trainer.players.karuta_cpu import LEVELS
-    if level not in LEVELS:
+    if game == "kyogi" and level not in LEVELS:
         return 1, f"a kyogi bot's level is one of {', '.join(LEVELS)}, not {level!r}"
     began = time.monotonic()
     try:
-        results = asyncio.run(run_race_bots(url, tables, level=level, deadline=deadline, **kw))
+        results = asyncio.run(run_race_bots(url, tables, level=level, deadline=deadline, game=game, **kw))
     except BotError as exc:
         return 1, str(exc)
     except Exception as exc:  # noqa: BLE001 - the connection dropped mid-match and the like: one line
         return 1, f"the bots stopped: {type(exc).__name__}: {str(exc)[:120]}"
-    unfinished = sorted({r.table for r in results if r.over is None or r.over.get("by") != "cards"})
+    unfinished = sorted({r.table for r in results if r.over is None or r.over.get("by") in
+                         ("abandonment", "resignation", "no_clock")})
     if unfinished:
-        return 1, f"{len(unfinished)} of {tables} kyogi tables did not finish ({', '.join(unfinished)})"
-    reads = sum(len(r.judged) for r in results) // 2
+        return 1, f"{len(unfinished)} of {tables} {game} tables did not finish ({', '.join(unfinished)})"
+    reads = sum(len(r.judged) for r in results) // max(1, len(results) // tables)
     presses = sum(r.presses for r in results)
-    return 0, (f"{tables} kyogi tables finished, {reads} cards read, {presses} presses by {len(results)} bots "
+    return 0, (f"{tables} {game} tables finished, {reads} cards read, {presses} presses by {len(results)} bots "
                f"in {time.monotonic() - began:.1f} s")

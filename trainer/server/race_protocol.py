@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 _STR, _INT, _NUM, _BOOL = "str", "int", "num", "bool"
 
 RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
-    "race.create": {"game": (_STR, True), "cards": (_INT, False), "karafuda": (_INT, False),
+    "race.create": {"game": (_STR, True), "variant": (_STR, False), "cards": (_INT, False), "karafuda": (_INT, False),
                     "speed": (_NUM, False), "seed": (_STR, False), "wait_seconds": (_NUM, False),
                     "hold_seconds": (_NUM, False), "floor_ms": (_NUM, False)},
     "race.join": {"table": (_STR, True), "seat": (_INT, False)},
@@ -37,6 +37,10 @@ RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "race.send": {"table": (_STR, True), "card": (_INT, True)},
     "race.resign": {"table": (_STR, True)},
     "race.watch": {"table": (_STR, True)},
+    "race.flip": {"table": (_STR, True), "read": (_INT, True), "card": (_INT, False),
+                  "reaction_ms": (_NUM, True), "stamp": (_NUM, True), "part": (_STR, True),
+                  "stall": (_BOOL, False)},
+    "race.pass": {"table": (_STR, True), "card": (_INT, True)},
     "race.wait": {"table": (_STR, True), "hold": (_BOOL, True)},
     "race.arrange": {"table": (_STR, True), "rows": ("list", True)},
     "race.list": {},
