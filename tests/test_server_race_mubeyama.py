@@ -138,3 +138,44 @@ def test_karuta_bot_plays_a_mubeyama_table_to_its_end(server):
                    "--speed", "50", "--timeout", "100")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("1 mubeyama tables finished") and "by 5 bots" in done.stdout
+
+
+class NoPassBot(MubeyamaBot):
+    """Reads along, flips, says each card is done, but never gives a card a yaku asks for."""
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        if kind != "race.pass":
+            await super().send(kind, **fields)
+
+
+class AbsentMindedBot(NoPassBot):
+    """Nor does it flip."""
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        if kind != "race.flip":
+            await super().send(kind, **fields)
+
+
+def test_a_flip_or_pass_never_made_is_made_for_the_seat_after_the_hold(server):
+    """Seat 0 never flips; no seat ever gives a card: the game still ends, every missing
+    step made for its seat `hold_seconds` after the card (untimed)."""
+    async def game() -> tuple[list[Any], list[dict[str, Any]]]:
+        clients = [(await Client.connect(server.url, f"seat{s}"))[0] for s in range(5)]
+        try:
+            created = await clients[0].call("race.create", **{**GAME, "variant": "izumoji5"}, hold_seconds=0.1)
+            bots = [(AbsentMindedBot if s == 0 else NoPassBot)(c, created["table"], fixed_flip)
+                    for s, c in enumerate(clients)]
+            for s, bot in enumerate(bots):
+                await bot.join(s)
+            return list(await asyncio.wait_for(asyncio.gather(*(b.play() for b in bots)), 150)), []
+        finally:
+            for c in clients:
+                await c.close()
+
+    results, _ = asyncio.run(game())
+    assert results[1].over is not None and results[1].over["by"] not in ("abandonment", "no_clock")
+    session = server.hub.races.tables[results[1].table].session
+    assert session.flips(0) > 0 and not session.reactions[0], "seat 0's cards were turned for it, untimed"
+    assert all(f["seat"] != 0 for j in results[1].judged for f in j["flips"])
+    from trainer.rules.mubeyama.events import Passed
+    assert any(isinstance(e, Passed) for e in session.state.log), "the cards owed were given for their seats"

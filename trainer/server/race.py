@@ -565,6 +565,17 @@ class RaceHall:
             self._to_watchers(table, frame)
         if table.ready_for_next():
             self._release(table)
+        else:
+            self._spawn(self._stand_in_later(table, len(table.session.events)))
+
+    async def _stand_in_later(self, table: Any, events: int) -> None:
+        """A flip or pass still awaited `hold_seconds` after every client finished the card
+        (and nothing happened since) is made for its seat."""
+        while table.status == PLAYING and table.read is None and not table.ready_for_next():
+            await asyncio.sleep(table.hold_seconds)
+            if len(table.session.events) == events and table.read is None and table.stand_in():
+                self._mubeyama_changed(table)
+            events = len(table.session.events)
 
     def _walk(self, table: RaceTable, t: float) -> list[GameEvent]:
         table.clock.set(max(table.clock.now(), t))

@@ -105,6 +105,17 @@ class MubeyamaRaceTable:
             return True
         return False
 
+    def stand_in(self) -> bool:
+        """A seat the game waits for did not act within the hold: its flip, or its first legal
+        pass, is made for it (as a turn timer's stand-in plays in the turn games)."""
+        if self.flip_for_owner():
+            return True
+        seat = self.session.state.to_act()
+        if seat is None or self.session.is_over() or self.session.waits_for_reader():
+            return False
+        self.session.act(seat, self.session.state.legal_actions(seat)[0])
+        return True
+
     def ready_for_next(self) -> bool:
         return self.session.is_over() or self.session.waits_for_reader()
 
