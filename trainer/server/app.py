@@ -125,7 +125,7 @@ class Hub:
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
         self.races = RaceHall(self)
-        """Kyōgi between people judged on reaction times (``race.*`` messages, docs/online-races.md)."""
+        """Kyōgi and Mubeyama read on each client, timed on its machine (``race.*``, docs/online-races.md)."""
 
     # -- start and stop -----------------------------------------------------------------------
     def restore(self) -> None:

@@ -18,7 +18,9 @@ whole order: a client that knew the order could touch before it hears a card.
 
 `RaceHall` holds the race tables and answers the ``race.*`` messages
 (`race_protocol.RACE_SCHEMA`); the hub (`trainer.server.app`) hands it those
-messages and tells it when a connection drops.
+messages and tells it when a connection drops. Mubeyama tables
+(`race_mubeyama.MubeyamaRaceTable`) share the hall: the clock, the release of
+each card, the hold, drop-outs and spectators; their game steps are theirs.
 """
 from __future__ import annotations
 
