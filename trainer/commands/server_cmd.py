@@ -8,7 +8,8 @@ from __future__ import annotations
 import socket
 
 DEFAULT_PORT = 8750
-SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan")
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "kyogi", "mubeyama")
+RACE_GAMES = ("kyogi", "mubeyama")   # after a reader, timed on each player's machine (docs/online-races.md)
 
 
 def register(sub) -> None:
@@ -31,12 +32,18 @@ def register(sub) -> None:
     b.add_argument("--variant", default=None)
     b.add_argument("--level", default="random",
                    help="how the bots choose: random (seeded, the default), first, or a CPU level of "
-                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy)")
+                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; kyogi: the "
+                        "reaction model of a CPU level, beginner ... meijin, club for random)")
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
     b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
-    b.add_argument("--timeout", type=_seconds, default=600.0, metavar="S",
-                   help="give up after this many seconds (default 600)")
+    b.add_argument("--timeout", type=_seconds, default=None, metavar="S",
+                   help="give up after this many seconds (default 600; kyogi 3600: it is read at the real pace)")
+    b.add_argument("--cards", type=_count, default=None, help="kyogi: cards a side (1-25, default 25)")
+    b.add_argument("--karafuda", type=int, default=None,
+                   help="kyogi: read only this many karafuda among the floor cards first (default: all)")
+    b.add_argument("--speed", type=float, default=None,
+                   help="kyogi: reading speed (1; up to 50 only on a test server)")
     b.set_defaults(func=cmd_bot)
 
 
@@ -100,8 +107,29 @@ def _check_port_free(host: str, port: int) -> None:
 def cmd_bot(args) -> int:
     import sys
 
-    from trainer.server.bot import run
-    status, line = run(args.server, args.game, args.tables, args.level, args.timeout,
-                       variant=args.variant, seats=args.seats, seed=args.seed)
+    from trainer.errors import UsageError
+    race_only = [name for name, value in (("--cards", args.cards), ("--karafuda", args.karafuda),
+                                          ("--speed", args.speed)) if value is not None]
+    if args.game == "kyogi":
+        if args.variant is not None or args.seats is not None:
+            raise UsageError("bot: a kyogi table has two seats and no variant; it takes no --variant or --seats")
+        from trainer.server import race_bot
+        level = "club" if args.level in ("random", "first") else args.level
+        status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, seed=args.seed,
+                                    cards=args.cards or 25, karafuda=args.karafuda, speed=args.speed)
+    elif args.game == "mubeyama":
+        from trainer.rules.mubeyama import VARIANTS
+        if args.variant not in VARIANTS or args.seats is not None or args.cards or args.karafuda is not None:
+            raise UsageError(f"bot: a mubeyama table needs --variant ({', '.join(VARIANTS)}); its seats are the "
+                             "variant's, and --cards, --karafuda and --seats do not apply")
+        from trainer.server import race_bot
+        status, line = race_bot.run(args.server, args.tables, args.level, args.timeout or 3600.0, game="mubeyama",
+                                    variant=args.variant, speed=args.speed, cards=None)
+    elif race_only:
+        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama too) only")
+    else:
+        from trainer.server.bot import run
+        status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,
+                           variant=args.variant, seats=args.seats, seed=args.seed)
     print(f"karuta: bot: {line}" if status else line, file=sys.stderr if status else sys.stdout)
     return status

@@ -27,6 +27,7 @@ from trainer.games.registry import find
 from trainer.server import codec
 from trainer.server.adapter import CPU_LEVELS, DEFAULT_LEVEL
 from trainer.server.messages import ClientError, parse_message
+from trainer.server.race import RACE_GAMES, RaceHall
 from trainer.server.store import Store, User
 from trainer.server.tables import OPEN, OVER, PLAYING, LiveTable
 
@@ -123,6 +124,8 @@ class Hub:
         self.timers: dict[str, asyncio.Task] = {}
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
+        self.races = RaceHall(self)
+        """Kyōgi and Mubeyama read on each client, timed on its machine (``race.*``, docs/online-races.md)."""
 
     # -- start and stop -----------------------------------------------------------------------
     def restore(self) -> None:
@@ -143,6 +146,7 @@ class Hub:
             self._start_timer(table)
 
     async def close(self) -> None:
+        await self.races.close()
         for task in self.timers.values():
             task.cancel()
         for conn in list(self.conns):
@@ -198,6 +202,7 @@ class Hub:
 
     def _drop(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        self.races.dropped(conn)
         for table_id in list(conn.tables):
             self.members.get(table_id, {}).pop(conn, None)
 
@@ -227,7 +232,7 @@ class Hub:
             conn.hello = True
             from trainer import __version__
             conn.send(_with_id({"type": "welcome", "version": PROTOCOL_VERSION, "server": f"karuta {__version__}",
-                                "games": list(GAMES),
+                                "games": list(GAMES), "races": list(RACE_GAMES),
                                 "limits": {"max_message": self.config.max_message, "rate": self.config.rate,
                                            "burst": self.config.burst}}, ident))
             return
@@ -238,6 +243,9 @@ class Hub:
             return
         if conn.user is None:
             raise ClientError("not_signed_in", "sign up, log in or come as a guest first")
+        if kind.startswith("race."):
+            await self.races.handle(conn, msg)
+            return
         handler = getattr(self, f"_on_{kind}")
         await handler(conn, msg)
 

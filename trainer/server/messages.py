@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from trainer.server.race_protocol import RACE_SCHEMA
+
 
 class ClientError(Exception):
     """A message the server answers with an ``error`` frame (an id and a fixed English line)."""
@@ -37,6 +39,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "start": {"table": (_STR, True)},
     "act": {"table": (_STR, True), "seq": (_INT, True), "action": (_OBJ, True)},
 }
+SCHEMA.update(RACE_SCHEMA)   # kyōgi judged on reaction times (trainer.server.race)
 MAX_STR = 200
 
 
