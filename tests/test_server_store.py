@@ -172,4 +172,4 @@ def test_migrations_run_at_start_and_again_harmlessly(tmp_path):
     store = Store(db)
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0001"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0002"
