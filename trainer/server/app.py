@@ -542,13 +542,13 @@ class Hub:
         if table is None:
             await self.load(note["table"])
             return
-        row = await self.db(self.store.table_row, table.id)
-        if row is None:
-            return
         async with table.lock:
-            if (row["seats"], row["status"]) == (table.seats, table.status):
+            # read under the lock: a row read earlier could be older than a change made here since
+            row = await self.db(self.store.table_row, table.id)
+            if row is None or (row["seats"], row["status"]) == (table.seats, table.status):
                 return
             self._take_row(table, row["seats"], row["status"])
+            await self._catch_up(table)       # actions recorded elsewhere since the start
         self._seats_told(table)
 
     async def _note_moved(self, note: dict[str, Any]) -> None:
