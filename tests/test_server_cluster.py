@@ -14,7 +14,6 @@ connection a proxy cuts.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import socket
 import subprocess

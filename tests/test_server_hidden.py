@@ -100,6 +100,12 @@ class Watch:
     def __call__(self, conn: Conn, frame: dict[str, Any]) -> None:
         kind = frame.get("type", "?")
         self.frames[kind] = self.frames.get(kind, 0) + 1
+        if kind == "full_log":
+            # every seat's entries, for the players once the game is over (issue 21, Play)
+            done = self.hub.tables.get(frame.get("table"))
+            if done is None or done.status != "over" or conn.tables.get(done.id) is None:
+                self.violations.append(f"a full log sent before the end or to a spectator: {frame.get('table')}")
+            return
         table = self.hub.tables.get(frame.get("table")) if kind in ("view", "events", "table", "over") else None
         if table is None:
             # lobby, welcome, errors ...: nobody's secret, no seed

@@ -13,7 +13,7 @@ from trainer.server.app import ServerConfig, create_app
 from trainer.server.store import ACTIONS, TABLES, Store
 
 
-def test_a_table_plays_on_postgresql_across_a_restart(postgres):
+def test_a_table_plays_on_postgresql_across_a_restart(postgres):  # noqa: F811 - the fixture
     config = ServerConfig(db=postgres, allow_seeds=True)
     with TestClient(create_app(config)) as client, client.websocket_connect("/ws") as ws:
         before = Wire(ws)

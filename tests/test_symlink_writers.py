@@ -47,6 +47,8 @@ WRITERS = {
     ("trainer/reader/session.py", "save"): "test_reader_session",
     ("trainer/ui/settings.py", "default_qsettings"): "test_settings_file",
     ("trainer/ui/territory.py", "save_arrangement"): "test_arrangement",
+    ("trainer/server/store.py", "claim_file"): "opens read-only with O_NOFOLLOW "
+                                               "(test_server_store::test_sqlite_serves_one_process)",
 }
 
 _OS_WRITES = {"open", "replace", "rename", "link", "symlink", "mkfifo", "truncate", "fdopen"}

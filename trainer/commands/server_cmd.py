@@ -23,6 +23,9 @@ def register(sub) -> None:
                         "(default: server.sqlite in the data folder)")
     s.add_argument("--turn-seconds", type=_seconds, default=300.0, metavar="S",
                    help="default turn timer of new tables (default 300)")
+    s.add_argument("--seat-hold", type=_seconds, default=120.0, metavar="S",
+                   help="a dropped person's seat waits this long, then their stand-in CPU plays their "
+                        "turns until they come back (default 120; tables with a turn timer)")
     s.add_argument("--lease", type=_seconds, default=5.0, metavar="S",
                    help="with PostgreSQL: a process silent this long has its tables taken over by "
                         "another (default 5)")
@@ -81,6 +84,7 @@ def cmd_serve(args) -> int:
     _check_port_free(args.host, args.port)
     try:
         hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds, lease=args.lease,
+                               seat_hold=args.seat_hold,
                                beat=min(1.0, args.lease / 3)))
         hub.store.claim_file()
     except StoreError as exc:

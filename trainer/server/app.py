@@ -59,6 +59,9 @@ class ServerConfig:
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory (its members may still look at it); then only
     the database has it, and the server's memory stays flat over a long run."""
+    seat_hold: float = 120.0
+    """Seconds a dropped person's seat waits for them; then their stand-in CPU plays their turns
+    (logged as time-outs) until they join again. Needs the table's turn timer (its stand-in)."""
     beat: float = 1.0
     """PostgreSQL: seconds between this process's heartbeats (and sweeps for missed notes) ..."""
     lease: float = 5.0
@@ -140,8 +143,9 @@ class Hub:
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
         self._ending: set[str] = set()
+        self._jobs: set[asyncio.Future] = set()
         self.note_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
-            "table": self._note_table, "moved": self._note_moved}
+            "table": self._note_table, "moved": self._note_moved, "away": self._note_away}
         """What a note from another process does, by its ``op`` (a new module may add its own)."""
 
     async def db(self, call: Callable[..., Any], *args: Any) -> Any:
@@ -256,8 +260,55 @@ class Hub:
 
     def _drop(self, conn: Conn) -> None:
         self.conns.discard(conn)
-        for table_id in list(conn.tables):
-            self.members.get(table_id, {}).pop(conn, None)
+        for table_id, seat in list(conn.tables.items()):
+            members = self.members.get(table_id, {})
+            members.pop(conn, None)
+            table = self.tables.get(table_id)
+            if (seat is not None and table is not None and table.status == PLAYING
+                    and seat not in members.values()):
+                self._spawn(self._presence(table, seat, here=False))
+
+    def _spawn(self, job: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
+
+    async def _presence(self, table: LiveTable, seat: int, here: bool) -> None:
+        """A seated person's last connection to a playing table went, or they came back: the seat
+        is held for `ServerConfig.seat_hold` s, then its stand-in plays. Every process is told
+        (the one running the table's timer may be another)."""
+        if self._mark(table, seat, here, self.clock.now()):
+            await self.bus.publish({"op": "away", "table": table.id, "seat": seat, "here": here})
+
+    def _mark(self, table: LiveTable, seat: int, here: bool, when: float) -> bool:
+        if here == (seat not in table.away):
+            return False
+        if here:
+            table.away.pop(seat, None)
+        else:
+            table.away[seat] = when
+        for member in self.members.get(table.id, {}):
+            member.send({"type": "table", **table.summary(), "you": member.tables.get(table.id)})
+        self.wake_timer(table)
+        return True
+
+    async def _note_away(self, note: dict[str, Any]) -> None:
+        table = self.tables.get(note["table"])
+        seat = note.get("seat")
+        if table is not None and isinstance(seat, int) and not isinstance(seat, bool):
+            self._mark(table, seat, bool(note.get("here")), self.clock.now())
+
+    def _left(self, table: LiveTable) -> float | None:
+        """Seconds until the table moves by itself: its turn timer, or sooner when the seat to
+        act is away beyond the seat hold (then at once)."""
+        left = table.turn_left()
+        if left is None or table.driver is None or not table.away:
+            return left
+        now = self.clock.now()
+        for seat in table.driver.session.waiting_for():
+            if seat in table.away:
+                left = min(left, max(0.0, table.away[seat] + self.config.seat_hold - now))
+        return left
 
     async def _handle(self, conn: Conn, text: Any) -> None:
         ident = None
@@ -437,6 +488,8 @@ class Hub:
         conn.tables[table.id] = seat
         conn.sent[table.id] = 0
         self.members[table.id][conn] = seat
+        if seat is not None and seat in table.away:
+            await self._presence(table, seat, here=True)
         self._send_table(conn, table, msg.get("id"))
         if changed:
             self._seats_told(table)
@@ -675,7 +728,7 @@ class Hub:
         wake = self.wake[table.id]
         while table.status == PLAYING and table.driver is not None:
             wake.clear()
-            left = table.turn_left()
+            left = self._left(table)
             try:
                 if left is None or table.owner != self.server:
                     await wake.wait()
@@ -699,7 +752,7 @@ class Hub:
             if self.store.shared and await self._catch_up(table):
                 self._told_of_change(table)
                 return
-            left = table.turn_left()
+            left = self._left(table)
             if left is None or left > 0.002 or table.owner != self.server:
                 return
             events = table.time_out()
@@ -746,6 +799,9 @@ class Hub:
             out = table.outcome()
             conn.send({"type": "over", "table": table.id,
                        "outcome": None if out is None else codec.to_json(out)})
+            if seat is not None:      # the players (not spectators) read every seat's entries now
+                conn.send({"type": "full_log", "table": table.id,
+                           "events": [codec.to_json(e) for e in table.full_log()]})
 
 
 class _Unchanged(Exception):

@@ -167,7 +167,10 @@ class Store:
         path = self.engine.url.database
         if not path or path == ":memory:":
             return
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        try:    # read-only, never through a planted link, never blocking on a FIFO
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as exc:
+            raise StoreError(f"cannot use the database {path}: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -68,6 +68,9 @@ class LiveTable:
         self.driver: Driver | None = None
         self.seq = 0
         """Records in the action log (persons' actions and time-outs)."""
+        self.away: dict[int, float] = {}
+        """Seats whose person has no connection to the table, since when (wall clock): after
+        `ServerConfig.seat_hold` seconds their stand-in CPU plays their turns until they return."""
         self.lock = asyncio.Lock()
         """Held while the table changes or catches up with the database (the database calls
         run off the event loop, so two messages for one table could otherwise interleave)."""
@@ -98,16 +101,17 @@ class LiveTable:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (no seed, no code, nothing of the game's cards)."""
         return {"table": self.id, "game": self.game, "variant": self.variant.variant,
-                "seats": [self._seat_summary(s) for s in self.seats], "status": self.status,
+                "seats": [self._seat_summary(s, n in self.away) for n, s in enumerate(self.seats)],
+                "status": self.status,
                 "private": self.private, "level": self.options.get("level"),
                 "turn_seconds": self.options.get("turn_seconds")}
 
     @staticmethod
-    def _seat_summary(info: dict[str, Any]) -> dict[str, Any] | None:
+    def _seat_summary(info: dict[str, Any], away: bool) -> dict[str, Any] | None:
         if "cpu" in info:
             return {"cpu": info["cpu"]}
         if "user" in info:
-            return {"name": info["name"]}
+            return {"name": info["name"], "away": True} if away else {"name": info["name"]}
         return None
 
     # -- play ----------------------------------------------------------------------------------
@@ -213,6 +217,11 @@ class LiveTable:
         if seat is None:
             return public_view(self.game, self.driver.session.view(0))
         return self.driver.session.view(seat)
+
+    def full_log(self) -> list[GameEvent]:
+        """Every entry of the game, every seat's private ones included (for the players, once over)."""
+        assert self.driver is not None and self.status == OVER
+        return list(self.driver.session.log)
 
     def log_for(self, seat: int | None) -> list[GameEvent]:
         assert self.driver is not None
