@@ -30,7 +30,7 @@ from tests.postgres_cluster import postgres  # noqa: F401 - the fixture
 from tests.server_fixtures import free_port, running_server
 from trainer.server import codec
 from trainer.server.app import ServerConfig
-from trainer.server.bot import Client, SeatResult, play_seat, run_bots
+from trainer.server.bot import BotError, Client, SeatResult, play_seat, run_bots
 from trainer.server.store import ACTIONS, TABLES, Store
 from trainer.server.tables import LiveTable
 
@@ -97,7 +97,7 @@ def test_two_processes_one_killed_mid_game_every_table_finishes(postgres):  # no
         nonlocal at_kill
         bots = asyncio.create_task(run_bots(
             urls, "yomi", tables, "random", seats=3, options={"rounds": 2, "turn_seconds": None},
-            deadline=300, retry=60, record=lambda label, f: frames[label].append(f)))
+            deadline=150, retry=60, record=lambda label, f: frames[label].append(f)))
         while not bots.done():
             at_kill = await asyncio.to_thread(_counts, postgres)
             if at_kill[0] + at_kill[1] == tables and at_kill[2] >= 150:
@@ -107,10 +107,16 @@ def test_two_processes_one_killed_mid_game_every_table_finishes(postgres):  # no
         return await bots
 
     try:
-        results = asyncio.run(main())
+        try:
+            results = asyncio.run(main())
+        except BotError as exc:
+            stuck = {label: [(f["type"], f.get("seq"), f.get("you"), bool(f.get("legal"))) for f in got[-4:]]
+                     for label, got in frames.items() if not any(f["type"] == "over" for f in got)}
+            raise AssertionError(f"{exc}; killed at {at_kill}; unfinished: {dict(list(stuck.items())[:9])}") from None
     finally:
         survivor_log = _stop(procs[1])
         _stop(procs[0])
+    print(survivor_log[-2000:])
     assert procs[0].returncode == -signal.SIGKILL, "the first process was killed mid-game"
     assert at_kill[1] < tables, f"tables were still playing when the process died: {at_kill}"
     assert len({r.table for r in results}) == tables and all(r.finished for r in results)

@@ -552,6 +552,12 @@ class Hub:
             try:
                 seats, status = await self.db(self.store.change_seats, table.id, and_start)
             except _Unchanged:
+                # nothing to change, yet this copy may be behind the row (a note not yet read,
+                # or lost with a process that died): take the row as it is
+                row = await self.db(self.store.table_row, table.id)
+                if row is not None and (row["seats"], row["status"]) != (table.seats, table.status):
+                    self._take_row(table, row["seats"], row["status"])
+                    await self._catch_up(table)
                 return False
             self._take_row(table, seats, status)
         await self.bus.publish({"op": "table", "table": table.id})

@@ -91,7 +91,7 @@ class Cluster:
         """What notes may have missed: new tables, new records, new owners."""
         hub = self.hub
         owners = await hub.db(hub.store.owners)
-        for table_id, (owner, records) in owners.items():
+        for table_id, (owner, records, status) in owners.items():
             table = hub.tables.get(table_id)
             if table is None:
                 await hub.load(table_id)
@@ -101,5 +101,9 @@ class Cluster:
                 hub.wake_timer(table)
             if table.driver is not None and records > table.seq:
                 await hub.on_note({"op": "moved", "table": table_id})
-            elif table.driver is None and records:
+            elif table.status != status or (table.driver is None and records):
                 await hub.on_note({"op": "table", "table": table_id})
+        for table_id, table in list(hub.tables.items()):
+            if table_id not in owners and table.status == "playing":
+                # finished by another process whose notes this one missed: read its last records
+                await hub.on_note({"op": "moved", "table": table_id})

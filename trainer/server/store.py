@@ -306,15 +306,15 @@ class Store:
                 .values(owner=server).returning(TABLES.c.id)).all()
         return [r.id for r in rows]
 
-    def owners(self) -> dict[str, tuple[str | None, int]]:
-        """Every unfinished table: its owner and how many actions its log holds."""
+    def owners(self) -> dict[str, tuple[str | None, int, str]]:
+        """Every unfinished table: its owner, how many actions its log holds, its status."""
         counts = (sa.select(ACTIONS.c.table_id, sa.func.count().label("n"))
                   .group_by(ACTIONS.c.table_id).subquery())
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(TABLES.c.id, TABLES.c.owner, counts.c.n)
+            rows = conn.execute(sa.select(TABLES.c.id, TABLES.c.owner, counts.c.n, TABLES.c.status)
                                 .outerjoin(counts, counts.c.table_id == TABLES.c.id)
                                 .where(TABLES.c.status != "over")).all()
-        return {r.id: (r.owner, int(r.n or 0)) for r in rows}
+        return {r.id: (r.owner, int(r.n or 0), r.status) for r in rows}
 
     def live_tables(self) -> list[tuple[dict[str, Any], list[StoredAction]]]:
         """Every table not finished, with its action log in order (what a start restores)."""
