@@ -235,3 +235,12 @@ def test_a_client_cut_off_by_a_proxy_comes_back_to_its_seat_and_view():
             after = next(f for f in frames[at:] if f["type"] == "view")
             assert after["seq"] >= before[-1], "the view came back where it was, or later"
         assert received_log(frames, table.id) == [codec.to_json(e) for e in table.log_for(result.seat)]
+
+
+def test_the_bots_host_keeps_to_the_servers_message_rate():
+    """Creating more tables than the rate limit's burst: the refused messages are sent again later
+    (the server's rate_limited frame names no message), so every table is made and played."""
+    with running_server(ServerConfig(rate=5, burst=5)) as server:
+        results = asyncio.run(run_bots(server.url, "yomi", 12, "random", seats=3, options={"rounds": 1},
+                                       deadline=60))
+    assert len({r.table for r in results}) == 12 and all(r.finished for r in results)

@@ -135,10 +135,16 @@ class Client:
         return frame
 
     async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send a message and wait for the reply carrying its id; BotError on an error frame."""
+        """Send a message and wait for the reply carrying its id; BotError on an error frame.
+        Over the server's message rate (its ``rate_limited`` frame names no message, as the server
+        refuses it unread) the message is sent again a little later."""
         ident = await self.send(kind, **fields)
         while True:
             frame = await self.recv()
+            if frame.get("error") == "rate_limited" and "id" not in frame:
+                await asyncio.sleep(0.1)
+                await self.ws.send(json.dumps({"type": kind, "id": ident, **fields}))
+                continue
             if frame.get("id") == ident:
                 if frame["type"] in ("error", "refusal"):
                     raise BotError(f"the server refused {kind}: {frame.get('error') or frame.get('reason')}")
