@@ -23,7 +23,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 
 from tests.postgres_cluster import postgres  # noqa: F401 - the fixture
@@ -84,7 +83,6 @@ def _counts(db: str) -> tuple[int, int, int]:
     return status.count("playing"), status.count("over"), int(actions)
 
 
-@pytest.mark.slow
 def test_two_processes_one_killed_mid_game_every_table_finishes(postgres):  # noqa: F811
     tables = 40
     ports = [free_port(), free_port()]

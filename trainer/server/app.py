@@ -355,7 +355,7 @@ class Hub:
         kind = msg["type"]
         user: User | None
         if kind == "guest":
-            user = self.store.guest()
+            user = await self.db(self.store.guest)
         elif kind == "sign_up":
             name, password = msg["name"], msg["password"]
             if not _NAME.match(name):
@@ -366,7 +366,7 @@ class Hub:
             if user is None:
                 raise ClientError("name_taken", "that name is taken")
         elif isinstance(msg.get("token"), str):
-            user = self.store.user_for_token(msg["token"])
+            user = await self.db(self.store.user_for_token, msg["token"])
             if user is None:
                 raise ClientError("bad_credentials", "unknown or expired token")
         else:
@@ -376,7 +376,8 @@ class Hub:
             if user is None:
                 raise ClientError("bad_credentials", "wrong name or password")
         conn.user = user
-        token = msg.get("token") if kind == "log_in" and msg.get("token") else self.store.new_token(user)
+        token = (msg["token"] if kind == "log_in" and msg.get("token")
+                 else await self.db(self.store.new_token, user))
         conn.send(_with_id({"type": "signed_in", "name": user.name, "guest": user.guest, "token": token},
                            msg.get("id")))
 
