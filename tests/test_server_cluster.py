@@ -71,6 +71,14 @@ def _stop(proc: subprocess.Popen) -> str:
     return proc.communicate()[1]
 
 
+async def _read_all(client: Client) -> None:
+    try:
+        while True:
+            await client.recv()
+    except Exception:  # noqa: BLE001 - closed: done
+        return
+
+
 def _counts(db: str) -> tuple[int, int, int]:
     """(tables playing, tables over, actions recorded)."""
     store = Store(db)
@@ -90,12 +98,23 @@ def test_two_processes_one_killed_mid_game_every_table_finishes(postgres):  # no
     urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
     frames: dict[str, list[dict[str, Any]]] = defaultdict(list)
     at_kill: tuple[int, int, int] = (0, 0, 0)
+    lobby_seen: set[str] = set()
 
     async def main() -> list[SeatResult]:
         nonlocal at_kill
         bots = asyncio.create_task(run_bots(
             urls, "yomi", tables, "random", seats=3, options={"rounds": 2, "turn_seconds": None},
             deadline=150, retry=60, record=lambda label, f: frames[label].append(f)))
+        # the lobby is one: a client of the second process sees the tables the first made
+        watcher, _ = await Client.connect(urls[1], "watcher")
+        listed: set[str] = set()
+        while len(listed) < tables and not bots.done():
+            listed = {t["table"] for t in (await watcher.call("lobby"))["tables"]}
+            await asyncio.sleep(0.05)
+        reading = asyncio.create_task(_read_all(watcher))    # a closing client reads on
+        await watcher.close()
+        reading.cancel()
+        lobby_seen.update(listed)
         while not bots.done():
             at_kill = await asyncio.to_thread(_counts, postgres)
             if at_kill[0] + at_kill[1] == tables and at_kill[2] >= 150:
@@ -118,6 +137,7 @@ def test_two_processes_one_killed_mid_game_every_table_finishes(postgres):  # no
     assert procs[0].returncode == -signal.SIGKILL, "the first process was killed mid-game"
     assert at_kill[1] < tables, f"tables were still playing when the process died: {at_kill}"
     assert len({r.table for r in results}) == tables and all(r.finished for r in results)
+    assert lobby_seen == {r.table for r in results}, "the second process listed every table"
     reconnected = [label for label, got in frames.items() if sum(f["type"] == "welcome" for f in got) > 1]
     assert reconnected, "bots on the killed process reconnected to the survivor"
     assert "Traceback" not in survivor_log
