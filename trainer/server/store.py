@@ -308,7 +308,9 @@ class Store:
 
     def owners(self) -> dict[str, tuple[str | None, int, str]]:
         """Every unfinished table: its owner, how many actions its log holds, its status."""
+        live = sa.select(TABLES.c.id).where(TABLES.c.status != "over")
         counts = (sa.select(ACTIONS.c.table_id, sa.func.count().label("n"))
+                  .where(ACTIONS.c.table_id.in_(live))      # finished tables' logs are never read
                   .group_by(ACTIONS.c.table_id).subquery())
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(TABLES.c.id, TABLES.c.owner, counts.c.n, TABLES.c.status)
