@@ -147,6 +147,9 @@ class Hub:
         self.note_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
             "table": self._note_table, "moved": self._note_moved, "away": self._note_away}
         """What a note from another process does, by its ``op`` (a new module may add its own)."""
+        self.handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {}
+        """Client message kinds handled outside this class (a new module registers its own; the
+        kind and its fields must also be in `trainer.server.messages`); else ``_on_<kind>``."""
 
     async def db(self, call: Callable[..., Any], *args: Any) -> Any:
         """A database call: on PostgreSQL in a thread (a network round trip must not stall
@@ -347,7 +350,7 @@ class Hub:
             return
         if conn.user is None:
             raise ClientError("not_signed_in", "sign up, log in or come as a guest first")
-        handler = getattr(self, f"_on_{kind}")
+        handler = self.handlers.get(kind) or getattr(self, f"_on_{kind}")
         await handler(conn, msg)
 
     # -- accounts -----------------------------------------------------------------------------
