@@ -100,6 +100,12 @@ class Watch:
     def __call__(self, conn: Conn, frame: dict[str, Any]) -> None:
         kind = frame.get("type", "?")
         self.frames[kind] = self.frames.get(kind, 0) + 1
+        if kind == "full_log":
+            # every seat's entries, for the players once the game is over (issue 21, Play)
+            done = self.hub.tables.get(frame.get("table"))
+            if done is None or done.status != "over" or conn.tables.get(done.id) is None:
+                self.violations.append(f"a full log sent before the end or to a spectator: {frame.get('table')}")
+            return
         table = self.hub.tables.get(frame.get("table")) if kind in ("view", "events", "table", "over") else None
         if table is None:
             # lobby, welcome, errors ...: nobody's secret, no seed
@@ -178,11 +184,20 @@ async def _play_table(url: str, game: str, variant: str, seats: int, options: di
             if frame.get("type") == "over":
                 return
 
+    async def lobby_watcher() -> None:
+        # reads its lobby frames as a client does (the hook has checked each one already); a
+        # client that leaves them unread makes its own close wait out websockets' 10 s close
+        # timeout, which was most of this test's time
+        while True:
+            await host.recv()
+
     jobs = [play_seat(c, table, "random", seed + s, SeatResult(table, None))
             for s, c in enumerate(clients) if s != 1]
+    watching = asyncio.create_task(lobby_watcher())
     try:
         results = await asyncio.wait_for(asyncio.gather(dropping_seat(), *jobs, late_spectator()), 120)
     finally:
+        watching.cancel()
         for c in [host, spectator, *clients]:
             await c.close()
     return [r for r in results if r is not None]

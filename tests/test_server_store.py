@@ -172,4 +172,30 @@ def test_migrations_run_at_start_and_again_harmlessly(tmp_path):
     store = Store(db)
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0001"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0002"
+
+
+def test_sqlite_serves_one_process(tmp_path):
+    """A second server on the same SQLite file is refused in one line (the lock is the kernel's, so
+    it goes with the process even after kill -9); a planted link at the name is refused too."""
+    import os
+
+    import pytest
+
+    from trainer.server.store import StoreError
+    db = f"sqlite:///{tmp_path / 'one.sqlite'}"
+    first = Store(db)
+    first.migrate()
+    first.claim_file()
+    second = Store(db)
+    with pytest.raises(StoreError, match="another karuta serve is using .*one.sqlite; SQLite serves one process"):
+        second.claim_file()
+    first.close()
+    second.claim_file()         # free again once the first has stopped
+    second.close()
+    target = tmp_path / "target.sqlite"
+    target.write_bytes(b"")
+    os.symlink(target, tmp_path / "link.sqlite")
+    with pytest.raises(StoreError, match="cannot use the database"):
+        Store(f"sqlite:///{tmp_path / 'link.sqlite'}").claim_file()
+    assert target.read_bytes() == b""

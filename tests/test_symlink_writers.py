@@ -49,6 +49,8 @@ WRITERS = {
     ("trainer/ui/settings.py", "_keep_damaged_copy"): "test_damaged_settings_copy",
     ("trainer/library_noise.py", "held"): "opens a copy of descriptor 2 and an unnamed temporary file",
     ("trainer/ui/territory.py", "save_arrangement"): "test_arrangement",
+    ("trainer/server/store.py", "claim_file"): "opens read-only with O_NOFOLLOW "
+                                               "(test_server_store::test_sqlite_serves_one_process)",
 }
 
 _OS_WRITES = {"open", "replace", "rename", "link", "symlink", "mkfifo", "truncate", "fdopen"}

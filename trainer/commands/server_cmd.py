@@ -24,10 +24,19 @@ def register(sub) -> None:
                         "(default: server.sqlite in the data folder)")
     s.add_argument("--turn-seconds", type=_seconds, default=300.0, metavar="S",
                    help="default turn timer of new tables (default 300)")
+    s.add_argument("--seat-hold", type=_seconds, default=120.0, metavar="S",
+                   help="a dropped person's seat waits this long, then their stand-in CPU plays their "
+                        "turns until they come back (default 120; tables with a turn timer)")
+    s.add_argument("--lease", type=_seconds, default=5.0, metavar="S",
+                   help="with PostgreSQL: a process silent this long has its tables taken over by "
+                        "another (default 5)")
     s.set_defaults(func=cmd_serve)
 
     b = sub.add_parser("bot", help="play tables on a game server with bot clients (tests, load, fill seats)")
-    b.add_argument("--server", required=True, metavar="URL", help="ws://HOST:PORT or http://HOST:PORT")
+    b.add_argument("--server", required=True, metavar="URL[,URL…]",
+                   help="ws://HOST:PORT or http://HOST:PORT; several addresses of one lobby (processes on "
+                        "one PostgreSQL) separated by commas: the bots are spread over them and reconnect "
+                        "to any when one goes away")
     b.add_argument("--game", required=True, choices=SERVER_GAMES)
     b.add_argument("--variant", default=None)
     b.add_argument("--level", default="random",
@@ -44,6 +53,8 @@ def register(sub) -> None:
                    help="kyogi: read only this many karafuda among the floor cards first (default: all)")
     b.add_argument("--speed", type=float, default=None,
                    help="kyogi: reading speed (1; up to 50 only on a test server)")
+    b.add_argument("--retry", type=_seconds, default=60.0, metavar="S",
+                   help="a bot whose connection drops reconnects for up to this many seconds (default 60)")
     b.set_defaults(func=cmd_bot)
 
 
@@ -79,7 +90,10 @@ def cmd_serve(args) -> int:
                       "packaging/bootstrap.sh)") from None
     _check_port_free(args.host, args.port)
     try:
-        hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds))
+        hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds, lease=args.lease,
+                               seat_hold=args.seat_hold,
+                               beat=min(1.0, args.lease / 3)))
+        hub.store.claim_file()
     except StoreError as exc:
         raise Failure(str(exc)) from None
     print(f"karuta: serving on ws://{args.host}:{args.port}/ws (database {hub.store.engine.url.render_as_string()}"
@@ -130,6 +144,6 @@ def cmd_bot(args) -> int:
     else:
         from trainer.server.bot import run
         status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,
-                           variant=args.variant, seats=args.seats, seed=args.seed)
+                           variant=args.variant, seats=args.seats, seed=args.seed, retry=args.retry)
     print(f"karuta: bot: {line}" if status else line, file=sys.stderr if status else sys.stdout)
     return status

@@ -8,8 +8,10 @@ sessions the app and `karuta simulate` play. The protocol is documented in
 - `codec`: cards, actions, views and events as JSON;
 - `adapter`: the one place that knows how today's sessions are driven;
 - `store`: the database (SQLAlchemy Core, Alembic migrations in `migrations/`);
-- `tables`: a live table (session, seats, action log, turn timer);
+- `tables`: a live table (session, seats, action log replayed, its logical clock);
 - `messages`: every client message checked (size, depth, fields, types);
-- `app`: the Starlette application (WebSocket endpoint, lobby, limits);
+- `app`: the Starlette application (WebSocket endpoint, lobby, limits, seat hold);
+- `cluster` and `bus`: several processes on one PostgreSQL (heartbeat, table
+  owners, LISTEN/NOTIFY notes);
 - `bot`: the headless bot client.
 """

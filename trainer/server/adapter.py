@@ -27,20 +27,23 @@ DEFAULT_LEVEL = {"unsun": "medium", "yomi": "sample", "yomi37": "sample", "umebo
 
 
 class TableClock:
-    """A table's own monotonic clock: the server's clock plus an offset that only grows.
+    """A table's own logical clock: it stands still except when a turn runs out.
 
-    Replaying a time-out jumps this table's clock to the moment the turn ran out
-    (the session sees the same time-out), without touching any other table."""
+    The session reads its time-outs off this clock. It moves only when the table's
+    owner records a time-out (`advance_to` the moment the turn ran out), and a replay
+    moves it the same way at the same record, so every process that holds the table
+    (and every restart) reaches the same state from the same log whatever its wall
+    clock says. How long the current turn has really run is measured on the wall
+    clock by `trainer.server.tables.LiveTable.turn_left`."""
 
-    def __init__(self, base: Any):
-        self._base = base
-        self._offset = 0.0
+    def __init__(self) -> None:
+        self._t = 0.0
 
     def now(self) -> float:
-        return self._base.now() + self._offset
+        return self._t
 
     def advance_to(self, t: float) -> None:
-        self._offset += max(0.0, t - self.now())
+        self._t = max(self._t, t)
 
 
 class Driver:

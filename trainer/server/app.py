@@ -15,20 +15,20 @@ import logging
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trainer.games.protocol import GameEvent, IllegalAction
+from trainer.games.protocol import IllegalAction
 from trainer.games.registry import find
 from trainer.server import codec
 from trainer.server.adapter import CPU_LEVELS, DEFAULT_LEVEL
 from trainer.server.messages import ClientError, parse_message
 from trainer.server.race import RACE_GAMES, RaceHall
-from trainer.server.store import Store, User
+from trainer.server.store import SeqTaken, Store, User
 from trainer.server.tables import OPEN, OVER, PLAYING, LiveTable
 
 PROTOCOL_VERSION = 1
@@ -60,6 +60,13 @@ class ServerConfig:
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory (its members may still look at it); then only
     the database has it, and the server's memory stays flat over a long run."""
+    seat_hold: float = 120.0
+    """Seconds a dropped person's seat waits for them; then their stand-in CPU plays their turns
+    (logged as time-outs) until they join again. Needs the table's turn timer (its stand-in)."""
+    beat: float = 1.0
+    """PostgreSQL: seconds between this process's heartbeats (and sweeps for missed notes) ..."""
+    lease: float = 5.0
+    """... and how long without one before another process takes its tables over."""
     base_clock: Any = None
     frame_hook: Callable[["Conn", dict[str, Any]], None] | None = None
     """Called with every frame just before it is queued for a socket (the hidden-information test)."""
@@ -110,34 +117,89 @@ class Conn:
 # -- the hub ----------------------------------------------------------------------------------------
 
 class Hub:
-    """The lobby, its tables and connections (see the module docstring)."""
+    """The lobby, its tables and connections (see the module docstring). With PostgreSQL several
+    hubs (processes) share one lobby: `trainer.server.cluster` says how."""
 
     def __init__(self, config: ServerConfig):
+        import os
+        import secrets
+        import socket
+
         from audio.clock import SYSTEM
+        from trainer.server.bus import LocalBus, PgBus
+        from trainer.server.cluster import Cluster
         self.config = config
         self.clock = config.base_clock or SYSTEM
         self.store = Store(config.db)
         self.store.migrate()
+        self.server = f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(3)}"
+        """This process's name in the heartbeat table and on the tables it owns."""
+        self.bus: LocalBus | PgBus = (PgBus(self.store.dsn(), self.server) if self.store.shared
+                                      else LocalBus())
+        self.cluster = Cluster(self)
         self.tables: dict[str, LiveTable] = {}
         self.members: dict[str, dict[Conn, int | None]] = {}
         self.conns: set[Conn] = set()
         self.timers: dict[str, asyncio.Task] = {}
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
+        self._ending: set[str] = set()
+        self._jobs: set[asyncio.Future] = set()
+        self.note_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
+            "table": self._note_table, "moved": self._note_moved, "away": self._note_away}
+        """What a note from another process does, by its ``op`` (a new module may add its own)."""
+        self.handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {}
+        """Client message kinds handled outside this class (a new module registers its own; the
+        kind and its fields must also be in `trainer.server.messages`); else ``_on_<kind>``."""
         self.races = RaceHall(self)
         """Kyōgi and Mubeyama read on each client, timed on its machine (``race.*``, docs/online-races.md)."""
 
+    async def db(self, call: Callable[..., Any], *args: Any) -> Any:
+        """A database call: on PostgreSQL in a thread (a network round trip must not stall
+        every table); SQLite's short local calls stay on the loop."""
+        if self.store.shared:
+            return await asyncio.to_thread(call, *args)
+        return call(*args)
+
     # -- start and stop -----------------------------------------------------------------------
+    async def start(self) -> None:
+        """Lock the SQLite file (one process), restore every unfinished table, own the orphans."""
+        self.store.claim_file()
+        if self.store.shared:
+            await self.cluster.start()
+            self.restore()
+            await self.cluster.claim()
+        else:
+            self.store.claim(self.server, 0.0)
+            self.restore()
+
     def restore(self) -> None:
         """Every unfinished table from the database, replayed to where it was."""
         for row, actions in self.store.live_tables():
-            table = LiveTable(row, self.clock)
-            try:
-                table.restore(actions)
-            except Exception:  # noqa: BLE001 - one damaged table must not keep the lobby down
-                log.exception("table %s could not be restored; it is left out", row["id"])
-                continue
-            self._add(table)
+            if row["id"] not in self.tables:
+                self._restored(row, actions)
+
+    def _restored(self, row: dict[str, Any], actions: list[Any]) -> LiveTable | None:
+        table = LiveTable(row, self.clock)
+        try:
+            table.restore(actions)
+        except Exception:  # noqa: BLE001 - one damaged table must not keep the lobby down
+            log.exception("table %s could not be restored; it is left out", row["id"])
+            return None
+        self._add(table)
+        return table
+
+    async def load(self, table_id: str) -> LiveTable | None:
+        """A table another process made or owned, from the database."""
+        row = await self.db(self.store.table_row, table_id)
+        if row is None or row["status"] == OVER:
+            return None
+        actions = await self.db(self.store.actions_of, table_id)
+        if table_id in self.tables:        # loaded meanwhile by another note
+            return self.tables[table_id]
+        table = self._restored(row, actions)
+        self._lobby_changed()
+        return table
 
     def _add(self, table: LiveTable) -> None:
         self.tables[table.id] = table
@@ -152,6 +214,9 @@ class Hub:
         for conn in list(self.conns):
             conn.closed = True
             conn.queue.put_nowait(None)
+        if self.store.shared:
+            await self.cluster.close()
+            await self.bus.close()
         self.store.close()
 
     # -- a connection -------------------------------------------------------------------------
@@ -203,8 +268,55 @@ class Hub:
     def _drop(self, conn: Conn) -> None:
         self.conns.discard(conn)
         self.races.dropped(conn)
-        for table_id in list(conn.tables):
-            self.members.get(table_id, {}).pop(conn, None)
+        for table_id, seat in list(conn.tables.items()):
+            members = self.members.get(table_id, {})
+            members.pop(conn, None)
+            table = self.tables.get(table_id)
+            if (seat is not None and table is not None and table.status == PLAYING
+                    and seat not in members.values()):
+                self._spawn(self._presence(table, seat, here=False))
+
+    def _spawn(self, job: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
+
+    async def _presence(self, table: LiveTable, seat: int, here: bool) -> None:
+        """A seated person's last connection to a playing table went, or they came back: the seat
+        is held for `ServerConfig.seat_hold` s, then its stand-in plays. Every process is told
+        (the one running the table's timer may be another)."""
+        if self._mark(table, seat, here, self.clock.now()):
+            await self.bus.publish({"op": "away", "table": table.id, "seat": seat, "here": here})
+
+    def _mark(self, table: LiveTable, seat: int, here: bool, when: float) -> bool:
+        if here == (seat not in table.away):
+            return False
+        if here:
+            table.away.pop(seat, None)
+        else:
+            table.away[seat] = when
+        for member in self.members.get(table.id, {}):
+            member.send({"type": "table", **table.summary(), "you": member.tables.get(table.id)})
+        self.wake_timer(table)
+        return True
+
+    async def _note_away(self, note: dict[str, Any]) -> None:
+        table = self.tables.get(note["table"])
+        seat = note.get("seat")
+        if table is not None and isinstance(seat, int) and not isinstance(seat, bool):
+            self._mark(table, seat, bool(note.get("here")), self.clock.now())
+
+    def _left(self, table: LiveTable) -> float | None:
+        """Seconds until the table moves by itself: its turn timer, or sooner when the seat to
+        act is away beyond the seat hold (then at once)."""
+        left = table.turn_left()
+        if left is None or table.driver is None or not table.away:
+            return left
+        now = self.clock.now()
+        for seat in table.driver.session.waiting_for():
+            if seat in table.away:
+                left = min(left, max(0.0, table.away[seat] + self.config.seat_hold - now))
+        return left
 
     async def _handle(self, conn: Conn, text: Any) -> None:
         ident = None
@@ -246,7 +358,7 @@ class Hub:
         if kind.startswith("race."):
             await self.races.handle(conn, msg)
             return
-        handler = getattr(self, f"_on_{kind}")
+        handler = self.handlers.get(kind) or getattr(self, f"_on_{kind}")
         await handler(conn, msg)
 
     # -- accounts -----------------------------------------------------------------------------
@@ -254,7 +366,7 @@ class Hub:
         kind = msg["type"]
         user: User | None
         if kind == "guest":
-            user = self.store.guest()
+            user = await self.db(self.store.guest)
         elif kind == "sign_up":
             name, password = msg["name"], msg["password"]
             if not _NAME.match(name):
@@ -265,7 +377,7 @@ class Hub:
             if user is None:
                 raise ClientError("name_taken", "that name is taken")
         elif isinstance(msg.get("token"), str):
-            user = self.store.user_for_token(msg["token"])
+            user = await self.db(self.store.user_for_token, msg["token"])
             if user is None:
                 raise ClientError("bad_credentials", "unknown or expired token")
         else:
@@ -275,7 +387,8 @@ class Hub:
             if user is None:
                 raise ClientError("bad_credentials", "wrong name or password")
         conn.user = user
-        token = msg.get("token") if kind == "log_in" and msg.get("token") else self.store.new_token(user)
+        token = (msg["token"] if kind == "log_in" and msg.get("token")
+                 else await self.db(self.store.new_token, user))
         conn.send(_with_id({"type": "signed_in", "name": user.name, "guest": user.guest, "token": token},
                            msg.get("id")))
 
@@ -328,7 +441,8 @@ class Hub:
                 raise ClientError("bad_option", f"{game} has no option {key}")
         row = LiveTable.new_row(variant, seats, level, sorted(set(cpus)), turn, bool(msg.get("private")),
                                 conn.user.id, seed, rules)
-        self.store.add_table(row)
+        row["owner"] = self.server
+        await self.db(self.store.add_table, row)
         table = LiveTable(row, self.clock)
         self._add(table)
         reply = {"type": "created", "table": table.id}
@@ -336,6 +450,7 @@ class Hub:
             reply["code"] = table.code
         conn.send(_with_id(reply, msg.get("id")))
         self._lobby_changed()
+        await self.bus.publish({"op": "table", "table": table.id})
 
     def _table(self, conn: Conn, msg: dict[str, Any], member: bool = True) -> LiveTable:
         table = self.tables.get(msg["table"])
@@ -354,59 +469,60 @@ class Hub:
     async def _enter(self, conn: Conn, msg: dict[str, Any], sit: bool) -> None:
         assert conn.user is not None
         table = self._table(conn, msg, member=False)
-        uid = conn.user.id
+        uid, name = conn.user.id, conn.user.name
         held = table.seat_of(uid)
         if table.private and held is None and table.host != uid and msg.get("code") != table.code:
             raise ClientError("bad_code", "this table needs its invitation code")
-        seat: int | None = held
         changed = False
         if sit and held is None:
-            if table.status != OPEN:
-                raise ClientError("not_open", "the game has started; you may spectate")
             wanted = msg.get("seat")
-            free = table.free_seats()
-            if wanted is None:
-                if not free:
-                    raise ClientError("seat_taken", "no free seat")
-                wanted = free[0]
-            self._check_free(table, wanted)
-            table.seats[wanted] = {"user": uid, "name": conn.user.name}
-            seat, changed = wanted, True
+
+            def take(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
+                if _seat_in(seats, uid) is not None:
+                    return seats, status
+                if status != OPEN:
+                    raise ClientError("not_open", "the game has started; you may spectate")
+                free = [s for s, info in enumerate(seats) if not info]
+                seat = wanted
+                if seat is None:
+                    if not free:
+                        raise ClientError("seat_taken", "no free seat")
+                    seat = free[0]
+                _check_free(seats, seat)
+                seats[seat] = {"user": uid, "name": name}
+                return seats, status
+            changed = await self._change_seats(table, take)
         elif not sit and held is not None and table.status == OPEN:
-            table.seats[held] = {}
-            seat, changed = None, True
-        elif not sit:
-            seat = None if held is None or table.status == OPEN else held
+            changed = await self._change_seats(table, _vacate(uid))
+        seat = table.seat_of(uid)
+        if not sit and table.status == OPEN:
+            seat = None
         conn.tables[table.id] = seat
         conn.sent[table.id] = 0
         self.members[table.id][conn] = seat
-        if changed:
-            self.store.update_table(table.id, seats=table.seats)
+        if seat is not None and seat in table.away:
+            await self._presence(table, seat, here=True)
         self._send_table(conn, table, msg.get("id"))
         if changed:
-            await self._seats_changed(table)
-
-    @staticmethod
-    def _check_free(table: LiveTable, seat: int) -> None:
-        if not 0 <= seat < len(table.seats):
-            raise ClientError("no_such_seat", "no such seat")
-        if table.seats[seat]:
-            raise ClientError("seat_taken", "that seat is taken")
+            self._seats_told(table)
 
     async def _on_sit(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.user is not None
         table = self._table(conn, msg)
-        if table.status != OPEN:
-            raise ClientError("not_open", "seats are taken before the game starts")
-        self._check_free(table, msg["seat"])
-        held = table.seat_of(conn.user.id)
-        if held is not None:
-            table.seats[held] = {}
-        table.seats[msg["seat"]] = {"user": conn.user.id, "name": conn.user.name}
-        self._reseat(table)
-        self.store.update_table(table.id, seats=table.seats)
+        uid, name, wanted = conn.user.id, conn.user.name, msg["seat"]
+
+        def move(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
+            if status != OPEN:
+                raise ClientError("not_open", "seats are taken before the game starts")
+            _check_free(seats, wanted)
+            held = _seat_in(seats, uid)
+            if held is not None:
+                seats[held] = {}
+            seats[wanted] = {"user": uid, "name": name}
+            return seats, status
+        await self._change_seats(table, move)
         self._send_table(conn, table, msg.get("id"))
-        await self._seats_changed(table)
+        self._seats_told(table)
 
     async def _on_leave(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.user is not None
@@ -416,19 +532,66 @@ class Hub:
         self.members[table.id].pop(conn, None)
         conn.send(_with_id({"type": "left", "table": table.id}, msg.get("id")))
         if held is not None and table.status == OPEN:
-            table.seats[held] = {}
-            self._reseat(table)
-            self.store.update_table(table.id, seats=table.seats)
-            await self._seats_changed(table)
+            if await self._change_seats(table, _vacate(conn.user.id)):
+                self._seats_told(table)
 
     async def _on_start(self, conn: Conn, msg: dict[str, Any]) -> None:
         assert conn.user is not None
         table = self._table(conn, msg, member=False)
         if table.host != conn.user.id:
             raise ClientError("not_host", "only the table's host starts it")
-        if table.status != OPEN:
-            raise ClientError("not_open", "the game has started")
-        await self._start(table)
+
+        def start(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
+            if status != OPEN:
+                raise ClientError("not_open", "the game has started")
+            return table.filled(seats), PLAYING
+        await self._change_seats(table, start)
+        self._seats_told(table)
+
+    async def _change_seats(self, table: LiveTable,
+                            change: Callable[[list[dict[str, Any]], str], tuple[list[dict[str, Any]], str]]) -> bool:
+        """Seats (and the status) changed in the database under the row's lock, then here, then
+        the other processes told. A table whose seats are all taken starts. False: no change."""
+        def and_start(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
+            before = [dict(s) for s in seats], status
+            seats, status = change(seats, status)
+            if status == OPEN and all(seats):
+                status = PLAYING
+            if (seats, status) == before:
+                raise _Unchanged
+            return seats, status
+        async with table.lock:
+            try:
+                seats, status = await self.db(self.store.change_seats, table.id, and_start)
+            except _Unchanged:
+                # nothing to change, yet this copy may be behind the row (a note not yet read,
+                # or lost with a process that died): take the row as it is
+                row = await self.db(self.store.table_row, table.id)
+                if row is not None and (row["seats"], row["status"]) != (table.seats, table.status):
+                    self._take_row(table, row["seats"], row["status"])
+                    await self._catch_up(table)
+                return False
+            self._take_row(table, seats, status)
+        await self.bus.publish({"op": "table", "table": table.id})
+        return True
+
+    def _take_row(self, table: LiveTable, seats: list[dict[str, Any]], status: str) -> None:
+        """The table as its row now says (seats, status); a table that started here is dealt."""
+        table.seats = seats
+        if status == PLAYING and table.driver is None:
+            table.start()
+            self._start_timer(table)
+        elif status == OVER:
+            table.status = OVER
+        self._reseat(table)
+
+    def _seats_told(self, table: LiveTable) -> None:
+        """Every member hears of new seats (and, when the game began, its first view); the lobby too."""
+        for member in self.members[table.id]:
+            member.send({"type": "table", **table.summary(), "you": member.tables.get(table.id)})
+        if table.driver is not None:
+            self._broadcast(table)
+        self._lobby_changed()
 
     def _reseat(self, table: LiveTable) -> None:
         """Every member's seat after seats moved (a person's seat follows their user)."""
@@ -438,21 +601,51 @@ class Hub:
                 self.members[table.id][member] = seat
                 member.tables[table.id] = seat
 
-    async def _seats_changed(self, table: LiveTable) -> None:
-        self._reseat(table)
-        for member in self.members[table.id]:
-            member.send({"type": "table", **table.summary(), "you": member.tables.get(table.id)})
-        self._lobby_changed()
-        if table.status == OPEN and table.is_full():
-            await self._start(table)
+    # -- notes from other processes -----------------------------------------------------------
+    async def on_note(self, note: dict[str, Any]) -> None:
+        handler = self.note_handlers.get(str(note.get("op")))
+        if handler is not None and isinstance(note.get("table"), str):
+            await handler(note)
 
-    async def _start(self, table: LiveTable) -> None:
-        table.start()
-        self.store.update_table(table.id, seats=table.seats, status=table.status)
-        self._reseat(table)
-        self._start_timer(table)
-        self._broadcast(table)
-        self._lobby_changed()
+    async def _note_table(self, note: dict[str, Any]) -> None:
+        """A table was made, or its seats or status changed, by another process."""
+        table = self.tables.get(note["table"])
+        if table is None:
+            await self.load(note["table"])
+            return
+        async with table.lock:
+            # read under the lock: a row read earlier could be older than a change made here since
+            row = await self.db(self.store.table_row, table.id)
+            if row is None or (row["seats"], row["status"]) == (table.seats, table.status):
+                return
+            self._take_row(table, row["seats"], row["status"])
+            await self._catch_up(table)       # actions recorded elsewhere since the start
+        self._seats_told(table)
+
+    async def _note_moved(self, note: dict[str, Any]) -> None:
+        """Another process recorded actions at a table: catch up and tell the members here."""
+        table = self.tables.get(note["table"])
+        if table is None:
+            await self.load(note["table"])
+            return
+        async with table.lock:
+            if await self._catch_up(table):
+                self._told_of_change(table)
+
+    async def _catch_up(self, table: LiveTable) -> bool:
+        """Apply what the database has beyond this copy of the table (another process's
+        records); True when there was something. Call with the table's lock held."""
+        if table.driver is None:
+            return False
+        records = await self.db(self.store.actions_of, table.id, table.seq)
+        if not records:
+            return False
+        try:
+            table.replay(records)
+        except Exception:  # noqa: BLE001 - this copy went wrong: build it again from the log
+            log.exception("table %s: catching up failed", table.id)
+            await self._rebuild(table)
+        return True
 
     # -- play ---------------------------------------------------------------------------------
     async def _on_act(self, conn: Conn, msg: dict[str, Any]) -> None:
@@ -460,6 +653,13 @@ class Hub:
         seat = conn.tables.get(table.id)
         if seat is None:
             raise ClientError("not_seated", "spectators do not act")
+        async with table.lock:
+            if self.store.shared and await self._catch_up(table):
+                self._told_of_change(table)
+            await self._act(table, seat, msg)
+        await self.bus.publish({"op": "moved", "table": table.id})
+
+    async def _act(self, table: LiveTable, seat: int, msg: dict[str, Any]) -> None:
         if table.status != PLAYING or table.driver is None:
             raise ClientError("not_playing", "the table is not playing")
         if msg["seq"] != table.driver.version():
@@ -473,57 +673,66 @@ class Hub:
         except IllegalAction:
             raise
         except Exception:
-            self._rebuild(table)
+            await self._rebuild(table)
             raise
         try:
-            self.store.add_action(table.id, table.seq, seat, "act", codec.encode_action(action))
+            await self.db(self.store.add_action, table.id, table.seq, seat, "act", codec.encode_action(action))
+        except SeqTaken:
+            # another process recorded this table's next action first: theirs stands
+            await self._rebuild(table)
+            self._told_of_change(table)
+            raise ClientError("stale_seq", "the table has moved on; act on the newest view") from None
         except Exception:
-            self._rebuild(table)
+            await self._rebuild(table)
             raise
         table.seq += 1
         try:
-            self._after_change(table)
+            table.after_action()
+            await self._after_change(table)
         except Exception:  # noqa: BLE001 - the action is confirmed: rebuild from the log, tell everyone
             log.exception("table %s: after an action", table.id)
-            self._rebuild(table)
+            await self._rebuild(table)
             self._broadcast(table)
 
-    def _after_change(self, table: LiveTable) -> None:
-        """CPU moves and time-outs due now, recorded; then every member hears of it."""
-        events = table.after_action()
-        self._record_timeouts(table, events)
+    async def _after_change(self, table: LiveTable) -> None:
+        """A change this process recorded: the finished status stored, every member told."""
         if table.status == OVER:
-            self.store.update_table(table.id, status=OVER)
+            await self.db(lambda: self.store.update_table(table.id, status=OVER))
+        self._told_of_change(table)
+
+    def _told_of_change(self, table: LiveTable) -> None:
+        """The members here hear of a change (recorded here or by another process)."""
+        if table.status == OVER and table.id not in self._ending:
+            self._ending.add(table.id)
             self._lobby_changed()
             asyncio.get_running_loop().call_later(self.config.keep_finished, self._forget, table.id)
         self._broadcast(table)
-        wake = self.wake.get(table.id)
-        if wake is not None:
-            wake.set()
+        self.wake_timer(table)
 
-    def _record_timeouts(self, table: LiveTable, events: list[GameEvent]) -> None:
-        for event in events:
-            if event.kind == "table.timeout":
-                self.store.add_action(table.id, table.seq, event.fields()["seat"], "timeout", None)
-                table.seq += 1
-
-    def _rebuild(self, table: LiveTable) -> None:
-        """After an unexpected failure: the table as the database has it (nothing unconfirmed kept)."""
-        log.error("table %s is rebuilt from its log after a failure", table.id)
+    async def _rebuild(self, table: LiveTable) -> None:
+        """After an unexpected failure or a lost race: the table as the database has it."""
+        log.warning("table %s is rebuilt from its log", table.id)
         fresh = LiveTable({"id": table.id, "game": table.game, "variant": table.variant.variant,
                            "seed": table.seed, "options": table.options, "seats": table.seats,
                            "status": PLAYING, "private": table.private, "code": table.code,
-                           "host": table.host}, self.clock)
-        fresh.restore(self.store.actions_of(table.id))
+                           "host": table.host, "owner": table.owner}, self.clock)
+        fresh.restore(await self.db(self.store.actions_of, table.id))
         table.driver, table.clock, table.seq, table.status = fresh.driver, fresh.clock, fresh.seq, fresh.status
+        table.changed_at = fresh.changed_at
 
     def _forget(self, table_id: str) -> None:
         """A finished table leaves memory (see `ServerConfig.keep_finished`)."""
         self.tables.pop(table_id, None)
+        self._ending.discard(table_id)
         for conn in self.members.pop(table_id, {}):
             conn.tables.pop(table_id, None)
             conn.sent.pop(table_id, None)
         self.wake.pop(table_id, None)
+
+    def wake_timer(self, table: LiveTable) -> None:
+        wake = self.wake.get(table.id)
+        if wake is not None:
+            wake.set()
 
     def _start_timer(self, table: LiveTable) -> None:
         if table.id in self.timers or table.status != PLAYING:
@@ -532,26 +741,51 @@ class Hub:
         self.timers[table.id] = asyncio.create_task(self._timer(table))
 
     async def _timer(self, table: LiveTable) -> None:
-        """Wakes the table when its session is due (a turn timer), until the game ends."""
+        """Runs out a person's turn when its time is up, on the table's owner only; every
+        other process waits to be woken (by a change, or by taking the table over)."""
         wake = self.wake[table.id]
         while table.status == PLAYING and table.driver is not None:
-            due = table.driver.next_due()
             wake.clear()
+            left = self._left(table)
             try:
-                if due is None:
+                if left is None or table.owner != self.server:
                     await wake.wait()
                     continue
-                await asyncio.wait_for(wake.wait(), timeout=max(0.0, due - table.clock.now()) + 0.001)
-                continue
+                if left > 0:
+                    await asyncio.wait_for(wake.wait(), timeout=left + 0.001)
+                    continue
             except TimeoutError:
                 pass
             try:
-                self._after_change(table)
+                await self._time_out(table)
             except Exception:  # noqa: BLE001 - keep the lobby up; the table is rebuilt from its log
                 log.exception("table %s: the timer failed", table.id)
-                self._rebuild(table)
+                await self._rebuild(table)
                 await asyncio.sleep(1.0)
         self.timers.pop(table.id, None)
+
+    async def _time_out(self, table: LiveTable) -> None:
+        """The turn ran out: the seat's stand-in plays, recorded as a time-out."""
+        async with table.lock:
+            if self.store.shared and await self._catch_up(table):
+                self._told_of_change(table)
+                return
+            left = self._left(table)
+            if left is None or left > 0.002 or table.owner != self.server:
+                return
+            events = table.time_out()
+            try:
+                for event in events:
+                    if event.kind == "table.timeout":
+                        await self.db(self.store.add_action, table.id, table.seq, event.fields()["seat"],
+                                      "timeout", None)
+                        table.seq += 1
+            except SeqTaken:
+                await self._rebuild(table)
+                self._told_of_change(table)
+                return
+            await self._after_change(table)
+        await self.bus.publish({"op": "moved", "table": table.id})
 
     # -- what each member receives ------------------------------------------------------------
     def _broadcast(self, table: LiveTable) -> None:
@@ -574,15 +808,43 @@ class Hub:
                        "events": [codec.to_json(e) for e in log_now[start:]]})
             conn.sent[table.id] = len(log_now)
         legal = table.driver.legal(seat) if seat is not None else []
-        due = table.driver.next_due()
+        left = table.turn_left()
         conn.send({"type": "view", "table": table.id, "seq": table.driver.version(), "seat": seat,
                    "status": table.status, "view": codec.to_json(table.view_for(seat)),
                    "legal": [codec.encode_action(a) for a in legal],
-                   "turn_left": None if due is None else round(max(0.0, due - table.clock.now()), 3)})
+                   "turn_left": None if left is None else round(left, 3)})
         if table.status == OVER:
             out = table.outcome()
             conn.send({"type": "over", "table": table.id,
                        "outcome": None if out is None else codec.to_json(out)})
+            if seat is not None:      # the players (not spectators) read every seat's entries now
+                conn.send({"type": "full_log", "table": table.id,
+                           "events": [codec.to_json(e) for e in table.full_log()]})
+
+
+class _Unchanged(Exception):
+    """A seat change that changes nothing (nothing written, nobody told)."""
+
+
+def _seat_in(seats: list[dict[str, Any]], user_id: int) -> int | None:
+    return next((s for s, info in enumerate(seats) if info.get("user") == user_id), None)
+
+
+def _check_free(seats: list[dict[str, Any]], seat: int) -> None:
+    if not 0 <= seat < len(seats):
+        raise ClientError("no_such_seat", "no such seat")
+    if seats[seat]:
+        raise ClientError("seat_taken", "that seat is taken")
+
+
+def _vacate(user_id: int) -> Callable[[list[dict[str, Any]], str], tuple[list[dict[str, Any]], str]]:
+    """A seat change: the user's seat emptied while the table is open."""
+    def change(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
+        held = _seat_in(seats, user_id)
+        if status == OPEN and held is not None:
+            seats[held] = {}
+        return seats, status
+    return change
 
 
 def _with_id(frame: dict[str, Any], ident: Any) -> dict[str, Any]:
@@ -612,7 +874,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> St
 
     @asynccontextmanager
     async def lifespan(_app: Starlette):
-        hub.restore()
+        await hub.start()
         yield
         await hub.close()
 

@@ -15,7 +15,7 @@ import json
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 BOT_LEVELS = ("random", "first")
@@ -47,32 +47,81 @@ def socket_url(url: str) -> str:
     return urlunsplit((scheme, parts.netloc, parts.path if parts.path not in ("", "/") else "/ws", "", ""))
 
 
-class Client:
-    """One connection speaking the protocol; `record` sees every frame received."""
+def server_urls(url: str | Sequence[str]) -> list[str]:
+    """The addresses of one lobby: ``URL`` or ``URL,URL,…`` (several processes on one PostgreSQL)."""
+    items = url.split(",") if isinstance(url, str) else list(url)
+    urls = [u.strip() for u in items if u.strip()]
+    if not urls:
+        raise BotError("no server address given")
+    for u in urls:
+        socket_url(u)
+    return urls
 
-    def __init__(self, ws: Any, label: str, record: Callable[[str, dict[str, Any]], None] | None = None):
+
+async def _open(url: str) -> Any:
+    import websockets
+    address = socket_url(url)
+    try:
+        return await websockets.connect(address, max_size=2**22, open_timeout=10)
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise BotError(f"cannot reach the server at {url}: {exc.strerror or exc}"
+                       if isinstance(exc, OSError) else f"cannot reach the server at {url}") from None
+    except Exception as exc:  # noqa: BLE001 - a refused handshake: one line
+        raise BotError(f"the server at {url} refused the connection ({type(exc).__name__})") from None
+
+
+class Client:
+    """One connection speaking the protocol; `record` sees every frame received. When the
+    connection drops, `reconnect` tries each of the lobby's addresses in turn (with the
+    token, so the person is the same) until `retry` seconds have gone by."""
+
+    def __init__(self, ws: Any, label: str, record: Callable[[str, dict[str, Any]], None] | None = None,
+                 urls: Sequence[str] = (), retry: float = 0.0):
         self.ws = ws
         self.label = label
         self.record = record
+        self.urls = list(urls)
+        self.retry = retry
+        self.token: str | None = None
+        self.reconnects = 0
         self._next = 0
 
     @classmethod
-    async def connect(cls, url: str, label: str, record: Callable[[str, dict[str, Any]], None] | None = None,
-                      token: str | None = None) -> tuple["Client", str]:
-        """A connection that said hello and signed in (as a guest, or with `token`); its token."""
-        import websockets
-        address = socket_url(url)
-        try:
-            ws = await websockets.connect(address, max_size=2**22, open_timeout=10)
-        except (OSError, asyncio.TimeoutError) as exc:
-            raise BotError(f"cannot reach the server at {url}: {exc.strerror or exc}"
-                           if isinstance(exc, OSError) else f"cannot reach the server at {url}") from None
-        except Exception as exc:  # noqa: BLE001 - a refused handshake: one line
-            raise BotError(f"the server at {url} refused the connection ({type(exc).__name__})") from None
-        client = cls(ws, label, record)
-        await client.call("hello", version=1)
-        signed = await (client.call("log_in", token=token) if token else client.call("guest"))
-        return client, signed["token"]
+    async def connect(cls, url: str | Sequence[str], label: str,
+                      record: Callable[[str, dict[str, Any]], None] | None = None,
+                      token: str | None = None, retry: float = 0.0) -> tuple["Client", str]:
+        """A connection that said hello and signed in (as a guest, or with `token`); its token.
+        `url` may list several addresses of one lobby: the first is tried first."""
+        urls = server_urls(url)
+        client = cls(await _open(urls[0]), label, record, urls, retry)
+        await client._sign_in(token)
+        assert client.token is not None
+        return client, client.token
+
+    async def _sign_in(self, token: str | None) -> None:
+        await self.call("hello", version=1)
+        signed = await (self.call("log_in", token=token) if token else self.call("guest"))
+        self.token = signed["token"]
+
+    async def reconnect(self) -> None:
+        """A new connection to one of the addresses, signed in with this client's token."""
+        deadline = time.monotonic() + self.retry
+        turn = self.reconnects
+        self.reconnects += 1
+        while True:
+            url = self.urls[turn % len(self.urls)]
+            turn += 1
+            try:
+                self.ws = await _open(url)
+                await self._sign_in(self.token)
+                return
+            except (BotError, OSError, ConnectionError) as exc:
+                if time.monotonic() > deadline:
+                    raise BotError(f"could not reconnect within {self.retry:g} s: {exc}") from None
+            except Exception as exc:  # noqa: BLE001 - the socket closed during hello: try again
+                if time.monotonic() > deadline:
+                    raise BotError(f"could not reconnect within {self.retry:g} s ({type(exc).__name__})") from None
+            await asyncio.sleep(0.2)
 
     async def send(self, kind: str, **fields: Any) -> int:
         self._next += 1
@@ -86,10 +135,16 @@ class Client:
         return frame
 
     async def call(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """Send a message and wait for the reply carrying its id; BotError on an error frame."""
+        """Send a message and wait for the reply carrying its id; BotError on an error frame.
+        Over the server's message rate (its ``rate_limited`` frame names no message, as the server
+        refuses it unread) the message is sent again a little later."""
         ident = await self.send(kind, **fields)
         while True:
             frame = await self.recv()
+            if frame.get("error") == "rate_limited" and "id" not in frame:
+                await asyncio.sleep(0.1)
+                await self.ws.send(json.dumps({"type": kind, "id": ident, **fields}))
+                continue
             if frame.get("id") == ident:
                 if frame["type"] in ("error", "refusal"):
                     raise BotError(f"the server refused {kind}: {frame.get('error') or frame.get('reason')}")
@@ -112,19 +167,29 @@ class SeatResult:
 async def play_seat(client: Client, table: str, level: str, seed: int, result: SeatResult,
                     join: dict[str, Any] | None = None, max_actions: int = 100_000,
                     game: str | None = None) -> SeatResult:
-    """Join `table` (taking a free seat) and play it to its end, one legal action a turn."""
+    """Join `table` (taking a free seat) and play it to its end, one legal action a turn. When the
+    connection drops and the client may retry, it reconnects, joins again and goes on from the
+    view it is sent (its seat held by its token)."""
     rng = random.Random(seed)
     cpu: Any = None
-    ident = await client.send("join", table=table, **(join or {}))
     pending: dict[str, Any] | None = None
+    ident = await client.send("join", table=table, **(join or {}))
     for _ in range(max_actions * 20):
-        frame = await client.recv()
+        try:
+            frame = await client.recv()
+        except Exception as exc:  # noqa: BLE001 - the connection dropped (ConnectionClosed, OSError …)
+            if not client.retry or isinstance(exc, (BotError, asyncio.CancelledError)):
+                raise
+            await client.reconnect()
+            pending = None
+            ident = await client.send("join", table=table, **(join or {}))
+            continue
         kind = frame.get("type")
         if kind == "error" and frame.get("id") == ident:
             raise BotError(f"could not join table {table}: {frame['error']}")
         if kind == "error" and frame.get("error") == "rate_limited" and pending is not None:
             await asyncio.sleep(0.1)    # over the server's message rate: say it again, a little later
-            await client.send("act", **pending)
+            await _send_quietly(client, pending)
         elif kind == "table" and frame.get("table") == table:
             result.seat = frame.get("you")
         elif kind == "over" and frame.get("table") == table:
@@ -141,11 +206,20 @@ async def play_seat(client: Client, table: str, level: str, seed: int, result: S
             else:
                 choice, cpu = _cpu_choice(game, level, seed, frame, cpu)
             pending = {"table": table, "seq": frame["seq"], "action": choice}
-            await client.send("act", **pending)
+            await _send_quietly(client, pending)
             result.actions += 1
             if result.actions > max_actions:
                 break
     return result
+
+
+async def _send_quietly(client: Client, act: dict[str, Any]) -> None:
+    """Send an action; a connection that just dropped is noticed by the next read instead."""
+    try:
+        await client.send("act", **act)
+    except Exception:  # noqa: BLE001 - ConnectionClosed and the like
+        if not client.retry:
+            raise
 
 
 def _cpu_choice(game: str, level: str, seed: int, frame: dict[str, Any], cpu: Any) -> tuple[Any, Any]:
@@ -162,18 +236,21 @@ def _cpu_choice(game: str, level: str, seed: int, frame: dict[str, Any], cpu: An
     return frame["legal"][legal.index(chosen)], cpu
 
 
-async def run_bots(url: str, game: str, tables: int = 1, level: str = "random", *, variant: str | None = None,
-                   seats: int | None = None, seed: int = 0, deadline: float = 600.0,
-                   options: dict[str, Any] | None = None,
+async def run_bots(url: str | Sequence[str], game: str, tables: int = 1, level: str = "random", *,
+                   variant: str | None = None, seats: int | None = None, seed: int = 0, deadline: float = 600.0,
+                   options: dict[str, Any] | None = None, retry: float = 60.0,
                    record: Callable[[str, dict[str, Any]], None] | None = None) -> list[SeatResult]:
-    """Create `tables` tables of `game`, sit a bot in every seat, play all to the end (within `deadline` s)."""
+    """Create `tables` tables of `game`, sit a bot in every seat, play all to the end (within `deadline` s).
+    With several addresses (one lobby served by several processes) the bots are spread over them,
+    and a bot whose connection drops reconnects to any of them for up to `retry` s."""
+    urls = server_urls(url)
     from trainer.server.adapter import CPU_LEVELS
     known = BOT_LEVELS + CPU_LEVELS.get(game, ())
     if level not in known:
         raise BotError(f"a {game} bot's level is one of {', '.join(dict.fromkeys(known))}, not {level!r}")
 
     async def work() -> list[SeatResult]:
-        host, _ = await Client.connect(url, "host", record)
+        host, _ = await Client.connect(urls, "host", record)
         created = []
         for _ in range(tables):
             extra = {k: v for k, v in (options or {}).items() if v is not None}
@@ -182,10 +259,12 @@ async def run_bots(url: str, game: str, tables: int = 1, level: str = "random", 
         lobby = await host.call("lobby")
         counts = {t["table"]: len(t["seats"]) for t in lobby["tables"]}
         await host.close()
-        clients, jobs = [], []
+        clients: list[Client] = []
+        jobs = []
         for t_no, table in enumerate(created):
             for s in range(counts.get(table, 0)):
-                client, _ = await Client.connect(url, f"{table}/{s}", record)
+                turn = len(clients) % len(urls)
+                client, _ = await Client.connect(urls[turn:] + urls[:turn], f"{table}/{s}", record, retry=retry)
                 clients.append(client)
                 jobs.append(play_seat(client, table, level, seed * 1000 + t_no * 16 + s, SeatResult(table, None),
                                      game=game))
@@ -203,7 +282,7 @@ async def run_bots(url: str, game: str, tables: int = 1, level: str = "random", 
         raise BotError(f"the connection to {url} failed: {exc.strerror or exc}") from None
 
 
-def run(url: str, game: str, tables: int, level: str, deadline: float, **kw: Any) -> tuple[int, str]:
+def run(url: str | Sequence[str], game: str, tables: int, level: str, deadline: float, **kw: Any) -> tuple[int, str]:
     """`karuta bot`: (exit status, the line to print)."""
     start = time.monotonic()
     try:

@@ -52,7 +52,14 @@ TABLES = sa.Table(
     sa.Column("code", sa.String(32), nullable=True),
     sa.Column("host", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("owner", sa.String(40), nullable=True),
     sa.Index("tables_status", "status"),
+)
+SERVERS = sa.Table(
+    "servers", METADATA,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("beat", sa.Float, nullable=False),
 )
 ACTIONS = sa.Table(
     "actions", METADATA,
@@ -70,6 +77,10 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 class StoreError(Exception):
     """The database cannot be used (one line: which and why)."""
+
+
+class SeqTaken(Exception):
+    """Another process recorded this table's next action first (the caller catches up and retries)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +142,7 @@ class Store:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         from argon2 import PasswordHasher
         self._hasher = PasswordHasher()
+        self._lock_fd: int | None = None
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic), creating it on a new database."""
@@ -140,14 +152,52 @@ class Store:
         cfg.set_main_option("script_location", str(MIGRATIONS))
         try:
             with self.engine.begin() as conn:
+                if self.shared:
+                    # two processes starting together: one migrates, the other waits for it
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(872301)"))
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except sa.exc.OperationalError as exc:
             raise StoreError(f"cannot open the database {self.engine.url.render_as_string()}: "
                              f"{str(exc.orig).splitlines()[0] if exc.orig else 'unreachable'}") from None
 
+    @property
+    def shared(self) -> bool:
+        """Whether several server processes may share this database (PostgreSQL; SQLite serves one)."""
+        return self.engine.dialect.name == "postgresql"
+
+    def dsn(self) -> str:
+        """The PostgreSQL address as psycopg takes it (for LISTEN/NOTIFY)."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def claim_file(self) -> None:
+        """SQLite serves one process: hold an advisory lock on the database file for this
+        process's life (released by the kernel even after kill -9), or StoreError in one line."""
+        if self.shared or self._lock_fd is not None:
+            return
+        import fcntl
+        import os
+        path = self.engine.url.database
+        if not path or path == ":memory:":
+            return
+        try:    # read-only, never through a planted link, never blocking on a FIFO
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as exc:
+            raise StoreError(f"cannot use the database {path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(f"another karuta serve is using {path}; SQLite serves one process "
+                             "(use --db postgresql://… for several)") from None
+        self._lock_fd = fd
+
     def close(self) -> None:
         self.engine.dispose()
+        if self._lock_fd is not None:
+            import os
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     # -- users and tokens ----------------------------------------------------------------------
     def sign_up(self, name: str, password: str) -> User | None:
@@ -216,10 +266,70 @@ class Store:
 
     def add_action(self, table_id: str, seq: int, seat: int, kind: str,
                    action: dict[str, Any] | None) -> None:
-        """One confirmed action, committed before anybody hears of it."""
+        """One confirmed action, committed before anybody hears of it; `SeqTaken` when another
+        process recorded this `seq` first (the key (table, seq) lets only one of them win)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(ACTIONS.insert().values(table_id=table_id, seq=seq, seat=seat, kind=kind,
+                                                     action=json.dumps(action), created=time.time()))
+        except sa.exc.IntegrityError:
+            raise SeqTaken(f"{table_id}/{seq}") from None
+
+    def table_row(self, table_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(TABLES).where(TABLES.c.id == table_id)).mappings().first()
+        return None if row is None else _table_dict(row)
+
+    def change_seats(self, table_id: str, change: Any) -> tuple[list[dict[str, Any]], str]:
+        """Seats and status changed by `change(seats, status) -> (seats, status)` under the row's
+        lock, so two processes seating people at one table never give one seat twice. Whatever
+        `change` raises leaves the row as it was."""
         with self.engine.begin() as conn:
-            conn.execute(ACTIONS.insert().values(table_id=table_id, seq=seq, seat=seat, kind=kind,
-                                                 action=json.dumps(action), created=time.time()))
+            query = sa.select(TABLES.c.seats, TABLES.c.status).where(TABLES.c.id == table_id)
+            row = conn.execute(query.with_for_update() if self.shared else query).first()
+            if row is None:
+                raise KeyError(table_id)
+            seats, status = change(json.loads(row.seats), row.status)
+            conn.execute(TABLES.update().where(TABLES.c.id == table_id)
+                         .values(seats=json.dumps(seats), status=status))
+        return seats, status
+
+    # -- several processes ---------------------------------------------------------------------
+    def beat(self, server: str) -> None:
+        """This process is alive (its heartbeat row, made on the first call)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            if not conn.execute(SERVERS.update().where(SERVERS.c.id == server).values(beat=now)).rowcount:
+                conn.execute(SERVERS.insert().values(id=server, started=now, beat=now))
+            conn.execute(SERVERS.delete().where(SERVERS.c.beat < now - 86400))
+
+    def leave(self, server: str) -> None:
+        """A clean stop: the heartbeat row goes, so another process takes the tables at once."""
+        with self.engine.begin() as conn:
+            conn.execute(SERVERS.delete().where(SERVERS.c.id == server))
+
+    def claim(self, server: str, lease: float) -> list[str]:
+        """Take every unfinished table whose owner is gone (no heartbeat within `lease` s);
+        one UPDATE, so of two processes claiming at once each table goes to exactly one."""
+        alive = sa.select(SERVERS.c.id).where(SERVERS.c.beat > time.time() - lease)
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                TABLES.update().where(TABLES.c.status != "over",
+                                      sa.or_(TABLES.c.owner.is_(None), TABLES.c.owner.not_in(alive)))
+                .values(owner=server).returning(TABLES.c.id)).all()
+        return [r.id for r in rows]
+
+    def owners(self) -> dict[str, tuple[str | None, int, str]]:
+        """Every unfinished table: its owner, how many actions its log holds, its status."""
+        live = sa.select(TABLES.c.id).where(TABLES.c.status != "over")
+        counts = (sa.select(ACTIONS.c.table_id, sa.func.count().label("n"))
+                  .where(ACTIONS.c.table_id.in_(live))      # finished tables' logs are never read
+                  .group_by(ACTIONS.c.table_id).subquery())
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(TABLES.c.id, TABLES.c.owner, counts.c.n, TABLES.c.status)
+                                .outerjoin(counts, counts.c.table_id == TABLES.c.id)
+                                .where(TABLES.c.status != "over")).all()
+        return {r.id: (r.owner, int(r.n or 0), r.status) for r in rows}
 
     def live_tables(self) -> list[tuple[dict[str, Any], list[StoredAction]]]:
         """Every table not finished, with its action log in order (what a start restores)."""
@@ -227,19 +337,20 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(TABLES).where(TABLES.c.status != "over")
                                 .order_by(TABLES.c.created)).mappings().all()
-            for row in rows:
-                acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == row["id"])
-                                    .order_by(ACTIONS.c.seq)).mappings().all()
-                table = dict(row, options=json.loads(row["options"]), seats=json.loads(row["seats"]))
-                out.append((table, [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"]))
-                                    for a in acts]))
+        for row in rows:
+            out.append((_table_dict(row), self.actions_of(row["id"])))
         return out
 
-    def actions_of(self, table_id: str) -> list[StoredAction]:
+    def actions_of(self, table_id: str, since: int = 0) -> list[StoredAction]:
+        """A table's action log in order, from record `since` on."""
         with self.engine.connect() as conn:
-            acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == table_id)
+            acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == table_id, ACTIONS.c.seq >= since)
                                 .order_by(ACTIONS.c.seq)).mappings().all()
         return [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"])) for a in acts]
+
+
+def _table_dict(row: Any) -> dict[str, Any]:
+    return dict(row, options=json.loads(row["options"]), seats=json.loads(row["seats"]))
 
 
 def _new_id(result: Any) -> int:

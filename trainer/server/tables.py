@@ -8,6 +8,7 @@ spectators' log (`adapter.SPECTATOR`) for everyone else.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import secrets
 from typing import Any
@@ -57,11 +58,22 @@ class LiveTable:
         self.private: bool = bool(row["private"])
         self.code: str | None = row.get("code")
         self.host: int | None = row.get("host")
+        self.owner: str | None = row.get("owner")
+        """The server process that runs this table's timers (see `trainer.server.cluster`)."""
         self.rules = rules_module(self.variant)
-        self.clock = TableClock(base_clock)
+        self.wall = base_clock
+        self.clock = TableClock()
+        self.changed_at = base_clock.now()
+        """Wall-clock time of the last change (a turn has run since then)."""
         self.driver: Driver | None = None
         self.seq = 0
         """Records in the action log (persons' actions and time-outs)."""
+        self.away: dict[int, float] = {}
+        """Seats whose person has no connection to the table, since when (wall clock): after
+        `ServerConfig.seat_hold` seconds their stand-in CPU plays their turns until they return."""
+        self.lock = asyncio.Lock()
+        """Held while the table changes or catches up with the database (the database calls
+        run off the event loop, so two messages for one table could otherwise interleave)."""
 
     @staticmethod
     def new_row(variant: Variant, seats: int, level: str, cpus: list[int], turn_seconds: float | None,
@@ -89,24 +101,30 @@ class LiveTable:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (no seed, no code, nothing of the game's cards)."""
         return {"table": self.id, "game": self.game, "variant": self.variant.variant,
-                "seats": [self._seat_summary(s) for s in self.seats], "status": self.status,
+                "seats": [self._seat_summary(s, n in self.away) for n, s in enumerate(self.seats)],
+                "status": self.status,
                 "private": self.private, "level": self.options.get("level"),
                 "turn_seconds": self.options.get("turn_seconds")}
 
     @staticmethod
-    def _seat_summary(info: dict[str, Any]) -> dict[str, Any] | None:
+    def _seat_summary(info: dict[str, Any], away: bool) -> dict[str, Any] | None:
         if "cpu" in info:
             return {"cpu": info["cpu"]}
         if "user" in info:
-            return {"name": info["name"]}
+            return {"name": info["name"], "away": True} if away else {"name": info["name"]}
         return None
 
     # -- play ----------------------------------------------------------------------------------
+    def filled(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`seats` with every empty one given a CPU at the table's level (what a start does)."""
+        level = self.options.get("level") or DEFAULT_LEVEL[self.game]
+        return [info or {"cpu": level} for info in seats]
+
     def start(self) -> list[GameEvent]:
         """Fill the empty seats with CPUs at the table's level and deal."""
-        level = self.options.get("level") or DEFAULT_LEVEL[self.game]
-        self.seats = [info or {"cpu": level} for info in self.seats]
+        self.seats = self.filled(self.seats)
         self.status = PLAYING
+        self.changed_at = self.wall.now()
         self._build()
         assert self.driver is not None
         events = self.driver.settle()
@@ -128,13 +146,34 @@ class LiveTable:
         if self.driver is None or self.status != PLAYING:
             raise IllegalAction("table.not_playing", "the table is not playing")
         events = self.driver.act(seat, action)
+        self.changed_at = self.wall.now()
         return events
 
     def after_action(self) -> list[GameEvent]:
         assert self.driver is not None
         events = self.driver.settle()
+        if events:
+            self.changed_at = self.wall.now()
         self._check_over()
         return events
+
+    def time_out(self) -> list[GameEvent]:
+        """The running turn is over on the table's clock: its stand-in plays (then the CPUs)."""
+        assert self.driver is not None
+        due = self.driver.next_due()
+        if due is None:
+            return []
+        self.clock.advance_to(due + 0.001)
+        return self.after_action()
+
+    def turn_left(self) -> float | None:
+        """Seconds until the table moves by itself (a turn's time-out), on the wall clock."""
+        if self.driver is None:
+            return None
+        due = self.driver.next_due()
+        if due is None:
+            return None
+        return max(0.0, due - self.clock.now() - (self.wall.now() - self.changed_at))
 
     def _check_over(self) -> None:
         if self.driver is not None and self.driver.session.is_over():
@@ -145,10 +184,20 @@ class LiveTable:
         if self.status == OPEN:
             return
         self._build()
+        self.replay(actions)
+
+    def replay(self, actions: list[StoredAction]) -> None:
+        """Apply records of the action log this table has not applied yet (a restore, or
+        catching up with what another server process recorded)."""
         assert self.driver is not None
         for record in actions:
+            if record.seq < self.seq:
+                continue
+            if record.seq != self.seq:
+                raise RuntimeError(f"table {self.id}: record {record.seq} where {self.seq} was next")
             self.driver.settle()
             if record.kind == "act":
+                assert record.action is not None
                 self.driver.act(record.seat, codec.decode_action(self.game, self.rules, record.action,
                                                                  record.seat))
             else:
@@ -157,6 +206,7 @@ class LiveTable:
                     raise RuntimeError(f"table {self.id}: a time-out where no turn runs")
                 self.clock.advance_to(due + 0.001)
             self.seq = record.seq + 1
+            self.changed_at = self.wall.now()
         self.driver.settle()
         self._check_over()
 
@@ -167,6 +217,11 @@ class LiveTable:
         if seat is None:
             return public_view(self.game, self.driver.session.view(0))
         return self.driver.session.view(seat)
+
+    def full_log(self) -> list[GameEvent]:
+        """Every entry of the game, every seat's private ones included (for the players, once over)."""
+        assert self.driver is not None and self.status == OVER
+        return list(self.driver.session.log)
 
     def log_for(self, seat: int | None) -> list[GameEvent]:
         assert self.driver is not None
