@@ -23,6 +23,9 @@ def register(sub) -> None:
                         "(default: server.sqlite in the data folder)")
     s.add_argument("--turn-seconds", type=_seconds, default=300.0, metavar="S",
                    help="default turn timer of new tables (default 300)")
+    s.add_argument("--keep-finished", type=_seconds, default=600.0, metavar="S",
+                   help="seconds a finished table stays in memory for its players to look at; then "
+                        "only the database keeps it (default 600)")
     s.set_defaults(func=cmd_serve)
 
     b = sub.add_parser("bot", help="play tables on a game server with bot clients (tests, load, fill seats)")
@@ -72,7 +75,7 @@ def cmd_serve(args) -> int:
                       "packaging/bootstrap.sh)") from None
     _check_port_free(args.host, args.port)
     try:
-        hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds))
+        hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds, keep_finished=args.keep_finished))
     except StoreError as exc:
         raise Failure(str(exc)) from None
     print(f"karuta: serving on ws://{args.host}:{args.port}/ws (database {hub.store.engine.url.render_as_string()}"
