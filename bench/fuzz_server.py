@@ -103,8 +103,9 @@ def random_scalar(rng: random.Random) -> Any:
         return rng.choice([0.5, -0.0, 1e308, 1e-308, 3.14])
     if pick == 4:
         return "".join(rng.choice(string.printable) for _ in range(rng.randrange(0, 30)))
-    if pick == 5:
-        return "".join(chr(rng.randrange(0x20, 0x3000)) for _ in range(rng.randrange(1, 20)))
+    if pick == 5:       # now and then a lone surrogate (json.dumps writes it as a \udXXX escape)
+        return "".join(chr(rng.choice([rng.randrange(0x20, 0x3000), rng.randrange(0xd800, 0xe000)]))
+                       for _ in range(rng.randrange(1, 20)))
     if pick == 6:
         return rng.choice(MESSAGE_TYPES)
     if pick == 7:

@@ -26,6 +26,7 @@ from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.games.registry import find
 from trainer.server import codec
 from trainer.server.adapter import CPU_LEVELS, DEFAULT_LEVEL
+from trainer.server.limits import LoginGuard
 from trainer.server.messages import ClientError, parse_message
 from trainer.server.store import Store, User
 from trainer.server.tables import OPEN, OVER, PLAYING, LiveTable
@@ -59,6 +60,9 @@ class ServerConfig:
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory (its members may still look at it); then only
     the database has it, and the server's memory stays flat over a long run."""
+    login_failures: int = 5
+    login_window: float = 300.0
+    """Wrong passwords a name may take within this many seconds (`limits.LoginGuard`)."""
     base_clock: Any = None
     frame_hook: Callable[["Conn", dict[str, Any]], None] | None = None
     """Called with every frame just before it is queued for a socket (the hidden-information test)."""
@@ -121,6 +125,7 @@ class Hub:
         self.members: dict[str, dict[Conn, int | None]] = {}
         self.conns: set[Conn] = set()
         self.timers: dict[str, asyncio.Task] = {}
+        self.logins = LoginGuard(config.login_failures, config.login_window)
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
 
@@ -258,14 +263,20 @@ class Hub:
                 raise ClientError("name_taken", "that name is taken")
         elif isinstance(msg.get("token"), str):
             user = self.store.user_for_token(msg["token"])
-            if user is None:
+            # a name given with a token must be the token's own: never log in as someone else quietly
+            if user is None or (msg.get("name") is not None and msg["name"] != user.name):
                 raise ClientError("bad_credentials", "unknown or expired token")
         else:
             if not isinstance(msg.get("name"), str) or not isinstance(msg.get("password"), str):
                 raise ClientError("bad_message", "log_in needs a name and a password, or a token")
+            if self.logins.locked(msg["name"]):
+                raise ClientError("too_many_attempts", "too many wrong passwords for this name; "
+                                  "try again in a few minutes")
             user = await asyncio.to_thread(self.store.log_in, msg["name"], msg["password"])
             if user is None:
+                self.logins.failed(msg["name"])
                 raise ClientError("bad_credentials", "wrong name or password")
+            self.logins.succeeded(msg["name"])
         conn.user = user
         token = msg.get("token") if kind == "log_in" and msg.get("token") else self.store.new_token(user)
         conn.send(_with_id({"type": "signed_in", "name": user.name, "guest": user.guest, "token": token},
