@@ -286,7 +286,7 @@ class Fuzzer:
         self.kinds[kind] += 1
         if isinstance(payload, bytes):
             data: Any = payload
-        elif isinstance(payload, str):
+        elif isinstance(payload, str) and kind != "random json":     # raw text (a random JSON value may be a string)
             data = payload
         else:
             data = json.dumps(payload)

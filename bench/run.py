@@ -1,6 +1,6 @@
 """Run the benchmarks, one after another, each printing its own figures.
 
-    .venv/bin/python bench/run.py               # every benchmark (about 45 minutes with the server's three; builds a 1M-trial db once)
+    .venv/bin/python bench/run.py               # every benchmark (about 45 minutes; builds a 1M-trial db once)
     .venv/bin/python bench/run.py audio         # synthesis, import, render, callback
     .venv/bin/python bench/run.py synth stats   # any of the names below
 (any Python with the project installed: .venv is the one packaging/run.sh and test.sh make)
