@@ -142,6 +142,7 @@ CASES: list[tuple[str, Any, str]] = [
     ("join a taken seat", {"type": "join", "table": D, "seat": 0}, "seat_taken"),
     ("join no such seat", {"type": "join", "table": D, "seat": 3}, "no_such_seat"),
     ("start by a non-host", {"type": "start", "table": D}, "not_host"),
+    ("start with nobody seated", {"type": "start", "table": "{F}"}, "no_person"),
     ("spectate private without code", {"type": "spectate", "table": "{P}"}, "bad_code"),
     ("act at a private table not joined", {"type": "act", "table": "{P}", "seq": 0, "action": {"action": "pass"}},
      "not_at_table"),
@@ -220,9 +221,10 @@ def lobby(tmp_path_factory):
         held = set(view["view"]["hand"])
         deck = [f"M:{s}-{r}" for s in ("clubs", "swords", "cups", "coins") for r in range(1, 11)]
         not_held = next(c for c in deck if c not in held)
+        f = me.call(type="create_table", game="yomi", seats=3, cpus=[0, 1, 2], rounds=10)["table"]
         mine = next(conn for conn in hub.conns if conn.user and conn.user.name == me_name)
         yield {"hub": hub, "me": me, "w1": w1, "conn": mine, "subs": {
-            T: t, B: b, "{C}": c, D: d, E: e, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
+            T: t, B: b, "{C}": c, D: d, E: e, "{F}": f, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
             "{SEQ}": view["seq"], "{SEQ-1}": view["seq"] - 1,
             "{SEQ+100}": view["seq"] + 100, "{BSEQ}": bview["seq"], "{LEGAL}": view["legal"][0],
             "{NOT_HELD}": {"action": "lead", "card": not_held}, "{REPLAY}": first}}

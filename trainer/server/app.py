@@ -431,6 +431,10 @@ class Hub:
             raise ClientError("not_host", "only the table's host starts it")
         if table.status != OPEN:
             raise ClientError("not_open", "the game has started")
+        if not any("user" in info for info in table.seats):
+            # CPUs alone would play the whole game inside this one message (a ten-round Yomi:
+            # about a second of the server's loop), so one client could stall every table
+            raise ClientError("no_person", "a table starts with at least one person seated")
         await self._start(table)
 
     def _reseat(self, table: LiveTable) -> None:
