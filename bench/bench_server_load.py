@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -184,6 +185,8 @@ async def drive(url: str, pid: int, a: argparse.Namespace) -> dict[str, Any]:
             await broken[0]                        # a bot that could not connect: its error
         await asyncio.sleep(0.2)
     figures.start = time.monotonic()
+    load_start = load_average()
+    client_cpu = cpu_seconds(os.getpid())
     ready.set()
     samples: list[tuple[float, float, float]] = []      # (t, cpu s, rss MB)
     end = figures.start + a.minutes * 60
@@ -196,11 +199,13 @@ async def drive(url: str, pid: int, a: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(min(5.0, max(0.0, end - time.monotonic())))
     samples.append((time.monotonic() - figures.start, cpu_seconds(pid), rss_mb(pid)))
     load = load_average()
+    client_cpu = cpu_seconds(os.getpid()) - client_cpu
     stop.set()
     for j in jobs:
         j.cancel()
     await asyncio.gather(*jobs, return_exceptions=True)
-    return {"slots": slots, "figures": figures, "samples": samples, "idle_rss": idle_rss, "load": load}
+    return {"slots": slots, "figures": figures, "samples": samples, "idle_rss": idle_rss, "load": load,
+            "load_start": load_start, "client_cpu": client_cpu}
 
 
 def cpu_percent(samples: list[tuple[float, float, float]], t0: float, t1: float) -> float:
@@ -222,7 +227,9 @@ def report(out: dict[str, Any], a: argparse.Namespace, db_label: str) -> bool:
     ms = [r * 1000 for r in rtts]
     kinds = Counter(g for g, _ in out["slots"])
     print(f"server load: {a.bots} bots on {a.tables} tables ({', '.join(f'{n} {g}' for g, n in kinds.items())}), "
-          f"database {db_label}, think {a.think:g} s, {span / 60:.1f} min; load average at the end {out['load']}")
+          f"database {db_label}, think {a.think:g} s, {span / 60:.1f} min")
+    print(f"  machine          {os.cpu_count()} cores; load average at the start {out['load_start']}, "
+          f"at the end {out['load']}")
     print(f"  actions          {len(rtts):,} ({len(rtts) / span:.0f}/s); games finished "
           f"{sum(fig.games.values())} ({', '.join(f'{g} {n}' for g, n in sorted(fig.games.items()))})")
     print(f"  round trip       p50 {pct(ms, 0.5):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, max {max(ms, default=0):.0f} ms")
@@ -236,7 +243,7 @@ def report(out: dict[str, Any], a: argparse.Namespace, db_label: str) -> bool:
     last = cpu_percent(samples, span - 60, span)
     total = 100 * (samples[-1][1] - samples[0][1]) / span
     print(f"  server CPU       first minute {first:.0f} %, last minute {last:.0f} %, whole run {total:.0f} % "
-          f"of one core")
+          f"of one core (the bots' own process: {100 * out['client_cpu'] / span:.0f} %)")
     warm = rss_at(samples, a.warmup * 60)
     end = samples[-1][2]
     growth = 100 * (end - warm) / warm
