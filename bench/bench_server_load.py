@@ -31,7 +31,6 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -261,7 +260,7 @@ def report(out: dict[str, Any], a: argparse.Namespace, db_label: str) -> bool:
                           "actions": len(rtts), "p50_ms": pct(ms, 0.5), "p99_ms": pct(ms, 0.99),
                           "cpu_first_pct": first, "cpu_last_pct": last, "rss_idle_mb": out["idle_rss"],
                           "rss_warm_mb": warm, "rss_end_mb": end, "flat": flat,
-                          "median_ms": statistics.median(ms) if ms else None, "load": out["load"]}))
+                          "load": out["load"]}))
     return flat
 
 
