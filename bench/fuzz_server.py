@@ -148,6 +148,8 @@ class Fuzzer:
         self.table = ""
         self.view: dict[str, Any] = {}
         self.other_b_frames = 0
+        self.waits: list[float] = []
+        """Seconds from sending each frame to the probe's answer (the server's loop never stalls)."""
 
     # -- connections ------------------------------------------------------------------------------
     async def open(self, token: str | None = None) -> Any:
@@ -302,9 +304,11 @@ class Fuzzer:
                     await self.read_until(lambda f: f.get("type") == "view" and f.get("table") == back)
                 if kind == "valid act":
                     payload = data = json.dumps(self.valid_messages()[0])
+            sent_at = time.monotonic()
             await self.ws.send(data)
             await self.ws.send(json.dumps({"type": "lobby", "id": probe}))
             frames = await self.read_until(lambda f: f.get("id") == probe)
+            self.waits.append(time.monotonic() - sent_at)
         except websockets.ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
             self.closes[f"{kind}: close {code}"] += 1
@@ -407,6 +411,9 @@ def main() -> int:
           f"{'yes' if not thread.is_alive() and not any('stopped' in f for f in fuzzer.failures) else 'no'}")
     print(f"  frames by kind   {', '.join(f'{k} {n}' for k, n in fuzzer.kinds.most_common())}")
     print(f"  answers          {', '.join(f'{k} {n}' for k, n in fuzzer.answers.most_common())}")
+    waits = sorted(fuzzer.waits)
+    print(f"  answered in      median {1000 * waits[len(waits) // 2]:.1f} ms, "
+          f"p99 {1000 * waits[int(0.99 * len(waits))]:.1f} ms, slowest {1000 * waits[-1]:.0f} ms")
     print(f"  closes           {', '.join(f'{k} ×{n}' for k, n in fuzzer.closes.items()) or 'none'}")
     print(f"  control tables   {sum(figures.games.values())} finished by the honest bots meanwhile; "
           f"table B unchanged; frames to its waiting person: {fuzzer.other_b_frames}")
