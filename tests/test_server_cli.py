@@ -84,12 +84,26 @@ def test_a_second_server_on_a_taken_port_says_so_in_one_line(served):
     (("serve", "--db", "mysql://x/y", "--port", "{free}"), 1, "postgresql://"),
     (("serve", "--host", "no.such.host.invalid", "--port", "{free}"), 1, "no such address"),
     (("serve", "--turn-seconds", "0"), 2, "0.05 to 86400"),
+    (("serve", "--keep-finished", "0"), 2, "0.05 to 86400"),
+    (("serve", "--port", "-1"), 2, "1 to 65535"),
+    (("serve", "--db", "sqlite:////no-such-folder/x.sqlite", "--port", "{free}"), 1, "cannot open the database"),
+    (("serve", "--db", "postgresql://karuta@127.0.0.1:{free}/x", "--port", "{free}"), 1, "cannot open the database"),
+    (("serve", "--unknown"), 2, "unrecognized arguments"),
+    (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--level", "god"), 1, "not 'god'"),
+    (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--timeout", "0"), 2, "0.05 to 86400"),
+    (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--seed", "x"), 2, "invalid int"),
+    (("bot", "--server", "ws://127.0.0.1:1", "--game", "yomi", "--tables", "1001"), 2, "1 to 1000"),
+    (("bot", "--server", "--game", "yomi"), 2, "--server"),
 ])
 def test_bad_arguments_get_one_line(args, status, words):
     args = tuple(a.replace("{free}", str(free_port())) for a in args)
+    data = Path(os.environ["KARUTA_DATA_DIR"])
+    before = sorted(data.rglob("*")) if data.exists() else []
     done = _karuta(*args, timeout=60)
     assert done.returncode == status, done.stderr
     assert words in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    after = sorted(data.rglob("*")) if data.exists() else []
+    assert after == before, "a refused command left files in the data folder"
 
 
 def test_nothing_outside_the_server_imports_it():

@@ -30,6 +30,9 @@ def register(sub) -> None:
     s.add_argument("--lease", type=_seconds, default=5.0, metavar="S",
                    help="with PostgreSQL: a process silent this long has its tables taken over by "
                         "another (default 5)")
+    s.add_argument("--keep-finished", type=_seconds, default=600.0, metavar="S",
+                   help="seconds a finished table stays in memory for its players to look at; then "
+                        "only the database keeps it (default 600)")
     s.set_defaults(func=cmd_serve)
 
     b = sub.add_parser("bot", help="play tables on a game server with bot clients (tests, load, fill seats)")
@@ -91,7 +94,7 @@ def cmd_serve(args) -> int:
     _check_port_free(args.host, args.port)
     try:
         hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds, lease=args.lease,
-                               seat_hold=args.seat_hold,
+                               seat_hold=args.seat_hold, keep_finished=args.keep_finished,
                                beat=min(1.0, args.lease / 3)))
         hub.store.claim_file()
     except StoreError as exc:

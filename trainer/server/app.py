@@ -26,6 +26,7 @@ from trainer.games.protocol import IllegalAction
 from trainer.games.registry import find
 from trainer.server import codec
 from trainer.server.adapter import CPU_LEVELS, DEFAULT_LEVEL
+from trainer.server.limits import LoginGuard
 from trainer.server.messages import ClientError, parse_message
 from trainer.server.race import RACE_GAMES, RaceHall
 from trainer.server.store import SeqTaken, Store, User
@@ -67,6 +68,9 @@ class ServerConfig:
     """PostgreSQL: seconds between this process's heartbeats (and sweeps for missed notes) ..."""
     lease: float = 5.0
     """... and how long without one before another process takes its tables over."""
+    login_failures: int = 5
+    login_window: float = 300.0
+    """Wrong passwords a name may take within this many seconds (`limits.LoginGuard`)."""
     base_clock: Any = None
     frame_hook: Callable[["Conn", dict[str, Any]], None] | None = None
     """Called with every frame just before it is queued for a socket (the hidden-information test)."""
@@ -141,6 +145,7 @@ class Hub:
         self.members: dict[str, dict[Conn, int | None]] = {}
         self.conns: set[Conn] = set()
         self.timers: dict[str, asyncio.Task] = {}
+        self.logins = LoginGuard(config.login_failures, config.login_window)
         self.wake: dict[str, asyncio.Event] = {}
         self._numbers = 0
         self._ending: set[str] = set()
@@ -378,14 +383,20 @@ class Hub:
                 raise ClientError("name_taken", "that name is taken")
         elif isinstance(msg.get("token"), str):
             user = await self.db(self.store.user_for_token, msg["token"])
-            if user is None:
+            # a name given with a token must be the token's own: never log in as someone else quietly
+            if user is None or (msg.get("name") is not None and msg["name"] != user.name):
                 raise ClientError("bad_credentials", "unknown or expired token")
         else:
             if not isinstance(msg.get("name"), str) or not isinstance(msg.get("password"), str):
                 raise ClientError("bad_message", "log_in needs a name and a password, or a token")
+            if self.logins.locked(msg["name"]):
+                raise ClientError("too_many_attempts", "too many wrong passwords for this name; "
+                                  "try again in a few minutes")
             user = await asyncio.to_thread(self.store.log_in, msg["name"], msg["password"])
             if user is None:
+                self.logins.failed(msg["name"])
                 raise ClientError("bad_credentials", "wrong name or password")
+            self.logins.succeeded(msg["name"])
         conn.user = user
         token = (msg["token"] if kind == "log_in" and msg.get("token")
                  else await self.db(self.store.new_token, user))
@@ -544,6 +555,10 @@ class Hub:
         def start(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
             if status != OPEN:
                 raise ClientError("not_open", "the game has started")
+            if not any(info and "user" in info for info in seats):
+                # CPUs alone would play the whole game inside this one message (a ten-round Yomi:
+                # about a second of the server's loop), so one client could stall every table
+                raise ClientError("no_person", "a table starts with at least one person seated")
             return table.filled(seats), PLAYING
         await self._change_seats(table, start)
         self._seats_told(table)

@@ -84,6 +84,12 @@ def parse_message(text: Any, max_message: int, max_depth: int) -> dict[str, Any]
         raise ClientError("malformed_json", "the message is not valid JSON") from None
     if _depth(msg) > max_depth:
         raise ClientError("too_deep", "the message is nested too deeply")
+    try:
+        # a "\ud800" escape parses into a lone surrogate, which no frame can carry back: the
+        # reply echoing the id (or anything else) would fail to send and drop the connection
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClientError("bad_message", "a string holds a lone surrogate (not Unicode text)") from None
     if not isinstance(msg, dict):
         raise ClientError("bad_message", "a message is a JSON object with a \"type\"")
     kind = msg.get("type")
