@@ -294,7 +294,7 @@ def paint_team_badge(p: QPainter, rect: QRectF, team: int) -> None:
     p.drawEllipse(rect)
     f = QFont()
     f.setBold(True)
-    f.setPixelSize(int(rect.height() * 0.62))
+    f.setPixelSize(max(9, int(rect.height() * 0.62)))     # a letter under 9 px is a smudge
     p.setFont(f)
     p.setPen(QColor("white") if team == 0 else TEAM_COLOURS[team])
     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "AB"[team])
@@ -378,7 +378,7 @@ class UnsunTable(TableView):
 
     # -- drawing -------------------------------------------------------------------------------
     def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
-        badge = min(26.0, rect.height() * 0.3)
+        badge = min(26.0, max(15.0, rect.height() * 0.3))      # its letter stays 9 px or more
         paint_team_badge(p, QRectF(rect.right() - badge, rect.top(), badge, badge), team_of(seat))
         room = rect.adjusted(0, 0, -badge - 6, 0)
         if self.view is None or self.view.deal < 0:

@@ -1,0 +1,212 @@
+"""What a player cannot read on a screen, found by looking at the widgets and at what they paint.
+
+`problems(window)` grabs the window (so every widget paints) while recording the text each
+`QPainter.drawText` call draws and at what size, and returns one line per problem:
+
+- ``small``: text drawn, or a widget's own text shown, under `MIN_PX` pixels high;
+- ``cut``: a label, button or box narrower than its own text (its minimum size hint), or a
+  widget the window (or a parent that does not scroll) cuts off;
+- ``elided``: text painted shortened to less than half of itself ("Brigh…" for "Bright");
+- ``forced``: the window asks for more room than it was given (its minimum size is larger).
+
+Used by the walk over every screen (`tests/test_ui_legible.py`) and by the screenshot tools.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
+from PySide6.QtGui import QFontMetrics, QFontMetricsF, QPainter
+from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLineEdit,
+                               QSpinBox, QStyle, QStyleOptionComboBox, QTabBar, QWidget)
+
+MIN_PX = 9
+ELLIPSIS = "…"
+SLACK_PX = 4       # a full-width bracket's own blank side may overhang a box's text room unseen
+
+
+class _Drawn:
+    """Text painted while recording: (widget class, text, pixel height, shortened from)."""
+
+    def __init__(self) -> None:
+        self.small: list[tuple[str, str, float]] = []
+        self.elided: list[tuple[str, str]] = []
+        self.overflow: list[tuple[str, float, float, float, float]] = []
+
+
+def _painter_px(p: QPainter) -> float:
+    """The height of the painter's font on the screen: its pixel size times the painter's scale."""
+    info = p.fontInfo()
+    px = info.pixelSize()
+    scale = abs(p.worldTransform().m22()) or 1.0
+    return px * scale
+
+
+@contextmanager
+def recording() -> Iterator[_Drawn]:
+    """Record the size of every text drawn through `QPainter.drawText` and every elision."""
+    drawn = _Drawn()
+    original = QPainter.drawText
+    originals = {cls: cls.elidedText for cls in (QFontMetrics, QFontMetricsF)}
+
+    def draw_text(p, *args):
+        text = next((a for a in args if isinstance(a, str)), "")
+        if text.strip():
+            px = _painter_px(p)
+            if px < MIN_PX:
+                drawn.small.append((type(p.device()).__name__, text.replace("\n", " "), px))
+            box = args[0] if isinstance(args[0], (QRect, QRectF)) else None
+            flags = args[1] if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)) else 0
+            if box is not None and not int(flags) & int(Qt.TextFlag.TextWordWrap):
+                fm = QFontMetricsF(p.font())
+                lines = text.split("\n")
+                wide = max(fm.horizontalAdvance(line) for line in lines)
+                tall = fm.lineSpacing() * len(lines)        # one line's height: a glyph's ink, not checked
+                if wide > box.width() + 2 or (len(lines) > 1 and tall > box.height() * 1.1 + 2):
+                    drawn.overflow.append((text.replace("\n", " / "), wide, tall, box.width(), box.height()))
+        return original(p, *args)
+
+    def elide(cls):
+        def elided(fm, text, mode, width, *rest):
+            out = originals[cls](fm, text, mode, width, *rest)
+            if out != text and len(out.rstrip(ELLIPSIS)) * 2 < len(text):
+                drawn.elided.append((text, out))
+            return out
+        return elided
+
+    QPainter.drawText = draw_text  # type: ignore[method-assign]
+    for cls in originals:
+        cls.elidedText = elide(cls)  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        QPainter.drawText = original  # type: ignore[method-assign]
+        for cls, fn in originals.items():
+            cls.elidedText = fn  # type: ignore[method-assign]
+
+
+def _text_of(w: QWidget) -> str:
+    if isinstance(w, (QLabel, QAbstractButton)):
+        return w.text()
+    if isinstance(w, QComboBox):
+        return w.currentText()
+    return ""
+
+
+def _name(w: QWidget) -> str:
+    text = _text_of(w).replace("\n", " ")
+    name = w.objectName() or type(w).__name__
+    return f"{name} {text[:40]!r}" if text else name
+
+
+def _needs(w: QWidget) -> int:
+    """The width a widget needs to show its whole text (a box: its current choice and arrow)."""
+    if isinstance(w, QComboBox):       # the room its style leaves for the text, against the text
+        option = QStyleOptionComboBox()
+        w.initStyleOption(option)
+        field = w.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                         QStyle.SubControl.SC_ComboBoxEditField, w)
+        return w.width() - field.width() + w.fontMetrics().horizontalAdvance(w.currentText())
+    return w.minimumSizeHint().width()
+
+
+def _scrolls(w: QWidget) -> bool:
+    """Inside a scroll area's viewport: being partly out of sight there is what scrolling is for."""
+    parent = w.parentWidget()
+    while parent is not None:
+        grand = parent.parentWidget()
+        if isinstance(grand, QAbstractScrollArea) and grand.viewport() is parent:
+            return True
+        parent = grand
+    return False
+
+
+def _visible_part(w: QWidget, window: QWidget) -> QRect:
+    """The widget's rectangle in window coordinates, clipped by every parent."""
+    rect = QRect(w.mapTo(window, QPoint(0, 0)), w.size())
+    parent = w.parentWidget()
+    while parent is not None and parent is not window:
+        rect = rect.intersected(QRect(parent.mapTo(window, QPoint(0, 0)), parent.size()))
+        parent = parent.parentWidget()
+    return rect.intersected(window.rect())
+
+
+def _shown(w: QWidget) -> bool:
+    return w.isVisible() and w.width() > 0 and w.height() > 0
+
+
+def widget_problems(window: QWidget) -> list[str]:
+    out: list[str] = []
+    for w in window.findChildren(QWidget):
+        if not _shown(w) or w.window() is not window:
+            continue
+        text = _text_of(w)
+        if text.strip() or isinstance(w, (QLineEdit, QSpinBox, QTabBar)):
+            px = w.fontInfo().pixelSize()
+            if px < MIN_PX:
+                out.append(f"small: {_name(w)} {px} px")
+        if isinstance(w, (QLabel, QAbstractButton, QComboBox)) and text.strip() and not _scrolls(w):
+            if isinstance(w, QLabel) and (w.wordWrap() or not w.pixmap().isNull()):
+                pass
+            elif _needs(w) > w.width() + SLACK_PX:
+                out.append(f"cut: {_name(w)} needs {_needs(w)} px, has {w.width()}")
+        if isinstance(w, QTabBar):
+            for k in range(w.count()):
+                if w.tabRect(k).width() < w.tabSizeHint(k).width() - 1 or not \
+                        QRect(QPoint(0, 0), w.size()).contains(w.tabRect(k)):
+                    out.append(f"cut: tab {w.tabText(k)!r}")
+        if not _scrolls(w):
+            full = QRect(w.mapTo(window, QPoint(0, 0)), w.size())
+            seen = _visible_part(w, window)
+            if seen.width() < full.width() - 1 or seen.height() < full.height() - 1:
+                out.append(f"cut: {_name(w)} shows {seen.width()}×{seen.height()} of "
+                           f"{full.width()}×{full.height()}")
+    return out
+
+
+def window_problems(window: QWidget, size: tuple[int, int]) -> list[str]:
+    want_w, want_h = size
+    hint = window.minimumSizeHint()
+    out = []
+    if window.width() > want_w or window.height() > want_h:
+        out.append(f"forced: the window is {window.width()}×{window.height()}, given {want_w}×{want_h}")
+    if hint.width() > want_w or hint.height() > want_h:
+        out.append(f"forced: the window needs {hint.width()}×{hint.height()}, given {want_w}×{want_h}")
+    return out
+
+
+def _drop_drawn_faces(window: QWidget) -> None:
+    """Forget the card faces the tables drew once and keep as pixmaps, so their text is drawn
+    again while recording (a face cached before the walk would hide its kana's size)."""
+    from trainer.ui import cards_faces
+    cards_faces._CACHE.clear()
+    for w in window.findChildren(QWidget):
+        for cache in ("_faces", "_card_cache"):
+            if isinstance(getattr(w, cache, None), dict):
+                getattr(w, cache).clear()
+
+
+def painted_problems(window: QWidget) -> list[str]:
+    _drop_drawn_faces(window)
+    with recording() as drawn:
+        window.grab()
+    by_size: dict[float, list[str]] = {}
+    for _, text, px in drawn.small:
+        by_size.setdefault(round(px, 1), []).append(text[:30])
+    out = [f"small: painted at {px} px: {len(texts)} texts, e.g. {sorted(set(texts))[:4]}"
+           for px, texts in sorted(by_size.items())]
+    out += [f"elided: painted {full[:40]!r} as {short!r}" for full, short in drawn.elided]
+    out += [f"cut: painted {text[:40]!r} needs {w:.0f}×{h:.0f} px, has {bw:.0f}×{bh:.0f}"
+            for text, w, h, bw, bh in drawn.overflow]
+    return sorted(set(out))
+
+
+def problems(window: QWidget, size: tuple[int, int]) -> list[str]:
+    """Every problem above on the window as it is now (one line each, duplicates removed)."""
+    return sorted(set(window_problems(window, size) + widget_problems(window) + painted_problems(window)))
+
+
+def rect_text_fits(p: QPainter, rect: QRectF, text: str) -> bool:
+    """Whether one line of text fits the rectangle in the painter's font (for table views' own checks)."""
+    return QFontMetricsF(p.font()).horizontalAdvance(text) <= rect.width() + 0.5

@@ -1,0 +1,148 @@
+"""Every screen legible on a small and a large screen, in both languages (issue 28).
+
+The walk opens every tab of the real window and every game table of the Games tab, each
+with something in play (a reading, a match, a drill, a dealt game, statistics with trials),
+at 1024×700 and 1600×1000 in English and Japanese, and fails on text under 9 px, a label
+or button narrower than its text, a widget the window cuts off, text painted shortened to
+less than half, or a window that asks for more room than the screen has
+(`tests/legibility.py` says how each is found).
+
+``KARUTA_WALK_SHOTS=DIR`` also saves each screen as DIR/<screen>-<lang>-<W>x<H>.png to look at.
+"""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+
+from audio.fake_voice import ToneVoice  # noqa: E402
+from audio.player import Player  # noqa: E402
+from legibility import problems  # noqa: E402
+from trainer.stats.store import StatsStore, Trial, default_path  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.reading import busy_drivers, set_arbiter  # noqa: E402
+from trainer.ui.voices import VoiceBook  # noqa: E402
+
+SIZES = [(1024, 700), (1600, 1000)]
+LANGS = ["en", "ja"]
+
+
+def _trials():
+    """A few weeks of play of every kind, so Statistics draws its grid, charts and lists."""
+    kinds = ("match", "kami_to_torifuda", "positional", "mubeyama")
+    with StatsStore.open(default_path()) as store:
+        store.record_many(Trial(kinds[i % 4], 1 + i % 100, i % 3 != 0, reaction_ms=300.0 + i % 700,
+                                at=1_700_000_000.0 + 3600 * i) for i in range(600))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    from trainer.ui.main_window import MainWindow
+    LANG.set("en")
+    _trials()
+    player = Player(backend="silent").open()
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    book = VoiceBook(settings, player=player)
+    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
+    settings.set(S.JOKA, False)
+    set_arbiter(None)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
+    w = MainWindow(settings, voices=book)
+    qtbot.addWidget(w)
+    w.match.confirm_quit = lambda: True            # a match in play asks before the window closes
+    yield w
+    for d in busy_drivers():
+        d.stop()
+    set_arbiter(None)
+    w.close()
+    player.close()
+    LANG.set("en")
+
+
+def _tab(w, msg):
+    w.set_mode([m for m, _ in w.modes].index(msg))
+    return w.mode(msg)
+
+
+def _settle(qtbot, ms=150):
+    qtbot.wait(ms)
+    QApplication.processEvents()
+
+
+# -- the screens, each put in play ---------------------------------------------------------------
+
+def reader(qtbot, w):
+    panel = _tab(w, "mode.reader")
+    started = []
+    w.driver.card_started.connect(started.append)
+    panel.command("start")
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
+
+
+def match(qtbot, w):
+    _tab(w, "mode.kyogi")
+    w.match.new_match(5)
+    w.match.begin_match()
+    qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)
+
+
+def drills(qtbot, w):
+    from trainer.ui.drills_panel import DRILLS
+    panel = _tab(w, "mode.drills")
+    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    panel.audio_box.setChecked(False)
+    panel.start()
+
+
+def stats(qtbot, w):
+    _tab(w, "mode.stats")
+
+
+def game(name):
+    def open_game(qtbot, w):
+        _tab(w, "mode.games")
+        panel = w.games.show_game(name)
+        if name == "mubeyama":
+            panel.start_from_setup()
+        elif hasattr(panel, "new_game"):
+            panel.new_game(seed=3)
+        elif hasattr(panel, "start_game"):
+            panel.start_game(seed=3)
+        if name == "unsun":                       # the score sheet of a whole game: 8 deals
+            for deal in range(1, 9):
+                panel.shell.scores.add_row(str(deal), [deal - 4] * panel.shell.scores.columnCount())
+            panel.shell.show_scores(True)
+    return open_game
+
+
+def _games():
+    from trainer.games.registry import table_views
+    return [g for g, _, _ in table_views() if g != "kyogi"]
+
+
+SCREENS = [("reader", reader), ("match", match), ("drills", drills), ("stats", stats)] + \
+    [(g, game(g)) for g in _games()]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name,open_screen", SCREENS, ids=[n for n, _ in SCREENS])
+def test_every_screen_is_legible(qtbot, window, name, open_screen, size, lang):
+    w = window
+    LANG.set(lang)
+    w.resize(*size)
+    w.show()
+    open_screen(qtbot, w)
+    w.resize(*size)
+    _settle(qtbot)
+    shots = os.environ.get("KARUTA_WALK_SHOTS")
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        w.grab().save(str(Path(shots) / f"{name}-{lang}-{size[0]}x{size[1]}.png"))
+    found = problems(w, size)
+    assert not found, "\n".join(found)
