@@ -131,7 +131,8 @@ class FamilyPlots(QWidget):
         palette = self.palette()
         palette.setColor(self.backgroundRole(), QColor("white"))
         self.setPalette(palette)
-        self.title = QLabel()
+        self.title = QLabel(wordWrap=True)     # long in Japanese: it must not widen the page
+        self.title.setMinimumWidth(120)        # (a wrapping label asks for a wide line by default)
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title.setStyleSheet("color: #202124;")
         outer = QVBoxLayout(self)
@@ -362,6 +363,18 @@ def weakness_colour(weakness: float | None) -> QColor:
     return QColor.fromHsvF(hue, 0.55, 0.93)
 
 
+MIN_TEXT_PX = 9          # smaller text on a small screen cannot be read
+
+
+def _kimariji_lines(text: str, side: float) -> str:
+    """A kimariji on one line while it reads at 9 px or more in a cell of `side` px, else on two
+    (あさぼらけ/あ in a 33-px cell of a 1024-px screen was 7 px on one)."""
+    if side * 0.86 / max(1, len(text)) >= MIN_TEXT_PX or len(text) < 4:
+        return text
+    half = (len(text) + 1) // 2
+    return f"{text[:half]}\n{text[half:]}"
+
+
 class HeatGrid(QWidget):
     """The 100 cards on a 10 x 10 grid, coloured by weakness; a click selects a card."""
 
@@ -423,8 +436,7 @@ class HeatGrid(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         side = min(self.width(), self.height()) / GRID_SIDE
         small, big = QFont(), QFont()
-        small.setPixelSize(max(7, int(side * 0.22)))
-        big.setPixelSize(max(8, int(side * 0.30)))
+        small.setPixelSize(max(MIN_TEXT_PX, int(side * 0.22)))
         for card in range(1, 101):
             r = self.cell_rect(card).adjusted(1, 1, -1, -1)
             c = self.cards.get(card)
@@ -433,8 +445,9 @@ class HeatGrid(QWidget):
             p.setFont(small)
             p.drawText(r.adjusted(3, 1, -2, -2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                        str(card))
-            text = static_text(card)      # in the spelling set, read at each paint
-            big.setPixelSize(max(7, int(min(side * 0.30, side * 0.86 / max(1, len(text))))))
+            text = _kimariji_lines(static_text(card), side)      # in the spelling set, read at each paint
+            longest = max(len(line) for line in text.split("\n"))
+            big.setPixelSize(max(MIN_TEXT_PX, int(min(side * 0.30, side * 0.86 / longest))))
             p.setFont(big)
             p.setPen(QColor("#202124"))
             p.drawText(r.adjusted(1, side * 0.25, -1, -1), Qt.AlignmentFlag.AlignCenter,

@@ -106,8 +106,8 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.heat = C.HeatGrid()
         self.heat.card_clicked.connect(self.select_card)
         self.heat.card_activated.connect(self.open_card)
-        self.heat_title = QLabel()
-        self.heat_legend = QLabel()
+        self.heat_title = QLabel(wordWrap=True)      # a long title wraps, not widens the page
+        self.heat_legend = QLabel(wordWrap=True)      # a long title wraps, not widens the page
         self.heat_legend.setStyleSheet("color: #5f6368;")
         heat_box = QVBoxLayout()
         heat_box.addWidget(self.heat_title)
@@ -120,7 +120,9 @@ class StatsPanel(UsesStatsStore, QWidget):
         dist_box = QVBoxLayout()
         dist_box.addWidget(self.dist, 1)
         dist_box.addWidget(self.card_button)
-        self.weak_title = QLabel()
+        self.weak_title = QLabel(wordWrap=True)      # a long title wraps, not widens the page
+        for label in (self.heat_title, self.heat_legend, self.weak_title):
+            label.setMinimumWidth(120)      # a wrapping label still asks for a wide line by default
         self.weak_family_label = QLabel()
         self.weak_family = QComboBox()      # the table ranks within one timing family
         self.weak_family.currentIndexChanged.connect(self._family_chosen)
