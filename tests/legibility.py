@@ -165,6 +165,34 @@ def widget_problems(window: QWidget) -> list[str]:
     return out
 
 
+def overlap_problems(window: QWidget) -> list[str]:
+    """Widgets of one layout drawn over each other: a layout given less room than its widgets'
+    minimum lets them overlap (a chart over the button below it) instead of growing the window."""
+    out = []
+    for parent in [window, *window.findChildren(QWidget)]:
+        layout = parent.layout()
+        if layout is None or not _shown(parent):
+            continue
+        laid = [c for c in parent.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if _shown(c) and not c.isWindow() and _in_layout(layout, c)]
+        for k, a in enumerate(laid):
+            for b in laid[k + 1:]:
+                both = a.geometry().intersected(b.geometry())
+                if both.width() > 2 and both.height() > 2:
+                    out.append(f"overlap: {_name(a)} and {_name(b)} share {both.width()}×{both.height()} px")
+    return out
+
+
+def _in_layout(layout, w: QWidget) -> bool:
+    if layout.indexOf(w) >= 0:
+        return True
+    for k in range(layout.count()):
+        inner = layout.itemAt(k).layout()
+        if inner is not None and _in_layout(inner, w):
+            return True
+    return False
+
+
 def window_problems(window: QWidget, size: tuple[int, int]) -> list[str]:
     want_w, want_h = size
     hint = window.minimumSizeHint()
@@ -204,7 +232,8 @@ def painted_problems(window: QWidget) -> list[str]:
 
 def problems(window: QWidget, size: tuple[int, int]) -> list[str]:
     """Every problem above on the window as it is now (one line each, duplicates removed)."""
-    return sorted(set(window_problems(window, size) + widget_problems(window) + painted_problems(window)))
+    return sorted(set(window_problems(window, size) + widget_problems(window) + overlap_problems(window)
+                      + painted_problems(window)))
 
 
 def rect_text_fits(p: QPainter, rect: QRectF, text: str) -> bool:

@@ -147,7 +147,7 @@ class FamilyPlots(QWidget):
         for family in FAMILIES:
             w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
             w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
-            w.setMinimumHeight(90)              # the page's layout shares the height out
+            w.setMinimumHeight(60)              # the page's layout shares the height out (700-px screens)
             legend = QLabel()
             legend.setStyleSheet("color: #202124;")
             legend.setFixedWidth(150)           # the stacked plots' date axes line up
@@ -190,7 +190,7 @@ class TrendChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=True, axis=DayAxis)
-        self.setMinimumSize(320, 200)
+        self.setMinimumSize(320, 150)
 
     def set_data(self, trend) -> None:
         by_family: dict[str, dict[str, list]] = {}
@@ -251,7 +251,7 @@ class DistributionChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=False)
-        self.setMinimumSize(260, 200)
+        self.setMinimumSize(260, 150)
 
     def set_data(self, card: int | None, kimariji: str, recent: list[tuple]) -> None:
         """recent: (kind, correct, reaction_ms) rows, newest first."""
@@ -296,7 +296,7 @@ class FaultsChart(pg.PlotWidget):
         item = self.getPlotItem()
         item.setMenuEnabled(False)
         item.showGrid(x=True, alpha=0.15)
-        self.setMinimumSize(220, 180)
+        self.setMinimumSize(220, 140)
 
     def set_data(self, faults: dict[str, int]) -> None:
         item = self.getPlotItem()
@@ -327,7 +327,7 @@ class HistoryChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=True, axis=pg.DateAxisItem)
-        self.setMinimumSize(320, 200)
+        self.setMinimumSize(320, 150)
 
     def set_data(self, rows) -> None:
         groups: dict[str, dict[tuple[str, bool], tuple[list, list]]] = {}
@@ -450,8 +450,8 @@ class HeatGrid(QWidget):
             big.setPixelSize(max(MIN_TEXT_PX, int(min(side * 0.30, side * 0.86 / longest))))
             p.setFont(big)
             p.setPen(QColor("#202124"))
-            p.drawText(r.adjusted(1, side * 0.25, -1, -1), Qt.AlignmentFlag.AlignCenter,
-                       text)
+            below_number = small.pixelSize() + 1 if "\n" in text else side * 0.25   # two lines: under the number
+            p.drawText(r.adjusted(1, below_number, -1, -1), Qt.AlignmentFlag.AlignCenter, text)
             if card == self.selected:
                 p.setPen(QPen(QColor("#1a73e8"), 3))
                 p.drawRect(r.adjusted(1, 1, -1, -1))
