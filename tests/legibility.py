@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, 
 
 MIN_PX = 9
 ELLIPSIS = "…"
+OVERLAP_PX = 1     # ems of two lines may touch by a pixel
 SLACK_PX = 4       # a full-width bracket's own blank side may overhang a box's text room unseen
 
 
@@ -33,6 +34,7 @@ class _Drawn:
         self.small: list[tuple[str, str, float]] = []
         self.elided: list[tuple[str, str]] = []
         self.overflow: list[tuple[str, float, float, float, float]] = []
+        self.boxes: dict[int, list[tuple[str, QRectF]]] = {}     # per paint device: text and its ink
 
 
 def _painter_px(p: QPainter) -> float:
@@ -41,6 +43,17 @@ def _painter_px(p: QPainter) -> float:
     px = info.pixelSize()
     scale = abs(p.worldTransform().m22()) or 1.0
     return px * scale
+
+
+def _ink(p: QPainter, box: QRectF, flags: int, text: str) -> QRectF:
+    """Where the text's glyphs are: its laid-out box, less the line spacing above and below
+    the em of each line (a kana in a small cell has a line box taller than the cell, the glyph not)."""
+    fm = QFontMetricsF(p.font())
+    laid = fm.boundingRect(box, flags, text)
+    em = float(p.fontInfo().pixelSize())
+    lines = laid.height() / fm.lineSpacing() if fm.lineSpacing() else 1
+    ink_h = max(0.0, (round(lines) - 1) * fm.lineSpacing() + em)
+    return QRectF(laid.left(), laid.center().y() - ink_h / 2, laid.width(), ink_h)
 
 
 @contextmanager
@@ -57,6 +70,10 @@ def recording() -> Iterator[_Drawn]:
             if px < MIN_PX:
                 drawn.small.append((type(p.device()).__name__, text.replace("\n", " "), px))
             box = args[0] if isinstance(args[0], (QRect, QRectF)) else None
+            if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)):
+                ink = _ink(p, QRectF(box), int(args[1]), text)
+                drawn.boxes.setdefault(id(p.device()), []).append(
+                    (text.replace("\n", " / "), p.worldTransform().mapRect(ink)))
             flags = args[1] if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)) else 0
             if box is not None and not int(flags) & int(Qt.TextFlag.TextWordWrap):
                 fm = QFontMetricsF(p.font())
@@ -215,6 +232,22 @@ def _drop_drawn_faces(window: QWidget) -> None:
                 getattr(w, cache).clear()
 
 
+def _overlapping_text(boxes: dict[int, list[tuple[str, QRectF]]]) -> list[str]:
+    """Lines of text painted over each other on one surface (a status card whose lines
+    were spaced for smaller type than they were drawn in)."""
+    out = []
+    for texts in boxes.values():
+        texts = sorted(texts, key=lambda t: t[1].top())
+        for k, (a, ra) in enumerate(texts):
+            for b, rb in texts[k + 1:]:
+                if rb.top() >= ra.bottom():
+                    break                   # sorted by top: nothing further down reaches this line
+                both = ra.intersected(rb)
+                if a != b and both.height() > OVERLAP_PX and both.width() > OVERLAP_PX:
+                    out.append(f"overlap: painted {a[:30]!r} over {b[:30]!r}")
+    return out
+
+
 def painted_problems(window: QWidget) -> list[str]:
     _drop_drawn_faces(window)
     with recording() as drawn:
@@ -227,6 +260,7 @@ def painted_problems(window: QWidget) -> list[str]:
     out += [f"elided: painted {full[:40]!r} as {short!r}" for full, short in drawn.elided]
     out += [f"cut: painted {text[:40]!r} needs {w:.0f}×{h:.0f} px, has {bw:.0f}×{bh:.0f}"
             for text, w, h, bw, bh in drawn.overflow]
+    out += _overlapping_text(drawn.boxes)
     return sorted(set(out))
 
 

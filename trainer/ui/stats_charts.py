@@ -447,11 +447,16 @@ class HeatGrid(QWidget):
                        str(card))
             text = _kimariji_lines(static_text(card), side)      # in the spelling set, read at each paint
             longest = max(len(line) for line in text.split("\n"))
-            big.setPixelSize(max(MIN_TEXT_PX, int(min(side * 0.30, side * 0.86 / longest))))
+            # two lines take about 3 em with CJK line spacing, under the number
+            room = side * 0.30 if "\n" not in text else (side - small.pixelSize() - 5) / 3.0
+            big.setPixelSize(max(MIN_TEXT_PX, int(min(room, side * 0.86 / longest))))
             p.setFont(big)
             p.setPen(QColor("#202124"))
-            below_number = small.pixelSize() + 1 if "\n" in text else side * 0.25   # two lines: under the number
-            p.drawText(r.adjusted(1, below_number, -1, -1), Qt.AlignmentFlag.AlignCenter, text)
+            if "\n" in text:           # two lines: from under the number down, not over it
+                p.drawText(r.adjusted(1, small.pixelSize() + 4, -1, -1),
+                           Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
+            else:
+                p.drawText(r.adjusted(1, side * 0.25, -1, -1), Qt.AlignmentFlag.AlignCenter, text)
             if card == self.selected:
                 p.setPen(QPen(QColor("#1a73e8"), 3))
                 p.drawRect(r.adjusted(1, 1, -1, -1))

@@ -142,15 +142,16 @@ class StatsPanel(UsesStatsStore, QWidget):
         weak_box.addWidget(self.weak_table, 1)
         self.faults = C.FaultsChart()
         self.grid.addWidget(self.trend, 0, 0, 1, 2)
-        self.grid.addLayout(heat_box, 0, 2, 2, 1)
+        heat_box.addWidget(self.empty)          # (shown only with no trials at all)
+        # the card grid takes the whole height: 100 cells need 40 px each for two-line kimariji
+        self.grid.addLayout(heat_box, 0, 2, 3, 1)
         self.grid.addLayout(dist_box, 1, 0)
         self.grid.addWidget(self.faults, 1, 1)
         self.grid.addLayout(weak_box, 2, 0, 1, 2)
-        self.grid.addWidget(self.empty, 2, 2)
         self.grid.setColumnStretch(0, 3)
         self.grid.setColumnStretch(1, 2)
-        self.grid.setColumnStretch(2, 3)
-        self.grid.setRowStretch(0, 3)
+        self.grid.setColumnStretch(2, 4)
+        self.grid.setRowStretch(0, 4)        # two stacked plots: their axis labels need the height
         self.grid.setRowStretch(1, 3)
         self.grid.setRowStretch(2, 2)
         self._charts_built = True

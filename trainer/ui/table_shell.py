@@ -427,6 +427,9 @@ class LogPanel(QListWidget):
         self.scrollToBottom()
 
 
+SHEET_ROWS = 9      # Unsun's 8 deals and the total
+
+
 class ScoreSheet(QTableWidget):
     """Rows per round or deal, columns per seat or team, a total row at the bottom."""
 
@@ -434,6 +437,9 @@ class ScoreSheet(QTableWidget):
         super().__init__(0, 0, parent)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # compact rows, and room asked for up to SHEET_ROWS of them: Unsun's 8 deals and the
+        # total show without scrolling (the log below gives up the height)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self._rows: list[tuple[str, list[int]]] = []
 
     def set_columns(self, names: Sequence[str]) -> None:
@@ -453,6 +459,9 @@ class ScoreSheet(QTableWidget):
 
     def _fill(self) -> None:
         rows = self._rows + ([("Σ", self.totals())] if self._rows else [])
+        shown = min(len(rows), SHEET_ROWS)
+        self.setMinimumHeight(self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+                              + shown * self.verticalHeader().defaultSectionSize() + 2)
         self.setRowCount(len(rows))
         self.setVerticalHeaderLabels([label for label, _ in rows])
         for r, (_, values) in enumerate(rows):
