@@ -476,7 +476,7 @@ class UnsunTable(TableView):
         y = text.top() + max(0.0, (text.height() - sum(px * 1.3 for px in sizes)) / 2)
         for (words, _size, bold, colour), px in zip(lines, sizes):
             line = QRectF(text.left(), y, text.width(), px * 1.3)
-            if trump_line is not None and (words, _size, bold, colour) == trump_line:
+            if v.trump is not None and (words, _size, bold, colour) == trump_line:
                 mark = px * 1.1                     # the trump line: the suit's mark before its name
                 paint_suit(p, v.trump, QRectF(line.left(), line.center().y() - mark / 2, mark, mark))
                 line = line.adjusted(mark + 4, 0, 0, 0)
