@@ -13,13 +13,16 @@ Used by the walk over every screen (`tests/test_ui_legible.py`) and by the scree
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterator
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics, QFontMetricsF, QPainter
-from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLineEdit,
-                               QSpinBox, QStyle, QStyleOptionComboBox, QTabBar, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLineEdit, QListWidget,
+                               QMainWindow,
+                               QSpinBox, QTableWidget, QStyle, QStyleOptionComboBox, QTabBar, QWidget)
 
 MIN_PX = 9
 ELLIPSIS = "…"
@@ -74,6 +77,8 @@ def recording() -> Iterator[_Drawn]:
                 ink = _ink(p, QRectF(box), int(args[1]), text)
                 drawn.boxes.setdefault(id(p.device()), []).append(
                     (text.replace("\n", " / "), p.worldTransform().mapRect(ink)))
+            else:                               # at a point: its words only, no box to compare
+                drawn.boxes.setdefault(id(p.device()), []).append((text, QRectF()))
             flags = args[1] if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)) else 0
             if box is not None and not int(flags) & int(Qt.TextFlag.TextWordWrap):
                 fm = QFontMetricsF(p.font())
@@ -273,3 +278,65 @@ def problems(window: QWidget, size: tuple[int, int]) -> list[str]:
 def rect_text_fits(p: QPainter, rect: QRectF, text: str) -> bool:
     """Whether one line of text fits the rectangle in the painter's font (for table views' own checks)."""
     return QFontMetricsF(p.font()).horizontalAdvance(text) <= rect.width() + 0.5
+
+
+# --------------------------------------------------------------------------- language
+
+LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
+NOT_ENGLISH = {"Okié", "Monchi", "Guru", "Meiraf", "Meri", "Robai", "Unsun"}   # the seeds' own words
+
+
+@lru_cache(maxsize=1)
+def _romaji() -> frozenset[str]:
+    """The poems' romaji words: shown beside the kana in both languages."""
+    import poems
+    words: set[str] = set()
+    for no in range(1, 101):
+        poem = poems.get(no)
+        for line in (*poem.kami_romaji, *poem.shimo_romaji):
+            words.update(w.lower() for w in LATIN_WORD.findall(line))
+    return frozenset(words)
+
+
+def shown_texts(window: QWidget) -> list[str]:
+    """Every text on screen: widgets' own (labels, buttons, boxes, tabs, list and table items,
+    headers, tooltips left out) and what the tables paint."""
+    texts: list[str] = []
+    for w in window.findChildren(QWidget):
+        if not _shown(w) or w.window() is not window:
+            continue
+        if isinstance(w, QLabel) and w.pixmap().isNull():
+            texts.append(w.text())
+        elif isinstance(w, (QAbstractButton, QComboBox)):
+            texts.append(_text_of(w))
+        elif isinstance(w, QTabBar):
+            texts += [w.tabText(k) for k in range(w.count())]
+        elif isinstance(w, QListWidget):
+            texts += [w.item(k).text() for k in range(w.count())]
+        elif isinstance(w, QTableWidget):
+            for c in range(w.columnCount()):
+                item = w.horizontalHeaderItem(c)
+                texts.append(item.text() if item else "")
+                texts += [w.item(r, c).text() for r in range(w.rowCount()) if w.item(r, c)]
+    if isinstance(window, QMainWindow):               # the status bar paints its message itself
+        texts.append(window.statusBar().currentMessage())
+    texts += painted_texts(window)
+    return [t for t in texts if t]
+
+
+def painted_texts(window: QWidget) -> list[str]:
+    _drop_drawn_faces(window)
+    with recording() as drawn:
+        window.grab()
+    return [text for boxes in drawn.boxes.values() for text, _ in boxes]
+
+
+def english_left(window: QWidget) -> list[str]:
+    """Texts on a Japanese screen that still hold English words (4 Latin letters or more)."""
+    out = []
+    for text in shown_texts(window):
+        plain = re.sub(r"<[^>]+>", " ", text)            # rich text's tags are not words
+        words = [w for w in LATIN_WORD.findall(plain) if w not in NOT_ENGLISH and w.lower() not in _romaji()]
+        if words:
+            out.append(text[:60])
+    return sorted(set(out))

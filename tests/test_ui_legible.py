@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
 
 from audio.fake_voice import ToneVoice  # noqa: E402
 from audio.player import Player  # noqa: E402
-from legibility import problems  # noqa: E402
+from legibility import english_left, problems  # noqa: E402
 from trainer.stats.store import StatsStore, Trial, default_path  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
@@ -167,3 +167,19 @@ def test_every_screen_is_legible(qtbot, window, name, open_screen, size, lang):
         assert found, f"fixed: {known!r} — remove it from KNOWN"
         pytest.xfail(f"{known}: {found[0]}")
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("name,open_screen", SCREENS, ids=[n for n, _ in SCREENS])
+def test_switching_to_japanese_mid_use_leaves_no_english(qtbot, window, name, open_screen):
+    """Each screen in use in English (a reading, a match, a drill, a dealt game), then 日本語:
+    every text on screen, the tables' painted ones included, follows."""
+    w = window
+    LANG.set("en")
+    w.resize(1600, 1000)
+    w.show()
+    open_screen(qtbot, w)
+    _settle(qtbot)
+    LANG.set("ja")
+    _settle(qtbot)
+    left = english_left(w)
+    assert not left, "\n".join(left)

@@ -306,6 +306,7 @@ class MainWindow(QMainWindow):
         self.quit_action.setText(tr("action.quit"))
         for code, act in self.language_actions.items():
             act.setChecked(code == LANG.code)
+        self._show_sound_status()           # "no sound device" in the new language too
 
     # -- first run and closing ---------------------------------------------------------------
     def after_show(self) -> None:
