@@ -103,6 +103,22 @@ def match(qtbot, w):
     qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)
 
 
+def match_stopped(qtbot, w):
+    """A match stopped because a drill took the reader: its result page says why."""
+    from trainer.ui.drills_panel import DRILLS, SETS
+    match(qtbot, w)
+    w.ask_stop_reading = lambda mode: True
+    panel = _tab(w, "mode.drills")
+    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    panel.set_box.setCurrentIndex(SETS.index("all"))
+    panel.audio_box.setChecked(True)
+    panel.start()
+    qtbot.waitUntil(lambda: w.match.phase != "play", timeout=10_000)
+    panel.command("stop")
+    _tab(w, "mode.kyogi")
+    assert w.match.result.why.isVisible()
+
+
 def drills(qtbot, w):
     from trainer.ui.drills_panel import DRILLS
     panel = _tab(w, "mode.drills")
@@ -137,7 +153,8 @@ def _games():
     return [g for g, _, _ in table_views() if g != "kyogi"]
 
 
-SCREENS = [("reader", reader), ("match", match), ("drills", drills), ("stats", stats)] + \
+SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
+           ("stats", stats)] + \
     [(g, game(g)) for g in _games()]
 
 

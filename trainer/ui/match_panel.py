@@ -554,7 +554,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.phase != PLAY:
             return
         self.dealt.abandon()
-        self.finish(why=message)
+        self.finish(why=message, words=getattr(self.driver, "error_words", None))
 
     def confirm_abandon(self) -> bool:
         """Ask before a match in progress is thrown away (tests replace this)."""
@@ -601,10 +601,10 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.dealt.abandon()
         self.finish()
 
-    def finish(self, why: str = "") -> None:
+    def finish(self, why: str = "", words: tuple[str, str] | None = None) -> None:
         self.driver.stop()
         self._race_timer.stop()
-        self.result.show_result(self, why=why)
+        self.result.show_result(self, why=why, words=words)
         self.pages.setCurrentIndex(1)
         self._update_controls()
 
@@ -717,9 +717,13 @@ class ResultView(QWidget):
         if shown is not None and shown[0].session is not None and shown[0].phase == OVER:
             self.show_result(*shown)     # the result lines, log and review in the new language
 
-    def show_result(self, panel: MatchPanel, why: str = "") -> None:
-        # `why` was worded when the match stopped (a notice from elsewhere); it stays as it was.
-        self._shown = (panel, why)
+    def show_result(self, panel: MatchPanel, why: str = "", words: tuple[str, str] | None = None) -> None:
+        # `why` was worded when the match stopped; with its `words` it is worded again in the
+        # language shown now (a failed voice's own text has none and stays as it was)
+        self._shown = (panel, why, words)
+        if words is not None:
+            from trainer.ui.reading import reword
+            why = reword(words)
         r = panel.dealt.result(HUMAN)
         if r.finished:
             self.verdict.setText(tr("match.won" if r.won else "match.lost", n=r.margin))
