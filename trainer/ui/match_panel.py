@@ -45,7 +45,7 @@ from trainer.rules.kyogi import KyogiState, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.text.events import describe
-from trainer.text.kyogi import reaction_text, seat_label, signed_ms, summary_line
+from trainer.text.kyogi import late_text, reaction_text, seat_label, signed_ms, summary_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.kimariji_text import changed_note
@@ -760,8 +760,8 @@ def review_cells(row: K.ReviewRow) -> list[str]:
     def who(seat):
         return seat_label(seat, HUMAN)
 
-    def ms(v):
-        return "" if v is None else f"{signed_ms(v)} ms"
+    def ms(v, late=None):
+        return late_text(late) if v is None else f"{signed_ms(v)} ms"
 
     side = tr("review.karafuda") if row.karafuda else tr("review.own") if row.owner == HUMAN else tr("review.opp")
     faults = "　".join(f"{who(s)}: {tr('fault.' + k)}" for s in (HUMAN, CPU) for k in row.faults[s])
@@ -770,5 +770,5 @@ def review_cells(row: K.ReviewRow) -> list[str]:
         sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed)
     # The kimariji as the log writes it (the spelling chosen, "(was …)" when it got shorter).
     return [str(row.number), f"{kimariji_short(row.poem, row.kimariji)}（{row.poem}）", side, who(row.taker),
-            ms(row.reaction_ms[HUMAN]), ms(row.reaction_ms[CPU]), faults,
+            ms(row.reaction_ms[HUMAN], row.late_ms[HUMAN]), ms(row.reaction_ms[CPU], row.late_ms[CPU]), faults,
             "✗" if row.lost(HUMAN) else "", sent]
