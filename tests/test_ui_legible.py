@@ -37,6 +37,14 @@ KNOWN = {
     ("mubeyama", (1024, 700)): "four seats of 25 torifuda: the printed kana are 4-6 px at 1024×700",
     ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
                                 "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
+    # mid-game (the walk plays ten turns)
+    ("unsun", (1024, 700)): "the cards' corner marks (Sun, T / スン, 切) are 7 px at 1024×700",
+    ("yomi", (1024, 700)): "the discard grid's numbers are 6-8 px and its title is painted over them; "
+                           "'Next: 6' over '26 discarded'",
+    ("umebotan", (1024, 700)): "captured cards ~12 px wide: their numbers 4-6 px, cut and overlapping; "
+                               "group labels ('Animals 1') and the round line elided",
+    ("umebotan", (1600, 1000)): "card names on captured cards ('Rain Man', 'Lightning') 6-8 px",
+    ("bozu", (1024, 700)): "the poets' names on the cards are 8 px at 1024×700",
 }
 
 
@@ -137,15 +145,30 @@ def game(name):
         panel = w.games.show_game(name)
         if name == "mubeyama":
             panel.start_from_setup()
-        elif hasattr(panel, "new_game"):
+            return
+        panel.cpu_delay_s = 0
+        panel.pause_after = {}
+        if hasattr(panel, "new_game"):
             panel.new_game(seed=3)
-        elif hasattr(panel, "start_game"):
+        else:
             panel.start_game(seed=3)
+        _play_turns(qtbot, panel, 10)             # mid-game: hands played, cards captured
         if name == "unsun":                       # the score sheet of a whole game: 8 deals
-            for deal in range(1, 9):
+            for deal in range(len(panel.shell.scores._rows) + 1, 9):
                 panel.shell.scores.add_row(str(deal), [deal - 4] * panel.shell.scores.columnCount())
             panel.shell.show_scores(True)
     return open_game
+
+
+def _play_turns(qtbot, panel, turns):
+    """The person plays their first legal action `turns` times; the CPUs play at once."""
+    s = panel.session
+    for _ in range(turns):
+        qtbot.waitUntil(lambda: s.is_over() or panel.me in s.waiting_for(), timeout=5000)
+        if s.is_over():
+            return
+        s.act(panel.me, s.legal(panel.me)[0])
+        panel.game._changed()
 
 
 def _games():

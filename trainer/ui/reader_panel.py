@@ -152,7 +152,7 @@ class ReaderPanel(QWidget):
         self.order_label = QLabel()
         self.order = QComboBox()
         self.order.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # texts come later
-        self.order.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)  # "む", not "むすめ…"
+        self.order.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # "む", not "むすめ…"
         for name in ORDERS:
             self.order.addItem("", name)
         self.shimo_only = QCheckBox()

@@ -457,12 +457,18 @@ class ScoreSheet(QTableWidget):
     def totals(self) -> list[int]:
         return [sum(v[c] for _, v in self._rows) for c in range(self.columnCount())]
 
+    def minimumSizeHint(self) -> QSize:
+        """Room for up to SHEET_ROWS rows, measured now (the rows' height follows the font)."""
+        hint = super().minimumSizeHint()
+        rows = sum(self.rowHeight(r) for r in range(min(self.rowCount(), SHEET_ROWS)))
+        header = self.horizontalHeader()
+        header_h = header.height() if header.isVisible() else header.sizeHint().height()
+        return QSize(hint.width(), max(hint.height(), header_h + 2 * self.frameWidth() + rows + 2))
+
     def _fill(self) -> None:
         rows = self._rows + ([("Σ", self.totals())] if self._rows else [])
-        shown = min(len(rows), SHEET_ROWS)
-        self.setMinimumHeight(self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
-                              + shown * self.verticalHeader().defaultSectionSize() + 2)
         self.setRowCount(len(rows))
+        self.updateGeometry()               # the room it asks for grows with its rows
         self.setVerticalHeaderLabels([label for label, _ in rows])
         for r, (_, values) in enumerate(rows):
             for c, v in enumerate(values):

@@ -97,7 +97,7 @@ class UnsunPanel(CardGamePanel):
         self.level_label, self.level = QLabel(), QComboBox()
         self.seat_label, self.seat = QLabel(), QComboBox()
         self.seat.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # texts come later
-        self.seat.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+        self.seat.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.timer_box = QCheckBox()          # off by default: the seed's 5 minutes when on
         self.seed_label = QLabel()
         self.seed_label.setStyleSheet("color: #777;")
