@@ -54,8 +54,10 @@ def _ink(p: QPainter, box: QRectF, flags: int, text: str) -> QRectF:
     fm = QFontMetricsF(p.font())
     laid = fm.boundingRect(box, flags, text)
     em = float(p.fontInfo().pixelSize())
-    lines = laid.height() / fm.lineSpacing() if fm.lineSpacing() else 1
-    ink_h = max(0.0, (round(lines) - 1) * fm.lineSpacing() + em)
+    # lines as laid out (a kana's fallback font spaces its lines wider than the font's own metrics)
+    lines = text.count("\n") + 1 if not flags & int(Qt.TextFlag.TextWordWrap) else \
+        max(1, round(laid.height() / fm.lineSpacing()))
+    ink_h = max(0.0, (lines - 1) * laid.height() / lines + em)
     return QRectF(laid.left(), laid.center().y() - ink_h / 2, laid.width(), ink_h)
 
 

@@ -367,11 +367,15 @@ MIN_TEXT_PX = 9          # smaller text on a small screen cannot be read
 
 
 def _kimariji_lines(text: str, side: float) -> str:
-    """A kimariji on one line while it reads at 9 px or more in a cell of `side` px, else on two
-    (あさぼらけ/あ in a 33-px cell of a 1024-px screen was 7 px on one)."""
-    if side * 0.86 / max(1, len(text)) >= MIN_TEXT_PX or len(text) < 4:
+    """A kimariji on one line, or on two when one line would be under 9 px or two lines give
+    clearly larger type (あさぼらけ/あ in a 33-px cell of a 1024-px screen was 7 px on one)."""
+    if len(text) < 4:
         return text
     half = (len(text) + 1) // 2
+    one = side * 0.86 / len(text)
+    two = min(side * 0.86 / half, (side * 0.78 - 5) / 3.0)      # two lines under the number
+    if one >= MIN_TEXT_PX and one * 1.15 >= two:
+        return text
     return f"{text[:half]}\n{text[half:]}"
 
 
