@@ -20,7 +20,7 @@ from typing import Iterator
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QFontMetrics, QFontMetricsF, QPainter
-from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLineEdit, QListWidget,
+from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLayout, QLineEdit, QListWidget,
                                QMainWindow,
                                QSpinBox, QTableWidget, QStyle, QStyleOptionComboBox, QTabBar, QWidget)
 
@@ -207,14 +207,11 @@ def overlap_problems(window: QWidget) -> list[str]:
     return out
 
 
-def _in_layout(layout, w: QWidget) -> bool:
-    if layout.indexOf(w) >= 0:
-        return True
-    for k in range(layout.count()):
-        inner = layout.itemAt(k).layout()
-        if inner is not None and _in_layout(inner, w):
-            return True
-    return False
+def _in_layout(layout: QLayout, w: QWidget) -> bool:
+    # Nested layouts are found as QObject children: wrapping their items (itemAt) would leave
+    # Python wrappers of spacer items, which are no QObjects, for PySide to hand out again
+    # once their memory is reused (a later window's menu bar came back as a QSpacerItem).
+    return any(inner.indexOf(w) >= 0 for inner in (layout, *layout.findChildren(QLayout)))
 
 
 def window_problems(window: QWidget, size: tuple[int, int]) -> list[str]:
