@@ -169,8 +169,8 @@ class Watchdog:
 
     `check(frames)` is called every `WATCH_S` with the count of frames the
     stream has played; it is stalled when that count has not moved for
-    `stall_s`, or for `first_s` in the first `first_s` after opening (a new
-    PulseAudio stream may wait that long for its first blocks).
+    `stall_s`, or, before its first block, for `first_s` (a new PulseAudio stream
+    may wait that long for its first blocks; once it has asked, `stall_s` holds).
     """
 
     def __init__(self, clock=time.perf_counter, stall_s: float = STALL_S,
@@ -184,6 +184,7 @@ class Watchdog:
         """Start watching afresh (a stream just opened at `frames`)."""
         self._frames = frames
         self._since = self._opened = self.clock()
+        self._asked = False         # the stream has asked for a block since it opened
 
     def check(self, frames: int) -> bool:
         """True if the stream is stalled."""
@@ -194,9 +195,11 @@ class Watchdog:
         0.0 while it plays (or is still within the limit)."""
         now = self.clock()
         if frames != self._frames:
-            self._frames, self._since = frames, now
+            self._frames, self._since, self._asked = frames, now, True
             return 0.0
-        settled = now - self._opened >= self.first_s
+        # Only the wait for the first block gets `first_s`: a stream that played and then
+        # stopped asking has stalled, in its first 2 s too (it was waited out unannounced).
+        settled = self._asked or now - self._opened >= self.first_s
         idle = now - self._since
         return idle if idle > (self.stall_s if settled else self.first_s) else 0.0
 

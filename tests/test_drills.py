@@ -5,7 +5,7 @@ import pytest
 
 import poems
 from trainer.drills import fuda_nagashi as fn
-from trainer.drills.common import DrillError
+from trainer.drills.common import DrillError, summarise
 from trainer.drills.fuda_nagashi import FudaNagashi
 from trainer.drills.kami_to_torifuda import KamiToTorifuda
 from trainer.drills.kimariji_henka import KimarijiHenka
@@ -119,6 +119,15 @@ def test_kami_to_torifuda_reaction_from_kimariji_mark():
     drill.touch(rnd.card)
     assert drill.is_over() and drill.next_round() is None
     assert [r.correct for r in drill.results] == [True, False, False, True]
+    done = summarise(drill.results)          # the round let run out was played, not answered
+    assert (done.answered, done.timed_out, done.rounds, done.right) == (3, 1, 4, 2)
+
+
+def test_a_karafuda_left_alone_is_an_answer_and_a_silent_miss_is_not():
+    from trainer.drills.common import TrialResult, timed_out
+    assert not timed_out(TrialResult("listening_reflex", 5, True, None))      # karafuda, rightly untouched
+    assert timed_out(TrialResult("positional", 5, False, None))               # the reading ran out
+    assert not timed_out(TrialResult("positional", 5, False, "r1c2"))         # answered wrong
 
 
 # --- listening reflex -----------------------------------------------------------------------

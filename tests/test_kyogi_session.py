@@ -540,3 +540,21 @@ def test_the_registry_passes_cards_per_side():
     variant = next(v for v in GAMES if v.game == "kyogi")
     s = KS.new_session(variant, 4, ("cpu", "cpu"), {"clock": FakeClock(), "cards_per_side": 3})
     assert [len(s.side(seat).cards()) for seat in kyogi.SEATS] == [3, 3]
+
+
+def test_a_touch_after_the_cpu_took_the_card_is_in_the_log_and_the_review_as_late():
+    """Statistics store it as "late"; the log line and the review row said nothing of it."""
+    from trainer.text.kyogi import summary_line
+    from trainer.text.messages import tr
+    cpu = ScriptedCPU({5: ((5, 300),)}, sends=[10])
+    s, r = setup([3, 5], [10, 12], [5], cpu)
+    r.next_card()
+    r.touch(5, 300 + kyogi.JUDGE_WINDOW_MS + 320)                # after the CPU's take, no fault
+    events = r.close()
+    assert s.state.outcomes[-1].taker == THEM
+    recorded = of(events, KS.ReadRecorded)[0].record
+    assert recorded.answer == "late"
+    late = 300 + kyogi.JUDGE_WINDOW_MS + 320
+    summary = of(events, KS.ReadSummary)[0]
+    assert summary.late_ms == (late, None) and s.review[-1].late_ms == (late, None)
+    assert tr("match.late", ms=f"+{late}") in summary_line(summary, YOU)

@@ -257,3 +257,10 @@ def test_the_engine_follows_the_game_protocol(variant):
     assert out.scores == tuple(g.scores()) and out.reason == g.log[-1].reason
     assert seen <= set(ENGINE_EVENT_TYPES) and "mubeyama.read" in seen
     assert not isinstance(g.pending, AwaitRead)
+
+
+def test_a_timed_flip_is_worded_in_seconds_as_the_table_and_statistics_show_it():
+    e = FlipTimed(1, 3, 2450, False)
+    en, ja = (in_language(lang, lambda: describe(e, **text.event_values(e))) for lang in ("en", "ja"))
+    assert en == "Seat 2 flipped #3 after 2.5 s" and "2.5 秒" in ja
+    assert " ms" not in en + ja

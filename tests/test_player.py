@@ -356,6 +356,25 @@ def test_watchdog_notices_a_stalled_stream_within_a_second_on_a_fake_clock():
     assert dog.check(frames)
 
 
+def test_a_stall_in_a_new_streams_first_seconds_is_noticed_once_it_has_asked():
+    """Only the wait for the first block is given FIRST_BLOCK_S: a stream that played a
+    block and then stopped asking is stalled after STALL_S, so the player says so."""
+    from audio.clock import FakeClock
+    from audio.player import STALL_S, WATCH_S, Watchdog
+    clock = FakeClock(100.0)
+    dog = Watchdog(clock)
+    clock.advance(0.3)
+    assert not dog.check(0)                        # no block yet: still within the first wait
+    frames = int(0.1 * RATE)
+    clock.advance(0.1)
+    assert not dog.check(frames)                   # it asked
+    stalled_at = clock.now()
+    while not dog.check(frames):
+        clock.advance(WATCH_S)
+    assert clock.now() - stalled_at <= STALL_S + WATCH_S + 1e-9
+    assert clock.now() - dog._opened < dog.first_s  # noticed within the first seconds
+
+
 def test_a_lost_device_hands_the_reading_to_the_silent_clock_where_it_was():
     """The stream stops (server killed): the watchdog's step closes it, queues DEVICE_LOST
     and the silent clock carries on from the same programme sample."""

@@ -154,6 +154,22 @@ def test_guide_pages_name_the_keys_of_the_reader(settings, qtbot):
         LANG.set("en")
 
 
+def test_guide_has_pages_for_games_and_statistics_each_picture_in_the_guides_language(settings, qtbot):
+    from trainer.ui.guide import guide_image
+    assert {"games", "stats"} <= set(PAGES)
+    for page in PAGES:
+        en, ja = guide_image(page, "en"), guide_image(page, "ja")
+        assert en.exists() and ja.exists()
+        if page != "voice":                         # the voice page's picture has no words to read
+            assert (en.name, ja.name) == (f"{page}-en.jpg", f"{page}-ja.jpg")
+    LANG.set("en")
+    guide = GuideDialog(settings)
+    qtbot.addWidget(guide)
+    match_page = " ".join(label.text() for label in guide.stack.widget(PAGES.index("match"))
+                          .findChildren(type(guide.counter)))
+    assert "top of the Match tab" in match_page and "is in Settings" not in match_page
+
+
 # -- About --------------------------------------------------------------------------------------
 
 def test_about_gives_the_version_the_data_folders_and_the_licences(window, settings, qtbot):

@@ -62,15 +62,27 @@ class Summary:
     mean_ms: float | None
     best_ms: float | None
     anticipations: int
+    timed_out: int = 0
+    """Rounds that ended with no answer at all (the reading ran out): played, not answered."""
+
+    @property
+    def rounds(self) -> int:
+        return self.answered + self.timed_out
+
+
+def timed_out(result: Any) -> bool:
+    """A round the player let pass with no answer (a karafuda rightly left alone is an answer)."""
+    return result.answer is None and not result.correct
 
 
 def summarise(results: Sequence[Any]) -> Summary:
-    """`results`: a drill's results (``correct``, ``reaction_ms``)."""
+    """`results`: a drill's results (``correct``, ``answer``, ``reaction_ms``)."""
     right = [r for r in results if r.correct]
     times = [r.reaction_ms for r in right if r.reaction_ms is not None]
     best, early = best_reaction(times)
     mean = sum(times) / len(times) if times else None
-    return Summary(len(results), len(right), mean, best, early if times else 0)
+    missed = sum(1 for r in results if timed_out(r))
+    return Summary(len(results) - missed, len(right), mean, best, early if times else 0, missed)
 
 
 def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:

@@ -178,6 +178,8 @@ class ReviewRow:
     faults: tuple[tuple[str, ...], tuple[str, ...]]
     giver: int | None
     cards_owed: int
+    late_ms: tuple[int | None, int | None] = (None, None)
+    """A seat's touch after the other seat had taken the card (no fault, no take): its time."""
 
     @property
     def karafuda(self) -> bool:
@@ -250,6 +252,7 @@ class ReadSummary(GameEvent):
     reaction_ms: tuple[int | None, int | None]
     faulted: tuple[bool, bool]
     faults: tuple[tuple[int, str], ...]
+    late_ms: tuple[int | None, int | None] = (None, None)     # touches after the other seat took it
 
 
 SESSION_EVENTS = (PhaseChanged, RaceOpened, TouchLanded, EarlyTouch, Reaction, ReadRecorded,
@@ -682,9 +685,18 @@ class KyogiSession:
     def _summary(self, outcome: Outcome, race: Race) -> ReadSummary:
         rts = tuple(self._first_ms(outcome, race, s) for s in kyogi.SEATS)
         faulted = tuple(any(f.seat == s for f in outcome.faults) for s in kyogi.SEATS)
+        late = tuple(self._late_ms(outcome, race, s) for s in kyogi.SEATS)
         return ReadSummary(len(self.state.read), outcome.poem, race.kimariji_kana, outcome.karafuda,
                            outcome.taker, (rts[0], rts[1]), (faulted[0], faulted[1]),
-                           tuple((f.seat, f.kind.value) for f in outcome.faults))
+                           tuple((f.seat, f.kind.value) for f in outcome.faults), (late[0], late[1]))
+
+    def _late_ms(self, outcome: Outcome, race: Race, seat: int) -> int | None:
+        """A seat that touched after the other seat took the card, without a fault: its first
+        touch's time (statistics store it as "late"; the log and the review say so too)."""
+        touched = race.touches[seat]
+        if not touched or outcome.taker in (None, seat) or any(f.seat == seat for f in outcome.faults):
+            return None
+        return min(t.time_ms for t in touched) - self.ms(race.kimariji)
 
     def _first_ms(self, outcome: Outcome, race: Race, seat: int) -> int | None:
         """A seat's time from the kimariji mark: its take's, or a faulting seat's first touch."""
@@ -696,9 +708,10 @@ class KyogiSession:
     def _review_row(self, outcome: Outcome, race: Race) -> ReviewRow:
         rts = tuple(self._first_ms(outcome, race, s) for s in kyogi.SEATS)
         faults = tuple(tuple(f.kind.value for f in outcome.faults if f.seat == s) for s in kyogi.SEATS)
+        late = tuple(self._late_ms(outcome, race, s) for s in kyogi.SEATS)
         return ReviewRow(len(self.state.read), outcome.poem, race.kimariji_kana, outcome.owner,
                          outcome.taker, (rts[0], rts[1]), (faults[0], faults[1]),
-                         outcome.giver, outcome.cards_owed)
+                         outcome.giver, outcome.cards_owed, (late[0], late[1]))
 
     def _reaction(self, outcome: Outcome, race: Race, seat: int) -> list[GameEvent]:
         rt = self._first_ms(outcome, race, seat)

@@ -52,6 +52,7 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
     "drill.done": ("終了", "Finished"),
     "drill.stopped": ("中止", "Stopped"),
     "drill.answered": ("回答 {n}", "answered {n}"),
+    "drill.timed_out": ("時間切れ {n}", "{n} let run out"),
     "drill.time": ("時間 {s} 秒", "time {s} s"),
     "drill.too_early": ("{ms} ms（早すぎ: 予測）", "{ms} ms (too early: anticipated)"),
     "drill.anticipations": ("予測 {n} 回（最速から除外）", "{n} anticipated (not counted as best)"),

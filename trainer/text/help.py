@@ -49,11 +49,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "25 枚ずつ配り、暗記時間のあと読みが始まります。札をクリックして取り、"
         "送り札も自分で選びます。お手つきやダブは規則どおりに審判します。<br>"
         "一枚ごとに、決まり字が聞こえた瞬間からの反応時間をミリ秒で表示します。"
-        "相手の強さは「設定」で初心者（E級）から名人級まで選べます。",
+        "相手の強さは「対戦」タブ上部の欄で、初心者（E級）から名人級まで選べます（試合の前に）。",
         "25 cards each, a memorisation time, then the reading. Click a card to take it and "
         "choose the okurifuda yourself; faults and double faults are judged by the rules.<br>"
         "After every card: your reaction time in milliseconds from the moment the kimariji "
-        "sounded. The opponent's strength, from beginner (E class) to top, is in Settings."),
+        "sounded. The opponent's strength, from beginner (E class) to top, is chosen in the box "
+        "at the top of the Match tab, before a match."),
     "guide.drills.title": ("練習 — 決まり字と反応", "Drills — kimariji and reflexes"),
     "guide.drills.body": (
         "上の句を聞いて取り札を選ぶ、札流し、位置の暗記などの練習です。"
@@ -62,6 +63,25 @@ TEXT: dict[str, tuple[str, str]] = {
         "Hear a kami-no-ku and pick its torifuda, fuda-nagashi, positions to memorise. "
         "The cards you miss come back more often.<br>"
         "Statistics shows every card's reaction times and accuracy, and how they change."),
+    "guide.games.title": ("遊び — むべ山、うんすん、よみ、梅ぼたん、坊主めくり",
+                          "Games — Mubeyama, Unsun, Yomi, Ume Botan, Bōzu-mekuri"),
+    "guide.games.body": (
+        "「遊び」タブには百人一首と昔の札で遊ぶほかのゲームが並びます。上の小さなタブでゲームを選び、"
+        "人数や CPU の強さを決めて「新しいゲーム」。むべ山かるたは読手が読み、札を返す速さを秒で測ります。<br>"
+        "出せる札だけが縁取られ、出せない札をクリックすると理由が出ます。得点表と記録は右側にあります。",
+        "The Games tab holds the other games of the cards: pick one in the small tabs at its top, "
+        "choose the players and the CPU's strength, then New game. In Mubeyama karuta the reader "
+        "reads and your flips are timed in seconds.<br>"
+        "Only the cards you may play are outlined; clicking another says why not. The score sheet "
+        "and the log are on the right."),
+    "guide.stats.title": ("統計 — 苦手な札が見える", "Statistics — see which cards you miss"),
+    "guide.stats.body": (
+        "対戦、練習、むべ山のすべての札の記録です。百首の表は苦手なほど赤く、"
+        "クリックでその札の反応時間、ダブルクリックでその札の履歴を開きます。<br>"
+        "上の「種類」で対戦や練習ごとに絞り込み、「CSV に書き出す…」で表計算ソフトへ持ち出せます。",
+        "Every card of every match, drill and Mubeyama game. The 100-card grid is redder for "
+        "the cards you miss; click a card for its reaction times, double-click for its history.<br>"
+        "Kind at the top narrows it to matches or one drill; Export CSV… takes it all to a spreadsheet."),
     "guide.voice.title": ("声 — 合成音声か自分の録音か", "The voice — synthesised or your own"),
     "guide.voice.body": (
         "最初は合成音声で読みます（このパソコンで一度だけ作ります）。"

@@ -121,6 +121,7 @@ MATCH_MESSAGES: dict[str, tuple[str, str]] = {
     "review.lost": ("取られた", "Lost"),
     "review.sent": ("送り", "Sent"),
     "review.karafuda": ("空札", "karafuda"),
+    "match.late": ("遅れ {ms} ms", "late {ms} ms"),
     "review.own": ("自陣", "yours"),
     "review.opp": ("敵陣", "theirs"),
     "review.nobody": ("—", "—"),
@@ -145,6 +146,11 @@ def reaction_text(ms: int | None, fault: bool) -> str:
     return tr("match.reaction", ms=ms)
 
 
+def late_text(ms: int | None) -> str:
+    """A touch after the other seat took the card: "late +620 ms" ("" for none)."""
+    return "" if ms is None else tr("match.late", ms=signed_ms(ms))
+
+
 def seat_label(seat: int | None, me: int) -> str:
     """"You" for `me`, "Opponent (CPU)" for the other seat, "—" for nobody."""
     if seat is None:
@@ -157,7 +163,7 @@ def summary_line(e: "ReadSummary", me: int, kimariji: str | None = None) -> str:
     screen spells it, else the event's), card, the taker and their time first, the other
     seat's time after it in brackets, then the faults:
     ``  3. これ（10） → You +250 ms （Opponent (CPU) +400 ms）``."""
-    times = [reaction_text(e.reaction_ms[s], e.faulted[s]) for s in (0, 1)]
+    times = [reaction_text(e.reaction_ms[s], e.faulted[s]) or late_text(e.late_ms[s]) for s in (0, 1)]
     said = [f"{seat_label(s, me)} {times[s]}" if times[s] else "" for s in (0, 1)]
     head = f"{e.number:>3}. {kimariji or e.kimariji}（{e.poem}）"
     if e.karafuda:

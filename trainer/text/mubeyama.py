@@ -177,7 +177,8 @@ SESSION_EVENT_TEXT: dict[str, tuple[str, str]] = {
                              "the reader waits after #{no} until it is flipped"),
     "mubeyama.reader_release": ("#{no} が済んだ。読み進める", "#{no} is done; the reader reads on"),
     "mubeyama.hint": ("ヒント: {seat}が #{no} を持っている", "hint: {seat} holds #{no}"),
-    "mubeyama.reaction": ("{seat}の反応 {ms} ms（#{no}）", "{seat} flipped #{no} after {ms} ms"),
+    # in seconds, as the table and Statistics show flips (a flip takes seconds, not ms)
+    "mubeyama.reaction": ("{seat}の反応 {seconds} 秒（#{no}）", "{seat} flipped #{no} after {seconds} s"),
 }
 
 
@@ -229,6 +230,8 @@ def event_values(e: MubeyamaEvent, log: tuple[MubeyamaEvent, ...] = ()) -> dict[
         values["where"] = line_words(e.line, e.index)
     elif isinstance(e, Paid):
         values["reason"] = pay_words(e.why, e.no, e.row)
+    elif e.kind == "mubeyama.reaction":
+        values["seconds"] = f"{e.fields()['ms'] / 1000:.1f}"
     elif e.kind == "mubeyama.row":
         values["where"] = tr("mubeyama.row", n=e.fields()["row"])
     elif isinstance(e, Won):

@@ -90,6 +90,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
     # -- layout --------------------------------------------------------------------------------
     def _build(self) -> None:
         self.drill_box = QComboBox()
+        self.drill_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # texts come later
         for _ in DRILLS:
             self.drill_box.addItem("")
         self.drill_box.currentIndexChanged.connect(self._drill_changed)

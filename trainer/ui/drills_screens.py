@@ -64,7 +64,9 @@ def results_text(results) -> str:
     """The figures every drill shares: right answers, the mean time and the best real one
     (anticipations are counted apart, never a "best")."""
     done = summarise(results)
-    parts = [tr("drill.correct", n=done.right, total=done.answered)]
+    parts = [tr("drill.correct", n=done.right, total=done.rounds)]
+    if done.timed_out:
+        parts.append(tr("drill.timed_out", n=done.timed_out))
     if done.mean_ms is not None:
         parts.append(tr("drill.mean", ms=f"{done.mean_ms:.0f}"))
     if done.best_ms is not None:
@@ -199,7 +201,7 @@ class DrillScreen(QWidget):
         """Stopped by the player: what was answered, how much of it right, and how long."""
         self.stop()
         elapsed = self.clock() - self.began_at
-        n = len(self.model.results)
+        n = summarise(self.model.results).answered      # a round let run out was not answered
         self.finish(lambda: " ・ ".join([tr("drill.answered", n=n), results_text(self.model.results),
                                          tr("drill.time", s=f"{elapsed:.1f}")]), stopped=True)
 

@@ -1,7 +1,8 @@
 """The short guide to the modes: shown once after the first run, skippable, and in Help.
 
-A few pages (Reader, Match, Drills and Statistics, the voice), each a title and
-a paragraph with the keys that matter; Back / Next / Skip.
+A few pages (Reader, Match, Drills, Games, Statistics, the voice), each a title,
+the mode as it looks in the interface language and a paragraph with the keys that
+matter; Back / Next / Skip.
 """
 from __future__ import annotations
 
@@ -14,13 +15,20 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QStack
 
 import trainer.text.help  # noqa: F401  (its messages)
 from trainer.ui import settings as S
-from trainer.ui.i18n import tr
+from trainer.ui.i18n import LANG, tr
 
 # Set once the guide has been seen to the end or skipped: it is not shown again by itself.
 GUIDE_SEEN = S.Key("ui/guide_seen", False)
 
-PAGES = ("reader", "match", "drills", "voice")
+PAGES = ("reader", "match", "drills", "games", "stats", "voice")
 GUIDE_IMAGES = Path(__file__).resolve().parent.parent / "resources" / "guide"
+
+
+def guide_image(page: str, lang: str | None = None) -> Path:
+    """The page's picture in the interface language (``reader-en.jpg``), or the one picture
+    a page has for both (``voice.jpg``)."""
+    own = GUIDE_IMAGES / f"{page}-{lang or LANG.code}.jpg"
+    return own if own.exists() else GUIDE_IMAGES / f"{page}.jpg"
 
 
 class GuideDialog(QDialog):
@@ -61,7 +69,7 @@ class GuideDialog(QDialog):
         title = QLabel(f"<h2>{tr(f'guide.{name}.title')}</h2>")
         layout.addWidget(title)
         picture = QLabel()
-        picture.setPixmap(QPixmap(str(GUIDE_IMAGES / f"{name}.jpg")))
+        picture.setPixmap(QPixmap(str(guide_image(name))))
         picture.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(picture)
         body = QLabel(tr(f"guide.{name}.body"))

@@ -159,9 +159,10 @@ class MainWindow(QMainWindow):
 
     def may_stop_readings(self, others, starting) -> bool:
         """The arbiter of `trainer.ui.reading`: a reading is to start while others are busy."""
-        starting.name = self._mode_name(starting)
-        for d in others:
+        for d in (starting, *others):
             d.name = self._mode_name(d)
+            k = self.mode_of_driver(d)
+            d.name_msg = self.modes[k][0] if k is not None else ""     # to word it again later
         names = "・".join(dict.fromkeys(d.name for d in others if d.name)) or tr("reading.stopped")
         return self.ask_stop_reading(names)
 
@@ -308,6 +309,11 @@ class MainWindow(QMainWindow):
         self.quit_action.setText(tr("action.quit"))
         for code, act in self.language_actions.items():
             act.setChecked(code == LANG.code)
+        self._show_sound_status()           # "no sound device" in the new language too
+        from trainer.ui.reading import notice_reworded
+        again = notice_reworded(self.statusBar().currentMessage())
+        if again is not None:
+            self.statusBar().showMessage(again, 20_000)
 
     # -- first run and closing ---------------------------------------------------------------
     def after_show(self) -> None:

@@ -48,7 +48,7 @@ from trainer.rules.kyogi import KyogiState, Rules
 from trainer.rules.territory import LayoutError, Territory
 from trainer.ui import settings as S
 from trainer.text.events import describe
-from trainer.text.kyogi import reaction_text, seat_label, signed_ms, summary_line
+from trainer.text.kyogi import late_text, reaction_text, seat_label, signed_ms, summary_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, tr
 from trainer.ui.kimariji_text import changed_note
@@ -590,7 +590,7 @@ class MatchPanel(UsesStatsStore, QWidget):
         if self.phase != PLAY:
             return
         self.dealt.abandon()
-        self.finish(why=message)
+        self.finish(why=message, words=getattr(self.driver, "error_words", None))
 
     def confirm_abandon(self) -> bool:
         """Ask before a match in progress is thrown away (tests replace this)."""
@@ -637,11 +637,11 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.dealt.abandon()
         self.finish()
 
-    def finish(self, why: str = "") -> None:
+    def finish(self, why: str = "", words: tuple[str, str] | None = None) -> None:
         self.driver.stop()
         self._race_timer.stop()
         self.race_checks.flush()
-        self.result.show_result(self, why=why)
+        self.result.show_result(self, why=why, words=words)
         self.pages.setCurrentIndex(1)
         self._update_controls()
 
@@ -754,9 +754,13 @@ class ResultView(QWidget):
         if shown is not None and shown[0].session is not None and shown[0].phase == OVER:
             self.show_result(*shown)     # the result lines, log and review in the new language
 
-    def show_result(self, panel: MatchPanel, why: str = "") -> None:
-        # `why` was worded when the match stopped (a notice from elsewhere); it stays as it was.
-        self._shown = (panel, why)
+    def show_result(self, panel: MatchPanel, why: str = "", words: tuple[str, str] | None = None) -> None:
+        # `why` was worded when the match stopped; with its `words` it is worded again in the
+        # language shown now (a failed voice's own text has none and stays as it was)
+        self._shown = (panel, why, words)
+        if words is not None:
+            from trainer.ui.reading import reword
+            why = reword(words)
         r = panel.dealt.result(HUMAN)
         if r.finished:
             self.verdict.setText(tr("match.won" if r.won else "match.lost", n=r.margin))
@@ -808,8 +812,8 @@ def review_cells(row: K.ReviewRow) -> list[str]:
     def who(seat):
         return seat_label(seat, HUMAN)
 
-    def ms(v):
-        return "" if v is None else f"{signed_ms(v)} ms"
+    def ms(v, late=None):
+        return late_text(late) if v is None else f"{signed_ms(v)} ms"
 
     side = tr("review.karafuda") if row.karafuda else tr("review.own") if row.owner == HUMAN else tr("review.opp")
     faults = "　".join(f"{who(s)}: {tr('fault.' + k)}" for s in (HUMAN, CPU) for k in row.faults[s])
@@ -818,5 +822,5 @@ def review_cells(row: K.ReviewRow) -> list[str]:
         sent = tr("review.sent_by", who=who(row.giver), n=row.cards_owed)
     # The kimariji as the log writes it (the spelling chosen, "(was …)" when it got shorter).
     return [str(row.number), f"{kimariji_short(row.poem, row.kimariji)}（{row.poem}）", side, who(row.taker),
-            ms(row.reaction_ms[HUMAN]), ms(row.reaction_ms[CPU]), faults,
+            ms(row.reaction_ms[HUMAN], row.late_ms[HUMAN]), ms(row.reaction_ms[CPU], row.late_ms[CPU]), faults,
             "✗" if row.lost(HUMAN) else "", sent]

@@ -128,7 +128,7 @@ class PlayPage(QWidget):
         f.setPixelSize(26)
         f.setBold(True)
         self.reaction.setFont(f)
-        self.reactions_title = QLabel()
+        self.reactions_title = QLabel(wordWrap=True)
         self.reactions = QLabel(wordWrap=True)
         self.ledger_title = QLabel()
         self.ledger = QListWidget()

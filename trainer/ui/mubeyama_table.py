@@ -45,6 +45,9 @@ FLY_MS = 650
 UNKNOWN = 0   # slot number reported for a face-down card this view cannot name
 
 
+GAP = 0.06      # between cards, of a card's width: wider gaps cost 1-2 px of kana at 1600×1000
+
+
 def wrapped_rows(rows, wrap: int | None):
     """Izumoji's single row, wrapped for the screen; other layouts as they are."""
     if not wrap or len(rows) != 1:
@@ -121,7 +124,7 @@ class TableWidget(TableView):
         layouts = [wrapped_rows(t.rows, self._wrap_for(box, t.rows)) for box, t in zip(seats, self.view.tables)]
         card_w = min(self._card_width(box, rows) for box, rows in zip(seats, layouts))
         card_h = card_w / ASPECT
-        gap = card_w * 0.1
+        gap = card_w * GAP
         for seat, (area, rows) in enumerate(zip(seats, layouts)):
             total_h = len(rows) * card_h + (len(rows) - 1) * gap
             y = area.top() + max(0.0, (area.height() - total_h) / 2)
@@ -152,8 +155,8 @@ class TableWidget(TableView):
         cols = max((len(r) for r in rows), default=1) or 1
         area_w = box.width() - 26      # room for a row's check mark
         area_h = box.height()
-        by_w = area_w / (cols * 1.1)
-        by_h = area_h / (len(rows) * 1.1) * ASPECT
+        by_w = area_w / (cols + (cols - 1) * GAP)
+        by_h = area_h / (len(rows) + (len(rows) - 1) * GAP) * ASPECT
         return max(12.0, min(by_w, by_h, 120.0))
 
     def slot_rect(self, seat: int, no: int) -> QRectF | None:

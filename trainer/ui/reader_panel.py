@@ -22,7 +22,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QListWidget, QMessageBox, QPushButton, QRadioButton,
-                               QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
+                               QSizePolicy, QSpinBox, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
 
 import poems
 from audio.clock import SYSTEM, Clock
@@ -151,6 +151,8 @@ class ReaderPanel(QWidget):
         self.karafuda = QSpinBox(minimum=0, maximum=99)
         self.order_label = QLabel()
         self.order = QComboBox()
+        self.order.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # texts come later
+        self.order.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # "む", not "むすめ…"
         for name in ORDERS:
             self.order.addItem("", name)
         self.shimo_only = QCheckBox()
@@ -163,12 +165,16 @@ class ReaderPanel(QWidget):
         self.replay_button.clicked.connect(self.replay)
         self.set_given.toggled.connect(self.karafuda.setEnabled)
         self.karafuda.setEnabled(False)         # karafuda lie outside a chosen set
+        # Two rows: on one, the controls and the replay button are wider than a 1024-px screen.
         clubrow = QHBoxLayout()
-        for w in (self.karafuda_label, self.karafuda, self.order_label, self.order, self.shimo_only,
-                  self.memorise, self.memorise_min):
+        for w in (self.karafuda_label, self.karafuda, self.order_label, self.order, self.shimo_only):
             clubrow.addWidget(w)
         clubrow.addStretch(1)
-        clubrow.addWidget(self.replay_button)
+        memorise_row = QHBoxLayout()
+        for w in (self.memorise, self.memorise_min):
+            memorise_row.addWidget(w)
+        memorise_row.addStretch(1)
+        memorise_row.addWidget(self.replay_button)
 
         self.countdown = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         huge = QFont()
@@ -188,6 +194,7 @@ class ReaderPanel(QWidget):
         lv.addLayout(row)
         lv.addLayout(setrow)
         lv.addLayout(clubrow)
+        lv.addLayout(memorise_row)
 
         self.read_title = QLabel()
         self.read_list = QListWidget()

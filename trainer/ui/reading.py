@@ -68,7 +68,13 @@ def on_sound_notice(method) -> None:
     _sound_listeners.append(weakref.WeakMethod(method))
 
 
-def notify_sound(text: str) -> None:
+_last_notice: tuple[str, tuple[str, str] | None] = ("", None)
+
+
+def notify_sound(text: str, words: tuple[str, str] | None = None) -> None:
+    """Tell the listeners; `words` (as `reword` takes them) let the notice be worded again."""
+    global _last_notice
+    _last_notice = (text, words)
     for ref in list(_sound_listeners):
         method = ref()
         try:
@@ -119,6 +125,20 @@ def _stopped_text(by: str = "") -> str:
     return tr("reading.stopped_by", mode=by) if by else tr("reading.stopped")
 
 
+def notice_reworded(shown: str) -> str | None:
+    """The notice on screen (`shown`) in the interface language now, if it is the last one
+    and was given with its words; else None (leave it)."""
+    text, words = _last_notice
+    return reword(words) if words is not None and shown == text else None
+
+
+def reword(words: tuple[str, str]) -> str:
+    """A stop notice (message id, the message id of the mode that caused it, or "") in the
+    interface language now: a result page shown before a language switch words it again."""
+    msg, mode = words
+    return tr(msg, mode=tr(mode)) if mode else tr(msg)
+
+
 class ReadingDriver(QObject):
     card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
     kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
@@ -134,7 +154,9 @@ class ReadingDriver(QObject):
         and notices when another mode wants the player (the main window can set it)."""
         super().__init__(parent)
         self.name = name
+        self.name_msg = ""                        # the message id of that name (the mode's), to reword
         self.interrupted_by: str | None = None   # the notice of the last stop another mode caused
+        self.error_words: tuple[str, str] | None = None   # the last `error` as `reword` takes it
         self.voices = voices
         self.programme = None
         self.order: list[int] = []
@@ -168,18 +190,20 @@ class ReadingDriver(QObject):
                 return False
         except RuntimeError:        # the window that asked is gone: stop with a notice
             set_arbiter(None)
+        words = ("reading.stopped_by", self.name_msg) if self.name and self.name_msg else None
         for other in others:
-            other.interrupt(_stopped_text(self.name))
+            other.interrupt(_stopped_text(self.name), words)
         return True
 
-    def interrupt(self, message: str) -> None:
+    def interrupt(self, message: str, words: tuple[str, str] | None = None) -> None:
         """Stop because another reading needs the player; the owner hears it as `error`."""
         was_busy = self.busy
         self.stop()
         if was_busy:
             self.interrupted_by = message   # the owner may skip a dialog: the person chose this
+            self.error_words = words
             self.error.emit(message)
-            notify_sound(message)
+            notify_sound(message, words)
 
     # -- control -----------------------------------------------------------------------------
     def start(self, order, timing, joka: bool) -> None:
@@ -187,6 +211,7 @@ class ReadingDriver(QObject):
         from audio.programme import Programme, ReadingSettings
         self.stop()
         if not self._make_room():
+            self.error_words = ("reading.kept_other", "")
             self.error.emit(tr("reading.kept_other"))
             return
         self._generation += 1
@@ -214,6 +239,7 @@ class ReadingDriver(QObject):
     def _failed(self, message: str) -> None:
         self._timer.stop()
         self._set_state(IDLE)
+        self.error_words = None             # the cause's own text: nothing to word again
         self.error.emit(message)
 
     def _play(self, programme, order, generation) -> None:

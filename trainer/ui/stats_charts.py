@@ -131,7 +131,8 @@ class FamilyPlots(QWidget):
         palette = self.palette()
         palette.setColor(self.backgroundRole(), QColor("white"))
         self.setPalette(palette)
-        self.title = QLabel()
+        self.title = QLabel(wordWrap=True)     # long in Japanese: it must not widen the page
+        self.title.setMinimumWidth(120)        # (a wrapping label asks for a wide line by default)
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title.setStyleSheet("color: #202124;")
         outer = QVBoxLayout(self)
@@ -146,7 +147,7 @@ class FamilyPlots(QWidget):
         for family in FAMILIES:
             w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
             w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
-            w.setMinimumHeight(90)              # the page's layout shares the height out
+            w.setMinimumHeight(60)              # the page's layout shares the height out (700-px screens)
             legend = QLabel()
             legend.setStyleSheet("color: #202124;")
             legend.setFixedWidth(150)           # the stacked plots' date axes line up
@@ -189,7 +190,7 @@ class TrendChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=True, axis=DayAxis)
-        self.setMinimumSize(320, 200)
+        self.setMinimumSize(320, 150)
 
     def set_data(self, trend) -> None:
         by_family: dict[str, dict[str, list]] = {}
@@ -250,7 +251,7 @@ class DistributionChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=False)
-        self.setMinimumSize(260, 200)
+        self.setMinimumSize(260, 150)
 
     def set_data(self, card: int | None, kimariji: str, recent: list[tuple]) -> None:
         """recent: (kind, correct, reaction_ms) rows, newest first."""
@@ -295,7 +296,7 @@ class FaultsChart(pg.PlotWidget):
         item = self.getPlotItem()
         item.setMenuEnabled(False)
         item.showGrid(x=True, alpha=0.15)
-        self.setMinimumSize(220, 180)
+        self.setMinimumSize(220, 140)
 
     def set_data(self, faults: dict[str, int]) -> None:
         item = self.getPlotItem()
@@ -326,7 +327,7 @@ class HistoryChart(FamilyPlots):
 
     def __init__(self):
         super().__init__(stacked=True, axis=pg.DateAxisItem)
-        self.setMinimumSize(320, 200)
+        self.setMinimumSize(320, 150)
 
     def set_data(self, rows) -> None:
         groups: dict[str, dict[tuple[str, bool], tuple[list, list]]] = {}
@@ -360,6 +361,22 @@ def weakness_colour(weakness: float | None) -> QColor:
     t = max(0.0, min(1.0, weakness / 0.6))
     hue = (1.0 - t) * 120.0 / 360.0
     return QColor.fromHsvF(hue, 0.55, 0.93)
+
+
+MIN_TEXT_PX = 9          # smaller text on a small screen cannot be read
+
+
+def _kimariji_lines(text: str, side: float) -> str:
+    """A kimariji on one line, or on two when one line would be under 9 px or two lines give
+    clearly larger type (あさぼらけ/あ in a 33-px cell of a 1024-px screen was 7 px on one)."""
+    if len(text) < 4:
+        return text
+    half = (len(text) + 1) // 2
+    one = side * 0.86 / len(text)
+    two = min(side * 0.86 / half, (side * 0.78 - 5) / 3.0)      # two lines under the number
+    if one >= MIN_TEXT_PX and one * 1.15 >= two:
+        return text
+    return f"{text[:half]}\n{text[half:]}"
 
 
 class HeatGrid(QWidget):
@@ -423,8 +440,7 @@ class HeatGrid(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         side = min(self.width(), self.height()) / GRID_SIDE
         small, big = QFont(), QFont()
-        small.setPixelSize(max(7, int(side * 0.22)))
-        big.setPixelSize(max(8, int(side * 0.30)))
+        small.setPixelSize(max(MIN_TEXT_PX, int(side * 0.22)))
         for card in range(1, 101):
             r = self.cell_rect(card).adjusted(1, 1, -1, -1)
             c = self.cards.get(card)
@@ -433,12 +449,18 @@ class HeatGrid(QWidget):
             p.setFont(small)
             p.drawText(r.adjusted(3, 1, -2, -2), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                        str(card))
-            text = static_text(card)      # in the spelling set, read at each paint
-            big.setPixelSize(max(7, int(min(side * 0.30, side * 0.86 / max(1, len(text))))))
+            text = _kimariji_lines(static_text(card), side)      # in the spelling set, read at each paint
+            longest = max(len(line) for line in text.split("\n"))
+            # two lines take about 3 em with CJK line spacing, under the number
+            room = side * 0.30 if "\n" not in text else (side - small.pixelSize() - 5) / 3.0
+            big.setPixelSize(max(MIN_TEXT_PX, int(min(room, side * 0.86 / longest))))
             p.setFont(big)
             p.setPen(QColor("#202124"))
-            p.drawText(r.adjusted(1, side * 0.25, -1, -1), Qt.AlignmentFlag.AlignCenter,
-                       text)
+            if "\n" in text:           # two lines: from under the number down, not over it
+                p.drawText(r.adjusted(1, small.pixelSize() + 4, -1, -1),
+                           Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
+            else:
+                p.drawText(r.adjusted(1, side * 0.25, -1, -1), Qt.AlignmentFlag.AlignCenter, text)
             if card == self.selected:
                 p.setPen(QPen(QColor("#1a73e8"), 3))
                 p.drawRect(r.adjusted(1, 1, -1, -1))

@@ -106,8 +106,8 @@ class StatsPanel(UsesStatsStore, QWidget):
         self.heat = C.HeatGrid()
         self.heat.card_clicked.connect(self.select_card)
         self.heat.card_activated.connect(self.open_card)
-        self.heat_title = QLabel()
-        self.heat_legend = QLabel()
+        self.heat_title = QLabel(wordWrap=True)      # a long title wraps, not widens the page
+        self.heat_legend = QLabel(wordWrap=True)      # a long title wraps, not widens the page
         self.heat_legend.setStyleSheet("color: #5f6368;")
         heat_box = QVBoxLayout()
         heat_box.addWidget(self.heat_title)
@@ -120,7 +120,9 @@ class StatsPanel(UsesStatsStore, QWidget):
         dist_box = QVBoxLayout()
         dist_box.addWidget(self.dist, 1)
         dist_box.addWidget(self.card_button)
-        self.weak_title = QLabel()
+        self.weak_title = QLabel(wordWrap=True)      # a long title wraps, not widens the page
+        for label in (self.heat_title, self.heat_legend, self.weak_title):
+            label.setMinimumWidth(120)      # a wrapping label still asks for a wide line by default
         self.weak_family_label = QLabel()
         self.weak_family = QComboBox()      # the table ranks within one timing family
         self.weak_family.currentIndexChanged.connect(self._family_chosen)
@@ -140,15 +142,16 @@ class StatsPanel(UsesStatsStore, QWidget):
         weak_box.addWidget(self.weak_table, 1)
         self.faults = C.FaultsChart()
         self.grid.addWidget(self.trend, 0, 0, 1, 2)
-        self.grid.addLayout(heat_box, 0, 2, 2, 1)
+        heat_box.addWidget(self.empty)          # (shown only with no trials at all)
+        # the card grid takes the whole height: 100 cells need 40 px each for two-line kimariji
+        self.grid.addLayout(heat_box, 0, 2, 3, 1)
         self.grid.addLayout(dist_box, 1, 0)
         self.grid.addWidget(self.faults, 1, 1)
         self.grid.addLayout(weak_box, 2, 0, 1, 2)
-        self.grid.addWidget(self.empty, 2, 2)
         self.grid.setColumnStretch(0, 3)
         self.grid.setColumnStretch(1, 2)
-        self.grid.setColumnStretch(2, 3)
-        self.grid.setRowStretch(0, 3)
+        self.grid.setColumnStretch(2, 4)
+        self.grid.setRowStretch(0, 4)        # two stacked plots: their axis labels need the height
         self.grid.setRowStretch(1, 3)
         self.grid.setRowStretch(2, 2)
         self._charts_built = True

@@ -427,6 +427,9 @@ class LogPanel(QListWidget):
         self.scrollToBottom()
 
 
+SHEET_ROWS = 9      # Unsun's 8 deals and the total
+
+
 class ScoreSheet(QTableWidget):
     """Rows per round or deal, columns per seat or team, a total row at the bottom."""
 
@@ -434,6 +437,9 @@ class ScoreSheet(QTableWidget):
         super().__init__(0, 0, parent)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # compact rows, and room asked for up to SHEET_ROWS of them: Unsun's 8 deals and the
+        # total show without scrolling (the log below gives up the height)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self._rows: list[tuple[str, list[int]]] = []
 
     def set_columns(self, names: Sequence[str]) -> None:
@@ -451,9 +457,18 @@ class ScoreSheet(QTableWidget):
     def totals(self) -> list[int]:
         return [sum(v[c] for _, v in self._rows) for c in range(self.columnCount())]
 
+    def minimumSizeHint(self) -> QSize:
+        """Room for up to SHEET_ROWS rows, measured now (the rows' height follows the font)."""
+        hint = super().minimumSizeHint()
+        rows = sum(self.rowHeight(r) for r in range(min(self.rowCount(), SHEET_ROWS)))
+        header = self.horizontalHeader()
+        header_h = header.height() if header.isVisible() else header.sizeHint().height()
+        return QSize(hint.width(), max(hint.height(), header_h + 2 * self.frameWidth() + rows + 2))
+
     def _fill(self) -> None:
         rows = self._rows + ([("Σ", self.totals())] if self._rows else [])
         self.setRowCount(len(rows))
+        self.updateGeometry()               # the room it asks for grows with its rows
         self.setVerticalHeaderLabels([label for label, _ in rows])
         for r, (_, values) in enumerate(rows):
             for c, v in enumerate(values):

@@ -115,6 +115,9 @@ def _text(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
     p.restore()
 
 
+PILE_LABEL_H = 26.0        # room under the draw pile and the drawn card: two lines of small type
+
+
 def _fitted(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
             colour: QColor = QColor("#333"), align: Any = Qt.AlignmentFlag.AlignLeft) -> None:
     """A one-line label in *rect*: smaller type when it would not fit, elided if still too long."""
@@ -126,8 +129,14 @@ def _fitted(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = False,
     p.save()
     p.setFont(f)
     p.setPen(colour)
-    text = QFontMetricsF(f).elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
-    p.drawText(rect, align | Qt.AlignmentFlag.AlignTop, text)
+    fm = QFontMetricsF(f)
+    if fm.horizontalAdvance(text) > rect.width() and rect.height() >= 2 * fm.lineSpacing():
+        # a label given two lines' room ("Draw / pile" under a narrow pile) wraps rather than
+        # losing its end: "Dr…" says nothing
+        p.drawText(rect, align | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap, text)
+    else:
+        p.drawText(rect, align | Qt.AlignmentFlag.AlignTop,
+                   fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width()))
     p.restore()
 
 
@@ -167,7 +176,7 @@ class UmebotanTable(TableView):
         self._reserved = _grid(grid, n)[-1] if v.reserved else QRectF()
         ph = min(pile_w / ASPECT, area.height() * 0.42)
         self._pile = QRectF(area.left(), area.top() + 24, ph * ASPECT, ph)
-        self._drawn = QRectF(area.left(), self._pile.bottom() + 22, ph * ASPECT, ph)
+        self._drawn = QRectF(area.left(), self._pile.bottom() + PILE_LABEL_H + 4, ph * ASPECT, ph)
 
     def paintEvent(self, event) -> None:
         self.faces_painted = set()
@@ -189,12 +198,12 @@ class UmebotanTable(TableView):
             paint_card_back(p, self._pile)
             _text(p, self._pile, str(v.draw_pile), int(self._pile.width() * 0.45), bold=True,
                   colour=QColor(255, 235, 200))
-        _fitted(p, QRectF(self._pile.left(), self._pile.bottom() + 1, self._pile.width() + 14, 18),
+        _fitted(p, QRectF(self._pile.left(), self._pile.bottom() + 1, self._pile.width() + 14, PILE_LABEL_H),
                 tr("ume.draw_pile_label"), 12)
         if v.drawn is not None:
             paint_hana(p, self._drawn, v.drawn, highlight=CAPTURES, faces_painted=self.faces_painted)
-            _fitted(p, QRectF(self._drawn.left(), self._drawn.bottom() + 1, self._drawn.width() + 14, 18),
-                    tr("ume.drawn"), 12)
+            _fitted(p, QRectF(self._drawn.left(), self._drawn.bottom() + 1, self._drawn.width() + 14,
+                              PILE_LABEL_H), tr("ume.drawn"), 12)
         for r, card in self._field:
             paint_hana(p, r, card, highlight=TARGET if card in self.targets else None,
                        faces_painted=self.faces_painted)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from audio.clock import SYSTEM, Clock
 from trainer.games import registry
@@ -96,6 +96,8 @@ class UnsunPanel(CardGamePanel):
     def build_setup(self, row: QHBoxLayout) -> None:
         self.level_label, self.level = QLabel(), QComboBox()
         self.seat_label, self.seat = QLabel(), QComboBox()
+        self.seat.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)   # texts come later
+        self.seat.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.timer_box = QCheckBox()          # off by default: the seed's 5 minutes when on
         self.seed_label = QLabel()
         self.seed_label.setStyleSheet("color: #777;")

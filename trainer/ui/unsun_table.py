@@ -286,6 +286,24 @@ def _paint_trump_mark(p: QPainter, rect: QRectF) -> None:
     p.drawText(tag, Qt.AlignmentFlag.AlignCenter, tr("unsun.ui.trump_tag"))
 
 
+STATUS_MIN_PX = 9
+
+
+def _fit_lines(lines: list, height: float) -> tuple[list, list[int]]:
+    """The status card's lines and their pixel sizes in `height`: scaled down to 9 px at least;
+    when even that does not fit, the phase's hint (the third line) goes first, then lines from
+    the end (the totals are also on the score sheet). Lines are spaced 1.3 × their size."""
+    lines, hint = list(lines), True
+    while lines:
+        scale = min(1.0, height / sum(size * 1.3 for _, size, _, _ in lines))
+        sizes = [max(STATUS_MIN_PX, int(size * scale)) for _, size, _, _ in lines]
+        if sum(px * 1.3 for px in sizes) <= height or len(lines) == 1:
+            return lines, sizes
+        lines.pop(2 if hint and len(lines) > 2 else -1)
+        hint = False
+    return [], []
+
+
 def paint_team_badge(p: QPainter, rect: QRectF, team: int) -> None:
     """Team A: a filled dark disc with A; team B: a hollow disc with B (no colour needed)."""
     p.save()
@@ -294,7 +312,7 @@ def paint_team_badge(p: QPainter, rect: QRectF, team: int) -> None:
     p.drawEllipse(rect)
     f = QFont()
     f.setBold(True)
-    f.setPixelSize(int(rect.height() * 0.62))
+    f.setPixelSize(max(9, int(rect.height() * 0.62)))     # a letter under 9 px is a smudge
     p.setFont(f)
     p.setPen(QColor("white") if team == 0 else TEAM_COLOURS[team])
     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "AB"[team])
@@ -378,7 +396,7 @@ class UnsunTable(TableView):
 
     # -- drawing -------------------------------------------------------------------------------
     def paint_seat(self, p: QPainter, seat: int, rect: QRectF) -> None:
-        badge = min(26.0, rect.height() * 0.3)
+        badge = min(26.0, max(15.0, rect.height() * 0.3))      # its letter stays 9 px or more
         paint_team_badge(p, QRectF(rect.right() - badge, rect.top(), badge, badge), team_of(seat))
         room = rect.adjusted(0, 0, -badge - 6, 0)
         if self.view is None or self.view.deal < 0:
@@ -453,18 +471,18 @@ class UnsunTable(TableView):
             lines.append((tr("unsun.ui.hidden_robai"), 13, True, red))
         lines.append((tr("unsun.ui.tricks", a=v.tricks[0], b=v.tricks[1]), 13, False, None))
         lines.append((tr("unsun.ui.totals", a=v.totals[0], b=v.totals[1]), 13, False, None))
-        scale = min(1.0, text.height() / sum(s * 1.3 for _, s, _, _ in lines))
-        y = text.top() + max(0.0, (text.height() - sum(s * 1.3 * scale for _, s, _, _ in lines)) / 2)
-        for k, (words, size, bold, colour) in enumerate(lines):
-            px = max(9, int(size * scale))
+        trump_line = lines[3] if v.trump is not None else None
+        lines, sizes = _fit_lines(lines, text.height())
+        y = text.top() + max(0.0, (text.height() - sum(px * 1.3 for px in sizes)) / 2)
+        for (words, _size, bold, colour), px in zip(lines, sizes):
             line = QRectF(text.left(), y, text.width(), px * 1.3)
-            if k == 3 and v.trump is not None:      # the trump line: the suit's mark before its name
-                mark = px * 1.1
+            if v.trump is not None and (words, _size, bold, colour) == trump_line:
+                mark = px * 1.1                     # the trump line: the suit's mark before its name
                 paint_suit(p, v.trump, QRectF(line.left(), line.center().y() - mark / 2, mark, mark))
                 line = line.adjusted(mark + 4, 0, 0, 0)
             p.setPen(colour or QColor("#222"))
             _text(p, line, words, px, bold=bold)
-            y += size * 1.3 * scale
+            y += px * 1.3                           # spaced as drawn: 9-px lines never overlap
         p.restore()
 
     def _paint_trick(self, p: QPainter, r: QRectF) -> None:

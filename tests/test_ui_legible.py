@@ -1,0 +1,232 @@
+"""Every screen legible on a small and a large screen, in both languages (issue 28).
+
+The walk opens every tab of the real window and every game table of the Games tab, each
+with something in play (a reading, a match, a drill, a dealt game, statistics with trials),
+at 1024×700 and 1600×1000 in English and Japanese, and fails on text under 9 px, a label
+or button narrower than its text, a widget the window cuts off, text painted shortened to
+less than half, or a window that asks for more room than the screen has
+(`tests/legibility.py` says how each is found).
+
+``KARUTA_WALK_SHOTS=DIR`` also saves each screen as DIR/<screen>-<lang>-<W>x<H>.png to look at.
+"""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+
+from audio.fake_voice import ToneVoice  # noqa: E402
+from audio.player import Player  # noqa: E402
+from legibility import english_left, problems  # noqa: E402
+from trainer.stats.store import StatsStore, Trial, default_path  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG  # noqa: E402
+from trainer.ui.reading import busy_drivers, set_arbiter  # noqa: E402
+from trainer.ui.voices import VoiceBook  # noqa: E402
+
+SIZES = [(1024, 700), (1600, 1000)]
+LANGS = ["en", "ja"]
+
+# Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
+KNOWN = {
+    ("match", (1024, 700)): "the territory's torifuda kana are 8 px on a 1024×700 screen",
+    ("mubeyama", (1024, 700)): "four seats of 25 torifuda: the printed kana are 4-6 px at 1024×700",
+    ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
+                                "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
+    # mid-game (the walk plays ten turns)
+    ("unsun", (1024, 700)): "the cards' corner marks (Sun, T / スン, 切) are 7 px at 1024×700",
+    ("yomi", (1024, 700)): "the discard grid's numbers are 6-8 px and its title is painted over them; "
+                           "'Next: 6' over '26 discarded'",
+    ("umebotan", (1024, 700)): "captured cards ~12 px wide: their numbers 4-6 px, cut and overlapping; "
+                               "group labels ('Animals 1') and the round line elided",
+    ("umebotan", (1600, 1000)): "card names on captured cards ('Rain Man', 'Lightning') 6-8 px",
+    ("bozu", (1024, 700)): "the poets' names on the cards are 8 px at 1024×700",
+}
+
+
+def _known(name, size, lang):
+    return KNOWN.get((name, size)) or KNOWN.get((name, size, lang))
+
+
+def _trials():
+    """A few weeks of play of every kind, so Statistics draws its grid, charts and lists."""
+    kinds = ("match", "kami_to_torifuda", "positional", "mubeyama")
+    with StatsStore.open(default_path()) as store:
+        store.record_many(Trial(kinds[i % 4], 1 + i % 100, i % 3 != 0, reaction_ms=300.0 + i % 700,
+                                at=1_700_000_000.0 + 3600 * i) for i in range(600))
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    from trainer.ui.main_window import MainWindow
+    LANG.set("en")
+    _trials()
+    player = Player(backend="silent").open()
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    book = VoiceBook(settings, player=player)
+    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
+    settings.set(S.JOKA, False)
+    set_arbiter(None)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
+    w = MainWindow(settings, voices=book)
+    qtbot.addWidget(w)
+    w.match.confirm_quit = lambda: True            # a match in play asks before the window closes
+    yield w
+    for d in busy_drivers():
+        d.stop()
+    set_arbiter(None)
+    w.close()
+    player.close()
+    LANG.set("en")
+
+
+def _tab(w, msg):
+    w.set_mode([m for m, _ in w.modes].index(msg))
+    return w.mode(msg)
+
+
+def _settle(qtbot, ms=150):
+    qtbot.wait(ms)
+    QApplication.processEvents()
+
+
+# -- the screens, each put in play ---------------------------------------------------------------
+
+def reader(qtbot, w):
+    panel = _tab(w, "mode.reader")
+    started = []
+    w.driver.card_started.connect(started.append)
+    panel.command("start")
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
+
+
+def match(qtbot, w):
+    _tab(w, "mode.kyogi")
+    w.match.new_match(5)
+    w.match.begin_match()
+    qtbot.waitUntil(lambda: w.match.session.race is not None, timeout=10_000)
+
+
+def match_stopped(qtbot, w):
+    """A match stopped because a drill took the reader: its result page says why."""
+    from trainer.ui.drills_panel import DRILLS, SETS
+    match(qtbot, w)
+    w.ask_stop_reading = lambda mode: True
+    panel = _tab(w, "mode.drills")
+    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    panel.set_box.setCurrentIndex(SETS.index("all"))
+    panel.audio_box.setChecked(True)
+    panel.start()
+    qtbot.waitUntil(lambda: w.match.phase != "play", timeout=10_000)
+    panel.command("stop")
+    _tab(w, "mode.kyogi")
+    assert w.match.result.why.isVisible()
+
+
+def drills(qtbot, w):
+    from trainer.ui.drills_panel import DRILLS
+    panel = _tab(w, "mode.drills")
+    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    panel.audio_box.setChecked(False)
+    panel.start()
+
+
+def stats(qtbot, w):
+    _tab(w, "mode.stats")
+
+
+def game(name):
+    def open_game(qtbot, w):
+        _tab(w, "mode.games")
+        panel = w.games.show_game(name)
+        if name == "mubeyama":
+            panel.start_from_setup()
+            return
+        panel.cpu_delay_s = 0
+        panel.pause_after = {}
+        if hasattr(panel, "new_game"):
+            panel.new_game(seed=3)
+        else:
+            panel.start_game(seed=3)
+        _play_turns(qtbot, panel, 10)             # mid-game: hands played, cards captured
+    return open_game
+
+
+def _whole_score_sheet(w):
+    """Unsun's score sheet filled to its 8 deals (after the screenshot: the rows are made up)."""
+    sheet = w.games.show_game("unsun").shell.scores
+    for deal in range(len(sheet._rows) + 1, 9):
+        sheet.add_row(str(deal), [deal - 4] * sheet.columnCount())
+    w.games.show_game("unsun").shell.show_scores(True)
+    QApplication.processEvents()
+
+
+def _play_turns(qtbot, panel, turns):
+    """The person plays their first legal action `turns` times; the CPUs play at once."""
+    s = panel.session
+    for _ in range(turns):
+        qtbot.waitUntil(lambda: s.is_over() or panel.me in s.waiting_for(), timeout=5000)
+        if s.is_over():
+            return
+        s.act(panel.me, s.legal(panel.me)[0])
+        panel.game._changed()
+
+
+def _games():
+    from trainer.games.registry import table_views
+    return [g for g, _, _ in table_views() if g != "kyogi"]
+
+
+SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
+           ("stats", stats)] + \
+    [(g, game(g)) for g in _games()]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name,open_screen", SCREENS, ids=[n for n, _ in SCREENS])
+def test_every_screen_is_legible(qtbot, window, name, open_screen, size, lang):
+    w = window
+    LANG.set(lang)
+    w.resize(*size)
+    w.show()
+    open_screen(qtbot, w)
+    w.resize(*size)
+    _settle(qtbot)
+    shots = os.environ.get("KARUTA_WALK_SHOTS")
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        w.grab().save(str(Path(shots) / f"{name}-{lang}-{size[0]}x{size[1]}.png"))
+    if name == "unsun":                           # a whole game's score sheet shows without scrolling
+        _whole_score_sheet(w)
+    found = problems(w, size)
+    if name == "unsun":
+        sheet = w.games.show_game("unsun").shell.scores
+        rows = sum(sheet.rowHeight(r) for r in range(sheet.rowCount()))
+        if rows > sheet.viewport().height():
+            found.append(f"cut: the score sheet shows {sheet.viewport().height()} of its {rows} px of rows")
+    known = _known(name, size, lang)
+    if known:
+        assert found, f"fixed: {known!r} — remove it from KNOWN"
+        pytest.xfail(f"{known}: {found[0]}")
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("name,open_screen", SCREENS, ids=[n for n, _ in SCREENS])
+def test_switching_to_japanese_mid_use_leaves_no_english(qtbot, window, name, open_screen):
+    """Each screen in use in English (a reading, a match, a drill, a dealt game), then 日本語:
+    every text on screen, the tables' painted ones included, follows."""
+    w = window
+    LANG.set("en")
+    w.resize(1600, 1000)
+    w.show()
+    open_screen(qtbot, w)
+    _settle(qtbot)
+    LANG.set("ja")
+    _settle(qtbot)
+    left = english_left(w)
+    assert not left, "\n".join(left)
