@@ -373,8 +373,8 @@ class ChirashiPanel(QWidget):
         self.game.blockSignals(False)
         level = self.level.currentData() or (str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club")
         self.level.clear()
-        for name, lv in LEVELS.items():
-            self.level.addItem(lv.label, name)
+        for name in LEVELS:
+            self.level.addItem(tr(f"level.{name}"), name)
         self.level.setCurrentIndex(max(0, list(LEVELS).index(level) if level in LEVELS else 2))
         self.show_state()
         self._relog()
