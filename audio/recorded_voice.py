@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from audio.clip import Clip
+from audio.loudness import levelled
 from audio.importer import INDEX_NAME, read_index, tidy_voice, valid_voice_name, voices_root
 from audio.voice import RATE, VoiceError
 
@@ -110,7 +111,8 @@ class RecordedVoice:
             raise VoiceError(f"{what}: the file {file} cannot be read ({exc})") from None
         if rate != RATE:
             raise VoiceError(f"{what}: the file {file} is at {rate} Hz, not {RATE}; import it again")
-        samples = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
+        # played at the level of every other voice (the stored file keeps the recording's own)
+        samples = levelled(np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32), RATE)
         try:
             return Clip(samples, RATE, marks)
         except ValueError as exc:

@@ -56,9 +56,10 @@ import numpy as np
 
 from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
+from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 10  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 11  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -184,10 +185,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     samples, marks["end"] = voice_ending(samples, marks[f"mora:{len(onsets) - 1}"], end, part, style)
-    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
-    if peak > 0.98:
-        samples *= 0.98 / peak
-    return Clip(samples, RATE, marks)
+    return Clip(levelled(samples, RATE), RATE, marks)
 
 
 def voice_ending(samples: np.ndarray, last_onset: int, end: int, part: str, style) -> tuple[np.ndarray, int]:
