@@ -51,6 +51,8 @@ GLIDES = VOWELS | {"w", "y"}  # morae opening with these are re-articulated afte
 RELEASED = frozenset({"k", "ky", "g", "gy", "t", "ty", "ch", "ts", "d", "dy", "p", "py", "b", "by", "j"})
 # Voiceless consonants: a closure or a hiss, no pitch (ChantStyle.voiceless_stretch).
 VOICELESS = frozenset({"k", "ky", "t", "ty", "ch", "ts", "p", "py", "s", "sh", "h", "hy", "f"})
+# Voiceless plosives: a closure, then a burst (ChantStyle.stop_max_s).
+VOICELESS_STOPS = frozenset({"k", "ky", "t", "ty", "p", "py"})
 
 
 @dataclass(frozen=True)
@@ -64,19 +66,31 @@ class ChantStyle:
     # mark, up to 28 ms off), so it keeps the length those were measured at.
     first_mora_s: float = 0.23
     run_on_mora_s: float = 0.21   # the pulse of a phrase read in one breath into the kimariji
+    # Each phrase's length, mark to mark (the last to the voice's end; issue 25's reader,
+    # medians over 100 poems); its morae share what its held end leaves (`mora_lengths`).
+    # A phrase not listed (the shimo-no-ku's second, which the yoin fixes) keeps the pulse.
+    kami_phrase_s: tuple[float, ...] = (1.85, 1.95, 2.81)
+    shimo_phrase_s: tuple[float, ...] = (2.71, 4.30)  # the 2nd: 5 morae at the 0.28 s pulse and the yoin
+    min_mora_s: float = 0.17      # the quickest and slowest pulse a phrase's length may ask
+    max_mora_s: float = 0.42
     shimo_mora_s: float = 0.28    # the shimo-no-ku is read a little slower ...
     shimo_phrase_end_s: float = 0.70  # ... so that it lasts about 4 s before its yoin
-    yoin_s: float = 3.25          # shimo-no-ku: from the onset of the 2nd-last mora to the end (3.05 before
+    yoin_s: float = 2.90          # shimo-no-ku: from the onset of the 2nd-last mora to the end (issue 25:
+                                  # 3.25 was heard 2.76 s from the last mora against the reader's 2.40; 3.05 before
                                   # issue 12: its fall, a slower reading, lengthened it; a yoin on む
                                   # is heard 0.4 s shorter, poems 3 and 22: 2.6 s)
     yoin_first_s: float = 0.36    # ... of which the 2nd-last mora
-    consonant_stretch: float = 1.25  # consonants slow down less than vowels
+    consonant_stretch: float = 1.0   # consonants at their speech length (issue 25; 1.25 before)
     # Voiceless consonants (k, t, s, sh, h, ts ...) at this share of the voice's own
     # length: a chant's consonants are quick, its vowels carry the pulse. (At 1.25
     # as the voiced ones, the voice was voiced 91.7 % of a half-verse, at 0.8 94.2 %;
     # the real reader 93-99 %, median 96 %. Under 0.9 the quiet yoin on ん of poem 3
     # is heard shorter than 2.6 s: its end is judged against the verse's loudest vowel.)
     voiceless_stretch: float = 0.9
+    # A voiceless plosive's closure and burst together at most this long: a reader
+    # joins the vowels across it (issue 25: no silence of 30 ms or more in the
+    # reader's half-verses; the voice's own k and t, 50-100 ms, left 4-6 a verse).
+    stop_max_s: float = 0.035
     # A lengthened vowel's ending (its last two states, into the next consonant: the
     # fall of loudness before a closure) at this multiple of the voice's own length,
     # the rest of the vowel taking the lengthening; 0: HTS shares the vowel's frames
@@ -102,8 +116,12 @@ class ChantStyle:
     fall_s: float = 0.18          # ... over its last this-many seconds
     yoin_fall_st: float = 0.0     # fall at the end of the yoin
     yoin_fall_s: float = 0.7      # ... over its last this-many seconds
-    vibrato_hz: float = 5.7       # vibrato on held ends and the yoin ...
-    vibrato_cents: float = 42.0   # ... its depth (peak, either way)
+    vibrato_hz: float = 5.7       # vibrato on held ends (issue 25's reader: 5.7 Hz on the kami-no-ku's) ...
+    vibrato_cents: float = 34.0   # ... its depth (peak, either way; the reader's +-34 cents)
+    yoin_vibrato_hz: float = 5.3  # ... and on the yoin, slower ...
+    yoin_vibrato_cents: float = 26.0  # ... and shallower (the reader's 5.3 Hz, +-26 cents)
+    vibrato_rate_spread: float = 0.06   # a voice's vibrato varies: rate, as a share of it (audio.synth._vibrato)
+    vibrato_depth_spread: float = 0.25  # ... and depth
     vibrato_onset_s: float = 0.15  # ... reached this long into the held vowel
     mora_dip_db: float = 0.0      # loss of loudness at each joined mora (0: legato)
     yoin_fade_db: float = 24.0    # the yoin fades by this much before the voice stops
@@ -217,28 +235,43 @@ def run_on(v: Verse, part: str, kimariji_mora: int | None) -> frozenset[int]:
 
 def mora_lengths(v: Verse, part: str, style: ChantStyle, running: frozenset[int] = frozenset()) -> list[int]:
     """Target length of every mora in frames (the pulse, held phrase ends, yoin).
-    `running`: phrases read in one breath into the next (`run_on`)."""
+    `running`: phrases read in one breath into the next (`run_on`).
+
+    A phrase lasts what the reader's does (style.kami_phrase_s, shimo_phrase_s),
+    whatever its count of morae: its held end and the verse's first mora keep
+    their lengths, its other morae share the rest (a phrase with an extra mora
+    is read quicker, not longer: issue 25, the reader's phrase lengths do not
+    follow the mora count, r = -0.07 / 0.03, where a steady pulse gave 0.39 / 0.96)."""
     n = len(v.morae)
-    out = []
+    out: list[float | None] = []
     for k, mora in enumerate(v.morae):
         phrase_end = k == n - 1 or v.morae[k + 1].phrase != mora.phrase
         if mora.phrase in running:
-            out.append(_frames(style.run_on_mora_s))
+            out.append(style.run_on_mora_s)
             continue
-        if part == "shimo":
-            seconds = style.shimo_phrase_end_s if phrase_end else style.shimo_mora_s
-        else:
-            seconds = style.phrase_end_s if phrase_end else style.mora_s
+        seconds = None  # the phrase's pulse, below
+        if phrase_end:
+            seconds = style.shimo_phrase_end_s if part == "shimo" else style.phrase_end_s
         if k == 0:
-            seconds = min(seconds, style.first_mora_s)
+            seconds = min(seconds or style.first_mora_s, style.first_mora_s)
         if part == "kami" and k == n - 1:
             seconds = style.verse_end_s
         if part == "shimo" and k == n - 2:
             seconds = style.yoin_first_s
         if part == "shimo" and k == n - 1:
             seconds = style.yoin_s - style.yoin_first_s
-        out.append(_frames(seconds))
-    return out
+        out.append(seconds)
+    targets = style.shimo_phrase_s if part == "shimo" else style.kami_phrase_s
+    default = style.shimo_mora_s if part == "shimo" else style.mora_s
+    for p in sorted({m.phrase for m in v.morae}):
+        free = [k for k, m in enumerate(v.morae) if m.phrase == p and out[k] is None]
+        pulse = default
+        if p < len(targets) and free:
+            fixed = sum(out[k] or 0.0 for k, m in enumerate(v.morae) if m.phrase == p and out[k] is not None)
+            pulse = min(max((targets[p] - fixed) / len(free), style.min_mora_s), style.max_mora_s)
+        for k in free:
+            out[k] = pulse
+    return [_frames(seconds or default) for seconds in out]
 
 
 def phoneme_frames(v: Verse, natural: Sequence[Sequence[int]], part: str, style: ChantStyle,
@@ -254,6 +287,8 @@ def phoneme_frames(v: Verse, natural: Sequence[Sequence[int]], part: str, style:
             stretch = (style.w_stretch if phonemes[i] == "w" else style.voiceless_stretch
                        if phonemes[i] in VOICELESS else style.consonant_stretch)
             frames[i] = max(nstate, int(round(sum(natural[i]) * stretch)))
+            if phonemes[i] in VOICELESS_STOPS:
+                frames[i] = max(nstate, min(frames[i], _frames(style.stop_max_s)))
             budget -= frames[i]
         frames[mora.last] = max(nstate, budget, target // 3)
     edge = max(nstate, _frames(style.edge_s))
@@ -399,7 +434,8 @@ def state_frames(v: Verse, frames: Sequence[int], natural: Sequence[Sequence[int
 def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = frozenset(),
                  style_first: bool = False) -> list[tuple[int, int]]:
     """(frame where the rise starts, frame of the phrase's onset) for every phrase
-    that starts low: all but those a run-on phrase leads into. The rise starts
+    that starts low: all, the one a run-on phrase leads into too (issue 25: the
+    reader reaches the kimariji in one breath, and still starts phrase 2 low). The rise starts
     at the first mora's vowel (a consonant before it is mostly unvoiced) and is
     timed from the mora's first phoneme."""
     starts = [0]
@@ -408,8 +444,6 @@ def phrase_rises(v: Verse, frames: Sequence[int], running: frozenset[int] = froz
     out = []
     for k, mora in enumerate(v.morae):
         if k and v.morae[k - 1].phrase == mora.phrase:
-            continue
-        if mora.phrase - 1 in running:
             continue
         if k == 0 and not style_first:
             continue  # the verse's first phrase starts on the tone (ChantStyle.first_rise off)
