@@ -81,6 +81,20 @@ class RecordedVoice:
                 continue
         return frozenset(out)
 
+    def own_pause(self, no: int) -> float | None:
+        """Seconds the reader left between poem `no`'s kami-no-ku (its end) and its
+        shimo-no-ku (its first sound), where both came from one recording; None
+        where the index does not tell (two files, an older index, damage)."""
+        try:
+            source = (self._index or {})["poems"][str(no)]["source"]
+            files = source.get("files") or [source["file"]]
+            if len(set(files)) != 1:
+                return None
+            pause = float(source["shimo_start_s"]) - float(source["kami_end_s"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return pause if 0.0 <= pause <= 60.0 else None
+
     def kami(self, no: int) -> Clip:
         return self._clip(no, "kami")
 
