@@ -44,7 +44,10 @@ Issue 25 added, against its reader's figures (ISSUE25_READER):
     shimo-no-ku's last vowel): rate and depth as above; their spread is the IQR;
   * yoin_s: the last mora's mark to `end`; fade_1s / fade_05s / fade_025s: the
     level (50 ms) that long before `end`, against the yoin's loudest 50 ms;
-  * peak_dbfs: the clip's sample peak.
+  * peak_dbfs: the clip's sample peak;
+  * run_on_first_mora_st: on the six run-on cards, phrase 2's first voiced
+    30 ms against the tone (the reader still starts it low; her -13 st is
+    issue 12's figure for every phrase).
 """
 from __future__ import annotations
 
@@ -93,6 +96,7 @@ ISSUE25_READER = {
     "kami_phrase2_s": (1.95, "s"),
     "kami_phrase3_s": (2.81, "s"),
     "shimo_phrase1_s": (2.71, "s"),
+    "run_on_first_mora_st": (-13.0, "st under the tone, phrase 2 of 11 15 31 50 64 76"),
     "held_vibrato_hz": (5.7, "Hz"),
     "held_vibrato_cents": (34.0, "cents"),
     "yoin_vibrato_hz": (5.3, "Hz"),
@@ -210,10 +214,13 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
         return
     tone = float(np.median(tone_frames))
     for p, k in enumerate(firsts):
-        if run_on and p == 1:
-            continue  # read in one breath from phrase 1: no new start
         a = marks[k]
         first = _between(t, f0, a, a + 0.3)[: int(0.03 / STEP_S)]
+        if run_on and p == 1:
+            # read in one breath from phrase 1, and still started low (issue 25)
+            if len(first):
+                figures.add("run_on_first_mora_st", float(np.median(first)) - tone)
+            continue
         if len(first):
             figures.add("first_mora_st", float(np.median(first)) - tone)
         sel = (t >= a) & (t < a + 0.8) & (f0 > 0)
