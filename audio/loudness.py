@@ -14,6 +14,7 @@ one of our own.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,13 +26,18 @@ PEAK_DBFS = -1.0     # sample-peak ceiling (issue 25: the real reader peaks at -
 MIN_S = 0.4          # BS.1770 gates 400 ms blocks: a shorter clip is only peak-limited
 
 
+@lru_cache(maxsize=4)
+def _meter(rate: int):
+    """A BS.1770 meter for `rate` (its K-weighting filters designed once)."""
+    import pyloudnorm
+    return pyloudnorm.Meter(rate)
+
+
 def loudness(samples: np.ndarray, rate: int) -> float:
     """Integrated loudness in LUFS (-inf for silence or a clip under MIN_S)."""
-    import pyloudnorm
-
     if len(samples) < MIN_S * rate or not np.any(samples):
         return -math.inf
-    return float(pyloudnorm.Meter(rate).integrated_loudness(np.asarray(samples, dtype=np.float64)))
+    return float(_meter(rate).integrated_loudness(np.asarray(samples, dtype=np.float64)))
 
 
 def gain_for(samples: np.ndarray, rate: int, target_lufs: float = TARGET_LUFS,
