@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
+from audio.loudness import levelled
 from audio.voice import RATE
 
 # In kana, as the poems are fed: the standalone build leaves out the dictionary that reads
@@ -18,7 +19,7 @@ TEXTS = {
     "two_minutes": "あんきじかん、のこり、にふんです。",
     "start": "きょうぎを、はじめます。",
 }
-NOTICE_VERSION = 2
+NOTICE_VERSION = 3
 SILENCE_DB = 45.0   # a clip's sound starts/ends where it rises above loudest - this
 
 
@@ -59,7 +60,7 @@ def _render(text: str) -> Clip:
     if rate != RATE:
         import soxr
         x = soxr.resample(x, rate, RATE)
-    x = (0.7 * x / max(1e-9, float(np.max(np.abs(x))))).astype(np.float32)
+    x = levelled(x.astype(np.float32), RATE)
     loud = np.flatnonzero(np.abs(x) > 10 ** (-SILENCE_DB / 20) * float(np.max(np.abs(x))))
     first, end = (int(loud[0]), int(loud[-1]) + 1) if len(loud) else (0, len(x))
     return Clip(np.ascontiguousarray(x), RATE, {"phrase:0": first, "end": end})

@@ -84,8 +84,13 @@ class ReadingSettings:
 
     ma: float = 1.0
     """Seconds from the held end of a shimo-no-ku to the next kami-no-ku (間)."""
-    pause: float = 1.0
-    """Seconds between a kami-no-ku and its shimo-no-ku."""
+    pause: float = 0.66
+    """Seconds between a kami-no-ku and its shimo-no-ku (the measured reader's median, issue 25)."""
+    joka_gap: float = 0.80
+    """Seconds between the joka's shimo-no-ku and its repetition (the measured reader's, issue 25)."""
+    own_pauses: bool = False
+    """With an imported voice, keep each poem's pause between kami- and shimo-no-ku as the
+    reader made it (where the recording tells it); `pause` for the others."""
     speed: float = 1.0
     """Reading speed factor (1.2 = 20 % faster), applied by resampling (see module doc)."""
     read_shimo: bool = True
@@ -106,6 +111,8 @@ class ReadingSettings:
             raise ValueError(f"ma must be 0..60 seconds, not {self.ma}")
         if not (0.0 <= self.pause <= 60.0):
             raise ValueError(f"pause must be 0..60 seconds, not {self.pause}")
+        if not (0.0 <= self.joka_gap <= 60.0):
+            raise ValueError(f"the joka's gap must be 0..60 seconds, not {self.joka_gap}")
         if not (MIN_SPEED <= self.speed <= MAX_SPEED):
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED}, not {self.speed}")
         if self.cards is not None and not (0 <= self.cards <= 100):
@@ -345,16 +352,23 @@ class _Builder:
         if s.joka:
             # after the "start" notice, the ma (a joka that opens the session has nothing before it)
             self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=ma, prefix="kami")
-            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=pause, prefix="shimo")
-            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=ma, prefix="shimo2")  # a new unit: the ma
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=self.pause_of(0, pause), prefix="shimo")
+            self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=round(s.joka_gap * self.rate), prefix="shimo2")
         for i, no in enumerate(order):
             if not s.read_kami:
                 self.place_shimo_only(i, no, order[i:], gap=ma)
                 continue
             self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
             if s.read_shimo:
-                self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=pause, prefix="shimo")
+                self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=self.pause_of(no, pause), prefix="shimo")
         return Programme(self.segments, order, s, self.rate)
+
+    def pause_of(self, no: int, pause: int) -> int:
+        """Samples between poem `no`'s kami- and shimo-no-ku: the setting, or with
+        `own_pauses` the reader's own where the voice knows it (`own_pause`)."""
+        own = getattr(self.voice, "own_pause", None) if self.settings.own_pauses else None
+        seconds = own(no) if own is not None else None
+        return pause if seconds is None else round(seconds * self.rate)
 
     def memorisation(self, end: int) -> None:
         """The silent period with its notices; the joka then follows the "start" notice."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from audio.clip import Clip
+from audio.loudness import levelled
 from audio.importer import INDEX_NAME, read_index, tidy_voice, valid_voice_name, voices_root
 from audio.voice import RATE, VoiceError
 
@@ -80,6 +81,20 @@ class RecordedVoice:
                 continue
         return frozenset(out)
 
+    def own_pause(self, no: int) -> float | None:
+        """Seconds the reader left between poem `no`'s kami-no-ku (its end) and its
+        shimo-no-ku (its first sound), where both came from one recording; None
+        where the index does not tell (two files, an older index, damage)."""
+        try:
+            source = (self._index or {})["poems"][str(no)]["source"]
+            files = source.get("files") or [source["file"]]
+            if len(set(files)) != 1:
+                return None
+            pause = float(source["shimo_start_s"]) - float(source["kami_end_s"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+        return pause if 0.0 <= pause <= 60.0 else None
+
     def kami(self, no: int) -> Clip:
         return self._clip(no, "kami")
 
@@ -110,7 +125,8 @@ class RecordedVoice:
             raise VoiceError(f"{what}: the file {file} cannot be read ({exc})") from None
         if rate != RATE:
             raise VoiceError(f"{what}: the file {file} is at {rate} Hz, not {RATE}; import it again")
-        samples = np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32)
+        # played at the level of every other voice (the stored file keeps the recording's own)
+        samples = levelled(np.ascontiguousarray(samples.mean(axis=1), dtype=np.float32), RATE)
         try:
             return Clip(samples, RATE, marks)
         except ValueError as exc:

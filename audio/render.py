@@ -22,8 +22,16 @@ TONES = "test-tones"  # the tone voice of audio.fake_voice: exact marks, no spee
 Progress = Callable[[int, int], None]
 
 
-def open_voice(name: str) -> Voice:
+def synth_voice(pitch_hz: float | None = None):
+    """The synthesised reader, reciting on `pitch_hz` (None: the style's default tone)."""
+    from audio.synth import SynthVoice
+    from audio.synth_chant import ChantStyle
+    return SynthVoice(ChantStyle() if pitch_hz is None else ChantStyle(tone_hz=float(pitch_hz)))
+
+
+def open_voice(name: str, pitch_hz: float | None = None) -> Voice:
     """``synth`` (offline synthesis), ``test-tones`` (tone bursts), or an imported voice's name.
+    `pitch_hz`: the synthesised reader's reciting tone (None: its default).
 
     Raises `VoiceError` with a sentence for the user when the voice cannot be had.
     """
@@ -37,7 +45,7 @@ def open_voice(name: str) -> Voice:
         if reason:
             raise VoiceError(f"the synthesised voice is not available here ({reason}); "
                              "import recordings and use --voice NAME")
-        return SynthVoice()
+        return synth_voice(pitch_hz)
     if name == TONES:
         from audio.fake_voice import ToneVoice
         return ToneVoice()

@@ -56,9 +56,10 @@ import numpy as np
 
 from audio.cache import ClipCache, cache_key
 from audio.clip import Clip
+from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 10  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 11  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -158,7 +159,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(a, b - h.fall * hts.FRAME - ending)
         samples, inserted = _glide(samples, glide, b, h.fall * hts.FRAME, h.fall_st)
         splices.append((stop, inserted))
-        _vibrato(samples, a, b + inserted, style)
+        _vibrato(samples, a, b + inserted, style, yoin=part == "shimo" and h.label == last)
 
     onsets = [moved(x) for x in onsets]
     voice_end = moved(voice_end)
@@ -184,10 +185,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     samples, marks["end"] = voice_ending(samples, marks[f"mora:{len(onsets) - 1}"], end, part, style)
-    peak = float(np.max(np.abs(samples))) if len(samples) else 0.0
-    if peak > 0.98:
-        samples *= 0.98 / peak
-    return Clip(samples, RATE, marks)
+    return Clip(levelled(samples, RATE), RATE, marks)
 
 
 def voice_ending(samples: np.ndarray, last_onset: int, end: int, part: str, style) -> tuple[np.ndarray, int]:
@@ -355,19 +353,43 @@ def _glide(x: np.ndarray, a: int, b: int, fall: int, semitones: float) -> tuple[
     return np.concatenate([x[:a], warped, x[b:]]), len(warped) - n
 
 
-def _vibrato(x: np.ndarray, a: int, b: int, style) -> None:
+def _wander(rng: np.random.Generator, n: int, every_s: float) -> np.ndarray:
+    """A slow random wander of n samples about 0 (unit spread): random knots
+    every `every_s`, joined by half cosines."""
+    step = max(1, int(every_s * RATE))
+    knots = rng.standard_normal(n // step + 2)
+    j = np.arange(n) / step
+    k = j.astype(np.intp)
+    blend = 0.5 - 0.5 * np.cos(np.pi * (j - k))
+    return knots[k] + blend * (knots[k + 1] - knots[k])
+
+
+def _vibrato(x: np.ndarray, a: int, b: int, style, yoin: bool = False) -> None:
     """A vibrato on the held vowel x[a:b], in place and without changing its length.
 
-    The vowel is read at a rate that swings by +-style.vibrato_cents at
-    style.vibrato_hz (a resampling: its pitch swings, its colour hardly moves).
+    The vowel is read at a rate that swings by about +-style.vibrato_cents at
+    about style.vibrato_hz (yoin_vibrato_* on the yoin); a resampling: its
+    pitch swings, its colour hardly moves. Like a voice's (issue 25: the reader's
+    rate and depth vary from vowel to vowel and within one; one sinusoid on every
+    vowel was heard as a machine), each vowel draws its own rate and depth
+    (spread style.vibrato_rate_spread, style.vibrato_depth_spread) and both
+    wander within it. The random draws are seeded by the vowel's place and
+    length: a verse renders the same every time.
     The swing grows in over style.vibrato_onset_s and dies out over the last
     50 ms, so the read position meets the true one at both ends: nothing
     before or after the vowel moves, and so no mark."""
     n = b - a
-    if n <= 2 or style.vibrato_cents <= 0 or style.vibrato_hz <= 0:
+    hz = style.yoin_vibrato_hz if yoin else style.vibrato_hz
+    cents = style.yoin_vibrato_cents if yoin else style.vibrato_cents
+    if n <= 2 or cents <= 0 or hz <= 0:
         return
-    w = 2 * np.pi * style.vibrato_hz / RATE
-    depth = (2 ** (style.vibrato_cents / 1200) - 1) / w  # samples of read-ahead at the swing's peak
+    rng = np.random.default_rng([a, n, int(yoin)])
+    rate = hz * (1 + style.vibrato_rate_spread * (0.6 * rng.standard_normal() + 0.8 * _wander(rng, n, 0.4)))
+    rate = np.clip(rate, 0.7 * hz, 1.3 * hz) / RATE  # turns per sample
+    depth_c = cents * np.clip(1 + style.vibrato_depth_spread * (0.6 * rng.standard_normal()
+                                                                + 0.8 * _wander(rng, n, 0.3)), 0.3, 1.8)
+    phase = 2 * np.pi * np.cumsum(rate)
+    depth = (2 ** (depth_c / 1200) - 1) / (2 * np.pi * rate)  # samples of read-ahead at the swing's peak
     j = np.arange(n, dtype=np.float64)
     envelope = np.ones(n)  # the swing's depth: 1 but where it grows in and dies out
     grow = max(1.0, style.vibrato_onset_s * RATE)
@@ -376,10 +398,7 @@ def _vibrato(x: np.ndarray, a: int, b: int, style) -> None:
     die = 0.05 * RATE
     k = min(n, int(np.ceil(die)))
     envelope[n - k:] *= 0.5 - 0.5 * np.cos(np.pi * np.minimum((n - 1 - j[n - k:]) / die, 1.0))
-    # the swing's phase wrapped to one turn, its cosine in single precision (a
-    # hundred times finer than a sample of read position, several times faster)
-    turns = j * (style.vibrato_hz / RATE)
-    swing = np.cos((2 * np.pi * (turns - np.floor(turns))).astype(np.float32))
+    swing = np.cos(np.mod(phase, 2 * np.pi).astype(np.float32))
     pos = np.clip(j + envelope * depth * (1 - swing), 0, n - 1)
     # linear interpolation between neighbouring samples (np.interp would search for them)
     at = np.minimum(pos.astype(np.intp), n - 2)
@@ -449,17 +468,31 @@ def _dip(samples: np.ndarray, at: int, db: float) -> None:
 YOIN_HEARD_MARGIN_DB = 3.0  # a fading yoin ends this far above the level where the voice is no longer heard
 
 
+# The reader's yoin fades slowly, then ever faster (issue 25): -2.9, -6.6 and
+# -10.8 dB at 1.0, 0.5 and 0.25 s before its end, about -3.9 dB each time the
+# time left halves. The fade follows that curve, from where it reaches 0 dB.
+YOIN_FADE_AT_1S_DB = -2.9
+YOIN_FADE_PER_HALVING_DB = 3.9
+
+
+def yoin_gain_db(seconds_left: np.ndarray, deepest_db: float) -> np.ndarray:
+    """The yoin's fade (dB) with `seconds_left` to its end, never under -deepest_db."""
+    left = np.maximum(seconds_left, 1e-3)
+    curve = YOIN_FADE_AT_1S_DB + YOIN_FADE_PER_HALVING_DB * np.log2(left)
+    return np.clip(curve, -deepest_db, 0.0)
+
+
 def _fade_yoin(samples: np.ndarray, last_onset: int, end: int, style) -> None:
-    """The yoin fades over its second half: by style.yoin_fade_db at its planned
-    end, or less if it would then no longer be heard (HEARD_DB under the
-    verse's loudest 10 ms). A yoin on ん is hummed some 27 dB under the
-    loudest vowel: faded by the full 24 dB it fell out of hearing 0.3-0.9 s
-    before its end (poems 3, 18, 22, 26: heard 2.3-2.6 s of 3.25)."""
-    a = last_onset + (end - last_onset) // 2
+    """The yoin fades as the reader's (`yoin_gain_db`): by style.yoin_fade_db at
+    its planned end, or less if it would then no longer be heard (HEARD_DB under
+    the verse's loudest 10 ms). A yoin on ん is hummed some 27 dB under the
+    loudest vowel: faded by the full depth it fell out of hearing before its
+    end (poems 3, 18, 22, 26)."""
+    a = last_onset + (end - last_onset) // 4
     levels = 10 * np.log10(_power_10ms(samples, a)[1] + 1e-20)
-    yoin = float(np.median(levels[-20:]))  # the yoin's level just before the fade (0.2 s)
+    yoin = float(np.median(levels[-20:]))  # the yoin's level before the fade (0.2 s)
     fade_db = min(style.yoin_fade_db, max(0.0, yoin - (levels.max() - HEARD_DB) - YOIN_HEARD_MARGIN_DB))
-    gain_db = -fade_db * np.linspace(0, 1, end - a) ** 1.5
+    gain_db = yoin_gain_db((end - np.arange(a, end)) / RATE, fade_db)
     samples[a:end] *= (10 ** (gain_db / 20)).astype(np.float32)
 
 

@@ -42,6 +42,8 @@ FRAME = 240  # samples per HTS frame: 5 ms at 48 kHz (the voice's fperiod)
 HTS_TIME_UNIT = 1e-7  # label times are in units of 100 ns
 STREAM_MGC, STREAM_LF0 = 0, 1
 SSS_DURATIONS = 24  # byte offset of the state durations (size_t *) in HTS_SStreamSet (hts_engine 1.10)
+GSS_SPEECH = 32     # byte offset of the generated waveform (double *) in HTS_GStreamSet (hts_engine 1.10)
+PCM_SCALE = 32768.0  # the engine's waveform is on the 16-bit scale
 
 
 class HtsUnavailable(RuntimeError):
@@ -136,7 +138,7 @@ def _bind(lib: ctypes.CDLL) -> None:
         "HTS_Engine_generate_parameter_sequence": ([E], B),
         "HTS_Engine_generate_sample_sequence": ([E], B),
         "HTS_Engine_get_nsamples": ([E], S),
-        "HTS_Engine_save_generated_speech": ([E, ctypes.c_void_p], None),
+        "HTS_Engine_get_generated_speech": ([E, S], D),
         "HTS_Engine_refresh": ([E], None),
         "HTS_Engine_get_nstream": ([E], S),
         # The engine's state streams (HTS_SStreamSet, a member of the engine struct):
@@ -151,18 +153,6 @@ def _bind(lib: ctypes.CDLL) -> None:
         except AttributeError as exc:
             raise HtsUnavailable(f"the HTS engine does not export {name}") from exc
         fn.argtypes, fn.restype = args, result
-
-
-def _bind_libc() -> ctypes.CDLL:
-    libc = ctypes.CDLL(None)
-    try:
-        libc.open_memstream.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t)]
-    except AttributeError as exc:
-        raise HtsUnavailable("this C library has no open_memstream") from exc
-    libc.open_memstream.restype = ctypes.c_void_p
-    libc.fclose.argtypes = [ctypes.c_void_p]
-    libc.free.argtypes = [ctypes.c_void_p]
-    return libc
 
 
 def _lines(labels: Sequence[str]):
@@ -186,7 +176,9 @@ def _fill(wanted: Sequence[int | None], own: Sequence[int], total: int) -> list[
 class HtsEngine:
     """One HTS engine loaded with pyopenjtalk's default voice (mei, 48 kHz)."""
 
-    VOLUME_DB = -6.0  # headroom: the voice peaks above 16-bit full scale at 0 dB
+    # The waveform is read as the vocoder's doubles (`_speech`), which are
+    # never saturated; at 0 dB the loudest vowels reach about +9 dBFS.
+    VOLUME_DB = -6.0
     # A frame is voiced when the model's voicing probability exceeds this (HTS
     # default 0.5). Lower: a chant voices its vowels even where speech would
     # whisper them (the う of うち after a break), unvoiced consonants stay so.
@@ -196,7 +188,6 @@ class HtsEngine:
         try:
             self._lib = ctypes.CDLL(_library_path())
             _bind(self._lib)
-            self._libc = _bind_libc()
         except OSError as exc:
             raise HtsUnavailable(str(exc)) from exc
         # HTS_Engine is a plain C struct of a few kB; give it ample room.
@@ -219,18 +210,24 @@ class HtsEngine:
         # switch it off (0 asks for a track without variance: one constant
         # tone); its per-state switch can (`_pitch_without_gv`, in `render`).
         self._sss_offset: int | None = None
+        self._gss_offset: int | None = None
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
         self.lock = threading.Lock()
         self._find_state_streams()
 
     def _find_state_streams(self) -> None:
-        """Find the state streams once, on a one-mora utterance, so that an
-        engine whose memory layout is not the one `_state_streams` knows is
-        unavailable from the start (HtsUnavailable, with the reason), not a
-        failure at every verse."""
+        """Find the state and generated streams once, on a one-mora utterance,
+        so that an engine whose memory layout is not the one `_state_streams`
+        and `_generated_streams` know is unavailable from the start
+        (HtsUnavailable, with the reason), not a failure at every verse."""
+        lib, e = self._lib, self._e
         try:
             self._states(openjtalk().extract_fullcontext("あ"))
             self._state_streams()
+            if (lib.HTS_Engine_generate_parameter_sequence(e) != b"\x01"
+                    or lib.HTS_Engine_generate_sample_sequence(e) != b"\x01"):
+                raise HtsUnavailable("the HTS voice could not render a test utterance")
+            self._speech()
         finally:
             self._lib.HTS_Engine_refresh(self._e)
 
@@ -373,20 +370,40 @@ class HtsEngine:
         return out
 
     def _speech(self) -> np.ndarray:
-        """The generated waveform, read through an in-memory FILE (one call, not one per sample)."""
-        data, size = ctypes.c_void_p(), ctypes.c_size_t()
-        stream = self._libc.open_memstream(ctypes.byref(data), ctypes.byref(size))
-        if not stream:
-            raise RuntimeError("open_memstream failed")
-        try:
-            self._lib.HTS_Engine_save_generated_speech(self._e, stream)
-        finally:
-            self._libc.fclose(stream)
-        try:
-            pcm = np.frombuffer(ctypes.string_at(data, size.value), dtype="<i2")
-            return (pcm.astype(np.float32) / 32768.0)
-        finally:
-            self._libc.free(data)
+        """The generated waveform as the vocoder made it, in [-1, 1] where it fits.
+
+        Read from the engine's own buffer of doubles (HTS_GStreamSet.gspeech):
+        the C API's writer (`HTS_Engine_save_generated_speech`), which this
+        module read before, and pyopenjtalk both saturate it to 16 bits, which cut flat tops into the loudest vowels
+        (issue 25: runs of up to 11 equal samples at full scale in 58 of 200
+        half-verses) before any later scaling could give them headroom."""
+        lib, e = self._lib, self._e
+        n = lib.HTS_Engine_get_nsamples(e)
+        if n == 0:
+            return np.zeros(0, np.float32)
+        address = ctypes.c_void_p.from_address(self._generated_streams() + GSS_SPEECH).value
+        if not address:
+            raise HtsUnavailable("the engine holds no generated waveform")
+        speech = np.ctypeslib.as_array((ctypes.c_double * n).from_address(address)).copy()
+        for index in (0, n // 3, n // 2, n - 1):  # the buffer is the one the getter reads
+            if speech[index] != lib.HTS_Engine_get_generated_speech(e, index):
+                raise HtsUnavailable("the engine's waveform does not read as its getter does")
+        return (speech / PCM_SCALE).astype(np.float32)
+
+    def _generated_streams(self) -> int:
+        """Address of the engine's HTS_GStreamSet ({total_nsample, total_frame,
+        nstream, gstream*, gspeech*}, hts_engine 1.10), found in the engine
+        struct by its contents once a waveform exists, as `_state_streams`."""
+        lib, e = self._lib, self._e
+        if self._gss_offset is None:
+            want = (lib.HTS_Engine_get_nsamples(e), lib.HTS_Engine_get_total_frame(e), lib.HTS_Engine_get_nstream(e))
+            words = np.frombuffer(self._memory.raw[:8192], dtype="<u8")
+            found = [8 * i for i in range(len(words) - 4)
+                     if tuple(words[i:i + 3]) == want and words[i + 3] and words[i + 4]]
+            if len(found) != 1:
+                raise HtsUnavailable(f"the engine's generated streams were not found ({len(found)} candidates)")
+            self._gss_offset = found[0]
+        return e.value + self._gss_offset
 
 
 _engine: HtsEngine | None = None

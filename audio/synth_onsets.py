@@ -197,6 +197,15 @@ MATCH_BEFORE_S, MATCH_AFTER_S = 0.08, 0.12  # the stretch of clip matched around
 FIRST_SEARCH_S = 0.2   # the first mora is looked for this far either side (lead-in unknown)
 TRACK_SEARCH_S = 0.08  # each next one this far from where the previous offset predicts
 SHAPE_FLOOR_DB = 60.0  # frames this far under the loudest are silence: not compared
+# Where the clip holds the plain rendering's own waveform around a moment (no
+# loop, glide, vibrato or dip there, only the clip's overall gain), the moment
+# is found by that waveform: a correlation this close to 1 over WAVE_S either side
+# is the same sound, to the sample. The spectral shape is the fallback: at a
+# quick pulse (issue 25's phrase 2, 0.2 s a mora) its 0.2 s window spans
+# neighbouring morae of one vowel and slid 65-80 ms where the waveform showed
+# the mark exact.
+WAVE_S = 0.03
+WAVE_SAME = 0.999
 
 
 def _shape(a: Analysis) -> tuple[np.ndarray, np.ndarray]:
@@ -294,12 +303,39 @@ def plain_check(clip, rendering, verse, phrase_morae: Sequence[Sequence[str]],
             cost = float(np.mean(np.abs(cs[c_idx[both]] - ps[p_idx[both]])))
             if cost < best_cost:
                 best, best_cost = lag, cost
+        exact = _same_waveform(clip.samples, rendering.samples, ref, ref + centre * HOP, search * HOP, rate)
+        if exact is not None:
+            offset = int(round((exact - ref) / HOP))
+            out.append((k, kinds[k], mark, exact))
+            continue
         if best is None:
             out.append((k, kinds[k], mark, None))
             continue
         offset = best
         out.append((k, kinds[k], mark, int(ref + best * HOP)))
     return out
+
+
+def _same_waveform(clip: np.ndarray, plain: np.ndarray, ref: int, centre: int, search: int,
+                   rate: int) -> int | None:
+    """The clip sample where the plain rendering's sound around `ref` lies unchanged
+    (within `search` of `centre`), or None where the clip's sound there differs."""
+    from scipy.signal import correlate
+    w = int(WAVE_S * rate)
+    if ref - w < 0 or ref + w > len(plain):
+        return None
+    piece = plain[ref - w:ref + w].astype(np.float64)
+    norm = float(np.linalg.norm(piece))
+    a, b = max(0, centre - search - w), min(len(clip), centre + search + w)
+    region = clip[a:b].astype(np.float64)
+    if norm == 0.0 or len(region) < 2 * w:
+        return None
+    dots = correlate(region, piece, mode="valid", method="fft")
+    energy = np.concatenate([[0.0], np.cumsum(region ** 2)])
+    norms = np.sqrt(np.maximum(energy[2 * w:] - energy[:-2 * w], 1e-30))
+    score = dots / (norms * norm)
+    i = int(np.argmax(score))
+    return a + i + w if score[i] >= WAVE_SAME else None
 
 
 FADE_IN_MAX_S = 0.16  # a phrase's first sound out of silence: its mark at most this after HTS's phoneme start

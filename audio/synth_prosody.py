@@ -31,6 +31,23 @@ Definitions (each figure is a median over all poems measured):
   * held_s: a phrase end's onset to the next phrase's mark (phrases 1-2 of the
     kami-no-ku) or to the end (the kami-no-ku's last mora); kami_s: mora:0 to end;
   * reach_s (cards 11, 15, 31, 50, 64, 76): mora:0 to phrase:1.
+
+Issue 25 added, against its reader's figures (ISSUE25_READER):
+  * silences: runs of at least 30 ms under SILENCE_DB (-40 dB under the
+    half-verse's loudest 5 ms) from mora:0 to the last mora's mark (the yoin's
+    fade is not a break), per half-verse; silence_ms their total;
+  * kami_phrase1_s ... shimo_phrase1_s: a phrase's mark to the next's (the last
+    phrase to `end`); phrase_mora_r (`phrase_mora_r()`): the correlation of a
+    phrase's length with its mora count, both taken about their mean for that
+    phrase of that half (so only extra or missing morae count);
+  * held_vibrato_* (held ends of the kami-no-ku) and yoin_vibrato_* (the
+    shimo-no-ku's last vowel): rate and depth as above; their spread is the IQR;
+  * yoin_s: the last mora's mark to `end`; fade_1s / fade_05s / fade_025s: the
+    level (50 ms) that long before `end`, against the yoin's loudest 50 ms;
+  * peak_dbfs: the clip's sample peak;
+  * run_on_first_mora_st: on the six run-on cards, phrase 2's first voiced
+    30 ms against the tone (the reader still starts it low; her -13 st is
+    issue 12's figure for every phrase).
 """
 from __future__ import annotations
 
@@ -43,6 +60,7 @@ RUN_ON_CARDS = (11, 15, 31, 50, 64, 76)  # kimariji ends on the first mora of ph
 TRACK_RATE = 16_000  # the tracker runs on a 16 kHz copy (the F0 is far below 8 kHz)
 STEP_S = 0.005
 SILENT_DB = -45.0  # a 5 ms frame this far under the half-verse's loudest is silence
+SILENCE_DB = -40.0  # issue 25's definition of a silence (runs of 30 ms or more)
 VOICELESS_STOPS = ("k", "t", "p", "ch", "ts")  # morae whose consonant begins with a closed mouth
 
 # (measure, real reader's median, its range where the issue gives one, unit)
@@ -67,10 +85,52 @@ REAL_READER = {
 }
 
 
+# Issue 25's reader (the same 101 recordings): (median, unit); the figures of
+# REAL_READER above stay as issue 12 gave them.
+ISSUE25_READER = {
+    "silences": (0.0, "per half-verse"),
+    "silence_ms": (0.0, "ms per half-verse (0-35)"),
+    "silences_not_closure": (0.0, "per half-verse"),
+    "voiced": (0.99, "share"),
+    "kami_phrase1_s": (1.85, "s"),
+    "kami_phrase2_s": (1.95, "s"),
+    "kami_phrase3_s": (2.81, "s"),
+    "shimo_phrase1_s": (2.71, "s"),
+    "run_on_first_mora_st": (-13.0, "st under the tone, phrase 2 of 11 15 31 50 64 76"),
+    "held_vibrato_hz": (5.7, "Hz"),
+    "held_vibrato_cents": (34.0, "cents"),
+    "yoin_vibrato_hz": (5.3, "Hz"),
+    "yoin_vibrato_cents": (26.0, "cents"),
+    "yoin_s": (2.40, "s"),
+    "fade_1s": (-2.9, "dB"),
+    "fade_05s": (-6.6, "dB"),
+    "fade_025s": (-10.8, "dB"),
+    "peak_dbfs": (-3.75, "dBFS"),
+}
+ISSUE25_READER_R = {"kami": -0.07, "shimo": 0.03}  # phrase length against mora count
+
+
 @dataclass
 class Figures:
     """Every measurement of every half-verse measured, by name (see the module docstring)."""
     values: dict[str, list[float]] = field(default_factory=dict)
+    # (part, phrase index, mora count, seconds) of every phrase: phrase_mora_r
+    phrases: list[tuple[str, int, int, float]] = field(default_factory=list)
+
+    def phrase_mora_r(self, part: str) -> float:
+        """Correlation of phrase length with mora count, each about its phrase's mean."""
+        rows = [r for r in self.phrases if r[0] == part]
+        if len(rows) < 3:
+            return float("nan")
+        count = np.array([r[2] for r in rows], dtype=float)
+        length = np.array([r[3] for r in rows], dtype=float)
+        for p in {r[1] for r in rows}:
+            sel = np.array([r[1] == p for r in rows])
+            count[sel] -= count[sel].mean()
+            length[sel] -= length[sel].mean()
+        if not count.any() or not length.any():
+            return float("nan")
+        return float(np.corrcoef(count, length)[0, 1])
 
     def add(self, name: str, value) -> None:
         if value is not None and np.isfinite(value):
@@ -154,10 +214,13 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
         return
     tone = float(np.median(tone_frames))
     for p, k in enumerate(firsts):
-        if run_on and p == 1:
-            continue  # read in one breath from phrase 1: no new start
         a = marks[k]
         first = _between(t, f0, a, a + 0.3)[: int(0.03 / STEP_S)]
+        if run_on and p == 1:
+            # read in one breath from phrase 1, and still started low (issue 25)
+            if len(first):
+                figures.add("run_on_first_mora_st", float(np.median(first)) - tone)
+            continue
         if len(first):
             figures.add("first_mora_st", float(np.median(first)) - tone)
         sel = (t >= a) & (t < a + 0.8) & (f0 > 0)
@@ -177,6 +240,9 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
             if v:
                 figures.add("vibrato_hz", v[0])
                 figures.add("vibrato_cents", v[1])
+                if yoin or part == "kami":
+                    figures.add(("yoin" if yoin else "held") + "_vibrato_hz", v[0])
+                    figures.add(("yoin" if yoin else "held") + "_vibrato_cents", v[1])
     for p, k in enumerate(firsts):
         inside = _between(t, f0, marks[k], nxt[p])
         if len(inside) > 10:
@@ -207,6 +273,7 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
         figures.add("dip_db", min(db[c - 8:c].max(), db[c:c + 8].max()) - around)
     sel = (t >= marks[0]) & (t < end)
     figures.add("voiced", float(np.mean(f0[sel] > 0)))
+    _issue25(figures, clip, db, marks, firsts, end, part, [len(m) for m in phrase_morae], kana)
     if part == "kami":
         for p, (a, b) in enumerate(zip([marks[k] for k in lasts], nxt)):
             if p < len(lasts) - 1 and not (run_on and p == 0):
@@ -215,6 +282,69 @@ def measure(figures: Figures, clip, phrase_morae: Sequence[Sequence[str]], part:
         figures.add("kami_s", end - marks[0])
         if run_on:
             figures.add("reach_s", marks[firsts[1]] - marks[0])
+
+
+def _issue25(figures: Figures, clip, db: np.ndarray, marks: list[float], firsts: list[int], end: float,
+             part: str, counts: list[int], kana: list[str]) -> None:
+    """Issue 25's figures of one half-verse (module docstring)."""
+    from poems import romaji
+
+    def frame(s: float) -> int:
+        return int(round(s / STEP_S))
+
+    silent = db[frame(marks[0]):frame(marks[-1])] < SILENCE_DB
+    runs = [(a, n) for a, n in _runs(silent) if n * STEP_S >= 0.03]
+    figures.add("silences", len(runs))
+    figures.add("silence_ms", sum(n for _, n in runs) * STEP_S * 1000)
+    # those not at a voiceless stop's closure (which any reading may leave silent)
+    after = np.searchsorted(marks, marks[0] + np.array([a for a, _ in runs], dtype=float) * STEP_S)
+    figures.add("silences_not_closure", sum(1 for m in after if not (
+        m < len(kana) and romaji(kana[m]).startswith(VOICELESS_STOPS))))
+    starts = [marks[k] for k in firsts] + [end]
+    for p, count in enumerate(counts):
+        figures.add(f"{part}_phrase{p + 1}_s", starts[p + 1] - starts[p])
+        figures.phrases.append((part, p, count, starts[p + 1] - starts[p]))
+    x = np.asarray(clip.samples, dtype=np.float64)
+    figures.add("peak_dbfs", 20 * np.log10(max(1e-12, float(np.max(np.abs(x))))))
+    if part != "shimo":
+        return
+    figures.add("yoin_s", end - marks[-1])
+    rate, win = clip.rate, int(0.05 * clip.rate)
+
+    def level(at: float) -> float:
+        i = int(at * rate)
+        seg = x[max(0, i - win // 2):i + win // 2]
+        return 10 * np.log10(np.mean(seg ** 2) + 1e-14)
+
+    a, b = int(marks[-1] * rate), int(end * rate)
+    loudest = max(level((i + win // 2) / rate) for i in range(a, max(a + 1, b - win), win // 2))
+    for name, before in (("fade_1s", 1.0), ("fade_05s", 0.5), ("fade_025s", 0.25)):
+        if end - before > marks[-1]:
+            figures.add(name, level(end - before) - loudest)
+
+
+def _runs(silent: np.ndarray) -> list[tuple[int, int]]:
+    """(first frame, length in frames) of every run of True."""
+    out, run = [], 0
+    for i, s in enumerate(silent):
+        if s:
+            run += 1
+        elif run:
+            out.append((i - run, run))
+            run = 0
+    return out + ([(len(silent) - run, run)] if run else [])
+
+
+def issue25_table(figures: Figures) -> list[str]:
+    """Issue 25's figures next to its reader's, one line each."""
+    lines = [f"  {'measure':<20} {'reader':>8} {'this voice':>11}  (IQR; unit)"]
+    for name, (real, unit) in ISSUE25_READER.items():
+        q = figures.iqr(name)
+        lines.append(f"  {name:<20} {real:>8g} {figures.median(name):>11.3g}  ({q[0]:.3g}-{q[1]:.3g}; {unit}, "
+                     f"n={len(figures.values.get(name, []))})")
+    for part, real in ISSUE25_READER_R.items():
+        lines.append(f"  {'phrase_mora_r ' + part:<20} {real:>8g} {figures.phrase_mora_r(part):>11.3g}")
+    return lines
 
 
 def _gap_starts(silent: np.ndarray) -> list[int]:

@@ -56,7 +56,7 @@ recognises whole half-verses (the recogniser then has the verse's context, as a
 listener has).
 
     python bench/intelligibility.py [--voice chant plain tts kokoro] [--poems 1 2 ...] [--show 10]
-                                    [--verses] [--voiced-stops] [--window 30]
+                                    [--verses | --kami-no-ku] [--voiced-stops] [--window 30]
 """
 from __future__ import annotations
 
@@ -378,6 +378,13 @@ def half_verses(wanted=None) -> list[tuple[int, str, int, tuple[str, ...]]]:
     return out
 
 
+def whole_kami_no_ku(wanted=None) -> list[tuple[int, str, int, tuple[str, ...]]]:
+    """Every poem's kami-no-ku, whole (phrase index -1): issue 25's intelligibility figure."""
+    import poems
+    return [(no, "kami", -1, tuple(m for p in poems.get(no).kami_sound for m in poems.morae(p)))
+            for no in (wanted or range(1, 101)) if no != 0]
+
+
 def chant_phrases(voice, wanted=None) -> list[Phrase]:
     """The phrases with わ as `voice` (an audio.synth.SynthVoice) reads them."""
     out = []
@@ -527,6 +534,8 @@ def main() -> int:
     parser.add_argument("--window", type=int, default=WINDOW_S, help="seconds of Whisper's window (native: 30)")
     parser.add_argument("--verses", action="store_true",
                         help="calibration: recognise the whole half-verses instead of the phrases")
+    parser.add_argument("--kami-no-ku", action="store_true",
+                        help="the whole kami-no-ku of every poem (issue 25's figure; 1 - morae right = mora error)")
     parser.add_argument("--voiced-stops", action="store_true",
                         help="the phrases with b, d or g after their first mora, and how those are heard")
     args = parser.parse_args()
@@ -534,6 +543,8 @@ def main() -> int:
     wanted = [w for w in rows if args.poems is None or w[0] in args.poems]
     if args.verses:
         wanted = half_verses(wanted)
+    if args.kami_no_ku:
+        wanted = whole_kami_no_ku(args.poems)
     from audio.cache import ClipCache
     from audio.synth import SynthVoice
     voices = {"chant voice": lambda w: chant_phrases(SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp()))), w),

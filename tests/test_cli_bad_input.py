@@ -95,6 +95,8 @@ CASES = {
                                              env={"KARUTA_DATA_DIR": "{w}/passwd"}),
     # --- read: the target is checked before the long preparation (finding 9) ---
     "read --out ''": Case(("read", "--out", ""), 2, "--out needs a file name"),
+    "read --pitch too low": Case(("read", "--pitch", "50", "--json"), 2, "--pitch must be 150..400 Hz"),
+    "read --pitch nan": Case(("read", "--pitch", "nan", "--json"), 2, "--pitch must be 150..400 Hz"),
     "read --out a folder": Case(("read", "--out", "{w}/dir"), 2, "is a folder"),
     "read --out a device": Case(("read", "--out", "/dev/null"), 2, "not a regular file"),
     "read --out a pipe": Case(("read", "--out", "{w}/fifo"), 2, "not a regular file"),

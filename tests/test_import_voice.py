@@ -124,3 +124,28 @@ def test_a_reimport_repairs_a_damaged_index(voice_dir, tmp_path):
     sf.write(str(src / "001.wav"), poem_reading(1).samples, RATE)
     import_readings(src, "club")
     assert RecordedVoice("club").available() == frozenset({1})
+
+
+def test_own_pause_is_the_readers_from_one_recording_and_none_otherwise(tmp_path):
+    """Issue 25: with an imported voice the reader's own pause between kami- and
+    shimo-no-ku can be kept (ReadingSettings.own_pauses); the index tells it."""
+    import json
+
+    from audio.recorded_voice import RecordedVoice
+    folder = tmp_path / "voices" / "mine"
+    folder.mkdir(parents=True)
+    one = {"file": "a.wav", "files": ["a.wav"], "kami_end_s": 7.10, "shimo_start_s": 7.78}
+    two = {"file": "b1.wav", "files": ["b1.wav", "b2.wav"], "kami_end_s": 7.0, "shimo_start_s": 0.2}
+    poems_ = {"1": {"kami": {"file": "x.flac", "marks": {}}, "shimo": {"file": "y.flac", "marks": {}},
+                    "source": one},
+              "2": {"kami": {"file": "x.flac", "marks": {}}, "shimo": {"file": "y.flac", "marks": {}},
+                    "source": two},
+              "3": {"kami": {"file": "x.flac", "marks": {}}, "shimo": {"file": "y.flac", "marks": {}}}}
+    (folder / "index.json").write_text(json.dumps({"version": 1, "name": "mine", "poems": poems_}))
+    voice = RecordedVoice("mine", root=tmp_path / "voices")
+    if voice.problem:   # the index format wants more than this test writes
+        pytest.skip(voice.problem)
+    assert voice.own_pause(1) == pytest.approx(0.68)
+    assert voice.own_pause(2) is None    # two files: no pause between them to keep
+    assert voice.own_pause(3) is None    # an index without the source
+    assert voice.own_pause(4) is None    # not recorded

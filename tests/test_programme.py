@@ -23,12 +23,12 @@ def build(order=ORDER, **kw) -> Programme:
 
 
 def test_joka_is_kami_shimo_shimo_then_the_first_card_after_the_ma():
-    p = build(ma=1.0, pause=0.75)
+    p = build(ma=1.0, pause=0.75, joka_gap=0.8)
     m = p.mark_sample
     assert m(JOKA, "kami_start") == 0
     assert m(JOKA, "shimo_start") - m(JOKA, "kami_end") == sec(0.75)
-    # The repeat of the shimo-no-ku waits the ma, like any unit after a held end.
-    assert m(JOKA, "shimo2_start") - m(JOKA, "shimo_end") == sec(1.0)
+    # The repeat of the shimo-no-ku waits its own gap (a measured reader's 0.80 s, issue 25).
+    assert m(JOKA, "shimo2_start") - m(JOKA, "shimo_end") == sec(0.8)
     assert m(0, "kami_start") - m(JOKA, "shimo2_end") == sec(1.0)
     kinds = [s.kind for s in p.segments[:6]]
     assert kinds == [KAMI, PAUSE, SHIMO, PAUSE, SHIMO, MA]
@@ -102,7 +102,7 @@ def test_speed_shortens_clips_and_scales_marks_exactly():
         d_fast = fast.mark_sample(0, name) - fast.mark_sample(0, "kami_start")
         assert abs(d_fast - d_slow / 1.25) <= 1
     # the pauses are settings of their own: not scaled
-    assert fast.mark_sample(0, "shimo_start") - fast.mark_sample(0, "kami_end") == sec(1.0)
+    assert fast.mark_sample(0, "shimo_start") - fast.mark_sample(0, "kami_end") == sec(ReadingSettings().pause)
 
 
 def test_seeded_order_is_poems_shuffled():
@@ -188,3 +188,33 @@ def test_timeline_json_lists_every_card():
     assert t["cards"][0]["kimariji"] == p.mark_sample(0, "kimariji")
     assert t["cards"][2]["kami_start_s"] == round(p.mark_sample(2, "kami_start") / RATE, 6)
     assert t["joka"]["kami_start_s"] == 0.0
+
+
+def test_default_pauses_are_the_measured_readers():
+    # issue 25: 0.66 s between kami- and shimo-no-ku (0.62-0.73), 0.80 s between the joka's two shimo-no-ku
+    p = Programme.build(VOICE, ORDER, ReadingSettings())
+    m = p.mark_sample
+    assert m(JOKA, "shimo_start") - m(JOKA, "kami_end") == sec(0.66)
+    assert m(JOKA, "shimo2_start") - m(JOKA, "shimo_end") == sec(0.80)
+    assert m(0, "shimo_start") - m(0, "kami_end") == sec(0.66)
+
+
+class _OwnPauses:
+    """A voice that knows its reader's own pause for some poems (as an imported one may)."""
+
+    def __init__(self, voice, pauses):
+        self._voice, self._pauses = voice, pauses
+
+    def __getattr__(self, name):
+        return getattr(self._voice, name)
+
+    def own_pause(self, no):
+        return self._pauses.get(no)
+
+
+def test_own_pauses_keep_the_readers_where_known_and_the_setting_elsewhere():
+    voice = _OwnPauses(VOICE, {ORDER[0]: 1.37})
+    for own, first in ((True, 1.37), (False, 0.5)):
+        p = Programme.build(voice, ORDER, ReadingSettings(pause=0.5, own_pauses=own))
+        assert p.mark_sample(0, "shimo_start") - p.mark_sample(0, "kami_end") == sec(first)
+        assert p.mark_sample(1, "shimo_start") - p.mark_sample(1, "kami_end") == sec(0.5)

@@ -48,7 +48,7 @@ def session(tmp_path_factory):
     voice = SynthVoice()
     if 1 not in voice.available():
         pytest.skip("the synthesised voice is not available on this platform")
-    p = Programme.build(voice, ORDER, ReadingSettings(pause=PAUSE, ma=MA))
+    p = Programme.build(voice, ORDER, ReadingSettings(pause=PAUSE, ma=MA, joka_gap=PAUSE))
     x, rate = sf.read(render_to_file(p, tmp_path_factory.mktemp("render") / "s.wav"), dtype="float32")
     assert rate == RATE
     db = frames_db(x)

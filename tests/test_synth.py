@@ -204,3 +204,21 @@ def test_marks_agree_with_a_plain_rendering():
                     worst = max(worst, abs(err))
     print(f"plain check, poems {PLAIN_SAMPLE}: worst stop/joined error {worst:.1f} ms")
     assert not bad, bad
+
+
+def test_plain_check_catches_a_mark_off_by_40_ms_even_at_a_quick_pulse():
+    """The plain check finds the plain rendering's moments in the clip by their own
+    waveform where the clip keeps it (else by spectral shape), never from the marks:
+    a mark moved 40 ms inside phrase 2 (0.2 s a mora, issue 25) is caught."""
+    from audio.clip import Clip
+    from audio.synth_onsets import plain_verdicts
+    poem = _poem(76)
+    phrase_morae = [poems.morae(p) for p in poem.kami_sound]
+    kimariji = poem.kimariji_mora_count() - 1
+    clip = synth.render(poem.kami_sound, phrase_morae, "kami", kimariji_mora=kimariji)
+    rendering, v, held = synth.render_plain(poem.kami_sound, phrase_morae, "kami", kimariji_mora=kimariji)
+    assert all(ok for _, _, _, ok in plain_verdicts(clip, rendering, v, phrase_morae, held))
+    moved = Clip(clip.samples, clip.rate, {**clip.marks, "mora:7": clip.marks["mora:7"] + int(0.04 * clip.rate)})
+    verdicts = {k: (err, ok) for k, _, err, ok in plain_verdicts(moved, rendering, v, phrase_morae, held)}
+    assert not verdicts[7][1] and verdicts[7][0] == pytest.approx(40.0, abs=1.0), verdicts[7]
+    assert all(ok for k, (_, ok) in verdicts.items() if k != 7)

@@ -98,3 +98,19 @@ def test_another_device_stops_the_reading_and_reopens_the_player_there(qtbot, bo
     assert opened == ["HDMI"] and player is not old and player.volume == pytest.approx(0.7)
     player.close()
     old.close()
+
+
+def test_the_reciting_pitch_is_a_setting_and_reopens_the_synthesised_voice(qtbot, book):
+    # issue 25: a reciting pitch the user can set (the measured reader: 344 Hz; the default 215)
+    d = SettingsDialog(book.settings, [], voice_book=book, devices=[])
+    qtbot.addWidget(d)
+    assert d.pitch.value() == pytest.approx(S.PITCH.default)
+    stand_in = book.voice("synth")
+    d.apply()                                     # unchanged: the open voice is kept
+    assert book.voice("synth") is stand_in
+    d.pitch.setValue(300)
+    d.apply()
+    assert book.settings.get(S.PITCH) == pytest.approx(300)
+    reopened = book.voice("synth")                # opened again, on the new tone
+    assert reopened is not stand_in
+    assert reopened.style.tone_hz == pytest.approx(300)

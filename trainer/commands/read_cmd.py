@@ -28,8 +28,13 @@ def register(sub) -> None:
     p.add_argument("--kami-only", action="store_true", help="read kami-no-ku only (a drill)")
     p.add_argument("--ma", type=float, default=1.0, metavar="S",
                    help="seconds from the end of a shimo-no-ku to the next kami-no-ku (default 1.0)")
-    p.add_argument("--pause", type=float, default=1.0, metavar="S",
-                   help="seconds between a kami-no-ku and its shimo-no-ku (default 1.0)")
+    p.add_argument("--pause", type=float, default=0.66, metavar="S",
+                   help="seconds between a kami-no-ku and its shimo-no-ku (default 0.66, a measured reader's)")
+    p.add_argument("--own-pauses", action="store_true",
+                   help="with an imported voice, keep the reader's own pause between kami- and "
+                   "shimo-no-ku where the recording has both (--pause for the others)")
+    p.add_argument("--pitch", type=float, default=None, metavar="HZ",
+                   help="the synthesised reader's reciting pitch, 150..400 Hz (default 215)")
     p.add_argument("--speed", type=float, default=1.0, metavar="X",
                    help="reading speed factor, 0.5..2 (by resampling: the pitch moves too)")
     p.add_argument("--json", action="store_true",
@@ -136,6 +141,8 @@ def _settings(args, UsageError):
         raise UsageError("read: --kami-only and --shimo-only exclude each other; give one")
     if not math.isfinite(args.memorise) or not 0 <= args.memorise <= 60:
         raise UsageError(f"read: --memorise must be 0..60 minutes, not {args.memorise:g}")
+    if args.pitch is not None and not (math.isfinite(args.pitch) and 150.0 <= args.pitch <= 400.0):
+        raise UsageError(f"read: --pitch must be 150..400 Hz, not {args.pitch:g}")
     if getattr(args, "poems", None) is not None:
         args.poems = _poem_list(args.poems, UsageError)
         if args.card_set is not None or args.cards is not None or args.karafuda or args.replay \
@@ -146,7 +153,8 @@ def _settings(args, UsageError):
         settings = ReadingSettings(ma=args.ma, pause=args.pause, speed=args.speed,
                                    read_shimo=not args.kami_only, cards=args.cards,
                                    voice=args.voice, joka=not args.no_joka,
-                                   read_kami=not args.shimo_only, memorise=60.0 * args.memorise)
+                                   read_kami=not args.shimo_only, memorise=60.0 * args.memorise,
+                                   own_pauses=args.own_pauses)
     except ValueError as exc:
         raise UsageError(f"read: {exc}") from None
     return settings, seed
@@ -221,7 +229,7 @@ def _build(args, settings, seed, order):
     from audio.render import ProgressBar, open_voice
     from audio.voice import VoiceError
     try:
-        voice = open_voice(args.voice)
+        voice = open_voice(args.voice, args.pitch)
         have = voice.available()
     except VoiceError as exc:
         print(f"karuta read: {exc}", file=sys.stderr)
@@ -241,12 +249,31 @@ def _build(args, settings, seed, order):
         settings = replace(settings, joka=False)
     settings = replace(settings, cards=None)
     try:
+        _synthesise_ahead(voice, ([0] if settings.joka else []) + list(order))
         notices = notices_for(args.voice) if settings.memorise else None
         return Programme.build(voice, order, settings,
                                progress=ProgressBar(f"preparing {voice.name}"), notices=notices)
     except VoiceError as exc:
         print(f"\nkaruta read: {exc}", file=sys.stderr)
         return None
+
+
+SYNTH_WORKERS = 2  # as the GUI: one HTS engine per worker thread (audio.synth.synthesize_all)
+
+
+def _synthesise_ahead(voice, poems_in_order: list[int]) -> None:
+    """The synthesised voice's missing clips, rendered in reading order by
+    SYNTH_WORKERS workers into its cache before the programme is laid out
+    (Programme.build would otherwise render them one by one on one core)."""
+    from audio.render import ProgressBar
+    from audio.synth import SynthVoice, synthesize_all
+    if not isinstance(voice, SynthVoice):
+        return
+    todo = list(dict.fromkeys(poems_in_order))
+    if all(voice.key(no, part) in voice.cache for no in todo for part in ("kami", "shimo")):
+        return
+    synthesize_all(ProgressBar(f"synthesising {voice.name}"), voice=voice, poems_to_do=todo,
+                   workers=SYNTH_WORKERS)
 
 
 def _render(args, programme, seed) -> int:

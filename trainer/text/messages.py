@@ -84,6 +84,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.language": ("表示言語", "Interface language"),
     "settings.ma": ("間（下の句の後の間、秒）", "Ma (silence after the shimo-no-ku, s)"),
     "settings.pause": ("上の句と下の句の間（秒）", "Pause between kami and shimo (s)"),
+    "settings.pitch": ("合成音声の読みの高さ（Hz）", "Synthesised reader's reciting pitch (Hz)"),
     "settings.speed": ("読む速さ", "Reading speed"),
     "settings.voice": ("声", "Voice"),
     "settings.voice_synth": ("合成音声", "Synthesised voice"),

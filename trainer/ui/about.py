@@ -23,6 +23,7 @@ COMPONENTS: tuple[tuple[str, str, str], ...] = (
     ("ICU (Unicode text support inside Qt; licenses/icu)", "ICU / Unicode licence", "about.use.window"),
     ("Python 3.11, typing_extensions", "PSF-2.0", "about.use.runtime"),
     ("NumPy, SciPy", "BSD-3-Clause", "about.use.analysis"),
+    ("pyloudnorm (ITU-R BS.1770 loudness)", "MIT", "about.use.analysis"),
     ("pyopenjtalk-plus (Open JTalk, HTS Engine)", "MIT, BSD-3-Clause", "about.use.voice"),
     ("Open JTalk dictionary (NAIST-jdic)", "BSD-3-Clause", "about.use.voice"),
     ("HTS voice \u201cMei\u201d (MMDAgent)", "CC-BY-3.0", "about.use.voice"),

@@ -37,8 +37,11 @@ KIMARIJI_SPELLING = Key("ui/kimariji_spelling", "sound", choices=("sound", "hist
 SHOW_POEM = Key("reader/show_poem", True)
 DAKUTEN = Key("ui/torifuda_dakuten", False)  # real torifuda are printed without them
 MA = Key("reading/ma", 1.0, 0.3, 5.0)        # silence after the shimo-no-ku (yoin) before the next kami
-PAUSE = Key("reading/pause", 1.0, 0.3, 5.0)  # between kami- and shimo-no-ku
+PAUSE = Key("reading/pause", 0.66, 0.3, 5.0)  # between kami- and shimo-no-ku (the measured reader's)
 SPEED = Key("reading/speed", 1.0, 0.7, 1.4)
+# The synthesised reader's reciting tone (Hz): mei's own range is comfortable
+# from about 150 to 400 Hz (a measured female reader: 344, issue 25)
+PITCH = Key("reading/pitch_hz", 215.0, 150.0, 400.0)
 VOICE = Key("reading/voice", "synth")        # 'synth' or the name of an imported set
 JOKA = Key("reading/joka", True)
 MEMORISE_MIN = Key("match/memorise_minutes", 15, 0, 15)     # 0: the match begins at once

@@ -83,6 +83,9 @@ class SettingsDialog(QDialog):
         self.speed = QDoubleSpinBox(decimals=2, singleStep=0.05, minimum=S.SPEED.lo, maximum=S.SPEED.hi)
         self.speed.setValue(settings.get(S.SPEED))
         form.addRow(tr("settings.speed"), self.speed)
+        self.pitch = QDoubleSpinBox(decimals=0, singleStep=5, minimum=S.PITCH.lo, maximum=S.PITCH.hi)
+        self.pitch.setValue(settings.get(S.PITCH))
+        form.addRow(tr("settings.pitch"), self.pitch)
 
         self.voice = QComboBox()
         self.voice.addItem(tr("settings.voice_synth"), "synth")
@@ -184,6 +187,10 @@ class SettingsDialog(QDialog):
         s.set(S.MA, self.ma.value())
         s.set(S.PAUSE, self.pause.value())
         s.set(S.SPEED, self.speed.value())
+        pitch_changed = s.get(S.PITCH) != self.pitch.value()
+        s.set(S.PITCH, self.pitch.value())
+        if pitch_changed and self.voice_book is not None and hasattr(self.voice_book, "forget"):
+            self.voice_book.forget("synth")   # the synthesised voice reopens on the new tone
         s.set(S.VOICE, self.voice.currentData())
         s.set(S.JOKA, self.joka.isChecked())
         s.set(S.SHOW_KIMARIJI, self.kimariji.isChecked())

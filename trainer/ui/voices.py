@@ -97,8 +97,8 @@ class VoiceBook:
 
     def _open(self, name: str):
         if name == SYNTH:
-            from audio.synth import SynthVoice
-            return SynthVoice()
+            from audio.render import synth_voice
+            return synth_voice(self.settings.get(S.PITCH))
         from audio.recorded_voice import RecordedVoice
         return RecordedVoice(name)
 
