@@ -136,6 +136,7 @@ CASES: list[tuple[str, Any, str]] = [
     ("rounds 0", {"type": "create_table", "game": "yomi", "rounds": 0}, "bad_option"),
     ("rounds 11", {"type": "create_table", "game": "yomi", "rounds": 11}, "bad_option"),
     ("timer over an hour", {"type": "create_table", "game": "yomi", "turn_seconds": 3601}, "bad_option"),
+    ("timer under five seconds", {"type": "create_table", "game": "yomi", "turn_seconds": 1}, "bad_option"),
     ("sit on a taken seat", {"type": "sit", "table": E, "seat": 0}, "seat_taken"),
     ("sit on no such seat", {"type": "sit", "table": E, "seat": 9}, "no_such_seat"),
     ("sit on seat -1", {"type": "sit", "table": E, "seat": -1}, "no_such_seat"),
@@ -143,6 +144,7 @@ CASES: list[tuple[str, Any, str]] = [
     ("join no such seat", {"type": "join", "table": D, "seat": 3}, "no_such_seat"),
     ("start by a non-host", {"type": "start", "table": D}, "not_host"),
     ("start with nobody seated", {"type": "start", "table": "{F}"}, "no_person"),
+    ("start by a host not at the table", {"type": "start", "table": "{G}"}, "not_at_table"),
     ("spectate private without code", {"type": "spectate", "table": "{P}"}, "bad_code"),
     ("act at a private table not joined", {"type": "act", "table": "{P}", "seq": 0, "action": {"action": "pass"}},
      "not_at_table"),
@@ -222,9 +224,11 @@ def lobby(tmp_path_factory):
         deck = [f"M:{s}-{r}" for s in ("clubs", "swords", "cups", "coins") for r in range(1, 11)]
         not_held = next(c for c in deck if c not in held)
         f = me.call(type="create_table", game="yomi", seats=3, cpus=[0, 1, 2], rounds=10)["table"]
+        me.call(type="spectate", table=f)          # at the table, with nobody seated
+        g = me.call(type="create_table", game="yomi", seats=3, cpus=[1, 2])["table"]   # never joined
         mine = next(conn for conn in hub.conns if conn.user and conn.user.name == me_name)
         yield {"hub": hub, "me": me, "w1": w1, "conn": mine, "subs": {
-            T: t, B: b, "{C}": c, D: d, E: e, "{F}": f, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
+            T: t, B: b, "{C}": c, D: d, E: e, "{F}": f, "{G}": g, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
             "{SEQ}": view["seq"], "{SEQ-1}": view["seq"] - 1,
             "{SEQ+100}": view["seq"] + 100, "{BSEQ}": bview["seq"], "{LEGAL}": view["legal"][0],
             "{NOT_HELD}": {"action": "lead", "card": not_held}, "{REPLAY}": first}}

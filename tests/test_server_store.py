@@ -61,7 +61,7 @@ class Wire:
 
 
 def _config(path, **kw) -> ServerConfig:
-    return ServerConfig(db=f"sqlite:///{path}", allow_seeds=True, **kw)
+    return ServerConfig(db=f"sqlite:///{path}", allow_seeds=True, **{"min_turn_seconds": 0.05, **kw})
 
 
 def _play(wire: Wire, table: str, view: dict[str, Any], actions: int | None) -> dict[str, Any]:

@@ -58,6 +58,9 @@ class ServerConfig:
     allow_seeds: bool = False
     """Let create_table choose the seed (tests; never on a public server: it shows the deal)."""
     turn_seconds: float = 300.0
+    min_turn_seconds: float = 5.0
+    """The shortest turn timer a table may ask for: a stand-in playing many turns a second for
+    an absent person would busy the server's loop (tests of time-outs lower it)."""
     keep_finished: float = 600.0
     """Seconds a finished table stays in memory (its members may still look at it); then only
     the database has it, and the server's memory stays flat over a long run."""
@@ -436,8 +439,9 @@ class Hub:
         if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < seats for s in cpus):
             raise ClientError("bad_option", "cpus lists seat numbers")
         turn = msg.get("turn_seconds", self.config.turn_seconds)
-        if turn is not None and not 0.05 <= turn <= 3600:
-            raise ClientError("bad_option", "turn_seconds is between 0.05 and 3600, or null (no timer)")
+        if turn is not None and not self.config.min_turn_seconds <= turn <= 3600:
+            raise ClientError("bad_option", f"turn_seconds is between {self.config.min_turn_seconds:g} "
+                              "and 3600, or null (no timer)")
         seed = msg.get("seed")
         if seed is not None and not self.config.allow_seeds:
             raise ClientError("bad_option", "this server chooses the seeds")
@@ -551,6 +555,8 @@ class Hub:
         table = self._table(conn, msg, member=False)
         if table.host != conn.user.id:
             raise ClientError("not_host", "only the table's host starts it")
+        if table.id not in conn.tables:   # the table's frames go to its members: say so, not nothing
+            raise ClientError("not_at_table", "join the table before starting it")
 
         def start(seats: list[dict[str, Any]], status: str) -> tuple[list[dict[str, Any]], str]:
             if status != OPEN:
