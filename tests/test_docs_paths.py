@@ -40,3 +40,13 @@ def test_the_scan_sees_paths():
     # Guard against a pattern that silently matches nothing.
     text = (ROOT / "docs" / "references.md").read_text(encoding="utf-8")
     assert "poems/data/poems.json" in {m.group(1) for m in PATH.finditer(text)}
+
+
+def test_every_screenshot_is_shown_somewhere():
+    """A screenshot no page shows goes stale unseen (issue 26 found ten, some showing screens
+    that had since changed): each one in docs/screenshots is used by the README, a doc page
+    or the guide's picture tool."""
+    pages = "".join(p.read_text(encoding="utf-8") for p in _doc_pages())
+    pages += "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tools").glob("*.py"))  # the guide's sources
+    unused = sorted(p.name for p in (ROOT / "docs" / "screenshots").glob("*.png") if p.name not in pages)
+    assert not unused, f"screenshots no page shows: {unused}"
