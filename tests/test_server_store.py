@@ -7,6 +7,7 @@ import logging
 from typing import Any, Callable
 
 import anyio
+import pytest
 import sqlalchemy as sa
 
 from tests.server_fixtures import TestClient
@@ -199,3 +200,15 @@ def test_sqlite_serves_one_process(tmp_path):
     with pytest.raises(StoreError, match="cannot use the database"):
         Store(f"sqlite:///{tmp_path / 'link.sqlite'}").claim_file()
     assert target.read_bytes() == b""
+
+
+def test_postgresql_without_its_driver_is_one_clear_line(monkeypatch):
+    """psycopg is the optional 'postgresql' extra (and left out of the standalone build)."""
+    import importlib.util
+
+    from trainer.server.store import StoreError, database_url
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a))
+    with pytest.raises(StoreError, match=r"psycopg\[binary\].*'postgresql' extra"):
+        database_url("postgresql://club@127.0.0.1/karuta")
+    assert database_url("sqlite:///x.sqlite") == "sqlite:///x.sqlite"

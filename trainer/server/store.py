@@ -120,9 +120,9 @@ def _need_psycopg() -> None:
     OpenSSL without their licences): say so rather than fail on an import."""
     import importlib.util
     if importlib.util.find_spec("psycopg") is None:
-        raise StoreError("PostgreSQL needs the psycopg package, which this installation lacks "
-                         "(the standalone build serves on SQLite only): install the trainer "
-                         "with pip as the README says to serve on PostgreSQL")
+        raise StoreError("PostgreSQL needs its driver, which this installation lacks: "
+                         "pip install 'psycopg[binary]' into the trainer's environment (the "
+                         "'postgresql' extra; the standalone build serves on SQLite only)")
 
 
 def _hash_token(token: str) -> str:
