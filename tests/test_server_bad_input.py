@@ -308,6 +308,25 @@ def test_a_flood_is_rate_limited_and_the_connection_recovers(tmp_path):
         assert wire.call(type="lobby")["type"] == "lobby"
 
 
+def test_one_account_hosts_a_bounded_number_of_tables_not_yet_started(tmp_path):
+    """An open table lives in memory and the lobby until it starts: one client cannot make
+    them without end. Starting one frees a place."""
+    app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 's.sqlite'}", max_open_tables=3,
+                                  rate=1000, burst=1000))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        me = Wire(ws)
+        me.call(type="hello", version=1)
+        me.call(type="guest")
+        tables = [me.call(type="create_table", game="yomi", seats=3, cpus=[1, 2])["table"] for _ in range(3)]
+        refused = me.call(type="create_table", game="yomi", seats=3)
+        assert refused["type"] == "error" and refused["error"] == "too_many_tables"
+        assert len(app.state.hub.tables) == 3
+        me.call(type="join", table=tables[0], seat=0)
+        me.send(type="start", table=tables[0])
+        me.until(lambda f: f["type"] == "view")
+        assert me.call(type="create_table", game="yomi", seats=3)["type"] == "created"
+
+
 def test_wrong_passwords_lock_the_name_from_every_connection_for_a_while(tmp_path):
     app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'g.sqlite'}", login_failures=3, login_window=1.5))
     with TestClient(app) as client, client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:

@@ -58,6 +58,10 @@ class ServerConfig:
     allow_seeds: bool = False
     """Let create_table choose the seed (tests; never on a public server: it shows the deal)."""
     turn_seconds: float = 300.0
+    max_open_tables: int = 100
+    """Tables not yet started that one account may host: an open table lives in memory and in
+    the lobby until it starts, so one client must not make them without end (`karuta bot
+    --tables 40` hosts forty)."""
     min_turn_seconds: float = 5.0
     """The shortest turn timer a table may ask for: a stand-in playing many turns a second for
     an absent person would busy the server's loop (tests of time-outs lower it)."""
@@ -454,6 +458,10 @@ class Hub:
         for key in ("deals", "rounds"):
             if msg.get(key) is not None and key not in rules:
                 raise ClientError("bad_option", f"{game} has no option {key}")
+        hosted = sum(1 for t in self.tables.values() if t.host == conn.user.id and t.status == OPEN)
+        if hosted >= self.config.max_open_tables:
+            raise ClientError("too_many_tables", f"at most {self.config.max_open_tables} tables not yet "
+                              "started an account; start or leave some first")
         row = LiveTable.new_row(variant, seats, level, sorted(set(cpus)), turn, bool(msg.get("private")),
                                 conn.user.id, seed, rules)
         row["owner"] = self.server
