@@ -29,15 +29,14 @@ time, and a `kyogi_session.ReadRecord` for the statistics (kind ``chirashi``).
 """
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, ClassVar, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Mapping, Sequence
 
 import poems
 from audio.clock import SYSTEM, Clock
 from trainer.games.kyogi_session import TAKE_GRACE_S, ReadRecord
-from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds
+from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds, logged
 from trainer.players.karuta_cpu import Heard
 from trainer.players.race_cpu import RaceCpu, decisive_mora, verse_morae
 from trainer.rules import chirashi, shimonoku
@@ -151,22 +150,6 @@ def kimariji_kana(poem: int, read: Sequence[int], verse: str) -> str:
     return "".join(verse_morae(poem, verse)[:decisive_mora(poem, read, verse) + 1])
 
 
-F = TypeVar("F", bound=Callable[..., list[GameEvent]])
-
-
-def _logged(method: F) -> F:
-    """The events an entry point returns also go to the log, once (outermost call only)."""
-    @functools.wraps(method)
-    def wrapper(self: "ChirashiSession", *args: Any, **kwargs: Any) -> list[GameEvent]:
-        self._depth += 1
-        try:
-            events = method(self, *args, **kwargs)
-        finally:
-            self._depth -= 1
-        if self._depth == 0:
-            self.log.extend(events)
-        return events
-    return wrapper  # type: ignore[return-value]
 
 
 class ChirashiSession:
@@ -207,7 +190,7 @@ class ChirashiSession:
     def ms(self, t: float) -> int:
         return round((t - self.epoch) * 1000)
 
-    @_logged
+    @logged
     def begin(self) -> list[GameEvent]:
         if self.phase != READY:
             return []
@@ -216,7 +199,7 @@ class ChirashiSession:
         return [PhaseChanged(PLAY)]
 
     # -- the reading -----------------------------------------------------------------------------
-    @_logged
+    @logged
     def verse_started(self, poem: int, marks: Mapping[str, float | None]) -> list[GameEvent]:
         """The read verse of `poem` began to sound; `marks` (`verse_mark_names`) on the clock."""
         if self.phase != PLAY or poem not in self.order:
@@ -250,19 +233,19 @@ class ChirashiSession:
                         race.take_at(self.epoch + t.time_ms / 1000)
         return events
 
-    @_logged
+    @logged
     def card_finished(self, poem: int) -> list[GameEvent]:
         """The card's reading ended: an open race is judged (an untouched card is put aside)."""
         if self.phase == PLAY and self.race is not None and self.race.poem == poem:
             return self.judge()
         return []
 
-    @_logged
+    @logged
     def reading_finished(self) -> list[GameEvent]:
         return self.judge() if self.phase == PLAY and self.race is not None else []
 
     # -- touches ---------------------------------------------------------------------------------
-    @_logged
+    @logged
     def touch(self, seat: int, card: int, stamp: float) -> list[GameEvent]:
         race = self.race
         if race is None or self.phase != PLAY or seat not in race.touches:
@@ -273,7 +256,7 @@ class ChirashiSession:
             race.take_at(stamp)
         return [TouchLanded(seat, card, t.time_ms)]
 
-    @_logged
+    @logged
     def tick(self, paused: bool = False) -> list[GameEvent]:
         race = self.race
         if race is None:
@@ -300,7 +283,7 @@ class ChirashiSession:
         return min(times) if times else None
 
     # -- judging ---------------------------------------------------------------------------------
-    @_logged
+    @logged
     def judge(self, at: float | None = None) -> list[GameEvent]:
         race, self.race = self.race, None
         if race is None:
@@ -349,14 +332,14 @@ class ChirashiSession:
             return [PhaseChanged(OVER)]
         return []
 
-    @_logged
+    @logged
     def send(self, seat: int, card: int) -> list[GameEvent]:
         events = list(self.state.apply(Send(seat, card)))
         if self.state.phase == SEND:
             return events + self._settle()
         return events + [ReaderReleased()] + self._after()
 
-    @_logged
+    @logged
     def abandon(self) -> list[GameEvent]:
         self.race = None
         self.phase = OVER
@@ -383,7 +366,7 @@ class ChirashiSession:
             return IllegalAction("chirashi.sitting_out", f"seat {seat} does not race this read", seat=seat)
         return self.state.why_illegal(Touches(seat, (Touch(action.card, self.ms(action.stamp)),)))
 
-    @_logged
+    @logged
     def act(self, seat: int, action: object) -> list[GameEvent]:
         refusal = self.why_illegal(seat, action)
         if refusal is not None:

@@ -66,14 +66,14 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar
 
 import poems
 import poems.kimariji
 from audio.clock import SYSTEM, Clock
-from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds
+from trainer.games.protocol import GameEvent, GameOutcome, IllegalAction, event_kinds, logged
 from trainer.players.karuta_cpu import Heard, KarutaCPU
 from trainer.rules import kyogi
 from trainer.rules.kyogi import (
@@ -317,23 +317,6 @@ class MatchResult:
         return abs(self.left[0] - self.left[1])
 
 
-F = TypeVar("F", bound=Callable[..., list[GameEvent]])
-
-
-def _logged(method: F) -> F:
-    """The events an entry point returns also go to the session's log (`log_for`), once:
-    entry points calling one another log at the outermost call only."""
-    @functools.wraps(method)
-    def wrapper(self: "KyogiSession", *args: Any, **kwargs: Any) -> list[GameEvent]:
-        self._depth += 1
-        try:
-            events = method(self, *args, **kwargs)
-        finally:
-            self._depth -= 1
-        if self._depth == 0:
-            self.log.extend(events)
-        return events
-    return wrapper  # type: ignore[return-value]
 
 
 # -- the race of one read ----------------------------------------------------------------------
@@ -462,7 +445,7 @@ class KyogiSession:
             raise IllegalAction("kyogi.wrong_cards", "an arrangement must hold exactly the cards of one's side")
         self.arrangement[seat] = side.copy()
 
-    @_logged
+    @logged
     def start_memorisation(self, seconds: float | None = None) -> list[GameEvent]:
         """The memorisation period begins; with `seconds`, the session keeps its time: `tick`
         says when practice swings are allowed (`SwingsAllowed`) and when it is over
@@ -498,7 +481,7 @@ class KyogiSession:
             events.append(MemorisationOver())
         return events
 
-    @_logged
+    @logged
     def begin(self) -> list[GameEvent]:
         """The match begins: the people's layouts go to the judge; the clock's zero is now."""
         if self.phase not in (ARRANGE, MEMORISE):
@@ -517,7 +500,7 @@ class KyogiSession:
         return round((t - self.epoch) * 1000)
 
     # -- the reading ------------------------------------------------------------------------------
-    @_logged
+    @logged
     def kami_started(self, poem: int, marks: Mapping[str, float | None]) -> list[GameEvent]:
         """The kami-no-ku of `poem` began to sound; `marks` are its programme marks on the
         clock (`mark_names`), missing ones guessed from now."""
@@ -560,7 +543,7 @@ class KyogiSession:
         times = tuple(self.ms(_mark(marks, f"kami:mora:{k}", kima)) for k in range(len(morae)))
         return Heard(morae, times, self.ms(kima))
 
-    @_logged
+    @logged
     def card_finished(self, poem: int) -> list[GameEvent]:
         """The card's shimo-no-ku ended: the ma begins. The race stays open through it,
         unless judging now leaves a person owing cards: then it is judged now and they
@@ -581,7 +564,7 @@ class KyogiSession:
             trial.apply(Touches(s, tuple(t for t in self.race.touches[s] if t.time_ms <= now_ms)))  # type: ignore[union-attr]
         return trial.phase is Phase.OKURI and trial.owing[0] in self.people  # type: ignore[index]
 
-    @_logged
+    @logged
     def reading_finished(self) -> list[GameEvent]:
         """The reader's stack ran out: an open race is judged."""
         if self.phase == PLAY and not self.state.is_over() and self.race is not None:
@@ -589,7 +572,7 @@ class KyogiSession:
         return []
 
     # -- touches -------------------------------------------------------------------------------------
-    @_logged
+    @logged
     def touch(self, card: int, stamp: float, seat: int | None = None) -> list[GameEvent]:
         """A person's press on `card`, stamped on the clock when it happened."""
         seat = self.people[0] if seat is None else seat
@@ -626,7 +609,7 @@ class KyogiSession:
             return False              # the card was already taken: no fault
         return owner is None or self.state.side_of(touch.card) != owner
 
-    @_logged
+    @logged
     def tick(self, paused: bool = False) -> list[GameEvent]:
         """Everything due by the clock now: the memorisation period's notices; CPU touches
         that have landed; the race judged once its time has come (not while the reading is
@@ -664,7 +647,7 @@ class KyogiSession:
         return min(times) if times else None
 
     # -- judging -------------------------------------------------------------------------------------
-    @_logged
+    @logged
     def judge(self, at: float | None = None) -> list[GameEvent]:
         """Close the race (at its close, or now / `at` if sooner): both seats' touches up to
         then go to the engine, which judges."""
@@ -742,7 +725,7 @@ class KyogiSession:
             break
         return events
 
-    @_logged
+    @logged
     def choose_okurifuda(self, card: int, seat: int | None = None) -> list[GameEvent]:
         """A person sends `card` of their side; False-y (no events) if it is not theirs to send."""
         seat = self.people[0] if seat is None else seat
@@ -781,7 +764,7 @@ class KyogiSession:
     def _rearranging(self) -> list[GameEvent]:
         return [RearrangeAllowed(self.people[0])] if self.may_rearrange and self.people else []
 
-    @_logged
+    @logged
     def toggle_wait(self) -> list[GameEvent]:
         """待った: hold the reader; once the read is settled, the person may rearrange their side.
         Again: go on (unless an okurifuda choice still holds the reader)."""
@@ -795,7 +778,7 @@ class KyogiSession:
             self.race.close = min(self.race.close, max(self.clock.now(), self.race.kami_end + NO_TAKE_GRACE_S))
         return [ReaderHeld("wait"), *self._rearranging()]
 
-    @_logged
+    @logged
     def rearrange(self, side: Territory, seat: int | None = None) -> list[GameEvent]:
         """The person's side laid out anew, between reads only (else `IllegalAction`)."""
         seat = self.people[0] if seat is None else seat
@@ -806,7 +789,7 @@ class KyogiSession:
             raise IllegalAction("kyogi.over", "the match is over")
         return list(self.state.apply(Arrange(seat, side.rows())))
 
-    @_logged
+    @logged
     def abandon(self) -> list[GameEvent]:
         self.race = None
         self.phase = OVER
@@ -874,7 +857,7 @@ class KyogiSession:
             return exc
         return None
 
-    @_logged
+    @logged
     def act(self, seat: int, action: object) -> list[GameEvent]:
         """A person's action (`Press`, `ToggleWait`, `LayOut`, `Memorise`, `Begin`); its
         events, or `IllegalAction` with nothing changed."""

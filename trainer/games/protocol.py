@@ -6,7 +6,8 @@ and is re-exported here so a session, a view or a server imports one module.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, runtime_checkable
+import functools
+from typing import Any, Callable, Protocol, TypeVar, runtime_checkable
 
 from trainer.rules.protocol import (READER, GameEvent, GameOutcome, GameState, IllegalAction,  # noqa: F401
                                     event_kinds)
@@ -110,3 +111,23 @@ def play_out(session: Session, clock: SettableClock, reader: Reader | None = Non
         elif due is not None:
             clock.set(max(due, clock.now()))
     raise RuntimeError(f"the game did not end within {limit} steps")
+
+
+F = TypeVar("F", bound=Callable[..., list[GameEvent]])
+
+
+def logged(method: F) -> F:
+    """A session's entry point whose events also go to the session's `log` (its `log_for`),
+    once: entry points calling one another log at the outermost call only. The session
+    keeps ``self.log`` (a list) and ``self._depth`` (0 between calls)."""
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> list[GameEvent]:
+        self._depth += 1
+        try:
+            events = method(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            self.log.extend(events)
+        return events
+    return wrapper  # type: ignore[return-value]
