@@ -15,7 +15,7 @@ import json
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 BOT_LEVELS = ("random", "first")
@@ -274,8 +274,16 @@ async def run_bots(url: str | Sequence[str], game: str, tables: int = 1, level: 
             for client in clients:
                 await client.close()
 
+    return await finished_within(work(), deadline, url)
+
+
+T = TypeVar("T")
+
+
+async def finished_within(work: Awaitable[T], deadline: float, url: Any) -> T:
+    """The bots' whole run, or one line saying why it stopped: out of time, or no connection."""
     try:
-        return await asyncio.wait_for(work(), timeout=deadline)
+        return await asyncio.wait_for(work, timeout=deadline)
     except asyncio.TimeoutError:
         raise BotError(f"the tables did not finish within {deadline:g} s") from None
     except OSError as exc:

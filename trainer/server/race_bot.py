@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from trainer.server.bot import BotError, Client
+from trainer.server.bot import BotError, Client, finished_within
 
 Press = tuple[int, float]                  # (card, reaction ms from the kimariji)
 Plan = Callable[[int, int, int, list[list[int]]], list[Press]]
@@ -232,12 +232,7 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
             for client in clients:
                 await client.close()
 
-    try:
-        return await asyncio.wait_for(work(), timeout=deadline)
-    except asyncio.TimeoutError:
-        raise BotError(f"the tables did not finish within {deadline:g} s") from None
-    except OSError as exc:
-        raise BotError(f"the connection to {url} failed: {exc.strerror or exc}") from None
+    return await finished_within(work(), deadline, url)
 
 
 def _players(variant: str | None) -> int:
