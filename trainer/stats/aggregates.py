@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import date
 
-from trainer.stats.store import StatsStore
+from trainer.stats.store import RACE_KINDS, StatsStore
 
 DIST_WINDOW = 50        # recent trials per card in the distribution
 WEAK_WINDOW = 20        # recent trials per card for weakness
@@ -51,7 +51,9 @@ REACTION, ANSWER, FLIP = "reaction", "answer", "flip"
 FAMILIES = (REACTION, ANSWER, FLIP)
 FAMILY_OF = {"match": REACTION, "listening_reflex": REACTION, "positional": REACTION,
              "kami_to_torifuda": REACTION, "fuda_nagashi": ANSWER, "kimariji_henka": ANSWER,
-             "mubeyama": FLIP}
+             "mubeyama": FLIP,
+             # the floor races time a touch from the kimariji as kyōgi does
+             **{kind: REACTION for kind in RACE_KINDS}}
 UNIT = {REACTION: "ms", ANSWER: "s", FLIP: "s"}     # how each family's times are shown
 
 

@@ -15,6 +15,11 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "kind.positional": ("位置の暗記", "Positional memory"),
     "kind.match": ("対戦", "Match"),
     "kind.mubeyama": ("むべ山", "Mubeyama"),
+    "kind.chirashi": ("散らし取り", "Chirashi-dori"),
+    "kind.sakasama": ("逆さまかるた", "Sakasama karuta"),
+    "kind.genpei": ("源平合戦", "Genpei-gassen"),
+    "kind.relay": ("リレーかるた", "Relay karuta"),
+    "kind.shimonoku": ("下の句かるた", "Shimonoku karuta"),
     # under a narrow strip of dots (several kinds share a plot of one timing family)
     "kind_short.fuda_nagashi": ("札流し", "Nagashi"),
     "kind_short.kami_to_torifuda": ("上→取", "Kami→tori"),

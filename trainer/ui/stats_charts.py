@@ -30,6 +30,8 @@ KIND_COLOURS = {
     "fuda_nagashi": "#1a73e8", "kami_to_torifuda": "#e37400", "listening_reflex": "#188038",
     "kimariji_henka": "#9334e6", "positional": "#d01884", "match": "#5f6368",
     "mubeyama": "#b06000",
+    "chirashi": "#12b5cb", "sakasama": "#7cb342", "genpei": "#c5221f", "relay": "#3949ab",
+    "shimonoku": "#795548",
 }
 ROLLING_DAYS = 7
 DAILY_SPAN_DAYS = 120   # longer trends are drawn by week
