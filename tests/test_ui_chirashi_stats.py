@@ -189,3 +189,36 @@ def test_the_statistics_tab_lists_a_race(qtbot, panel, store, lang, label):
     assert history.rowCount() == 1
     assert history.data(history.index(0, 1)) == label
     assert history.data(history.index(0, 4)) == "50 ms"
+
+
+@pytest.mark.parametrize("game, players", [("chirashi", 3), ("sakasama", 2), ("genpei", 2),
+                                           ("relay", 4), ("shimonoku", 6)])
+def test_switching_to_japanese_mid_game_leaves_no_english(qtbot, panel, store, game, players):
+    """Mid-game (takes, faults, a stutter-marked race in the log), then 日本語: the table, the
+    log, the status and every choice of the setup row, CPU levels included, follow."""
+    from legibility import LATIN_WORD, english_left
+    s, reader = start(panel, game, players)
+    for k in range(8):
+        poem = sound_next_card(panel, reader)
+        if s.race is not None and 0 in s.race.touches:
+            panel.clock.set(s.race.kimariji + 0.04)
+            if k == 2:
+                panel.driver.stalls.append(Stall(panel.clock.now() - 0.01, None, 1, "underflow", False))
+            wrong = next((c for c, _ in s.view(0).floor if c != poem), poem)
+            panel.press(wrong if k % 3 == 0 else poem, panel.clock.now())
+        settle(panel)
+        while s.state.phase == "send":
+            panel.press(next(c for c, sp in s.view(0).floor if sp.side == 0), panel.clock.now())
+        finish_card(panel, reader, poem)
+        reader.t += 2.0
+    assert trials(store) and panel.disturbed
+    LANG.set("ja")
+    assert not english_left(panel)
+    boxes = (panel.game, panel.level)
+    items = [box.itemText(k) for box in boxes for k in range(box.count())]
+    assert len(items) == len(RACE_GAMES) + panel.level.count()
+    assert not [t for t in items if LATIN_WORD.search(t)], items
+    log = panel.log.toPlainText()
+    assert log and not LATIN_WORD.search(log.replace("ms", "")) and "音声が途切れた" in log
+    panel.stop_game()
+    assert not LATIN_WORD.search(panel.status.text())
