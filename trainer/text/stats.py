@@ -1,7 +1,7 @@
 """Interface text of Statistics mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.text.messages import add_messages
+from trainer.text.messages import MESSAGES, add_messages, tr
 
 # id: (日本語, English)
 STATS_MESSAGES: dict[str, tuple[str, str]] = {
@@ -82,3 +82,9 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 add_messages(STATS_MESSAGES)
+
+
+def kind_name(kind: str) -> str:
+    """A kind of trial as the interface names it; a kind this version has no name for
+    (written by a newer one) as it is stored."""
+    return tr(f"kind.{kind}") if f"kind.{kind}" in MESSAGES else kind

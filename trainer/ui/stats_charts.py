@@ -21,7 +21,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-import trainer.text.stats  # noqa: F401  (registers the strings)
+from trainer.text.stats import kind_name
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
 from trainer.ui.i18n import tr
 from trainer.ui.kimariji_text import static_text
@@ -207,7 +207,7 @@ class TrendChart(FamilyPlots):
         for family, item in plots.items():
             unit = UNIT[family]
             _style(item, family_title(family, "stats.by_day"), unit)
-            self.set_legend(family, [(tr(f"kind.{k}"), kind_colour(k)) for k in sorted(by_family[family])])
+            self.set_legend(family, [(kind_name(k), kind_colour(k)) for k in sorted(by_family[family])])
             ys = []
             for kind, points in sorted(by_family[family].items()):
                 colour = QColor(kind_colour(kind))
