@@ -240,3 +240,15 @@ def test_a_kind_this_version_does_not_know_does_not_stop_the_statistics_tab(qtbo
     stats.open_card(7)
     history = stats.card_page.table.model()
     assert sorted(history.data(history.index(r, 1)) for r in range(2)) == ["Chirashi-dori", "online"]
+
+
+def test_the_command_line_summary_takes_a_race_kind(tmp_path, capsys):
+    from trainer.cli import main
+    from trainer.stats.store import Trial
+    db = tmp_path / "cli.sqlite3"
+    with StatsStore.open(db) as s:
+        s.record_many([Trial("shimonoku", 12, True, reaction_ms=400.0),
+                       Trial("shimonoku", 13, False, answer="fault", reaction_ms=90.0, fault="otetsuki")])
+    assert main(["stats", "summary", "--kind", "shimonoku", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "2 trials (shimonoku), 50.0% right." in out and "shimonoku" in out.split("day")[1]
