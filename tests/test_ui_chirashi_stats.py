@@ -155,7 +155,8 @@ def test_a_stuttered_race_is_kept_marked_and_left_out_of_the_mean(qtbot, panel, 
     assert sum("音声が途切れた" in line for line in panel.log.toPlainText().splitlines()) == 1
 
 
-def test_a_check_still_waiting_when_the_game_stops_is_recorded(qtbot, panel, store):
+@pytest.mark.parametrize("then", ["stop", "new genpei game"])
+def test_a_check_still_waiting_when_the_game_stops_is_recorded(qtbot, panel, store, then):
     s, reader = start(panel, "chirashi", 2)
     poem = sound_next_card(panel, reader)
     panel.clock.set(s.race.kimariji + 0.05)
@@ -163,8 +164,11 @@ def test_a_check_still_waiting_when_the_game_stops_is_recorded(qtbot, panel, sto
     panel.clock.set(panel.clock.now() + 0.01)
     panel.driver.card_finished.emit(poem)            # judged; its sound check not yet due
     assert panel.race_checks.pending == 1 and not trials(store)
-    panel.stop_game()
-    assert [r[:4] for r in trials(store)] == [("chirashi", poem, 1, "take")]
+    if then == "stop":
+        panel.stop_game()
+    else:
+        start(panel, "genpei", 2)
+    assert [r[:4] for r in trials(store)] == [("chirashi", poem, 1, "take")]   # the game it was in
 
 
 @pytest.mark.parametrize("lang, label", [("en", "Genpei-gassen"), ("ja", "源平合戦")])

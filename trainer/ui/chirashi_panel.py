@@ -538,9 +538,10 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         if r.taken and r.ms is not None:
             self._takes.append((number, r.ms))
         touch_t = None if kimariji_t is None or r.ms is None else kimariji_t + r.ms / 1000
-        self.race_checks.add(kimariji_t, touch_t, lambda reason: self._record(r, reason, number))
+        kind = self.kind
+        self.race_checks.add(kimariji_t, touch_t, lambda reason: self._record(r, reason, number, kind))
 
-    def _record(self, r: Reaction, disturbed: str | None, number: int) -> None:
+    def _record(self, r: Reaction, disturbed: str | None, number: int, kind: str) -> None:
         """One trial of the game's kind; a disturbed one is marked in the log, kept with its reason."""
         from trainer.stats.store import Trial
         record = r.record
@@ -554,7 +555,7 @@ class ChirashiPanel(UsesStatsStore, QWidget):
                 self.show_state()
         try:
             self.store.record(Trial(
-                kind=self.kind, card=record.card, correct=record.correct, answer=record.answer,
+                kind=kind, card=record.card, correct=record.correct, answer=record.answer,
                 reaction_ms=record.reaction_ms, fault=record.fault,
                 voice=self.settings.get(S.VOICE) if self.settings is not None else None,
                 disturbed=disturbed))
