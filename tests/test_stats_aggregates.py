@@ -129,8 +129,9 @@ def test_weakness_formula():
 # -- timing families (issue 10, point 14) ------------------------------------------------------
 
 def test_every_kind_the_store_takes_has_a_timing_family():
-    from trainer.stats.aggregates import FAMILIES, UNIT, family_of
+    from trainer.stats.aggregates import FAMILIES, FAMILY_OF, UNIT, family_of
     from trainer.stats.store import KINDS
+    assert set(KINDS) <= set(FAMILY_OF)          # named, not left to the fallback
     assert {family_of(k) for k in KINDS} == set(FAMILIES)
     assert family_of("match") == family_of("listening_reflex") == "reaction"
     assert family_of("fuda_nagashi") == "answer" and family_of("mubeyama") == "flip"

@@ -25,7 +25,8 @@ def register(sub) -> None:
     s = cmds.add_parser("summary", help="totals, the last days, weakest cards and faults")
     s.add_argument("--kind", default=None,
                    help="one drill (fuda_nagashi, kami_to_torifuda, listening_reflex, "
-                        "kimariji_henka, positional) or match; default all")
+                        "kimariji_henka, positional), match, mubeyama, or a floor race "
+                        "(chirashi, sakasama, genpei, relay, shimonoku); default all")
     s.add_argument("--days", type=int, default=7, help="days of trend to print (default 7)")
     s.add_argument("--db", default=None, help="database file (default: the user's)")
     s.set_defaults(func=_summary)

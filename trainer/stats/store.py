@@ -64,9 +64,11 @@ BUSY_TIMEOUT_S = 5.0     # SQLite's own wait on a lock, for each statement once 
 _DAMAGE_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
-# Kinds of trial written by the drills and the match engine.
+# Kinds of trial written by the drills and the match engine; the floor races of the Games
+# tab (issue 27) each have their own, named as the game is in the registry.
+RACE_KINDS = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
 KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
-         "positional", "match", "mubeyama")
+         "positional", "match", "mubeyama", *RACE_KINDS)
 
 _SCHEMA = """
 CREATE TABLE trials (
@@ -200,7 +202,7 @@ class _NewerSchema(Exception):
 class Trial:
     """One answered or touched card.
 
-    kind: drill name, 'match' or 'mubeyama' (see KINDS). card: poem number (0 = joka).
+    kind: drill name, 'match', 'mubeyama' or a floor race's game (see KINDS). card: poem number (0 = joka).
     reaction_ms: from the kimariji mark (touch drills, matches) or from the
     moment the card was shown (answer drills); None when not timed.
     at: unix time; None = now.

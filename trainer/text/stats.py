@@ -1,7 +1,7 @@
 """Interface text of Statistics mode (Japanese, English), merged into the shared table at import."""
 from __future__ import annotations
 
-from trainer.text.messages import add_messages
+from trainer.text.messages import MESSAGES, add_messages, tr
 
 # id: (日本語, English)
 STATS_MESSAGES: dict[str, tuple[str, str]] = {
@@ -15,6 +15,11 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "kind.positional": ("位置の暗記", "Positional memory"),
     "kind.match": ("対戦", "Match"),
     "kind.mubeyama": ("むべ山", "Mubeyama"),
+    "kind.chirashi": ("散らし取り", "Chirashi-dori"),
+    "kind.sakasama": ("逆さまかるた", "Sakasama karuta"),
+    "kind.genpei": ("源平合戦", "Genpei-gassen"),
+    "kind.relay": ("リレーかるた", "Relay karuta"),
+    "kind.shimonoku": ("下の句かるた", "Shimonoku karuta"),
     # under a narrow strip of dots (several kinds share a plot of one timing family)
     "kind_short.fuda_nagashi": ("札流し", "Nagashi"),
     "kind_short.kami_to_torifuda": ("上→取", "Kami→tori"),
@@ -77,3 +82,9 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 add_messages(STATS_MESSAGES)
+
+
+def kind_name(kind: str) -> str:
+    """A kind of trial as the interface names it; a kind this version has no name for
+    (written by a newer one) as it is stored."""
+    return tr(f"kind.{kind}") if f"kind.{kind}" in MESSAGES else kind

@@ -17,6 +17,12 @@ kami-no-ku, or in sakasama the shimo-no-ku only (the Reader's shimo-only
 programme). A click on a card is a touch stamped on the clock at the press;
 while the person owes a Genpei card, a click on their side sends it (the
 reader holds before the next card). Views draw; the session decides.
+
+Each read the person raced in (a take, a fault, a late or no touch) is a statistics
+trial of the game's own kind (``chirashi``, ``sakasama``, ``genpei``, ``relay``,
+``shimonoku``), recorded as Match mode records its reads: once the player can say
+whether the sound left on time around it (`trainer.ui.race_checks`); a disturbed race
+is kept with its reason, marked in the log and left out of the mean shown at the end.
 """
 from __future__ import annotations
 
@@ -32,18 +38,20 @@ from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, Q
 import poems
 from audio.clock import SYSTEM, Clock
 from trainer.games import registry
-from trainer.games.chirashi_session import (HUMAN, CPU, OVER, PLAY, ChirashiSession, Press, ReaderHeld,
-                                            ReaderReleased, ReadSummary, SendNeeded, new_session,
-                                            verse_mark_names)
+from trainer.games.chirashi_session import (HUMAN, CPU, OVER, PLAY, ChirashiSession, Press, Reaction,
+                                            ReaderHeld, ReaderReleased, ReadSummary, SendNeeded,
+                                            new_session, verse_mark_names)
 from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.players.karuta_cpu import LEVELS
 from trainer.players.race_cpu import seat_position
-from trainer.rules.chirashi import View
+from trainer.rules.chirashi import ReadStarted, View
 from trainer.rules.shimonoku import AREA_ROWS, OPPOSITE, column_widths, screen_column
 from trainer.text.chirashi import log_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, add_messages, tr
+from trainer.ui.race_checks import RaceChecks
+from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
 
 RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
@@ -77,6 +85,7 @@ add_messages({
     "race.side.0": ("源氏（あなたの組）{n}枚", "Genji (your team): {n}"),
     "race.side.1": ("平氏 {n}枚", "Heiji: {n}"),
     "race.on_turn": ("番", "on turn"),
+    "race.stats_failed": ("統計に記録できませんでした: {error}", "Could not record the statistics: {error}"),
     "race.game.shimonoku": ("下の句かるた", "Shimonoku karuta"),
     "race.role.0": ("攻め", "offence"),
     "race.role.1": ("中堅", "midfield"),
@@ -286,19 +295,26 @@ class FloorView(QWidget):
             p.restore()
 
 
-class ChirashiPanel(QWidget):
+class ChirashiPanel(UsesStatsStore, QWidget):
     """Games → the floor races (see the module docstring)."""
 
-    def __init__(self, settings, voices, driver=None, clock: Clock = SYSTEM, parent=None):
+    def __init__(self, settings, voices, driver=None, clock: Clock = SYSTEM, parent=None, store=None):
         super().__init__(parent)
         self.settings = settings
         self.voices = voices
         self.clock = clock
+        self._store = store                  # statistics store; the shared one on first use
         if driver is None:
             from trainer.ui.reading import ReadingDriver
             driver = ReadingDriver(voices, parent=self)
         self.driver = driver
         self.session: ChirashiSession | None = None
+        self.kind = RACE_GAMES[0]            # the statistics kind of the game in play
+        self.race_checks = RaceChecks(self.driver, clock)
+        self.disturbed: dict[int, str] = {}      # read number -> why its race is not counted
+        self._race_at: tuple[int, float | None] = (0, None)   # the open read: number, kimariji time
+        self._takes: list[tuple[int, int]] = []                # the person's takes: number, ms
+        self._showing = self._relog_due = False
         self.message = ""
         self._build()
         self.driver.card_started.connect(self._on_card_started)
@@ -393,6 +409,8 @@ class ChirashiPanel(QWidget):
         seats = (HUMAN,) + (CPU,) * (players - 1)
         self.session = new_session(variant, seed, seats, {"clock": self.clock,
                                                            "cpu_level": self.level.currentData() or "club"})
+        self.kind = game
+        self.disturbed, self._race_at, self._takes = {}, (0, None), []
         self.log.clear()
         self.floor.players = players
         self.floor.teams = self.session.options.teams
@@ -418,6 +436,7 @@ class ChirashiPanel(QWidget):
             self._show(self.session.abandon())
         self.driver.stop()
         self.timer.stop()
+        self.race_checks.flush()             # the game's races are recorded, not dropped
 
     def shutdown(self) -> None:
         self.stop_game()
@@ -453,6 +472,7 @@ class ChirashiPanel(QWidget):
     def tick(self) -> None:
         if self.session is not None:
             self._show(self.session.tick(paused=self.driver.state == "paused"))
+        self.race_checks.poll()
 
     def press(self, card: int, stamp: float) -> None:
         """A click on a card: a touch (or a Genpei send); a refusal is said in the status line."""
@@ -469,8 +489,29 @@ class ChirashiPanel(QWidget):
         s = self.session
         if s is None:
             return
+        self._showing = True
+        try:
+            self._show_events(s, events)
+        finally:
+            self._showing = False
+        if self._relog_due:                  # a race marked disturbed while its line was being written
+            self._relog_due = False
+            self._relog()
+        if s.phase == OVER:
+            self.timer.stop()
+            self.driver.stop()
+            self.race_checks.flush()
+        if events:
+            self.show_state()
+
+    def _show_events(self, s: ChirashiSession, events: list[GameEvent]) -> None:
         for e in events:
-            if isinstance(e, ReaderHeld):
+            if isinstance(e, ReadStarted):
+                self._race_at = (e.number, None if e.kimariji_ms is None
+                                 else s.epoch + e.kimariji_ms / 1000)
+            elif isinstance(e, Reaction) and e.seat == 0 and e.record is not None:
+                self._check_then_record(e)
+            elif isinstance(e, ReaderHeld):
                 self.driver.hold_before_next_card()
             elif isinstance(e, ReaderReleased):
                 self.driver.release()
@@ -479,14 +520,53 @@ class ChirashiPanel(QWidget):
                 self.message = ""
             elif isinstance(e, SendNeeded):
                 self.message = ""
-            line = log_line(e, 0)
+            line = self._log_line(e)
             if line:
                 self.log.appendPlainText(line)
-        if s.phase == OVER:
-            self.timer.stop()
-            self.driver.stop()
-        if events:
+
+    def _log_line(self, e: GameEvent) -> str | None:
+        line = log_line(e, 0)
+        if line and isinstance(e, ReadSummary) and e.number in self.disturbed:
+            return f"{line}　⚠ {tr('race.disturbed')}"
+        return line
+
+    # -- statistics --------------------------------------------------------------------------------
+    def _check_then_record(self, r: Reaction) -> None:
+        """Record the person's read once the player can say whether the sound left on time
+        between its kimariji and their touch (the judging time when they did not touch)."""
+        number, kimariji_t = self._race_at
+        if r.taken and r.ms is not None:
+            self._takes.append((number, r.ms))
+        touch_t = None if kimariji_t is None or r.ms is None else kimariji_t + r.ms / 1000
+        kind = self.kind
+        self.race_checks.add(kimariji_t, touch_t, lambda reason: self._record(r, reason, number, kind))
+
+    def _record(self, r: Reaction, disturbed: str | None, number: int, kind: str) -> None:
+        """One trial of the game's kind; a disturbed one is marked in the log, kept with its reason."""
+        from trainer.stats.store import Trial
+        record = r.record
+        assert record is not None
+        if disturbed is not None:
+            self.disturbed[number] = disturbed
+            if self._showing:
+                self._relog_due = True       # `_show` rewrites the log once its lines are in
+            else:
+                self._relog()
+                self.show_state()
+        try:
+            self.store.record(Trial(
+                kind=kind, card=record.card, correct=record.correct, answer=record.answer,
+                reaction_ms=record.reaction_ms, fault=record.fault,
+                voice=self.settings.get(S.VOICE) if self.settings is not None else None,
+                disturbed=disturbed))
+        except Exception as exc:  # noqa: BLE001 - statistics must never stop a game
+            self.message = tr("race.stats_failed", error=str(exc))
             self.show_state()
+
+    def trusted_mean(self) -> int | None:
+        """The person's mean take, leaving out disturbed races (as Match mode's result does)."""
+        times = [ms for number, ms in self._takes if number not in self.disturbed]
+        return round(sum(times) / len(times)) if times else None
 
     def _relog(self) -> None:
         """The log again in the interface language."""
@@ -494,7 +574,7 @@ class ChirashiPanel(QWidget):
             return
         self.log.clear()
         for e in self.session.log:
-            line = log_line(e, 0)
+            line = self._log_line(e)
             if line:
                 self.log.appendPlainText(line)
 
@@ -522,7 +602,7 @@ class ChirashiPanel(QWidget):
             names = self.seat_names()
             result = tr("race.won") if 0 in out.winners else tr(
                 "race.lost", winners=tr("log.list_separator").join(names[w] for w in out.winners))
-            mean = s.mean_reaction()
+            mean = self.trusted_mean()
             return tr("race.over", result=result) + ("" if mean is None else "\n" + tr("race.mean", ms=mean))
         if v.owing is not None and v.owing[0] == 0:
             return tr("race.send", cards=v.owing[2])

@@ -21,7 +21,7 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-import trainer.text.stats  # noqa: F401  (registers the strings)
+from trainer.text.stats import kind_name
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
 from trainer.ui.i18n import tr
 from trainer.ui.kimariji_text import static_text
@@ -30,6 +30,8 @@ KIND_COLOURS = {
     "fuda_nagashi": "#1a73e8", "kami_to_torifuda": "#e37400", "listening_reflex": "#188038",
     "kimariji_henka": "#9334e6", "positional": "#d01884", "match": "#5f6368",
     "mubeyama": "#b06000",
+    "chirashi": "#12b5cb", "sakasama": "#7cb342", "genpei": "#c5221f", "relay": "#3949ab",
+    "shimonoku": "#795548",
 }
 ROLLING_DAYS = 7
 DAILY_SPAN_DAYS = 120   # longer trends are drawn by week
@@ -205,7 +207,7 @@ class TrendChart(FamilyPlots):
         for family, item in plots.items():
             unit = UNIT[family]
             _style(item, family_title(family, "stats.by_day"), unit)
-            self.set_legend(family, [(tr(f"kind.{k}"), kind_colour(k)) for k in sorted(by_family[family])])
+            self.set_legend(family, [(kind_name(k), kind_colour(k)) for k in sorted(by_family[family])])
             ys = []
             for kind, points in sorted(by_family[family].items()):
                 colour = QColor(kind_colour(kind))

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QFrame
                                QHBoxLayout, QHeaderView, QLabel, QPushButton, QStackedWidget,
                                QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-import trainer.text.stats  # noqa: F401  (registers the strings)
+from trainer.text.stats import kind_name
 from trainer.stats.aggregates import UNIT, WEAK_MIN_TRIALS, card_totals, family_of, time_text
 from trainer.stats.store import KINDS
 from trainer.ui.i18n import LANG, tr
@@ -381,7 +381,7 @@ class HistoryModel(QAbstractTableModel):
         if col == 0:
             return datetime.fromtimestamp(r.at).strftime("%Y-%m-%d %H:%M:%S")
         if col == 1:
-            return tr(f"kind.{r.kind}") if f"kind.{r.kind}" in _messages() else r.kind
+            return kind_name(r.kind)
         if col == 2:
             return r.answer or ""
         if col == 3:
