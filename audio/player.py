@@ -134,6 +134,12 @@ def _try_realtime() -> bool:
     starved into underruns; a modest real-time priority avoids that. Needs the
     right (root, rtkit limits, or RLIMIT_RTPRIO); without it playback goes on as before.
     """
+    # Never the main thread: the callback runs there only when something drives the player by
+    # hand (the tests' fake streams), and a real-time main thread passes the policy on to every
+    # process it starts. Two CPU burners started so in the recorded-monitor test held both
+    # cores at SCHED_FIFO for ever, and the test that started them never ran again.
+    if threading.current_thread() is threading.main_thread():
+        return False
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
         return True

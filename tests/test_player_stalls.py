@@ -158,3 +158,25 @@ def test_a_jump_of_the_stream_time_back_is_a_stall_too():
     (stall,) = rig.player.stalls
     assert stall.cause == "gap" and not stall.rederived and abs(stall.length_s + 0.015) < 1e-6
     assert rig.player.disturbance_between(k, k + 0.6) == [stall]
+
+
+def test_real_time_priority_is_never_asked_for_the_main_thread():
+    """The callback asks SCHED_FIFO for its own (audio) thread. On the main thread (a fake
+    stream driven by hand) it must not: every process started afterwards would inherit it,
+    and two CPU burners at SCHED_FIFO held both cores for ever in the recorded-monitor test."""
+    import os
+    import threading
+
+    from audio.player import _try_realtime
+    assert _try_realtime() is False
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
+    got: list[int] = []
+
+    def audio_thread() -> None:
+        _try_realtime()
+        got.append(os.sched_getscheduler(0))   # FIFO where allowed (root, rtkit), else unchanged
+    worker = threading.Thread(target=audio_thread)
+    worker.start()
+    worker.join()
+    assert got and got[0] in (os.SCHED_FIFO, os.SCHED_OTHER)
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER     # the main thread is untouched

@@ -112,7 +112,17 @@ class Run:
 
 def _burners(n: int) -> list[subprocess.Popen]:
     """`n` processes that only burn CPU (stopped by `_stop`)."""
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    # At the ordinary policy whatever this thread's is: a burner inheriting SCHED_FIFO would
+    # never yield its core (the player asks real time for its audio thread).
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=_ordinary_policy)
+            for _ in range(n)]
+
+
+def _ordinary_policy() -> None:
+    try:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    except (AttributeError, OSError):
+        pass
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:
