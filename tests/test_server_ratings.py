@@ -270,3 +270,15 @@ def test_the_leaderboard_lists_the_best_first_and_refuses_bad_limits(server, fir
     assert errors == ["bad_option"] * 3 + ["bad_message"] * 2 + \
         ["unknown_game", "bad_message", "bad_message"]
     assert still == {**board, "id": still["id"]} and stored(server) == ratings
+
+
+def test_a_draw_moves_two_equal_players_nowhere_apart_and_the_shown_number_starts_at_1500():
+    from trainer.server.ratings import Skill, new_skill, rated
+    model = PlackettLuce()
+    a, b = rated(new_skill(), new_skill(), None)
+    [[x], [y]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 1])
+    assert (a.mu, a.sigma, b.mu, b.sigma) == pytest.approx((x.mu, x.sigma, y.mu, y.sigma), abs=1e-12)
+    assert a.mu == pytest.approx(b.mu) and a.games == b.games == 1
+    assert new_skill().shown == shown(model.rating()) == 1500
+    low, high = Skill(20.0, 2.0), Skill(30.0, 2.0)
+    assert rated(high, low, 1)[0].mu < high.mu and rated(high, low, 1)[1].mu > low.mu, "an upset moves both"
