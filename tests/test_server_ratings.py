@@ -229,6 +229,33 @@ def test_resigning_a_rated_match_loses_it(server):
     assert stored(server)["kumo"][:2] == pytest.approx((loss.mu, loss.sigma), abs=1e-9)
 
 
+def test_abandoning_a_rated_match_loses_it_once_the_wait_is_over(server):
+    """Seat 1's connection goes after the start and does not come back within the wait (0.5 s):
+    seat 0 wins by abandonment and both ratings move as for a loss (the absent one learns it
+    at the next sign-in)."""
+    async def go() -> Any:
+        from trainer.server.race_bot import RaceBot
+        a, b = await account(server.url, "ame"), await account(server.url, "yuki2")
+        try:
+            created = await a.call("race.create", game="kyogi", seed="7", speed=20.0, wait_seconds=0.5, **SHORT)
+            bots = [RaceBot(a, created["table"], seat0_faster), RaceBot(b, created["table"], seat0_faster)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+            playing = asyncio.ensure_future(bots[0].play())
+            await bots[1].play(stop_after=lambda f: f.get("type") == "race.start")
+            await b.close()
+            result = await asyncio.wait_for(playing, 30)
+            return result.over, await frame_of(a, "rating")
+        finally:
+            await a.close()
+    over, frame = asyncio.run(go())
+    assert over["winner"] == 0 and over["by"] == "abandonment" and over["rated"] is True
+    model = PlackettLuce()
+    [[win], [loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    assert frame["rating"] == shown(win) and frame["games"] == 1
+    assert stored(server)["yuki2"] == pytest.approx((loss.mu, loss.sigma, 1), abs=1e-9)
+
+
 def test_the_leaderboard_lists_the_best_first_and_refuses_bad_limits(server, first_match):
     """A second win for hana (against a new account) moves her from her first rating by the
     library's numbers; the leaderboard lists accounts by the shown number, best first (then
