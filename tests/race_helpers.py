@@ -123,14 +123,23 @@ async def play_match(url_a: str, url_b: str, plan: Any = fixed_plan, *, speed: f
     a, _ = await Client.connect(url_a, "a")
     b, _ = await Client.connect(url_b, "b")
     try:
-        created = await a.call("race.create", **{**MATCH, "speed": speed, **(options or {})})
-        bots = [RaceBot(a, created["table"], plan, stalls[0]), RaceBot(b, created["table"], plan, stalls[1])]
-        await bots[0].join(0)
-        await bots[1].join(1)
-        return list(await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), deadline))
+        return await play_between(a, b, plan, speed=speed, stalls=stalls, options=options, deadline=deadline)
     finally:
         await a.close()
         await b.close()
+
+
+async def play_between(a: Client, b: Client, plan: Any = fixed_plan, *, speed: float = 20.0,
+                       stalls: tuple[dict[int, float], dict[int, float]] = ({}, {}),
+                       options: dict[str, Any] | None = None, deadline: float = 180.0) -> list[RaceResult]:
+    """One seeded match between two signed-in clients (guests or accounts): `a` creates the
+    table and sits at seat 0, `b` joins seat 1 with the table's invitation code if it has one."""
+    created = await a.call("race.create", **{**MATCH, "speed": speed, **(options or {})})
+    bots = [RaceBot(a, created["table"], plan, stalls[0]), RaceBot(b, created["table"], plan, stalls[1])]
+    await bots[0].join(0)
+    code = {"code": created["code"]} if "code" in created else {}   # a private table's invitation
+    await bots[1].send("race.join", table=created["table"], seat=1, **code)
+    return list(await asyncio.wait_for(asyncio.gather(*(bot.play() for bot in bots)), deadline))
 
 
 def judgements(result: RaceResult) -> list[tuple[Any, ...]]:

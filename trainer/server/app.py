@@ -29,6 +29,7 @@ from trainer.server.adapter import CPU_LEVELS, DEFAULT_LEVEL
 from trainer.server.limits import LoginGuard
 from trainer.server.messages import ClientError, parse_message
 from trainer.server.race import RACE_GAMES, RaceHall
+from trainer.server.ratings import LEADERBOARD_MAX, RATED_GAMES
 from trainer.server.store import SeqTaken, Store, User
 from trainer.server.tables import OPEN, OVER, PLAYING, LiveTable
 
@@ -407,8 +408,27 @@ class Hub:
         conn.user = user
         token = (msg["token"] if kind == "log_in" and msg.get("token")
                  else await self.db(self.store.new_token, user))
-        conn.send(_with_id({"type": "signed_in", "name": user.name, "guest": user.guest, "token": token},
-                           msg.get("id")))
+        rating = None
+        if not user.guest:       # a guest is never rated
+            skill = await self.db(self.store.rating_of, user.id, "kyogi")
+            rating = {"game": "kyogi", "rating": skill.shown, "games": skill.games}
+        conn.send(_with_id({"type": "signed_in", "name": user.name, "guest": user.guest, "token": token,
+                            "rating": rating}, msg.get("id")))
+
+    async def _on_leaderboard(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """The best rated accounts at a game (kyōgi), one shown number each (`trainer.server.ratings`)."""
+        game = msg.get("game") or "kyogi"
+        if game not in RATED_GAMES:
+            raise ClientError("unknown_game", f"rated games: {', '.join(RATED_GAMES)}")
+        limit = msg.get("limit", 20)
+        if limit is None:
+            limit = 20
+        if not 1 <= limit <= LEADERBOARD_MAX:
+            raise ClientError("bad_option", f"limit is 1 to {LEADERBOARD_MAX}")
+        rows = await self.db(self.store.leaderboard, game, limit)
+        players = [{"rank": rank, "name": name, "rating": skill.shown, "games": skill.games}
+                   for rank, (name, skill) in enumerate(rows, 1)]
+        conn.send(_with_id({"type": "leaderboard", "game": game, "players": players}, msg.get("id")))
 
     # -- the lobby ----------------------------------------------------------------------------
     async def _on_lobby(self, conn: Conn, msg: dict[str, Any]) -> None:

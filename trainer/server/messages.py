@@ -38,6 +38,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "leave": {"table": (_STR, True)},
     "start": {"table": (_STR, True)},
     "act": {"table": (_STR, True), "seq": (_INT, True), "action": (_OBJ, True)},
+    "leaderboard": {"game": (_STR, False), "limit": (_INT, False)},
 }
 SCHEMA.update(RACE_SCHEMA)   # kyōgi judged on reaction times (trainer.server.race)
 MAX_STR = 200

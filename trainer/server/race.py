@@ -58,6 +58,8 @@ MAX_OPEN_PER_USER = 8      # race tables one account may have waiting for player
 MAX_HOLD_S = 120.0         # 待った holds the next card at most this long
 MAX_TABLES = 2_000         # race tables in memory at once (guests are free to make: a bound)
 OPEN, SYNCING, PLAYING, OVER = "open", "syncing", "playing", "over"
+RATED_ENDS = ("cards", "resignation", "abandonment")
+"""How a rated match may end and count (a match whose clocks never agreed does not)."""
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Seat:
     conn: Any = None                       # the seat's connection (None: dropped)
     sync: ClockSync = field(default_factory=ClockSync)
     dropped_task: asyncio.Task | None = None
+    guest: bool = False                    # a guest is never rated
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,16 @@ class RaceTable:
         self.result: dict[str, Any] | None = None
         self.hold_task: asyncio.Task | None = None
         self.closed_at: dict[int, float] = {}   # read number -> server clock as judging began (the bench)
+        self.private = False               # set by the hall: a private table is joined with its code
+        self.code: str | None = None
+        self.match = secrets.token_hex(16)  # the rated match's key: its ratings apply once
+        self.began = False                 # the clocks agreed and the first card released
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match changes ratings: kyōgi, not private, two accounts (no guest)."""
+        return (self.game == "kyogi" and not self.private
+                and all(seat is not None and not seat.guest for seat in self.seats))
 
     def seat_of(self, user: int) -> int | None:
         return next((s for s, seat in enumerate(self.seats) if seat is not None and seat.user == user), None)
@@ -229,8 +242,20 @@ class RaceHall:
         else:
             table = RaceTable(ident, number, _user(conn).id, cards=cards, karafuda=karafuda, speed=speed,
                               wait_seconds=wait, hold_seconds=hold, floor_ms=floor)
+        if msg.get("private"):
+            table.private, table.code = True, secrets.token_urlsafe(6)
         self.tables[ident] = table
-        self._reply(conn, msg, {"type": "race.created", "table": ident})
+        reply = {"type": "race.created", "table": ident, "rated": table.game == "kyogi" and not table.private}
+        if table.code:
+            reply["code"] = table.code
+        self._reply(conn, msg, reply)
+
+    @staticmethod
+    def _let_in(conn: "Conn", table: Any, msg: dict[str, Any]) -> None:
+        """A private table is for its host and whoever has its invitation code."""
+        if (getattr(table, "private", False) and table.host != _user(conn).id
+                and table.seat_of(_user(conn).id) is None and msg.get("code") != table.code):
+            raise ClientError("bad_code", "this table needs its invitation code")
 
     def _table(self, msg: dict[str, Any]) -> Any:
         table = self.tables.get(msg["table"])
@@ -248,6 +273,7 @@ class RaceHall:
         table = self._table(msg)
         if table.seat_of(_user(conn).id) is not None:
             raise ClientError("seat_taken", "you already sit at this table (race.resume after a drop)")
+        self._let_in(conn, table, msg)
         if table.status != OPEN:
             raise ClientError("not_open", "the match has started")
         free = [s for s, seat in enumerate(table.seats) if seat is None]
@@ -256,7 +282,7 @@ class RaceHall:
             raise ClientError("no_such_seat", f"seat 0 to {len(table.seats) - 1}")
         if wanted not in free:
             raise ClientError("seat_taken", "that seat is taken")
-        table.seats[wanted] = Seat(_user(conn).id, _user(conn).name, conn)
+        table.seats[wanted] = Seat(_user(conn).id, _user(conn).name, conn, guest=_user(conn).guest)
         self._reply(conn, msg, {"type": "race.joined", "table": table.id, "seat": wanted})
         if all(table.seats):
             table.status = SYNCING
@@ -329,6 +355,7 @@ class RaceHall:
             self._finish(table, None, "no_clock")
             return
         table.status = PLAYING
+        table.began = True
         if table.game == "kyogi":
             table.session.begin()
         for s in range(len(table.seats)):
@@ -346,7 +373,7 @@ class RaceHall:
         self._send(table, seat_no, {
             "type": "race.start", "table": table.id, "seat": seat_no, "sides": table.sides(),
             "names": [s.name if s else None for s in table.seats], "speed": table.speed,
-            "cards": table.cards, "karafuda": table.karafuda, "floor_ms": table.floor_ms,
+            "cards": table.cards, "karafuda": table.karafuda, "floor_ms": table.floor_ms, "rated": table.rated,
             "offset_ms": round(seat.sync.offset * 1000, 3), "error_ms": round(seat.sync.error * 1000, 3)})
 
     def _send(self, table: RaceTable, seat_no: int, frame: dict[str, Any]) -> None:
@@ -639,15 +666,19 @@ class RaceHall:
 
     async def _on_list(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """The race tables not over (no seed, nothing of the reading order)."""
+        uid = _user(conn).id
         listed = [{"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
-                   "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed}
-                  for t in self.tables.values() if t.status != OVER]
+                   "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed, "private": t.private,
+                   "rated": t.game == "kyogi" and not t.private}
+                  for t in self.tables.values()
+                  if t.status != OVER and (not t.private or t.host == uid or t.seat_of(uid) is not None)]
         self._reply(conn, msg, {"type": "race.tables", "tables": listed})
 
     async def _on_watch(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A spectator: the floor, every judgement so far and from now on, the end. Never a
         card before it is judged (a spectator could pass it to a player)."""
         table = self._table(msg)
+        self._let_in(conn, table, msg)
         table.watchers.add(conn)
         floor = ({"view": table.view_frame(None)["view"]} if table.game == "mubeyama"
                  else {"sides": table.sides(), "left": list(table.session.state.scores())})
@@ -742,7 +773,10 @@ class RaceHall:
             winners = winner if isinstance(winner, list) else [] if winner is None else [winner]
             table.result = {"winners": winners, "by": by, "scores": table.scores()}
         else:
-            table.result = {"winner": winner, "by": by, "left": list(table.session.state.scores())}
+            table.result = {"winner": winner, "by": by, "left": list(table.session.state.scores()),
+                            "rated": table.rated and table.began and by in RATED_ENDS}
+            if table.result["rated"]:
+                self._spawn(self._rate(table, winner, by))
         self._to_watchers(table, {"type": "race.over", "table": table.id, **table.result})
         for s in range(len(table.seats)):
             self._send(table, s, {"type": "race.over", "table": table.id, **table.result})
@@ -751,6 +785,24 @@ class RaceHall:
                 seat.dropped_task.cancel()
         # a finished match stays a while for its players, then leaves memory
         asyncio.get_running_loop().call_later(self.hub.config.keep_finished, self.tables.pop, table.id, None)
+
+    async def _rate(self, table: RaceTable, winner: int | None, by: str) -> None:
+        """A rated match ended: both ratings change once (`Store.rate_match`), each player
+        is told theirs (a player away sees it in their next ``signed_in``)."""
+        users = tuple(seat.user for seat in table.seats if seat is not None)
+        assert len(users) == 2
+        try:
+            changed = await self.hub.db(self.hub.store.rate_match, f"race:{table.match}", table.game,
+                                        users, winner, by)
+        except Exception:  # noqa: BLE001 - the match stands; only its rating is lost (logged)
+            log.exception("table %s: the ratings could not be stored", table.id)
+            return
+        if changed is None:
+            return
+        for seat_no, (before, after) in enumerate(changed):
+            self._send(table, seat_no, {"type": "rating", "game": table.game, "table": table.id,
+                                        "rating": after.shown, "change": after.shown - before.shown,
+                                        "games": after.games})
 
     def dropped(self, conn: "Conn") -> None:
         """A connection went away: each seat it held waits `wait_seconds` for its return."""

@@ -58,6 +58,8 @@ class MubeyamaRaceTable:
         self.history: list[dict[str, Any]] = []
         self.holds: set[int] = set()
         self.cards, self.karafuda = None, None
+        self.private, self.code = False, None     # set by the hall (an invitation code)
+        self.began, self.rated = False, False      # Mubeyama is never rated
         self.flips: list[dict[str, Any]] = []      # every timed flip: read, seat, card, reaction_ms
 
     def seat_of(self, user: int) -> int | None:

@@ -22,6 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from trainer.server.ratings import Skill, new_skill, rated
+
 METADATA = sa.MetaData()
 
 USERS = sa.Table(
@@ -70,6 +72,27 @@ ACTIONS = sa.Table(
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
 )
+RATINGS = sa.Table(
+    "ratings", METADATA,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ratings_game", "game"),
+)
+RATED_MATCHES = sa.Table(
+    "rated_matches", METADATA,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("first_user", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("second_user", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("by", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+"""Each match whose ratings were applied, by its id: the key that lets a match count once."""
 
 TOKEN_DAYS = 30
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -347,6 +370,59 @@ class Store:
             acts = conn.execute(sa.select(ACTIONS).where(ACTIONS.c.table_id == table_id, ACTIONS.c.seq >= since)
                                 .order_by(ACTIONS.c.seq)).mappings().all()
         return [StoredAction(a["seq"], a["seat"], a["kind"], json.loads(a["action"])) for a in acts]
+
+
+    # -- ratings (trainer.server.ratings) ---------------------------------------------------------
+    def rating_of(self, user_id: int, game: str) -> Skill:
+        """A user's rating at `game` (a new account's when they have played no rated match)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(RATINGS).where(RATINGS.c.user_id == user_id,
+                                                        RATINGS.c.game == game)).first()
+        return new_skill() if row is None else Skill(row.mu, row.sigma, row.games)
+
+    def rate_match(self, match: str, game: str, users: tuple[int, int], winner: int | None,
+                   by: str) -> list[tuple[Skill, Skill]] | None:
+        """Both players' ratings (before, after) for the match `match` (`winner`: 0, 1 or None
+        for a draw), stored with the match's record in one transaction; None when that match
+        was rated already (its record's key lets it count once, whatever replays or restarts)."""
+        for _ in range(3):
+            now = time.time()
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(RATED_MATCHES.insert().values(
+                        id=match, game=game, first_user=users[0], second_user=users[1], winner=winner,
+                        by=by, created=now))
+                    query = sa.select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.user_id.in_(users))
+                    rows = {r.user_id: Skill(r.mu, r.sigma, r.games)
+                            for r in conn.execute(query.with_for_update() if self.shared else query)}
+                    before = [rows.get(uid, new_skill()) for uid in users]
+                    after = rated(before[0], before[1], winner)
+                    for uid, skill in zip(users, after):
+                        values = dict(mu=skill.mu, sigma=skill.sigma, games=skill.games, updated=now)
+                        if uid in rows:
+                            conn.execute(RATINGS.update().where(RATINGS.c.user_id == uid, RATINGS.c.game == game)
+                                         .values(**values))
+                        else:
+                            conn.execute(RATINGS.insert().values(user_id=uid, game=game, **values))
+                return list(zip(before, after))
+            except sa.exc.IntegrityError:
+                with self.engine.connect() as conn:
+                    if conn.execute(sa.select(RATED_MATCHES.c.id).where(RATED_MATCHES.c.id == match)).first():
+                        return None
+                # another match of a new player made their first rating row meanwhile: again
+        raise StoreError(f"the ratings of match {match} could not be stored")
+
+    def leaderboard(self, game: str, limit: int) -> list[tuple[str, Skill]]:
+        """The `limit` best rated accounts at `game`, best first (the shown number, then more
+        games, then the name), with their ratings."""
+        order = RATINGS.c.mu - 3 * RATINGS.c.sigma     # what the shown number scales
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(USERS.c.name, RATINGS.c.mu, RATINGS.c.sigma, RATINGS.c.games)
+                                .join(USERS, USERS.c.id == RATINGS.c.user_id)
+                                .where(RATINGS.c.game == game, USERS.c.guest.is_(False))
+                                .order_by(order.desc(), RATINGS.c.games.desc(), USERS.c.name)
+                                .limit(limit)).all()
+        return [(r.name, Skill(r.mu, r.sigma, r.games)) for r in rows]
 
 
 def _table_dict(row: Any) -> dict[str, Any]:

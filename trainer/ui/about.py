@@ -39,6 +39,7 @@ COMPONENTS: tuple[tuple[str, str, str], ...] = (
     ("Starlette, uvicorn, websockets, h11, anyio, idna, click", "BSD-3-Clause, MIT", "about.use.server"),
     ("SQLAlchemy, Alembic, Mako, MarkupSafe", "MIT, BSD-3-Clause", "about.use.server"),
     ("argon2-cffi, argon2-cffi-bindings (password hashes)", "MIT", "about.use.server"),
+    ("openskill (kyōgi ratings: Weng-Lin)", "MIT", "about.use.server"),
     ("psycopg (PostgreSQL: the optional 'postgresql' extra, not in the standalone build)", "LGPL-3.0-only",
      "about.use.server"),
     ("fsrs", "MIT", "about.use.srs"),
