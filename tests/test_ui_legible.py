@@ -38,7 +38,6 @@ KNOWN = {
     ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
                                 "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
     # mid-game (the walk plays ten turns)
-    ("unsun", (1024, 700)): "the cards' corner marks (Sun, T / スン, 切) are 7 px at 1024×700",
     ("umebotan", (1024, 700)): "captured cards ~12 px wide: their numbers 4-6 px, cut and overlapping; "
                                "group labels ('Animals 1') and the round line elided",
     ("umebotan", (1600, 1000)): "card names on captured cards ('Rain Man', 'Lightning') 6-8 px",
