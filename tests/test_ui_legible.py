@@ -38,9 +38,6 @@ KNOWN = {
     ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
                                 "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
     # mid-game (the walk plays ten turns)
-    ("umebotan", (1024, 700)): "captured cards ~12 px wide: their numbers 4-6 px, cut and overlapping; "
-                               "group labels ('Animals 1') and the round line elided",
-    ("umebotan", (1600, 1000)): "card names on captured cards ('Rain Man', 'Lightning') 6-8 px",
     ("chirashi", (1024, 700)): "100 scattered torifuda: their kana are 6-7.5 px at 1024×700, and cards "
                                "lying askew touch their neighbours (as on a floor), so glyph boxes overlap",
     ("chirashi", (1600, 1000)): "cards lying askew touch their neighbours (as on a floor): the rotated "

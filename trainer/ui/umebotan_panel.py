@@ -35,9 +35,9 @@ from trainer.rules.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA, RIBBON
 from trainer.rules.umebotan import Dealt, Play, RoundScored, Take, UmeBotanView
 from trainer.rules.umebotan_score import PileError, RoundScore, check_piles, score_round
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
-from trainer.ui.cards_faces import ASPECT, paint_hana
+from trainer.ui.cards_faces import ASPECT, MINI_ASPECT, paint_hana, paint_hana_mini
 from trainer.ui.i18n import LANG, add_messages, tr
-from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
+from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_fitted, paint_outline
 from trainer.text.refusals import describe_refusal
 from trainer.text.umebotan import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
@@ -86,6 +86,8 @@ add_messages({
 KINDS = (BRIGHT, ANIMAL, RIBBON, CHAFF)
 CAPTURES = QColor("#d4a017")     # a hand card that captures something
 TARGET = QColor("#1f5fbf")       # a field card the person may choose
+FULL_CARD_H = 56.0               # a captured card under this height loses its printed aids: drawn small
+MINI_STEP = 15.0                 # small captured cards overlap no further: the month number shows
 PILE_COLOURS = (QColor("#c0392b"), QColor("#1f5fbf"), QColor("#2e8b57"), QColor("#8e44ad"))
 
 
@@ -225,26 +227,59 @@ class UmebotanTable(TableView):
             rect = rect.adjusted(bw + 3 * bw * 0.3 + 10, 0, 0, 0)
         pile = v.piles[seat]
         groups = [[c for c in pile if decks.kind(c) == k] for k in KINDS]
-        label_h = 15.0
-        used = [g for g in groups if g]
-        gap = 8.0
-        total = len(pile)
+        used = [(k, g) for k, g in zip(KINDS, groups) if g]
         if not used:
             return
+        label_h = 15.0
+        gap = 8.0
         # cards small enough that every group fits the box, each fanned card showing 3 px at least
-        fit = (rect.width() - len(used) * gap - (total - len(used)) * 3.0) / len(used)
-        h = max(12.0, min(rect.height() - label_h, 84.0, fit / ASPECT))
+        fit = (rect.width() - len(used) * gap - (len(pile) - len(used)) * 3.0) / len(used)
+        h = min(rect.height() - label_h, 84.0, fit / ASPECT)
+        if h >= FULL_CARD_H:
+            self._paint_captured_cards(p, rect, used, h, label_h, gap)
+        else:      # too small for a card's picture and printed aids: month and kind, readable
+            self._paint_captured_minis(p, rect, used, gap)
+
+    def _paint_captured_cards(self, p: QPainter, rect: QRectF, used: list, h: float, label_h: float,
+                              gap: float) -> None:
+        """Each kind's captures fanned under a label naming the kind and the count."""
         w = h * ASPECT
+        total = sum(len(g) for _, g in used)
         spare = rect.width() - len(used) * (w + gap)
         step = max(3.0, min(w * 0.55, spare / max(total - len(used), 1)))
         x = rect.left()
-        for kind, g in zip(KINDS, groups):
-            if not g:
-                continue
+        for kind, g in used:
             width = w + step * (len(g) - 1)
             fan(p, g, QRectF(x, rect.top() + label_h, width, h), h, self.faces_painted)
-            _fitted(p, QRectF(x, rect.top(), width + gap - 2, label_h), f"{tr('ume.kind.' + kind)} {len(g)}", 11)
+            paint_fitted(p, QRectF(x, rect.top(), width + gap - 2, label_h), f"{tr('ume.kind.' + kind)} {len(g)}",
+                         11, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             x += width + gap
+
+    def _paint_captured_minis(self, p: QPainter, rect: QRectF, used: list, gap: float) -> None:
+        """Each kind's captures as small cards (month number, kind mark), side by side; when a
+        seat has captured more than the box shows, each kind keeps what fits and says "+n"."""
+        h = min(rect.height(), 34.0)
+        w = h * MINI_ASPECT
+        total = sum(len(g) for _, g in used)
+        room = rect.width() - gap * (len(used) - 1)
+        step = min(w + 2, max(MINI_STEP, (room - len(used) * (w - MINI_STEP)) / total))
+        more_w = 22.0
+        top = rect.top() + (rect.height() - h) / 2
+        x = rect.left()
+        for _, g in used:
+            share = room * len(g) / total          # each kind's part of the row, by its count
+            shown = len(g)
+            while shown > 1 and (shown - 1) * step + w + (more_w if shown < len(g) else 0) > share:
+                shown -= 1
+            for card in g[:shown]:
+                paint_hana_mini(p, QRectF(x, top, w, h), card, self.faces_painted)
+                x += step
+            x += w - step
+            if shown < len(g):
+                paint_fitted(p, QRectF(x + 1, top, more_w, h), f"+{len(g) - shown}", 11, bold=True,
+                             align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+                x += more_w
+            x += gap
 
     def paint_hand(self, p: QPainter, rect: QRectF) -> None:
         v = self.view
