@@ -33,10 +33,7 @@ LANGS = ["en", "ja"]
 
 # Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
 KNOWN = {
-    ("match", (1024, 700)): "the territory's torifuda kana are 8 px on a 1024×700 screen",
     ("mubeyama", (1024, 700)): "four seats of 25 torifuda: the printed kana are 4-6 px at 1024×700",
-    ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
-                                "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
     # mid-game (the walk plays ten turns)
     ("chirashi", (1024, 700)): "100 scattered torifuda: their kana are 6-7.5 px at 1024×700, and cards "
                                "lying askew touch their neighbours (as on a floor), so glyph boxes overlap",

@@ -116,6 +116,10 @@ class TorifudaLayout:
     kimariji_px: int
 
 
+SMALL_KANA_PX = 10
+"""Under this the kana take every pixel of their cells (larger cards keep a margin)."""
+
+
 def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None) -> TorifudaLayout:
     """The layout of the kana on the face of a card (see `TorifudaLayout`)."""
     rows = max(max((len(c) for c in columns), default=5), 5)
@@ -135,6 +139,10 @@ def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = Non
     col_w = area.width() / 3
     cell_h = area.height() / rows
     size = max(4, int(min(col_w * 0.92, cell_h * 0.96)))
+    if size < SMALL_KANA_PX:
+        # on a small card a kana's em may fill its cell's height (its ink is shorter: neighbours
+        # do not touch), so a six-row column still reads (9 px, not 8, on the match floor at 1024×700)
+        size = max(size, round(min(col_w * 0.92, cell_h)))
     cells = []
     for k, column in enumerate(columns):          # k = 0 is the rightmost column
         x = area.right() - (k + 1) * col_w
