@@ -33,7 +33,6 @@ LANGS = ["en", "ja"]
 
 # Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
 KNOWN = {
-    ("mubeyama", (1024, 700)): "four seats of 25 torifuda: the printed kana are 4-6 px at 1024×700",
     # mid-game (the walk plays ten turns)
     ("chirashi", (1024, 700)): "100 scattered torifuda: their kana are 6-7.5 px at 1024×700, and cards "
                                "lying askew touch their neighbours (as on a floor), so glyph boxes overlap",
