@@ -323,7 +323,7 @@ def test_the_tables_are_registered_and_follow_the_mode_protocol(qtbot):
 
 
 @pytest.mark.parametrize("n", [3, 4])
-@pytest.mark.parametrize("size", [(1150, 700), (700, 480)])
+@pytest.mark.parametrize("size", [(1150, 700), (700, 480), (688, 330)])   # the last: a table at 1024×700
 def test_the_centre_the_games_draw_in_is_clear_of_every_seat(n, size):
     from PySide6.QtCore import QRectF
     from trainer.ui.card_game_panel import free_centre
@@ -333,3 +333,18 @@ def test_the_centre_the_games_draw_in_is_clear_of_every_seat(n, size):
     free = free_centre(centre_of(area, boxes, RING), boxes)
     assert free.width() > 100 and free.height() > 80
     assert not any(free.intersects(b) for b in boxes)
+
+
+def test_table_text_shrinks_to_a_readable_floor_and_no_further(qapp):
+    """`paint_fitted`'s size: the asked size when the text fits, smaller when it does not,
+    never under MIN_TEXT_PX (a line still too long is elided, not shrunk to specks)."""
+    from PySide6.QtCore import QRectF
+
+    from trainer.ui.table_shell import MIN_TEXT_PX, fitted_font
+    title = "Discarded this round, by number"
+    roomy, _ = fitted_font(QRectF(0, 0, 400, 20), title, 12)
+    tight, laid = fitted_font(QRectF(0, 0, 175, 20), title, 12)
+    tiny, _ = fitted_font(QRectF(0, 0, 40, 20), title, 12)
+    assert roomy.pixelSize() == 12
+    assert MIN_TEXT_PX <= tight.pixelSize() < 12 and laid.width() <= 175.5
+    assert tiny.pixelSize() == MIN_TEXT_PX
