@@ -348,3 +348,24 @@ def test_table_text_shrinks_to_a_readable_floor_and_no_further(qapp):
     assert roomy.pixelSize() == 12
     assert MIN_TEXT_PX <= tight.pixelSize() < 12 and laid.width() <= 175.5
     assert tiny.pixelSize() == MIN_TEXT_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_ume_botan_captures_stay_readable_late_in_a_round_on_a_small_screen(qtbot, lang):
+    """The table as it is at 1024×700, played until the seats have captured many cards: each
+    seat's captures are small cards whose month numbers read (no painted text under 9 px, none
+    cut or overlapping), and the cards a box cannot show are counted ("+n")."""
+    from legibility import painted_problems
+    LANG.set(lang)
+    panel = make(qtbot, UmebotanPanel, size=(700, 520))
+    panel.start_game(seed=3)
+    s = panel.session
+    while not s.is_over() and sum(len(p) for p in s.view(panel.me).piles) < 26:
+        wait_for_person(qtbot, panel)
+        if s.is_over() or panel.me not in s.waiting_for():
+            continue
+        s.act(panel.me, s.legal(panel.me)[0])
+        panel.game._changed()
+    qtbot.wait(50)
+    assert sum(len(p) for p in s.view(panel.me).piles) >= 26
+    assert painted_problems(panel) == []

@@ -88,6 +88,10 @@ CAPTURES = QColor("#d4a017")     # a hand card that captures something
 TARGET = QColor("#1f5fbf")       # a field card the person may choose
 FULL_CARD_H = 56.0               # a captured card under this height loses its printed aids: drawn small
 MINI_STEP = 15.0                 # small captured cards overlap no further: the month number shows
+MINI_GAP = 6.0                   # between kinds of small captured cards
+MORE_W = 24.0                    # room for "+12" after a kind the box cannot show whole
+CAPTURE_LABEL_H = 15.0           # the kind's label over captured cards shown whole
+CAPTURE_GAP = 8.0
 PILE_COLOURS = (QColor("#c0392b"), QColor("#1f5fbf"), QColor("#2e8b57"), QColor("#8e44ad"))
 
 
@@ -218,27 +222,38 @@ class UmebotanTable(TableView):
         v = self.view
         if v is None or seat >= v.players:
             return
+        pile = v.piles[seat]
+        groups = [[c for c in pile if decks.kind(c) == k] for k in KINDS]
+        used = [(k, g) for k, g in zip(KINDS, groups) if g]
         if seat != self.me:                   # another seat's hand: backs only
             n = v.hand_counts[seat]
             bh = min(rect.height() * 0.55, 56.0)
             bw = bh * ASPECT
-            for k in range(n):
-                paint_card_back(p, QRectF(rect.left() + (k % 4) * bw * 0.3, rect.top() + (k // 4) * bh * 0.25, bw, bh))
-            rect = rect.adjusted(bw + 3 * bw * 0.3 + 10, 0, 0, 0)
-        pile = v.piles[seat]
-        groups = [[c for c in pile if decks.kind(c) == k] for k in KINDS]
-        used = [(k, g) for k, g in zip(KINDS, groups) if g]
+            beside = rect.adjusted(bw + 3 * bw * 0.3 + 10, 0, 0, 0)
+            # the backs give way when the captures need the room (the seat's line says "Hand n")
+            if not used or self._fits(beside, used):
+                for k in range(n):
+                    paint_card_back(p, QRectF(rect.left() + (k % 4) * bw * 0.3, rect.top() + (k // 4) * bh * 0.25,
+                                              bw, bh))
+                rect = beside
         if not used:
             return
-        label_h = 15.0
-        gap = 8.0
-        # cards small enough that every group fits the box, each fanned card showing 3 px at least
-        fit = (rect.width() - len(used) * gap - (len(pile) - len(used)) * 3.0) / len(used)
-        h = min(rect.height() - label_h, 84.0, fit / ASPECT)
+        h = self._full_card_h(rect, used)
         if h >= FULL_CARD_H:
-            self._paint_captured_cards(p, rect, used, h, label_h, gap)
+            self._paint_captured_cards(p, rect, used, h, CAPTURE_LABEL_H, CAPTURE_GAP)
         else:      # too small for a card's picture and printed aids: month and kind, readable
-            self._paint_captured_minis(p, rect, used, gap)
+            self._paint_captured_minis(p, rect, used)
+
+    @staticmethod
+    def _full_card_h(rect: QRectF, used: list) -> float:
+        """The height of captured cards fanned by kind so that every kind fits the box,
+        each fanned card showing 3 px at least."""
+        total = sum(len(g) for _, g in used)
+        fit = (rect.width() - len(used) * CAPTURE_GAP - (total - len(used)) * 3.0) / len(used)
+        return min(rect.height() - CAPTURE_LABEL_H, 84.0, fit / ASPECT)
+
+    def _fits(self, rect: QRectF, used: list) -> bool:
+        return self._full_card_h(rect, used) >= FULL_CARD_H or self._mini_plan(rect, used) is not None
 
     def _paint_captured_cards(self, p: QPainter, rect: QRectF, used: list, h: float, label_h: float,
                               gap: float) -> None:
@@ -255,31 +270,48 @@ class UmebotanTable(TableView):
                          11, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             x += width + gap
 
-    def _paint_captured_minis(self, p: QPainter, rect: QRectF, used: list, gap: float) -> None:
+    @staticmethod
+    def _mini_size(rect: QRectF) -> tuple[float, float]:
+        h = min(rect.height(), 34.0)
+        return h * MINI_ASPECT, h
+
+    def _mini_plan(self, rect: QRectF, used: list) -> list[int] | None:
+        """How many of each kind's captures the box shows as small cards (the rest counted
+        "+n"): the largest kind gives way first; None when not even one card of each fits."""
+        w, _ = self._mini_size(rect)
+        shown = [len(g) for _, g in used]
+
+        def width(counts: list[int]) -> float:
+            return sum(w + (k - 1) * MINI_STEP + (MORE_W if k < len(g) else 0.0)
+                       for k, (_, g) in zip(counts, used)) + MINI_GAP * (len(used) - 1)
+        while width(shown) > rect.width():
+            k = max(range(len(shown)), key=lambda i: shown[i])
+            if shown[k] == 1:
+                return None
+            shown[k] -= 1
+        return shown
+
+    def _paint_captured_minis(self, p: QPainter, rect: QRectF, used: list) -> None:
         """Each kind's captures as small cards (month number, kind mark), side by side; when a
         seat has captured more than the box shows, each kind keeps what fits and says "+n"."""
-        h = min(rect.height(), 34.0)
-        w = h * MINI_ASPECT
-        total = sum(len(g) for _, g in used)
-        room = rect.width() - gap * (len(used) - 1)
-        step = min(w + 2, max(MINI_STEP, (room - len(used) * (w - MINI_STEP)) / total))
-        more_w = 22.0
+        w, h = self._mini_size(rect)
+        plan = self._mini_plan(rect, used) or [1] * len(used)
+        step = MINI_STEP
+        if plan == [len(g) for _, g in used]:      # all shown: spread them as the room allows
+            spare = rect.width() - MINI_GAP * (len(used) - 1) - len(used) * w
+            step = min(w + 2, max(MINI_STEP, spare / max(1, sum(plan) - len(used))))
         top = rect.top() + (rect.height() - h) / 2
         x = rect.left()
-        for _, g in used:
-            share = room * len(g) / total          # each kind's part of the row, by its count
-            shown = len(g)
-            while shown > 1 and (shown - 1) * step + w + (more_w if shown < len(g) else 0) > share:
-                shown -= 1
+        for shown, (_, g) in zip(plan, used):
             for card in g[:shown]:
                 paint_hana_mini(p, QRectF(x, top, w, h), card, self.faces_painted)
                 x += step
             x += w - step
             if shown < len(g):
-                paint_fitted(p, QRectF(x + 1, top, more_w, h), f"+{len(g) - shown}", 11, bold=True,
+                paint_fitted(p, QRectF(x + 1, top, MORE_W - 1, h), f"+{len(g) - shown}", 11, bold=True,
                              align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-                x += more_w
-            x += gap
+                x += MORE_W
+            x += MINI_GAP
 
     def paint_hand(self, p: QPainter, rect: QRectF) -> None:
         v = self.view
