@@ -323,7 +323,7 @@ def test_the_tables_are_registered_and_follow_the_mode_protocol(qtbot):
 
 
 @pytest.mark.parametrize("n", [3, 4])
-@pytest.mark.parametrize("size", [(1150, 700), (700, 480)])
+@pytest.mark.parametrize("size", [(1150, 700), (700, 480), (688, 330)])   # the last: a table at 1024×700
 def test_the_centre_the_games_draw_in_is_clear_of_every_seat(n, size):
     from PySide6.QtCore import QRectF
     from trainer.ui.card_game_panel import free_centre
@@ -333,3 +333,39 @@ def test_the_centre_the_games_draw_in_is_clear_of_every_seat(n, size):
     free = free_centre(centre_of(area, boxes, RING), boxes)
     assert free.width() > 100 and free.height() > 80
     assert not any(free.intersects(b) for b in boxes)
+
+
+def test_table_text_shrinks_to_a_readable_floor_and_no_further(qapp):
+    """`paint_fitted`'s size: the asked size when the text fits, smaller when it does not,
+    never under MIN_TEXT_PX (a line still too long is elided, not shrunk to specks)."""
+    from PySide6.QtCore import QRectF
+
+    from trainer.ui.table_shell import MIN_TEXT_PX, fitted_font
+    title = "Discarded this round, by number"
+    roomy, _ = fitted_font(QRectF(0, 0, 400, 20), title, 12)
+    tight, laid = fitted_font(QRectF(0, 0, 175, 20), title, 12)
+    tiny, _ = fitted_font(QRectF(0, 0, 40, 20), title, 12)
+    assert roomy.pixelSize() == 12
+    assert MIN_TEXT_PX <= tight.pixelSize() < 12 and laid.width() <= 175.5
+    assert tiny.pixelSize() == MIN_TEXT_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_ume_botan_captures_stay_readable_late_in_a_round_on_a_small_screen(qtbot, lang):
+    """The table as it is at 1024×700, played until the seats have captured many cards: each
+    seat's captures are small cards whose month numbers read (no painted text under 9 px, none
+    cut or overlapping), and the cards a box cannot show are counted ("+n")."""
+    from legibility import painted_problems
+    LANG.set(lang)
+    panel = make(qtbot, UmebotanPanel, size=(700, 520))
+    panel.start_game(seed=3)
+    s = panel.session
+    while not s.is_over() and sum(len(p) for p in s.view(panel.me).piles) < 26:
+        wait_for_person(qtbot, panel)
+        if s.is_over() or panel.me not in s.waiting_for():
+            continue
+        s.act(panel.me, s.legal(panel.me)[0])
+        panel.game._changed()
+    qtbot.wait(50)
+    assert sum(len(p) for p in s.view(panel.me).piles) >= 26
+    assert painted_problems(panel) == []

@@ -33,18 +33,7 @@ LANGS = ["en", "ja"]
 
 # Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
 KNOWN = {
-    ("match", (1024, 700)): "the territory's torifuda kana are 8 px on a 1024×700 screen",
-    ("mubeyama", (1024, 700)): "four seats of 25 torifuda: the printed kana are 4-6 px at 1024×700",
-    ("mubeyama", (1600, 1000)): "the torifuda kana are 8 px at 1600×1000 (the cards grew with narrower gaps; "
-                                "a kana filling its whole cell reaches 9 px but breaks the turned-card test)",
     # mid-game (the walk plays ten turns)
-    ("unsun", (1024, 700)): "the cards' corner marks (Sun, T / スン, 切) are 7 px at 1024×700",
-    ("yomi", (1024, 700)): "the discard grid's numbers are 6-8 px and its title is painted over them; "
-                           "'Next: 6' over '26 discarded'",
-    ("umebotan", (1024, 700)): "captured cards ~12 px wide: their numbers 4-6 px, cut and overlapping; "
-                               "group labels ('Animals 1') and the round line elided",
-    ("umebotan", (1600, 1000)): "card names on captured cards ('Rain Man', 'Lightning') 6-8 px",
-    ("bozu", (1024, 700)): "the poets' names on the cards are 8 px at 1024×700",
     ("chirashi", (1024, 700)): "100 scattered torifuda: their kana are 6-7.5 px at 1024×700, and cards "
                                "lying askew touch their neighbours (as on a floor), so glyph boxes overlap",
     ("chirashi", (1600, 1000)): "cards lying askew touch their neighbours (as on a floor): the rotated "

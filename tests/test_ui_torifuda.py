@@ -70,3 +70,32 @@ def test_the_kimariji_has_a_strip_of_its_own_and_never_covers_the_text():
                 assert all(o.width() * o.height() < 1e-6 for o in overlap)   # edges may touch
             assert all(face.contains(c) for c in text)
             assert shown.kana_px >= 0.75 * bare.kana_px     # the text stays readable
+
+
+@pytest.mark.parametrize("width", [19, 30])
+def test_a_card_too_small_for_its_whole_text_shows_its_beginning_readably(width):
+    """Mubeyama's 100 cards at 1024×700 are ~22 px wide: with `legible_px` each shows the start
+    of its shimo-no-ku at a readable size rather than all fourteen kana at 4-6 px."""
+    from PySide6.QtCore import QRectF
+
+    from trainer.ui.torifuda import torifuda_layout
+    face = QRectF(0, 0, width, width / 52 * 73)
+    for p in poems.ALL:
+        columns = torifuda_columns(p.shimo_kana)
+        full = torifuda_layout(face, columns)
+        lead = torifuda_layout(face, columns, p.kimariji, legible_px=10)
+        assert full.kana_px < 10 <= lead.kana_px
+        shown = "".join(lead.columns)
+        assert shown and "".join(columns).startswith(shown)
+        assert [len(c) for c in lead.cells] == [len(c) for c in lead.columns]
+        assert all(face.contains(c) for col in lead.cells for c in col)
+
+
+def test_a_card_large_enough_keeps_its_whole_text_whatever_legible_px_says():
+    from PySide6.QtCore import QRectF
+
+    from trainer.ui.torifuda import torifuda_layout
+    face = QRectF(0, 0, 70, 70 / 52 * 73)
+    for p in poems.ALL[:10]:
+        columns = torifuda_columns(p.shimo_kana)
+        assert torifuda_layout(face, columns, legible_px=10) == torifuda_layout(face, columns)

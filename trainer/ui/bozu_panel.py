@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox
 
 from poems.poets import poets
@@ -27,7 +27,7 @@ from trainer.rules.bozu import EMPEROR_RULES, SEMIMARU_RULES, BozuCard, BozuView
 from trainer.text.bozu import describe_bozu, kind_name
 from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.i18n import add_messages, tr
-from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_label, paint_outline
+from trainer.ui.table_shell import RING, TableView, fitted_font, paint_card_back, paint_label, paint_outline
 
 add_messages({
     "mode.bozu": ("坊主めくり", "Bōzu-mekuri"),
@@ -169,13 +169,18 @@ def paint_yomifuda(p: QPainter, rect: QRectF, card: BozuCard, highlight: QColor 
     radius = rect.width() * 0.06
     p.drawRoundedRect(rect, radius, radius)
     name_h = rect.height() * 0.24
-    f = QFont()
-    f.setPixelSize(max(8, int(min(rect.width() / 5.5, name_h * 0.42))))
-    p.setFont(f)
-    p.setPen(INK)
     name = poets()[card.no].name
-    p.drawText(rect.adjusted(3, 3, -3, 0).adjusted(0, 0, 0, -(rect.height() - name_h)),
-               Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, name)
+    band = QRectF(rect.left() + 3, rect.top() + 3, rect.width() - 6, name_h - 3)
+    px = min(rect.width() / 5.5, name_h * 0.42)
+    font, laid = fitted_font(band, name, px, wrap=True)
+    if laid.height() > band.height() + 0.5:
+        # a small card: the name keeps readable type and takes the lines it needs, the figure
+        # the rest (never a name too small to read)
+        band.setHeight(min(rect.height() * 0.5, laid.height() + 1))
+        name_h = band.bottom() - rect.top() + 1
+    p.setFont(font)
+    p.setPen(INK)
+    p.drawText(band, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, name)
     p.restore()
     paint_poet(p, rect.adjusted(rect.width() * 0.06, name_h, -rect.width() * 0.06, -rect.height() * 0.03),
                figure_kind(card))

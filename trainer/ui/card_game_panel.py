@@ -51,19 +51,25 @@ def free_centre(centre: QRectF, boxes: Sequence[QRectF], gap: float = 10.0) -> Q
     boxes): each box that still overlaps it cuts it on the side that keeps the most room."""
     free = QRectF(centre)
     for _ in range(2 * len(boxes)):
+        # a cut flush with a box touches it by a rounding error (240.2000…1 against 240.2):
+        # that is no overlap, or the box cuts again and leaves a sliver
         hit = next((b.adjusted(-gap, -gap, gap, gap) for b in boxes
-                    if b.adjusted(-gap, -gap, gap, gap).intersects(free)), None)
+                    if _area(b.adjusted(-gap, -gap, gap, gap).intersected(free)) >= 1.0), None)
         if hit is None:
             break
         cuts = [QRectF(free).adjusted(max(0.0, hit.right() - free.left()), 0, 0, 0),     # right of it
                 QRectF(free).adjusted(0, 0, min(0.0, hit.left() - free.right()), 0),     # left of it
                 QRectF(free).adjusted(0, max(0.0, hit.bottom() - free.top()), 0, 0),     # below it
                 QRectF(free).adjusted(0, 0, 0, min(0.0, hit.top() - free.bottom()))]     # above it
-        cuts = [c for c in cuts if c.width() > 0 and c.height() > 0 and not c.intersects(hit)]
+        cuts = [c for c in cuts if c.width() > 0 and c.height() > 0 and _area(c.intersected(hit)) < 1.0]
         if not cuts:
             return QRectF()
         free = max(cuts, key=lambda c: c.width() * c.height())
     return free
+
+
+def _area(r: QRectF) -> float:
+    return max(0.0, r.width()) * max(0.0, r.height())
 
 
 class CardGamePanel(QWidget):

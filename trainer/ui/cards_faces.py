@@ -36,7 +36,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from trainer.rules import decks
 from trainer.rules.decks import ANIMAL, BRIGHT, RIBBON, MekuriCard
 from trainer.ui.i18n import LANG
-from trainer.ui.table_shell import paint_outline
+from trainer.ui.table_shell import MIN_TEXT_PX, paint_outline
 
 ASPECT = 0.62
 """Width / height of a card (hanafuda are 35 × 56 mm, mekurifuda a little narrower)."""
@@ -106,6 +106,48 @@ def paint_hana(p: QPainter, rect: QRectF, card: int, *, highlight: QColor | None
         faces_painted.add(card)
 
 
+MINI_ASPECT = 0.62
+"""Width over height of a captured card drawn small (`paint_hana_mini`)."""
+
+
+def paint_hana_mini(p: QPainter, rect: QRectF, card: int, faces_painted: set | None = None) -> None:
+    """A captured hanafuda card too small for its picture: its month's colour, its month number
+    at readable size and its kind's mark below (the gold disc of a Bright, the dark badge of an
+    Animal, the red or blue slip of a Ribbon; nothing on a Chaff) — month and kind say which card
+    it is."""
+    m = decks.month(card)
+    colour = MONTH_COLOUR[m - 1]
+    kind = decks.kind(card)
+    w, h = rect.width(), rect.height()
+    p.save()
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QPen(colour.darker(150), 1))
+    p.setBrush(colour)
+    p.drawRoundedRect(rect, w * 0.18, w * 0.18)
+    number = QRectF(rect.left(), rect.top() + 1, w, h * 0.5)
+    f = _font(max(MIN_TEXT_PX, min(w * 0.62, h * 0.42)), bold=True)
+    p.setFont(f)
+    p.setPen(QColor("white"))
+    p.drawText(number, Qt.AlignmentFlag.AlignCenter, str(m))
+    mark = QRectF(rect.left() + w * 0.2, rect.top() + h * 0.56, w * 0.6, h * 0.34)
+    if kind == BRIGHT:
+        p.setPen(QPen(QColor("#b3261e"), 1.2))
+        p.setBrush(GOLD)
+        d = min(mark.width(), mark.height())
+        p.drawEllipse(QRectF(mark.center().x() - d / 2, mark.center().y() - d / 2, d, d))
+    elif kind == ANIMAL:
+        p.setPen(QPen(QColor("white"), 1))
+        p.setBrush(QColor("#3b2f2f"))
+        p.drawRoundedRect(mark, 2, 2)
+    elif kind == RIBBON:
+        p.setPen(QPen(QColor("#222"), 1))
+        p.setBrush(QColor("#2e4fa3") if card in BLUE_RIBBONS else QColor("#d0312d"))
+        p.drawRect(QRectF(mark.center().x() - w * 0.12, mark.top(), w * 0.24, mark.height()))
+    p.restore()
+    if faces_painted is not None:
+        faces_painted.add(card)
+
+
 def mekuri_as_hana(card: MekuriCard) -> int:
     """The hanafuda card standing for a mekurifuda card: its month (standard sequence), the
     suits as the month's four cards in order (clubs the highest, coins a chaff)."""
@@ -167,6 +209,23 @@ def _text(q: QPainter, r: QRectF, text: str, px: float, colour: QColor, bold: bo
     q.setFont(f)
     q.setPen(colour)
     q.drawText(r, align, text)
+
+
+def _mark(q: QPainter, r: QRectF, text: str, px: float, colour: QColor, bold: bool = True,
+          align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter) -> bool:
+    """A hanafuda card's printed aid (month, points, name): at `px` or smaller down to the
+    readable `MIN_TEXT_PX`, or not at all on a card too small for it (the card's colour and
+    drawing still say what it is; a small card's month and kind are shown beside it)."""
+    f = _font(max(px, MIN_TEXT_PX), bold)
+    while f.pixelSize() > MIN_TEXT_PX and QFontMetricsF(f).horizontalAdvance(text) > r.width():
+        f.setPixelSize(f.pixelSize() - 1)
+    fm = QFontMetricsF(f)
+    if fm.horizontalAdvance(text) > r.width() + 1 or fm.ascent() > r.height() + 1:
+        return False
+    q.setFont(f)
+    q.setPen(colour)
+    q.drawText(r, align, text)
+    return True
 
 
 def _wild_star(q: QPainter, r: QRectF) -> None:
@@ -379,23 +438,24 @@ def _hana(q: QPainter, r: QRectF, card: int) -> None:
         _bright(q, art, card)
     q.restore()
     # the month chip (top left) and the points (bottom strip)
-    chip = QRectF(r.left() + w * 0.04, r.top() + w * 0.04, w * 0.36, w * 0.36)
+    # a chip large enough for a readable month number (a third of a small card)
+    side = min(max(w * 0.36, MIN_TEXT_PX + 5), w * 0.5)
+    chip = QRectF(r.left() + w * 0.04, r.top() + w * 0.04, side, side)
     q.setPen(QPen(QColor("white"), 1))
     q.setBrush(colour)
     q.drawEllipse(chip)
-    _text(q, chip, str(m), w * 0.22, QColor("white"))
+    _mark(q, chip, str(m), w * 0.22, QColor("white"))
     strip = QRectF(r.left() + w * 0.05, r.bottom() - h * 0.2, w * 0.9, h * 0.19)
     names = SPECIAL_JA if LANG.code == "ja" else SPECIAL_EN
     name = names.get(card, "")
     pts = str(decks.points(card))
     if kind == ANIMAL:
         _badge(q, art, colour)
-    if name and w >= 44:
-        _text(q, strip.adjusted(0, 0, -w * 0.28, 0), name, h * 0.12, INK,
-              align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-    _text(q, strip.adjusted(w * 0.6 if name and w >= 44 else 0, 0, 0, 0), pts, h * 0.14,
+    named = bool(name) and w >= 44 and _mark(q, strip.adjusted(0, 0, -w * 0.28, 0), name, h * 0.12, INK,
+                                             align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+    _mark(q, strip.adjusted(w * 0.6 if named else 0, 0, 0, 0), pts, h * 0.14,
           colour.darker(130), align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-          if name and w >= 44 else Qt.AlignmentFlag.AlignCenter)
+          if named else Qt.AlignmentFlag.AlignCenter)
 
 
 def _bright(q: QPainter, art: QRectF, card: int) -> None:
@@ -405,7 +465,8 @@ def _bright(q: QPainter, art: QRectF, card: int) -> None:
     q.setPen(QPen(QColor("#b3261e"), max(1.5, w * 0.05)))
     q.setBrush(QColor(255, 250, 235) if card == decks.MOON else GOLD)
     q.drawEllipse(c, w * 0.22, w * 0.22)
-    _text(q, QRectF(c.x() - w * 0.2, c.y() - w * 0.2, w * 0.4, w * 0.4), "光", w * 0.24, QColor("#b3261e"))
+    if w * 0.24 >= MIN_TEXT_PX:      # on a small card the disc alone (光 would cover the month)
+        _mark(q, QRectF(c.x() - w * 0.2, c.y() - w * 0.2, w * 0.4, w * 0.4), "光", w * 0.24, QColor("#b3261e"))
 
 
 def _ribbon(q: QPainter, art: QRectF, card: int) -> None:
@@ -434,7 +495,7 @@ def _badge(q: QPainter, art: QRectF, colour: QColor) -> None:
     q.setPen(QPen(QColor("white"), 1))
     q.setBrush(QColor("#3b2f2f"))
     q.drawRoundedRect(rect, s * 0.25, s * 0.25)
-    _text(q, rect, "10", s * 0.5, QColor("white"))
+    _mark(q, rect, "10", s * 0.5, QColor("white"))
 
 
 # -- the twelve motifs: simple, drawn, each in its month's colour -------------------------------
@@ -615,5 +676,5 @@ def _lightning(q: QPainter, a: QRectF) -> None:
     q.drawPolygon(bolt)
 
 
-__all__ = ["ASPECT", "FACE_STYLES", "MEKURI", "WESTERN", "HANA", "paint_mekuri", "paint_hana",
+__all__ = ["ASPECT", "FACE_STYLES", "MEKURI", "WESTERN", "HANA", "paint_mekuri", "paint_hana", "paint_hana_mini",
            "mekuri_as_hana", "card_size"]

@@ -48,6 +48,11 @@ UNKNOWN = 0   # slot number reported for a face-down card this view cannot name
 GAP = 0.06      # between cards, of a card's width: wider gaps cost 1-2 px of kana at 1600×1000
 
 
+LEGIBLE_KANA_PX = 10
+"""A card too small for its whole shimo-no-ku at this size shows its beginning (four seats of
+25 cards on a 1024×700 screen): a player reads two kana rather than guessing at fourteen specks."""
+
+
 def wrapped_rows(rows, wrap: int | None):
     """Izumoji's single row, wrapped for the screen; other layouts as they are."""
     if not wrap or len(rows) != 1:
@@ -247,7 +252,8 @@ class TableWidget(TableView):
             painter = QPainter(pix)
             paint_torifuda(painter, QRectF(0, 0, w, h),
                            torifuda_columns(poem.shimo_kana, dakuten=self.dakuten),
-                           kimariji=static_text(no) if self.show_kimariji else None, dimmed=dimmed)
+                           kimariji=static_text(no) if self.show_kimariji else None, dimmed=dimmed,
+                           legible_px=LEGIBLE_KANA_PX)
             painter.end()
             self._faces[key] = pix
         return pix

@@ -197,6 +197,46 @@ def paint_label(p: QPainter, rect: QRectF, text: str, px: int, bold: bool = Fals
     p.restore()
 
 
+MIN_TEXT_PX = 10
+"""The smallest text a table paints: under 9 px a player cannot read it (issue 28)."""
+
+
+def fitted_font(rect: QRectF, text: str, px: float, *, min_px: float = MIN_TEXT_PX, bold: bool = False,
+                align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter, wrap: bool = False) -> tuple[QFont, QRectF]:
+    """The font from `px` down to `min_px` at which `text` fits `rect` (word-wrapped if `wrap`),
+    and where it lies; at `min_px` the text may still overflow (the caller elides or makes room)."""
+    f = QFont()
+    f.setBold(bold)
+    flags = int(align) | (int(Qt.TextFlag.TextWordWrap) if wrap else 0)
+    size = max(float(px), min_px)
+    while True:
+        f.setPixelSize(max(1, round(size)))
+        laid = QFontMetricsF(f).boundingRect(rect, flags, text)
+        if (laid.width() <= rect.width() + 0.5 and laid.height() <= rect.height() + 0.5) or size <= min_px:
+            return f, laid
+        size = max(min_px, size - 1)
+
+
+def paint_fitted(p: QPainter, rect: QRectF, text: str, px: float, *, min_px: float = MIN_TEXT_PX,
+                 bold: bool = False, colour: QColor = QColor("#333"),
+                 align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignCenter, wrap: bool = False) -> QRectF:
+    """`text` in `rect` at the largest size from `px` down to `min_px` at which it fits (word-wrapped
+    if `wrap`); at `min_px` a line still too long is elided (never smaller type). Returns where
+    the text went, so the caller can put the next thing under it."""
+    f, laid = fitted_font(rect, text, px, min_px=min_px, bold=bold, align=align, wrap=wrap)
+    flags = int(align) | (int(Qt.TextFlag.TextWordWrap) if wrap else 0)
+    if laid.width() > rect.width() + 0.5 and not wrap:
+        fm = QFontMetricsF(f)
+        text = fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+        laid = fm.boundingRect(rect, flags, text)
+    p.save()
+    p.setFont(f)
+    p.setPen(colour)
+    p.drawText(rect, flags, text)
+    p.restore()
+    return laid
+
+
 def paint_outline(p: QPainter, rect: QRectF, colour: QColor) -> None:
     """A coloured frame round a card (hint, last move, winning line)."""
     p.save()

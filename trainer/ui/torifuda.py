@@ -15,7 +15,7 @@ drawn upside down, as they lie across a real floor.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PySide6.QtCore import QRectF, Qt
@@ -69,8 +69,12 @@ def card_font_family() -> str:
 
 def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
                    kimariji: str | None = None, upside_down: bool = False,
-                   highlight: QColor | None = None, dimmed: bool = False) -> None:
-    """Draw one torifuda filling ``rect`` (its aspect is the caller's business)."""
+                   highlight: QColor | None = None, dimmed: bool = False,
+                   legible_px: int | None = None) -> None:
+    """Draw one torifuda filling ``rect`` (its aspect is the caller's business).
+
+    With *legible_px*, a card too small for its whole shimo-no-ku at that size shows its
+    beginning instead, as many kana as fit at a readable size (see `torifuda_layout`)."""
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
@@ -89,9 +93,9 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
     painter.setBrush(CREAM)
     painter.drawRoundedRect(face, radius * 0.5, radius * 0.5)
 
-    layout = torifuda_layout(face, columns, kimariji)
-    _paint_columns(painter, layout, columns)
-    if kimariji:
+    layout = torifuda_layout(face, columns, kimariji, legible_px=legible_px)
+    _paint_columns(painter, layout)
+    if layout.kimariji_cells and kimariji:
         _paint_kimariji(painter, layout, kimariji)
 
     if dimmed:
@@ -114,10 +118,44 @@ class TorifudaLayout:
     kana_px: int
     kimariji_cells: list[QRectF]
     kimariji_px: int
+    columns: list[str] = field(default_factory=list)   # the kana shown, column by column
 
 
-def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None) -> TorifudaLayout:
-    """The layout of the kana on the face of a card (see `TorifudaLayout`)."""
+SMALL_KANA_PX = 10
+"""Under this the kana take every pixel of their cells (larger cards keep a margin)."""
+
+
+def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None,
+                    legible_px: int | None = None) -> TorifudaLayout:
+    """The layout of the kana on the face of a card (see `TorifudaLayout`).
+
+    With *legible_px*, when the whole text would be smaller than that, the card shows the
+    beginning of its shimo-no-ku (where a player's eye starts) in as many columns and rows as
+    fit at that size, and no kimariji strip: fewer kana a player can read rather than all of
+    them as specks (Mubeyama's 100 cards on a 1024×700 screen)."""
+    full = _full_layout(face, columns, kimariji)
+    if legible_px is None or full.kana_px >= legible_px:
+        return full
+    return _lead_layout(face, "".join(columns), legible_px)
+
+
+def _lead_layout(face: QRectF, text: str, px: int) -> TorifudaLayout:
+    pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
+    area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
+    n_cols = max(1, min(3, int(area.width() * 0.92 // px)))
+    n_rows = max(1, int(area.height() // px))
+    text = text[:n_cols * n_rows]
+    shown = [text[k * n_rows:(k + 1) * n_rows] for k in range(n_cols)]
+    shown = [c for c in shown if c]
+    col_w, cell_h = area.width() / n_cols, area.height() / n_rows
+    size = max(4, round(min(col_w * 0.92, cell_h)))
+    right = area.center().x() + len(shown) * col_w / 2       # fewer columns sit in the middle
+    cells = [[QRectF(right - (k + 1) * col_w, area.top() + r * cell_h, col_w, cell_h) for r in range(len(c))]
+             for k, c in enumerate(shown)]
+    return TorifudaLayout(cells, size, [], 0, shown)
+
+
+def _full_layout(face: QRectF, columns: list[str], kimariji: str | None) -> TorifudaLayout:
     rows = max(max((len(c) for c in columns), default=5), 5)
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
@@ -135,20 +173,24 @@ def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = Non
     col_w = area.width() / 3
     cell_h = area.height() / rows
     size = max(4, int(min(col_w * 0.92, cell_h * 0.96)))
+    if size < SMALL_KANA_PX:
+        # on a small card a kana's em may fill its cell's height (its ink is shorter: neighbours
+        # do not touch), so a six-row column still reads (9 px, not 8, on the match floor at 1024×700)
+        size = max(size, round(min(col_w * 0.92, cell_h)))
     cells = []
     for k, column in enumerate(columns):          # k = 0 is the rightmost column
         x = area.right() - (k + 1) * col_w
         cells.append([QRectF(x, area.top() + r * cell_h, col_w, cell_h) for r in range(len(column))])
-    return TorifudaLayout(cells, size, k_cells, k_px)
+    return TorifudaLayout(cells, size, k_cells, k_px, list(columns))
 
 
-def _paint_columns(painter: QPainter, layout: TorifudaLayout, columns: list[str]) -> None:
+def _paint_columns(painter: QPainter, layout: TorifudaLayout) -> None:
     font = QFont(card_font_family())
     font.setPixelSize(layout.kana_px)
     font.setWeight(QFont.Weight.DemiBold)
     painter.setFont(font)
     painter.setPen(INK)
-    for column, cells in zip(columns, layout.cells):
+    for column, cells in zip(layout.columns, layout.cells):
         for kana, cell in zip(column, cells):
             painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, kana)
 

@@ -35,9 +35,9 @@ from trainer.rules.decks import ANIMAL, BRIGHT, CHAFF, HANAFUDA, RIBBON
 from trainer.rules.umebotan import Dealt, Play, RoundScored, Take, UmeBotanView
 from trainer.rules.umebotan_score import PileError, RoundScore, check_piles, score_round
 from trainer.ui.card_game_panel import CardGamePanel, free_centre
-from trainer.ui.cards_faces import ASPECT, paint_hana
+from trainer.ui.cards_faces import ASPECT, MINI_ASPECT, paint_hana, paint_hana_mini
 from trainer.ui.i18n import LANG, add_messages, tr
-from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_outline
+from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_fitted, paint_outline
 from trainer.text.refusals import describe_refusal
 from trainer.text.umebotan import FIELD_EN, FIELD_JA, card_name, describe_umebotan, yaku_name
 
@@ -86,6 +86,12 @@ add_messages({
 KINDS = (BRIGHT, ANIMAL, RIBBON, CHAFF)
 CAPTURES = QColor("#d4a017")     # a hand card that captures something
 TARGET = QColor("#1f5fbf")       # a field card the person may choose
+FULL_CARD_H = 56.0               # a captured card under this height loses its printed aids: drawn small
+MINI_STEP = 15.0                 # small captured cards overlap no further: the month number shows
+MINI_GAP = 6.0                   # between kinds of small captured cards
+MORE_W = 24.0                    # room for "+12" after a kind the box cannot show whole
+CAPTURE_LABEL_H = 15.0           # the kind's label over captured cards shown whole
+CAPTURE_GAP = 8.0
 PILE_COLOURS = (QColor("#c0392b"), QColor("#1f5fbf"), QColor("#2e8b57"), QColor("#8e44ad"))
 
 
@@ -216,35 +222,96 @@ class UmebotanTable(TableView):
         v = self.view
         if v is None or seat >= v.players:
             return
+        pile = v.piles[seat]
+        groups = [[c for c in pile if decks.kind(c) == k] for k in KINDS]
+        used = [(k, g) for k, g in zip(KINDS, groups) if g]
         if seat != self.me:                   # another seat's hand: backs only
             n = v.hand_counts[seat]
             bh = min(rect.height() * 0.55, 56.0)
             bw = bh * ASPECT
-            for k in range(n):
-                paint_card_back(p, QRectF(rect.left() + (k % 4) * bw * 0.3, rect.top() + (k // 4) * bh * 0.25, bw, bh))
-            rect = rect.adjusted(bw + 3 * bw * 0.3 + 10, 0, 0, 0)
-        pile = v.piles[seat]
-        groups = [[c for c in pile if decks.kind(c) == k] for k in KINDS]
-        label_h = 15.0
-        used = [g for g in groups if g]
-        gap = 8.0
-        total = len(pile)
+            beside = rect.adjusted(bw + 3 * bw * 0.3 + 10, 0, 0, 0)
+            # the backs give way when the captures need the room (the seat's line says "Hand n")
+            if not used or self._fits(beside, used):
+                for k in range(n):
+                    paint_card_back(p, QRectF(rect.left() + (k % 4) * bw * 0.3, rect.top() + (k // 4) * bh * 0.25,
+                                              bw, bh))
+                rect = beside
         if not used:
             return
-        # cards small enough that every group fits the box, each fanned card showing 3 px at least
-        fit = (rect.width() - len(used) * gap - (total - len(used)) * 3.0) / len(used)
-        h = max(12.0, min(rect.height() - label_h, 84.0, fit / ASPECT))
+        h = self._full_card_h(rect, used)
+        if h >= FULL_CARD_H:
+            self._paint_captured_cards(p, rect, used, h, CAPTURE_LABEL_H, CAPTURE_GAP)
+        else:      # too small for a card's picture and printed aids: month and kind, readable
+            self._paint_captured_minis(p, rect, used)
+
+    @staticmethod
+    def _full_card_h(rect: QRectF, used: list) -> float:
+        """The height of captured cards fanned by kind so that every kind fits the box,
+        each fanned card showing 3 px at least."""
+        total = sum(len(g) for _, g in used)
+        fit = (rect.width() - len(used) * CAPTURE_GAP - (total - len(used)) * 3.0) / len(used)
+        return min(rect.height() - CAPTURE_LABEL_H, 84.0, fit / ASPECT)
+
+    def _fits(self, rect: QRectF, used: list) -> bool:
+        return self._full_card_h(rect, used) >= FULL_CARD_H or self._mini_plan(rect, used) is not None
+
+    def _paint_captured_cards(self, p: QPainter, rect: QRectF, used: list, h: float, label_h: float,
+                              gap: float) -> None:
+        """Each kind's captures fanned under a label naming the kind and the count."""
         w = h * ASPECT
+        total = sum(len(g) for _, g in used)
         spare = rect.width() - len(used) * (w + gap)
         step = max(3.0, min(w * 0.55, spare / max(total - len(used), 1)))
         x = rect.left()
-        for kind, g in zip(KINDS, groups):
-            if not g:
-                continue
+        for kind, g in used:
             width = w + step * (len(g) - 1)
             fan(p, g, QRectF(x, rect.top() + label_h, width, h), h, self.faces_painted)
-            _fitted(p, QRectF(x, rect.top(), width + gap - 2, label_h), f"{tr('ume.kind.' + kind)} {len(g)}", 11)
+            paint_fitted(p, QRectF(x, rect.top(), width + gap - 2, label_h), f"{tr('ume.kind.' + kind)} {len(g)}",
+                         11, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             x += width + gap
+
+    @staticmethod
+    def _mini_size(rect: QRectF) -> tuple[float, float]:
+        h = min(rect.height(), 34.0)
+        return h * MINI_ASPECT, h
+
+    def _mini_plan(self, rect: QRectF, used: list) -> list[int] | None:
+        """How many of each kind's captures the box shows as small cards (the rest counted
+        "+n"): the largest kind gives way first; None when not even one card of each fits."""
+        w, _ = self._mini_size(rect)
+        shown = [len(g) for _, g in used]
+
+        def width(counts: list[int]) -> float:
+            return sum(w + (k - 1) * MINI_STEP + (MORE_W if k < len(g) else 0.0)
+                       for k, (_, g) in zip(counts, used)) + MINI_GAP * (len(used) - 1)
+        while width(shown) > rect.width():
+            k = max(range(len(shown)), key=lambda i: shown[i])
+            if shown[k] == 1:
+                return None
+            shown[k] -= 1
+        return shown
+
+    def _paint_captured_minis(self, p: QPainter, rect: QRectF, used: list) -> None:
+        """Each kind's captures as small cards (month number, kind mark), side by side; when a
+        seat has captured more than the box shows, each kind keeps what fits and says "+n"."""
+        w, h = self._mini_size(rect)
+        plan = self._mini_plan(rect, used) or [1] * len(used)
+        step = MINI_STEP
+        if plan == [len(g) for _, g in used]:      # all shown: spread them as the room allows
+            spare = rect.width() - MINI_GAP * (len(used) - 1) - len(used) * w
+            step = min(w + 2, max(MINI_STEP, spare / max(1, sum(plan) - len(used))))
+        top = rect.top() + (rect.height() - h) / 2
+        x = rect.left()
+        for shown, (_, g) in zip(plan, used):
+            for card in g[:shown]:
+                paint_hana_mini(p, QRectF(x, top, w, h), card, self.faces_painted)
+                x += step
+            x += w - step
+            if shown < len(g):
+                paint_fitted(p, QRectF(x + 1, top, MORE_W - 1, h), f"+{len(g) - shown}", 11, bold=True,
+                             align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+                x += MORE_W
+            x += MINI_GAP
 
     def paint_hand(self, p: QPainter, rect: QRectF) -> None:
         v = self.view

@@ -31,7 +31,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from trainer.rules.unsun import (COURT_KANA, MERI, RANKINGS, SUIT_KANA, TENKA, Card,
                                  UnsunView, team_of)
 from trainer.ui.i18n import LANG, add_messages, tr
-from trainer.ui.table_shell import TableView, paint_card_back, paint_outline, paint_seal
+from trainer.ui.table_shell import MIN_TEXT_PX, TableView, paint_card_back, paint_outline, paint_seal
 from trainer.text.unsun import COURT_ROMAJI, SUIT_ROMAJI
 
 SUIT_COLOURS = {"pao": QColor("#237a36"), "isu": QColor("#1f55b5"), "kotsu": QColor("#c0392b"),
@@ -202,23 +202,23 @@ def paint_card(p: QPainter, rect: QRectF, card: Card, *, trump: str | None = Non
     f.setBold(True)
     corner = rank_label(card) if card.rank < 10 else ""
     size = w * (0.3 if card.rank < 10 else 0.2)
-    f.setPixelSize(max(8, int(size)))
-    if QFontMetricsF(f).horizontalAdvance(corner) > w * 0.8:   # long court names in a narrow card
-        f.setPixelSize(max(7, int(size * w * 0.8 / QFontMetricsF(f).horizontalAdvance(corner))))
+    f.setPixelSize(max(MIN_TEXT_PX, int(size)))
     p.setFont(f)
     p.setPen(colour.darker(120))
     top = QRectF(rect.left() + w * 0.1, rect.top() + h * 0.05, w * 0.8, f.pixelSize() * 1.2)
     p.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, corner)
-    mark = w * 0.22
-    paint_suit(p, card.suit, QRectF(rect.right() - w * 0.1 - mark, rect.top() + h * 0.06, mark, mark))
+    is_trump = trump is not None and RANKINGS[trump].is_trump(card)
+    if is_trump:     # 切 where the small suit mark was: the pips or the court's mark show the suit
+        _paint_trump_mark(p, rect)
+    else:
+        mark = w * 0.22
+        paint_suit(p, card.suit, QRectF(rect.right() - w * 0.1 - mark, rect.top() + h * 0.06, mark, mark))
     if card.rank < 10:
         _paint_pips(p, card, QRectF(rect.left() + w * 0.14, top.bottom() + h * 0.03,
                                     w * 0.72, rect.bottom() - top.bottom() - h * 0.12))
     else:
         _paint_court(p, card, QRectF(rect.left() + w * 0.1, top.bottom() + h * 0.02, w * 0.8,
                                      rect.bottom() - top.bottom() - h * 0.08))
-    if trump is not None and RANKINGS[trump].is_trump(card):
-        _paint_trump_mark(p, rect)
     p.restore()
     if seal:      # top-left on a court (no rank there); bottom-left on a pip card, clear of its rank
         size = max(10.0, w * 0.34)
@@ -257,9 +257,9 @@ def _paint_court(p: QPainter, card: Card, area: QRectF) -> None:
     name = court_name(card)
     f = QFont()
     f.setBold(True)
-    f.setPixelSize(max(7, int(area.width() * 0.28)))
-    fit = area.width() * 0.62    # clear of the 切 mark in the corner
-    while f.pixelSize() > 7 and QFontMetricsF(f).horizontalAdvance(name) > fit:
+    f.setPixelSize(max(MIN_TEXT_PX, int(area.width() * 0.28)))
+    fit = area.width() + 8       # the 切 mark is in the top corner: the name has the card's width
+    while f.pixelSize() > MIN_TEXT_PX and QFontMetricsF(f).horizontalAdvance(name) > fit:
         f.setPixelSize(f.pixelSize() - 1)
     text_h = f.pixelSize() * 1.3
     mark = min(area.width() * 0.8, area.height() - text_h)
@@ -272,14 +272,14 @@ def _paint_court(p: QPainter, card: Card, area: QRectF) -> None:
 
 
 def _paint_trump_mark(p: QPainter, rect: QRectF) -> None:
-    """切 in the bottom-right corner of a trump."""
-    s = max(10.0, rect.width() * 0.2)
-    tag = QRectF(rect.right() - s - 2, rect.bottom() - s - 2, s, s)
+    """切 in the top-right corner of a trump, at readable type on the smallest card."""
+    s = max(MIN_TEXT_PX / 0.72, rect.width() * 0.2)
+    tag = QRectF(rect.right() - s - 2, rect.top() + 2, s, s)
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(TRUMP_MARK)
     p.drawRoundedRect(tag, s * 0.2, s * 0.2)
     f = QFont()
-    f.setPixelSize(int(s * 0.72))
+    f.setPixelSize(max(MIN_TEXT_PX, round(s * 0.72)))
     f.setBold(True)
     p.setFont(f)
     p.setPen(QColor("white"))

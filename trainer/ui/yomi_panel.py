@@ -26,7 +26,7 @@ from trainer.ui.card_game_panel import CardGamePanel, fill_choices, free_centre
 from trainer.ui.cards_faces import ASPECT, FACE_STYLES, paint_mekuri
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.settings import Key
-from trainer.ui.table_shell import RING, TableView, paint_card_back, paint_label
+from trainer.ui.table_shell import MIN_TEXT_PX, RING, TableView, paint_card_back, paint_fitted, paint_label
 from trainer.text.yomi import describe_yomi
 
 add_messages({
@@ -122,28 +122,34 @@ class YomiTable(TableView):
 
     def _paint_discarded(self, p: QPainter, rect: QRectF, v: YomiView) -> None:
         """What has gone onto the pile this round, number by number (everyone saw it): a chip
-        per number with a dot per discarded card."""
+        per number with a dot per discarded card. On a small screen the title takes one line of
+        smaller type and the chips keep numbers a player can read."""
         if not v.discard:
             return
-        paint_label(p, QRectF(rect.left(), rect.top(), rect.width(), 18), tr("yomi.discarded_so_far"), 12,
-               align=Qt.AlignmentFlag.AlignLeft)
+        title = paint_fitted(p, QRectF(rect.left(), rect.top(), rect.width(), 18), tr("yomi.discarded_so_far"),
+                             12, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         out = [c.rank for c in v.discard if c != v.wild_card]
-        w = min(30.0, rect.width() / v.loop - 3)
-        hgt = min(rect.height() - 22, 44.0)
+        gap = 3.0 if rect.width() / v.loop > 20 else 2.0
+        w = min(30.0, (rect.width() - gap * (v.loop - 1)) / v.loop)
+        top = title.bottom() + 2
+        hgt = min(rect.bottom() - top, 44.0)
+        number_px = max(MIN_TEXT_PX, min(15.0, w * 0.6, hgt * 0.5))
+        number_h = max(hgt * 0.5, number_px + 2)
+        dot = max(1.2, min(2.6, w * 0.09, (hgt - number_h) / 2 - 1))
         for k, n in enumerate(range(1, v.loop + 1)):
-            chip = QRectF(rect.left() + k * (w + 3), rect.top() + 20, w, hgt)
+            chip = QRectF(rect.left() + k * (w + gap), top, w, hgt)
             p.save()
             p.setPen(QPen(QColor("#cfc4a8"), 1))
             p.setBrush(QColor("#fffaf0") if n != v.needed else QColor("#ffe9a8"))
             p.drawRoundedRect(chip, 4, 4)
             p.restore()
-            paint_label(p, QRectF(chip.left(), chip.top() + 1, w, hgt * 0.5), str(n), int(min(15, w * 0.55)), bold=True)
+            paint_fitted(p, QRectF(chip.left(), chip.top(), w, number_h), str(n), number_px, bold=True)
             p.save()
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor("#7a2e12"))
-            dot = min(2.6, w * 0.09)
+            dots_y = chip.top() + number_h + (hgt - number_h) / 2
             for d in range(out.count(n)):       # up to four suits: four dots across the chip
-                p.drawEllipse(QPointF(chip.left() + w * (0.16 + 0.225 * d), chip.bottom() - hgt * 0.22), dot, dot)
+                p.drawEllipse(QPointF(chip.left() + w * (0.16 + 0.225 * d), dots_y), dot, dot)
             p.restore()
 
     def paint_centre(self, p: QPainter, rect: QRectF) -> None:
@@ -174,14 +180,16 @@ class YomiTable(TableView):
             big = tr("yomi.next", n=v.needed)
         else:
             big = ""
-        paint_label(p, QRectF(info.left(), info.top(), info.width(), h * 0.36), big,
-               int(min(30, max(14, info.width() / 6))), bold=True, colour=QColor("#7a2e12"))
-        paint_label(p, QRectF(info.left(), info.top() + h * 0.36, info.width(), 22),
-               tr("yomi.pile", n=len(v.discard)), 14)
+        # what to play next, as large as its half of the centre allows on one line, and the
+        # pile's count under it (never painted over it)
+        said = paint_fitted(p, QRectF(info.left(), info.top(), info.width(), max(h * 0.36, 20.0)), big,
+                            min(30.0, max(14.0, info.width() / 6)), bold=True, colour=QColor("#7a2e12"))
+        below = max(said.bottom(), info.top()) + 2
+        counted = paint_fitted(p, QRectF(info.left(), below, info.width(), 22), tr("yomi.pile", n=len(v.discard)), 14)
         # small legends: the wild card (a rule, the same for every seat: not a card in play, so
         # not counted in faces_painted) and the undealt card, face-down
         row_h = min(52.0, h * 0.24)
-        y = info.top() + h * 0.36 + 28
+        y = counted.bottom() + 6
         legends = ([("wild", tr("yomi.wild_is"))] if v.wild_card is not None else []) + \
                   ([("undealt", tr("yomi.undealt"))] if v.undealt else [])
         for what, text in legends:
