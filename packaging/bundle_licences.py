@@ -187,7 +187,13 @@ def main(bundle: Path) -> int:
             if folder:
                 placed[rel] = folder
             continue
-        if ".so" in path.name:
+        # A distribution's own top-level extension (openskill's mypyc helper, named by a hash)
+        # is in its RECORD; any other library came from the build machine.
+        own_dist = tops.get(path.name) or tops.get(path.name.split(".")[0])
+        own_folder = own_dist and licence_folder_of(own_dist, licences)
+        if own_folder:
+            placed[rel] = own_folder
+        elif ".so" in path.name:
             system_libs.append(path)
         else:                                  # a top-level module file of a distribution
             dist = tops.get(path.name.split(".")[0])
