@@ -17,16 +17,14 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication, QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from audio.fake_voice import ToneVoice  # noqa: E402
 from audio.player import Player  # noqa: E402
 from legibility import english_left, problems  # noqa: E402
 from trainer.stats.store import StatsStore, Trial, default_path  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.reading import busy_drivers, set_arbiter  # noqa: E402
-from trainer.ui.voices import VoiceBook  # noqa: E402
+from ui_fakes import main_window_on  # noqa: E402
 
 SIZES = [(1024, 700), (1600, 1000)]
 LANGS = ["en", "ja"]
@@ -55,26 +53,14 @@ def _trials():
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    from trainer.ui.main_window import MainWindow
     LANG.set("en")
     _trials()
     player = Player(backend="silent").open()
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    book = VoiceBook(settings, player=player)
-    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
     settings.set(S.JOKA, False)
-    set_arbiter(None)
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
-    w = MainWindow(settings, voices=book)
-    qtbot.addWidget(w)
-    w.match.confirm_quit = lambda: True            # a match in play asks before the window closes
-    yield w
-    for d in busy_drivers():
-        d.stop()
-    set_arbiter(None)
-    w.close()
-    player.close()
-    LANG.set("en")
+    for w in main_window_on(qtbot, monkeypatch, settings, player):
+        w.match.confirm_quit = lambda: True        # a match in play asks before the window closes
+        yield w
 
 
 def _tab(w, msg):

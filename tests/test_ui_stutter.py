@@ -12,41 +12,26 @@ import time  # noqa: E402
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
-from audio.fake_voice import ToneVoice  # noqa: E402
 from audio.player import FIRST_BLOCK_S  # noqa: E402
 from tests.fake_sounddevice import fake_player  # noqa: E402
 from trainer.text.messages import tr  # noqa: E402
 from trainer.ui import settings as S  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
-from trainer.ui.reading import busy_drivers, set_arbiter  # noqa: E402
-from trainer.ui.voices import VoiceBook  # noqa: E402
+from ui_fakes import main_window_on  # noqa: E402
 
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    from trainer.ui.main_window import MainWindow
     sd, player = fake_player(monkeypatch)
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    book = VoiceBook(settings, player=player)
-    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
     settings.set(S.JOKA, False)
     settings.set(S.MA, 0.3)
     settings.set(S.PAUSE, 0.3)
-    set_arbiter(None)
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
-    w = MainWindow(settings, voices=book)
-    qtbot.addWidget(w)
-    w.ask_stop_reading = lambda mode: True
-    time.sleep(FIRST_BLOCK_S)         # a new stream is given longer for its first blocks
-    yield w, sd
-    for d in busy_drivers():
-        d.stop()
-    set_arbiter(None)
-    w.close()
-    player.close()
-    LANG.set("en")
+    for w in main_window_on(qtbot, monkeypatch, settings, player):
+        w.ask_stop_reading = lambda mode: True
+        time.sleep(FIRST_BLOCK_S)         # a new stream is given longer for its first blocks
+        yield w, sd
 
 
 def _tab(w, msg):

@@ -70,3 +70,31 @@ class ToneVoices:
     def ensure_ready(self, parent, then=None):
         if then:
             then()
+
+
+def main_window_on(qtbot, monkeypatch, settings, player):
+    """The real main window reading the tone voice through `player` (silent or a fake sound
+    device); a generator for a fixture to ``yield from``: every reading stopped, the window
+    and the player closed, the language back to English afterwards."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from audio.fake_voice import ToneVoice
+    from trainer.ui.i18n import LANG
+    from trainer.ui.main_window import MainWindow
+    from trainer.ui.reading import busy_drivers, set_arbiter
+    from trainer.ui.voices import VoiceBook
+    book = VoiceBook(settings, player=player)
+    book._voices["synth"] = ToneVoice(mora_s=0.02, yoin_s=0.05)
+    set_arbiter(None)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: None)
+    w = MainWindow(settings, voices=book)
+    qtbot.addWidget(w)
+    try:
+        yield w
+    finally:
+        for d in busy_drivers():
+            d.stop()
+        set_arbiter(None)
+        w.close()
+        player.close()
+        LANG.set("en")
