@@ -145,6 +145,22 @@ def _whole_score_sheet(w):
     QApplication.processEvents()
 
 
+def _status_card_missing(w):
+    """Lines of Unsun's status card not painted whole: the phase's hint, where the Okié is, the
+    tricks and the totals (at 1024×700 they once fell off the card's end)."""
+    from legibility import painted_texts
+    from trainer.ui.i18n import tr
+    table = w.games.show_game("unsun").table
+    v = table.view
+    where = (tr("unsun.ui.okie_on_table") if v.okie_holder is None
+             else tr("unsun.ui.okie_taken", seat=table.seat_name(v.okie_holder)))
+    wanted = [tr(f"unsun.ui.phase_hint.{v.phase}"), where, tr("unsun.ui.tricks", a=v.tricks[0], b=v.tricks[1]),
+              tr("unsun.ui.totals", a=v.totals[0], b=v.totals[1])]
+    painted = painted_texts(w)
+    return [f"missing: the status card does not show {line!r}" for line in wanted
+            if not any(line in text for text in painted)]
+
+
 def _play_turns(qtbot, panel, turns):
     """The person plays their first legal action `turns` times; the CPUs play at once."""
     s = panel.session
@@ -181,9 +197,10 @@ def test_every_screen_is_legible(qtbot, window, name, open_screen, size, lang):
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
         w.grab().save(str(Path(shots) / f"{name}-{lang}-{size[0]}x{size[1]}.png"))
+    found = _status_card_missing(w) if name == "unsun" else []
     if name == "unsun":                           # a whole game's score sheet shows without scrolling
         _whole_score_sheet(w)
-    found = problems(w, size)
+    found += problems(w, size)
     if name == "unsun":
         sheet = w.games.show_game("unsun").shell.scores
         rows = sum(sheet.rowHeight(r) for r in range(sheet.rowCount()))
