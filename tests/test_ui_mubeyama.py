@@ -615,6 +615,39 @@ def test_a_flip_in_which_the_sound_stuttered_is_kept_marked_and_not_counted(qtbo
     assert panel.play.reaction.text().endswith("sound stuttered: not counted")
 
 
+def test_the_games_mean_leaves_out_a_flip_in_which_the_sound_stuttered_and_says_so(qtbot, tmp_path, driver):
+    """Issue 23: the in-game mean (seat box, reaction list, result page) is made of the flips
+    whose sound left on time, as the statistics' means are, and says how many it left out."""
+    from audio.player import Stall
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0, store=store)
+    qtbot.addWidget(panel)
+    panel.resize(1500, 950)
+    panel.show()
+    panel.start_game(config("okayama4", seed=2))
+    for k in range(2):                    # the first flip is sound, the second stuttered
+        no = _person_card(panel, driver)
+        kimariji_t = time.perf_counter() - 0.3
+        driver.kimariji.emit(panel.session.order.index(no), no, kimariji_t)
+        if k == 1:
+            driver.stalls.append(Stall(kimariji_t + 0.1, None, 500, "underflow", False))
+        click(qtbot, panel, 0, no)
+        qtbot.waitUntil(lambda n=k + 1: store.count() == n, timeout=2000)
+    s = panel.session
+    first, second = s.reactions[0][-2:]
+    assert (first.disturbed, second.disturbed) == (None, "underflow")
+    assert s.mean_reaction(0) == first.ms and s.counted_reactions(0) == [first]
+    assert "(1) 1 left out: the sound stuttered" in panel.play.reactions.text()
+    LANG.set("ja")
+    try:
+        panel.refresh()
+        assert "（1回） 音声の途切れた 1 回は除外" in panel.play.reactions.text()
+    finally:
+        LANG.set("en")
+
+
 def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_path, driver):
     """Issue 11 finding 6: a statistics database that refuses writes gives a message; the
     flip still counts."""

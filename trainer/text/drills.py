@@ -58,6 +58,8 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
     "drill.anticipations": ("予測 {n} 回（最速から除外）", "{n} anticipated (not counted as best)"),
     "drill.mean": ("平均 {ms} ms", "mean {ms} ms"),
     "drill.best": ("最速 {ms} ms", "best {ms} ms"),
+    "drill.disturbed": ("音声が途切れた {n} 回は平均・最速から除外",
+                        "{n} left out of mean and best (the sound stuttered)"),
     "drill.faults": ("お手つき {n}", "faults {n}"),
     "drill.correct": ("正解 {n} / {total}", "right {n} / {total}"),
     "drill.reading": ("読んでいます…", "Reading…"),

@@ -73,6 +73,8 @@ def results_text(results) -> str:
         parts.append(tr("drill.best", ms=f"{done.best_ms:.0f}"))
     if done.anticipations:
         parts.append(tr("drill.anticipations", n=done.anticipations))
+    if done.disturbed:
+        parts.append(tr("drill.disturbed", n=done.disturbed))
     return " ・ ".join(parts)
 
 
@@ -521,6 +523,8 @@ class ListeningReflexScreen(DrillScreen):
             parts.append(tr("drill.best", ms=f"{s.best_reaction_ms:.0f}"))
         if s.anticipations:
             parts.append(tr("drill.anticipations", n=s.anticipations))
+        if s.disturbed:
+            parts.append(tr("drill.disturbed", n=s.disturbed))
         return " ・ ".join(parts)
 
 

@@ -294,6 +294,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
     def _record(self, timed: FlipTimed, disturbed: str | None) -> None:
         from trainer.stats.store import Trial
         if disturbed is not None:
+            if self.session is not None:
+                self.session.mark_disturbed(timed.seat, timed.no, disturbed)   # out of the mean shown
+                self.refresh()
             self.play.mark_disturbed(timed.seat, timed.ms)
         try:
             self.store.record(Trial(kind="mubeyama", card=timed.no, correct=True,

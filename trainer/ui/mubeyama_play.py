@@ -54,8 +54,18 @@ def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
     rts = s.reactions[seat]
     if rts:
         parts.append(tr("mubeyama.rt_last", s=flip_time(rts[-1].ms, signed=True)))
-        parts.append(tr("mubeyama.rt_mean", s=flip_time(s.mean_reaction(seat)), n=len(rts)))
+        parts.append(mean_text(s, seat))
     return "　".join(parts)
+
+
+def mean_text(s: MubeyamaSession, seat: int) -> str:
+    """A seat's mean flip time over the flips it is made of, and how many the sound's
+    stutters left out (issue 23: as in the statistics)."""
+    counted = len(s.counted_reactions(seat))
+    mean = s.mean_reaction(seat)
+    text = tr("mubeyama.rt_mean", s=flip_time(mean) if mean is not None else "—", n=counted)
+    left_out = len(s.reactions[seat]) - counted
+    return f"{text} {tr('mubeyama.rt_left_out', n=left_out)}" if left_out else text
 
 
 def waiting_text(s: MubeyamaSession, viewer: int | None, reading: bool) -> str:
@@ -238,9 +248,8 @@ class PlayPage(QWidget):
             rts = s.reactions[seat]
             if rts:
                 recent = "  ".join(f"{flip_time(r.ms, signed=True)}{'*' if r.hinted else ''}"
-                                   for r in rts[-6:])
-                lines.append(f"<b>{seat_name(seat)}</b> "
-                             f"{tr('mubeyama.rt_mean', s=flip_time(s.mean_reaction(seat)), n=len(rts))}"
+                                   f"{'⚠' if r.disturbed else ''}" for r in rts[-6:])
+                lines.append(f"<b>{seat_name(seat)}</b> {mean_text(s, seat)}"
                              f"<br><span style='color:#555'>{recent}</span>")
         self.reactions.setText("<br>".join(lines) or "—")
 

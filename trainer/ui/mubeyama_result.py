@@ -78,7 +78,7 @@ class ResultPage(QWidget):
                      tr("mubeyama.cpu") if s.is_cpu(seat) else tr("mubeyama.player"),
                      str(view.tables[seat].face_up),
                      f"{view.tables[seat].balance:+d}" if s.config.gambling else "—",
-                     f"{tr('mubeyama.seconds', s=flip_time(mean, signed=True))} ({len(s.reactions[seat])})"
+                     f"{tr('mubeyama.seconds', s=flip_time(mean, signed=True))} ({len(s.counted_reactions(seat))})"
                      if mean is not None else "—",
                      str(s.flips(seat))]
             for c, text in enumerate(cells):
