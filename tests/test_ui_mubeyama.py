@@ -721,3 +721,16 @@ def test_every_mubeyama_event_kind_has_a_text_in_both_languages():
     assert "a face-down diagonal" in event_line(ev.Won(0, LINE), log)   # the last line logged
     assert "column 2" in event_line(ev.Won(0, LINE), log[:-5])
     assert all(len(texts(kind)) == 2 and all(texts(kind).values()) for kind in EVENT_TYPES)
+
+
+def test_before_the_first_card_the_reading_box_says_the_reading_is_on_its_way(qtbot, tmp_path, driver):
+    """The walk at 1024×700 found the banner saying "Preparing the reading…" while the box
+    beside it said "Press Start to begin the reading", with no Start button on the screen."""
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0)
+    qtbot.addWidget(panel)
+    panel.start_game(config("okayama4", seed=2))
+    assert driver.state != "idle" and panel.session.current is None
+    assert panel.play.banner.text() == "Preparing the reading…"
+    assert "Preparing the reading…" in panel.play.yomifuda.text()
+    assert "Press Start" not in panel.play.yomifuda.text()

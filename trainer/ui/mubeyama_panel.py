@@ -177,9 +177,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.refresh()
         g = self.settings.get
         timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA))
-        self.banner.setText(tr("mubeyama.preparing"))
         self.driver.start(self.session.order, timing=timing, joka=timing.joka)
-        self._progress_timer.start()
+        self.play.show_session(self.session, self.viewer, True)   # the banner and the reading box:
+        self._progress_timer.start()                               # "Preparing the reading…"
 
     @staticmethod
     def _game_title(c: GameConfig) -> str:

@@ -186,7 +186,7 @@ class PlayPage(QWidget):
         t.active_seat = s.named_owner()
         t.set_view(view, list(events))
         self.banner.setText(waiting_text(s, viewer, reading))
-        self.show_yomifuda(s)
+        self.show_yomifuda(s, reading)
         self._show_reactions(s)
         for pay in view.ledger[self.ledger.count():]:
             self.ledger.addItem(ledger_line(pay))
@@ -195,10 +195,11 @@ class PlayPage(QWidget):
         self.log.add_lines([log_line(e, log=view.log) for e in log[self._logged:]])
         self._logged = len(log)
 
-    def show_yomifuda(self, s: MubeyamaSession) -> None:
+    def show_yomifuda(self, s: MubeyamaSession, reading: bool = False) -> None:
         no = s.current
-        if no is None:
-            self.yomifuda.setText(f"<b>{tr('mubeyama.reading')}</b><br>{tr('mubeyama.not_started')}")
+        if no is None:       # as the banner says it: no "Press Start" while the reading is on its way
+            waiting = tr("mubeyama.preparing") if reading else tr("mubeyama.not_started")
+            self.yomifuda.setText(f"<b>{tr('mubeyama.reading')}</b><br>{waiting}")
             return
         poem = poems.get(no)
         count = tr('mubeyama.read_n', n=len(s.state.read))
