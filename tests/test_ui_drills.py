@@ -422,3 +422,17 @@ def test_listening_reflex_best_leaves_anticipations_out(qtbot, panel, store, clo
         reading.tick()
     text = screen.summary.text()
     assert "best 330 ms" in text and "2 anticipated" in text, text
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Watch the kami-no-ku come"), ("ja", "上の句が出たら")])
+def test_a_drill_shown_as_text_does_not_ask_the_player_to_listen(qtbot, panel, lang, words):
+    """The walk at 1024×700 found "Listen, then touch the torifuda" over a kami-no-ku shown as
+    text with "Read aloud" off: nothing is heard there."""
+    LANG.set(lang)
+    try:
+        choose(panel, "kami_to_torifuda", "group", "あさ", choices=4, rounds=2)
+        assert panel.start()
+        status = panel.drill_screen.status.text()
+        assert words in status and "Listen" not in status and "聞いて" not in status
+    finally:
+        LANG.set("en")

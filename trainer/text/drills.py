@@ -64,6 +64,7 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
     "drill.correct": ("正解 {n} / {total}", "right {n} / {total}"),
     "drill.reading": ("読んでいます…", "Reading…"),
     "drill.listen": ("よく聞いて、取り札に触れてください", "Listen, then touch the torifuda"),
+    "drill.watch": ("上の句が出たら、取り札に触れてください", "Watch the kami-no-ku come, then touch the torifuda"),
     "drill.missed": ("取れませんでした（正解は {kimariji}）", "Not taken (it was {kimariji})"),
     "drill.karafuda_read": ("空札: {kimariji}", "Karafuda: {kimariji}"),
     "drill.karafuda_ok": ("空札 — 触らずに正解", "Karafuda — rightly left alone"),

@@ -380,7 +380,7 @@ class KamiToTorifudaScreen(DrillScreen):
         k, total = len(self.model.results) + 1, len(self.model.order)
         self.say(self.progress, lambda: tr("drill.progress", n=k, total=total))
         self.kami.setText(tr("drill.reading"))
-        self.say(self.status, lambda: tr("drill.listen"))
+        self.say(self.status, lambda: tr("drill.listen" if self.reading.aloud else "drill.watch"))
         self.status.setStyleSheet("")
         self.reading.start([rnd.card])
 
