@@ -196,6 +196,31 @@ def test_about_speaks_japanese(settings, qtbot):
         LANG.set("en")
 
 
+def test_about_words_its_components_notes_in_japanese_and_keeps_the_english_rows(settings, qtbot):
+    """The 1024×700 walk found About's notes English in the Japanese window ("PySide6's
+    runtime", "imported by pyopenjtalk-plus", "each its own ..."): the rows that say more than
+    a name are worded in Japanese; in English they are COMPONENTS' rows exactly."""
+    import re
+
+    from trainer.ui.about import COMPONENTS, LICENCE_IDS, NAME_IDS
+    english = AboutDialog(settings)
+    qtbot.addWidget(english)
+    assert [(english.table.item(r, 0).text(), english.table.item(r, 1).text())
+            for r in range(english.table.rowCount())] == [(n, lic) for n, lic, _ in COMPONENTS]
+    assert set(NAME_IDS) <= {n for n, _, _ in COMPONENTS}
+    assert set(LICENCE_IDS) <= {lic for _, lic, _ in COMPONENTS}
+    LANG.set("ja")
+    try:
+        about = AboutDialog(settings)
+        qtbot.addWidget(about)
+        cells = [about.table.item(r, c).text() for r in range(about.table.rowCount()) for c in (0, 1)]
+    finally:
+        LANG.set("en")
+    words = re.compile(r"\b(?:runtime|imported|used|support|inside|dictionary|voice|password|hashes|ratings|"
+                       r"optional|standalone|libraries|from|each|licence|loudness)\b")
+    assert not [c for c in cells if words.search(c)], [c for c in cells if words.search(c)]
+
+
 def test_version_flag():
     from trainer.cli import main
     with pytest.raises(SystemExit) as exit_:
