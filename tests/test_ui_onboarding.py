@@ -339,3 +339,35 @@ def test_cancelling_an_import_keeps_what_was_imported_and_reports_it(settings, t
     from audio.recorded_voice import RecordedVoice
     assert set(RecordedVoice("many").available()) == {p.no for p in report.poems}
     assert dialog.start_button.isEnabled() and dialog.close_button.isEnabled()
+
+
+def test_qts_own_buttons_follow_the_language(settings, qtbot):
+    """The 1024×700 walk found "Cancel" in the Japanese Settings dialog, and every Yes/No
+    question ("Stop the reading?", "Abandon the match?") asks "&Yes / &No": Qt's catalogue
+    follows the interface language, and goes again on the way back to English."""
+    from PySide6.QtCore import QLibraryInfo
+    from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+    from trainer.ui.settings_dialog import SettingsDialog
+    translations = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    if not (translations / "qtbase_ja.qm").exists():
+        pytest.skip(f"Qt's Japanese catalogue is not installed in {translations}")
+
+    def words():
+        box = QMessageBox(QMessageBox.Icon.Question, "", "",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        dialog = SettingsDialog(settings, [])
+        qtbot.addWidget(box)
+        qtbot.addWidget(dialog)
+        cancel = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
+        return (box.button(QMessageBox.StandardButton.Yes).text(),
+                box.button(QMessageBox.StandardButton.No).text(), cancel.text())
+
+    LANG.set("ja")
+    try:
+        yes, no, cancel = words()
+        assert "Yes" not in yes and "No" not in no and cancel != "Cancel", (yes, no, cancel)
+        assert "はい" in yes and "いいえ" in no
+    finally:
+        LANG.set("en")
+    assert words() == ("&Yes", "&No", "Cancel")

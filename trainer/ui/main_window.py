@@ -60,9 +60,7 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: S.Settings, driver=None, voices=None):
         super().__init__()
         self.settings = settings
-        code = settings.get(S.LANGUAGE)
-        if code:
-            LANG.set(code)
+        LANG.set(settings.get(S.LANGUAGE) or LANG.code)     # Qt's own words follow it too
         SPELLING.load(settings)               # how every screen writes kimariji
         from trainer.ui import voices as voices_mod
         self.voices = voices or voices_mod.VoiceBook(settings)
