@@ -1,9 +1,10 @@
 """Retake the README's and the guide's pictures of the whole window and its dialogs, in one go.
 
     Xvfb :57 -screen 0 1600x1000x24 -nolisten tcp &      # a real X server (or run offscreen)
-    DISPLAY=:57 QT_QPA_PLATFORM=xcb PYTHONPATH=. python tools/readme_screenshots.py [OUT_DIR]
+    DISPLAY=:57 QT_QPA_PLATFORM=xcb PYTHONPATH=. python tools/readme_screenshots.py [OUT_DIR] [PART ...]
 
-OUT_DIR defaults to docs/screenshots. Look at every picture before committing it. Made here:
+OUT_DIR defaults to docs/screenshots; PART is walk, tools or dialogs (default: all three).
+Look at every picture before committing it. Made here:
 
 - from the legibility walk's screens (`tests/test_ui_legible.py` with ``KARUTA_WALK_SHOTS``):
   unsun-table.png (English, 1600×1000), unsun-table-ja.png (日本語, 1024×700),
@@ -95,14 +96,17 @@ def dialogs(out: Path, tmp: Path) -> None:
     LANG.set("en")
 
 
+PARTS = {"walk": walk, "tools": tools, "dialogs": dialogs}
+
+
 def main(argv: list[str]) -> int:
-    out = Path(argv[0] if argv else ROOT / "docs" / "screenshots").resolve()
+    parts = [a for a in argv if a in PARTS] or list(PARTS)
+    dirs = [a for a in argv if a not in PARTS]
+    out = Path(dirs[0] if dirs else ROOT / "docs" / "screenshots").resolve()
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as t:
-        tmp = Path(t)
-        walk(out, tmp)
-        tools(out, tmp)
-        dialogs(out, tmp)
+        for part in parts:
+            PARTS[part](out, Path(t))
     return 0
 
 
