@@ -114,6 +114,20 @@ def drills(qtbot, w):
     panel.start()
 
 
+def drill(name):
+    """Each other drill in play, shown as text (fuda-nagashi's six picks in a row once forced
+    a 1024-px window to 1130 px in Japanese)."""
+    def open_drill(qtbot, w):
+        from trainer.ui.drills_panel import DRILLS
+        panel = _tab(w, "mode.drills")
+        panel.drill_box.setCurrentIndex(DRILLS.index(name))
+        if panel.audio_box.isEnabled():
+            panel.audio_box.setChecked(False)
+        assert panel.start()
+        _settle(qtbot, 600)
+    return open_drill
+
+
 def stats(qtbot, w):
     _tab(w, "mode.stats")
 
@@ -179,6 +193,7 @@ def _games():
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
            ("stats", stats)] + \
+    [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "listening_reflex", "kimariji_henka", "positional")] + \
     [(g, game(g)) for g in _games()]
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
                                QVBoxLayout, QWidget)
 
 import poems
@@ -232,20 +232,20 @@ class FudaNagashiScreen(DrillScreen):
         self.next_button.clicked.connect(self.move_on)
         self.next_button.hide()
         self.pick_buttons = [QPushButton() for _ in range(self.N_PICKS)]
-        picks = QHBoxLayout()
+        picks = QGridLayout()       # two rows of three: six in a row forced a 1024-px window to 1130
         self.or_pick = QLabel()
         self.say(self.or_pick, lambda: tr("fuda.or_pick"))
-        picks.addWidget(self.or_pick)
-        for b in self.pick_buttons:
+        for k, b in enumerate(self.pick_buttons):
             _big(b, 18)
             b.clicked.connect(lambda _=False, btn=b: self.pick(btn.property("card")))
-            picks.addWidget(b)
+            picks.addWidget(b, k // 3, k % 3)
         side = QVBoxLayout()
         side.addWidget(self.progress)
         side.addWidget(self.timer_label)
         side.addSpacing(12)
         side.addWidget(self.prompt)
         side.addWidget(self.edit)
+        side.addWidget(self.or_pick)
         side.addLayout(picks)
         side.addWidget(self.next_button)
         side.addWidget(self.status)
