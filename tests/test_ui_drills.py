@@ -436,3 +436,20 @@ def test_a_drill_shown_as_text_does_not_ask_the_player_to_listen(qtbot, panel, l
         assert words in status and "Listen" not in status and "聞いて" not in status
     finally:
         LANG.set("en")
+
+
+def test_kimariji_henka_cards_read_wrap_in_their_list_at_1024(qtbot, panel):
+    """At 1024×700 the list of cards read was ~155 px wide and cut its lines under a
+    sideways scrollbar ("筑波嶺の（1"): they wrap, whole, with nothing to scroll."""
+    panel.resize(1024 - 20, 600)
+    LANG.set("ja")
+    try:
+        choose(panel, "kimariji_henka", "all", field=6, rounds=2)
+        assert panel.start()
+        qtbot.wait(50)
+        lst = panel.drill_screen.read_list
+        assert lst.count() >= 4
+        assert lst.horizontalScrollBar().maximum() == 0
+        assert all(lst.visualItemRect(lst.item(k)).width() <= lst.viewport().width() for k in range(lst.count()))
+    finally:
+        LANG.set("en")

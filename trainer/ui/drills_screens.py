@@ -535,6 +535,9 @@ class KimarijiHenkaScreen(DrillScreen):
         super().__init__(model, record, clock, parent)
         self.read_list = QListWidget()
         _big(self.read_list, 18)
+        self.read_list.setWordWrap(True)      # at 1024 px a card's line wraps, not cut by a scrollbar
+        self.read_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.read_list.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.read_total = QLabel()
         self.field = CardField(clock)
         self.field.interactive = False
