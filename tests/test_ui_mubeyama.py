@@ -734,3 +734,23 @@ def test_before_the_first_card_the_reading_box_says_the_reading_is_on_its_way(qt
     assert panel.play.banner.text() == "Preparing the reading…"
     assert "Preparing the reading…" in panel.play.yomifuda.text()
     assert "Press Start" not in panel.play.yomifuda.text()
+
+
+def test_the_result_page_shows_the_mean_whole_at_1024(panel, driver, qtbot):
+    """At 1024×700 the six columns shared alike cut the mean ("+0.3 秒…"), and the seat boxes'
+    lines were cut too ("平均 0.3 …"): the mean's column fits its text, and the final
+    layout's boxes leave the times to the score table."""
+    from PySide6.QtGui import QFontMetrics
+    panel.resize(1000, 620)
+    LANG.set("ja")
+    try:
+        panel.start_game(config("okayama4", seed=11))
+        play_to_the_end(panel, driver, qtbot)
+        assert panel.pages.currentIndex() == RESULT
+        table = panel.result.scores
+        mean = table.item(0, 4).text()
+        assert mean.startswith("+") and "…" not in mean
+        assert table.columnWidth(4) >= QFontMetrics(table.font()).horizontalAdvance(mean)
+        assert all("平均" not in line for line in panel.result.final.lines)
+    finally:
+        LANG.set("en")

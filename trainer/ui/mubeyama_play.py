@@ -45,16 +45,19 @@ def flip_time(ms: float | None, signed: bool = False) -> str:
     return ("+" if ms >= 0 else "\u2212") + time_text(abs(ms), UNIT[FLIP])
 
 
-def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
-    """A seat box's second line: face-up cards, Mon, the last and mean reaction."""
+def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView, times: bool = True) -> str:
+    """A seat box's second line: face-up cards, Mon, the last and mean reaction (not `times`:
+    the result page, whose score table beside it gives them)."""
     tv = view.tables[seat]
     parts = [tr("mubeyama.face_up", n=tv.face_up)]
     if s.config.gambling:
         parts.append(tr("mubeyama.mon", n=f"{tv.balance:+d}"))
     rts = s.reactions[seat]
-    if rts:
+    if rts and times:
         parts.append(tr("mubeyama.rt_last", s=flip_time(rts[-1].ms, signed=True)))
-        parts.append(mean_text(s, seat))
+        mean = s.mean_reaction(seat)          # short: the reactions box says what was left out
+        parts.append(tr("mubeyama.rt_mean", s=flip_time(mean) if mean is not None else "—",
+                        n=len(s.counted_reactions(seat))))
     return "　".join(parts)
 
 
