@@ -122,3 +122,56 @@ def test_the_setup_keeps_its_choices_when_the_language_changes(panel):
     LANG.set("ja")
     assert panel.chosen_game() == "shimonoku" and panel.level.currentData() == "meijin"
     assert panel.game.currentText() == "下の句かるた"
+
+
+def _card_outline(floor, card):
+    from PySide6.QtGui import QPainterPath, QTransform
+    centre, w, h, angle = floor._rects[card]
+    path = QPainterPath()
+    path.addRect(-w / 2, -h / 2, w, h)
+    return QTransform().translate(centre.x(), centre.y()).rotate(angle).map(path)
+
+
+# the floor widget's size in the window at 1024×700 and 1600×1000, and its smallest
+FLOOR_SIZES = [(772, 550), (1348, 850), (520, 420)]
+
+
+@pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", ["chirashi", "sakasama"])
+def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel, game, size):
+    """Issue 27: 'cards at random angles, as on a real floor, still readable and clickable at
+    1024×700'. Each card lies inside its own grid cell at the engine's angle scaled to the room:
+    no two turned cards share a pixel, every card's kana stand 9 px or more, and a click on a
+    card's centre touches that card."""
+    from trainer.ui.chirashi_panel import LEGIBLE_KANA_PX
+    from trainer.ui.torifuda import card_face, torifuda_layout, upright_px
+    from PySide6.QtCore import QRectF
+    s, _ = start(panel, game, 4)
+    floor = panel.floor
+    floor.resize(*size)
+    floor.refresh()
+    cards = list(floor._rects)
+    outlines = {c: _card_outline(floor, c) for c in cards}
+    overlaps = [(a, b) for k, a in enumerate(cards) for b in cards[k + 1:]
+                if outlines[a].intersects(outlines[b])]
+    assert overlaps == []
+    spots = dict(s.view(0).floor)
+    for card in cards:
+        centre, w, h, angle = floor._rects[card]
+        assert floor.card_at(centre) == card
+        assert floor.rect().contains(outlines[card].boundingRect().toRect())
+        assert angle == 0 or (angle > 0) == (spots[card].angle > 0)          # the engine's, scaled
+        layout = torifuda_layout(card_face(QRectF(0, 0, w, h)), floor.columns(card),
+                                 legible_px=LEGIBLE_KANA_PX, tilt=angle)
+        assert upright_px(layout.kana_px, angle) >= LEGIBLE_KANA_PX, (card, angle, layout.kana_px)
+
+
+def test_a_larger_floor_lays_its_cards_more_askew_and_larger(qtbot, panel):
+    start(panel, "chirashi", 4)
+    plans = []
+    for size in FLOOR_SIZES[::-1][:1] + FLOOR_SIZES[:2]:
+        panel.floor.resize(*size)
+        panel.floor.refresh()
+        plans.append(panel.floor.plan)
+    assert [p.tilt for p in plans] == sorted(p.tilt for p in plans) and plans[-1].tilt >= 10
+    assert [p.card_w for p in plans] == sorted(p.card_w for p in plans)

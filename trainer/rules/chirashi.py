@@ -239,19 +239,30 @@ REFUSALS = ("chirashi.over", "chirashi.read_unsettled", "chirashi.stack_empty", 
 
 # -- the floor -----------------------------------------------------------------------------------
 
-def scatter(cards: Sequence[int], rng: random.Random) -> dict[int, Spot]:
-    """Cards scattered over the floor: a jittered grid (cards near each other, rarely on top
-    of one another), at angles up to ±35° so every card stays readable from the seats."""
-    n = len(cards)
+SCATTER_ANGLE = 35.0
+"""The widest angle a scattered card lies at (a table may lay them straighter to keep them readable)."""
+SCATTER_JITTER = (0.22, 0.18)
+"""How far a scattered card lies off its grid cell's centre, in cells (x, y): always inside its cell."""
+
+
+def scatter_grid(n: int) -> tuple[int, int]:
+    """The columns and rows of the jittered grid `scatter` lays `n` cards on."""
     columns = max(1, math.ceil(math.sqrt(n * 1.45)))
-    rows = max(1, math.ceil(n / columns))
+    return columns, max(1, math.ceil(n / columns))
+
+
+def scatter(cards: Sequence[int], rng: random.Random) -> dict[int, Spot]:
+    """Cards scattered over the floor: a jittered grid (cards near each other, each in a cell
+    of its own), at angles up to ±35° so every card stays readable from the seats."""
+    columns, rows = scatter_grid(len(cards))
+    jx, jy = SCATTER_JITTER
     cells = [(r, c) for r in range(rows) for c in range(columns)]
     rng.shuffle(cells)
     out: dict[int, Spot] = {}
     for card, (r, c) in zip(cards, cells):
-        x = (c + 0.5 + rng.uniform(-0.22, 0.22)) / columns
-        y = (r + 0.5 + rng.uniform(-0.18, 0.18)) / rows
-        out[card] = Spot(round(x, 4), round(y, 4), round(rng.uniform(-35, 35), 1))
+        x = (c + 0.5 + rng.uniform(-jx, jx)) / columns
+        y = (r + 0.5 + rng.uniform(-jy, jy)) / rows
+        out[card] = Spot(round(x, 4), round(y, 4), round(rng.uniform(-SCATTER_ANGLE, SCATTER_ANGLE), 1))
     return out
 
 
