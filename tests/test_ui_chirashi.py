@@ -175,3 +175,17 @@ def test_a_larger_floor_lays_its_cards_more_askew_and_larger(qtbot, panel):
         plans.append(panel.floor.plan)
     assert [p.tilt for p in plans] == sorted(p.tilt for p in plans) and plans[-1].tilt >= 10
     assert [p.card_w for p in plans] == sorted(p.card_w for p in plans)
+
+
+def test_the_nanae_variant_is_a_choice_and_each_card_lies_in_its_holders_area(qtbot, panel):
+    """Shimonoku's Nanae-town rules from the setup row: 15/20/15 a side in rows of 5 and 7, each
+    card drawn inside its holder's outlined area."""
+    from trainer.ui.chirashi_panel import RACE_TABLES
+    panel.game.setCurrentIndex(RACE_TABLES.index("nanae"))
+    assert panel.game.currentText() == "Shimonoku (Nanae)" and panel.players.value() == 6
+    panel.start_game(seed=3)
+    s = panel.session
+    assert s.options.nanae and panel.chosen_game() == "shimonoku" and panel.kind == "shimonoku"
+    for card, spot in s.view(0).floor:
+        centre = panel.floor._rects[card][0]
+        assert panel.floor.area_rect(spot.side).contains(centre), (card, spot)

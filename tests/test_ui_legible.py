@@ -136,10 +136,10 @@ def game(name):
 def race(name):
     """The floor race table with another of its games chosen (chirashi is the table's default)."""
     def open_race(qtbot, w):
-        from trainer.ui.chirashi_panel import RACE_GAMES
+        from trainer.ui.chirashi_panel import RACE_TABLES
         _tab(w, "mode.games")
         panel = w.games.show_game("chirashi")
-        panel.game.setCurrentIndex(RACE_GAMES.index(name))
+        panel.game.setCurrentIndex(RACE_TABLES.index(name))
         panel.players.setValue(6)
         panel.start_game(seed=3)
     return open_race
@@ -172,7 +172,7 @@ def _games():
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
            ("stats", stats)] + \
-    [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku")]
+    [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku", "nanae")]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -416,7 +416,7 @@ def _mark(marks: Mapping[str, float | None], name: str, default: float) -> float
 
 def race_options(variant: Any, options: Mapping[str, Any]) -> RaceOptions:
     """The variant's rules (registry options) with the caller's changes."""
-    names = {"game", "verse", "otetsuki", "relay", "relay_every"}
+    names = {"game", "verse", "otetsuki", "relay", "relay_every", "nanae", "teppa_sender", "chonchon", "balance"}
     merged = {**dict(getattr(variant, "options", {}) or {}), **dict(options)}
     return RaceOptions(**{k: v for k, v in merged.items() if k in names})
 

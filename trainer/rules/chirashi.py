@@ -87,6 +87,10 @@ class RaceOptions:
     relay: bool = False             # Genpei's relay: one player per team on turn
     relay_every: int = 10           # reads between relay turnovers
     simultaneous_ms: int = 0        # touches this close are "the same time" (the judge's window)
+    nanae: bool = False             # shimonoku: the Nanae-town rules (テッパ), `trainer.rules.shimonoku`
+    teppa_sender: str = "most"      # Nanae: which opponent sends a teppa card: most (cards) | facing
+    chonchon: str = "all"           # Nanae: both teams teppa: nothing moves (all) | only teppa cancels
+    balance: str = "minimums"       # Nanae: the team keeps the 5/3/1 minimums | evens its holdings
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -99,6 +103,12 @@ class RaceOptions:
             raise ValueError("relay karuta is played on Genpei's floor")
         if self.relay_every < 1:
             raise ValueError("relay turnover must come every 1 or more reads")
+        if self.nanae and self.game != "shimonoku":
+            raise ValueError("the Nanae-town rules are shimonoku karuta's")
+        for name, allowed in (("teppa_sender", ("most", "facing")), ("chonchon", ("all", "teppa")),
+                              ("balance", ("minimums", "even"))):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} is one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
     @property
     def teams(self) -> bool:

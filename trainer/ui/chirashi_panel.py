@@ -51,7 +51,7 @@ from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.players.karuta_cpu import LEVELS
 from trainer.players.race_cpu import seat_position
 from trainer.rules.chirashi import SCATTER_ANGLE, SCATTER_JITTER, ReadStarted, View, scatter_grid
-from trainer.rules.shimonoku import AREA_ROWS, OPPOSITE, column_widths, screen_column
+from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS, OPPOSITE, column_widths, screen_column
 from trainer.text.chirashi import log_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui import settings as S
@@ -61,6 +61,8 @@ from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.torifuda import ASPECT, kana_px_on, paint_torifuda, torifuda_columns
 
 RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+RACE_VARIANTS = {"nanae": ("shimonoku", "nanae")}      # the setup's other choices: (game, registry variant)
+RACE_TABLES = RACE_GAMES + tuple(RACE_VARIANTS)
 
 add_messages({
     "mode.chirashi": ("散らし取り・源平", "Chirashi · Genpei"),
@@ -93,6 +95,7 @@ add_messages({
     "race.on_turn": ("番", "on turn"),
     "race.stats_failed": ("統計に記録できませんでした: {error}", "Could not record the statistics: {error}"),
     "race.game.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.game.nanae": ("下の句かるた（七飯）", "Shimonoku (Nanae)"),
     "race.role.0": ("攻め", "offence"),
     "race.role.1": ("中堅", "midfield"),
     "race.role.2": ("守り", "defence"),
@@ -192,6 +195,7 @@ class FloorView(QWidget):
         self.players = 0
         self.teams = False
         self.areas = False                   # shimonoku karuta: each seat's own area
+        self.area_rows = AREA_ROWS           # rows an area's cards are laid in (Nanae: 3)
         self.sakasama = False
         self.names: list[str] = []
         self.last: int | None = None
@@ -209,7 +213,7 @@ class FloorView(QWidget):
     def card_size(self) -> tuple[float, float]:
         f = self.floor_rect()
         if self.areas and self.view is not None:
-            total = sum(column_widths(self.view.side_counts))
+            total = sum(column_widths(self.view.side_counts, self.area_rows))
             w = min(f.width() / total * 0.92, f.height() / (2 * AREA_ROWS) * 0.9 * ASPECT)
         elif self.teams:
             w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
@@ -294,7 +298,7 @@ class FloorView(QWidget):
     def area_rect(self, seat: int) -> QRectF:
         """A shimonoku seat's area on the floor (its screen column, its team's half)."""
         f = self.floor_rect()
-        widths = column_widths(self.view.side_counts) if self.view is not None else [5, 5, 5]
+        widths = column_widths(self.view.side_counts, self.area_rows) if self.view is not None else [5, 5, 5]
         total, c = sum(widths), screen_column(seat)
         x = f.left() + f.width() * sum(widths[:c]) / total
         half = f.height() / 2
@@ -452,11 +456,19 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         outer.addLayout(body, 1)
 
     # -- setup -------------------------------------------------------------------------------------
-    def chosen_game(self) -> str:
+    def chosen_table(self) -> str:
+        """The setup's choice: a game, or one of its variants (`RACE_VARIANTS`)."""
         return self.game.currentData() or RACE_GAMES[0]
 
+    def chosen_game(self) -> str:
+        """The game chosen (a variant's game): the statistics kind."""
+        return RACE_VARIANTS.get(self.chosen_table(), (self.chosen_table(),))[0]
+
+    def chosen_variant(self) -> registry.Variant:
+        return registry.find(*RACE_VARIANTS.get(self.chosen_table(), (self.chosen_table(), None)))
+
     def _game_changed(self, *_) -> None:
-        v = registry.find(self.chosen_game())
+        v = self.chosen_variant()
         self.players.setRange(v.min_seats, min(v.max_seats, 8))
         self.players.setValue(max(v.min_seats, min(self.players.value(), 8)))
 
@@ -466,13 +478,13 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         self.level_label.setText(tr("race.level"))
         self.start_button.setText(tr("race.start"))
         self.stop_button.setText(tr("race.stop"))
-        current = self.chosen_game() if self.game.count() else None
+        current = self.chosen_table() if self.game.count() else None
         self.game.blockSignals(True)
         self.game.clear()
-        for g in RACE_GAMES:
+        for g in RACE_TABLES:
             self.game.addItem(tr(f"race.game.{g}"), g)
         if current:
-            self.game.setCurrentIndex(RACE_GAMES.index(current))
+            self.game.setCurrentIndex(RACE_TABLES.index(current))
         self.game.blockSignals(False)
         level = self.level.currentData() or (str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club")
         self.level.clear()
@@ -490,7 +502,7 @@ class ChirashiPanel(UsesStatsStore, QWidget):
     def start_game(self, seed: Any = None) -> None:
         self.stop_game()
         game = self.chosen_game()
-        variant = registry.find(game)
+        variant = self.chosen_variant()
         players = variant.check_seats(self.players.value())
         seed = random.randrange(1 << 30) if seed is None else seed
         seats = (HUMAN,) + (CPU,) * (players - 1)
@@ -502,6 +514,7 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         self.floor.players = players
         self.floor.teams = self.session.options.teams
         self.floor.areas = self.session.options.game == "shimonoku"
+        self.floor.area_rows = NANAE_ROWS if self.session.options.nanae else AREA_ROWS
         self.floor.sakasama = game == "sakasama"      # the yomifuda lie on the floor
         self.floor.names = self.seat_names()
         self.floor.last = None
