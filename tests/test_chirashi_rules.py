@@ -17,7 +17,7 @@ from trainer.games.protocol import IllegalAction, play_out
 from trainer.players.race_cpu import decisive_mora, identify, verse_morae
 from trainer.rules.chirashi import (AWAIT_READ, CARDS, GENPEI_ROWS, SEND, ChirashiState, RaceOptions, Read,
                                     Send, Touch, Touches, genpei_layout, new_game, scatter)
-from trainer.rules.shimonoku import ShimonokuState
+from trainer.rules.shimonoku import OPPOSITE, ShimonokuState
 from trainer.sim.chirashi_sim import simulate_variant
 
 GENPEI = RaceOptions(game="genpei")
@@ -689,3 +689,24 @@ def test_nanae_is_simulated_deterministically():
     variant = registry.find("shimonoku", "nanae")
     runs = [simulate_variant(variant, games=3, seed=4, players=6, options={}) for _ in range(2)]
     assert runs[0] == runs[1] and runs[0]["games"] == 3
+
+
+@pytest.mark.parametrize("variant", ["standard", "nanae"])
+def test_a_shimonoku_cpu_reaches_from_its_own_area_not_from_a_seat_round_the_floor(variant):
+    """A shimonoku CPU kneels at the near edge of its own area: its own cards are nearer its hand
+    than the facing opponent's, its kneeling point lies within its area's width, and the nearest
+    row of its own area is the quickest to reach."""
+    v = registry.find("shimonoku", variant)
+    s = registry.resolve(v.session)(v, 3, (CPU,) * 6, {"clock": FakeClock(0.0)})
+    view = s.state.view(0)
+    for seat, cpu in s.cpus.items():
+        x, y = cpu.kneels_at(view)
+        own = [(c, sp) for c, sp in view.floor if sp.side == seat]
+        facing = [(c, sp) for c, sp in view.floor if sp.side == OPPOSITE[seat]]
+        xs = [sp.x for _, sp in own]
+        assert min(xs) - 0.05 <= x <= max(xs) + 0.05 and y == (1.0 if seat < 3 else 0.0)
+        far_own = max(cpu._travel_ms(view, c) for c, _ in own)
+        near_facing = min(cpu._travel_ms(view, c) for c, _ in facing)
+        assert far_own < near_facing, f"seat {seat}: its own cards are nearer than its opponent's"
+        rows = {sp.row: cpu._travel_ms(view, c) for c, sp in own if sp.column == 0}
+        assert rows[0] == min(rows.values())

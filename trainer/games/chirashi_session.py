@@ -176,6 +176,7 @@ class ChirashiSession:
         reach = getattr(self.state, "reach", None)
         for s, cpu in self.cpus.items():
             cpu.reach = None if reach is None else reach(s)
+            cpu.area_rows = getattr(self.state, "area_rows", None)     # shimonoku: it kneels at its area
         self.phase = READY
         self.epoch = 0.0
         self.race: Race | None = None
