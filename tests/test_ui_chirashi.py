@@ -143,9 +143,7 @@ def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel
     1024×700'. Each card lies inside its own grid cell at the engine's angle scaled to the room:
     no two turned cards share a pixel, every card's kana stand 9 px or more, and a click on a
     card's centre touches that card."""
-    from trainer.ui.chirashi_panel import LEGIBLE_KANA_PX
-    from trainer.ui.torifuda import card_face, torifuda_layout, upright_px
-    from PySide6.QtCore import QRectF
+    from legibility import _overlapping_text, recording
     s, _ = start(panel, game, 4)
     floor = panel.floor
     floor.resize(*size)
@@ -161,9 +159,12 @@ def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel
         assert floor.card_at(centre) == card
         assert floor.rect().contains(outlines[card].boundingRect().toRect())
         assert angle == 0 or (angle > 0) == (spots[card].angle > 0)          # the engine's, scaled
-        layout = torifuda_layout(card_face(QRectF(0, 0, w, h)), floor.columns(card),
-                                 legible_px=LEGIBLE_KANA_PX, tilt=angle)
-        assert upright_px(layout.kana_px, angle) >= LEGIBLE_KANA_PX, (card, angle, layout.kana_px)
+    with recording() as drawn:                  # the kana as painted, measured as the walk does
+        floor.grab()
+    kana = [box for boxes in drawn.boxes.values() for box in boxes if len(box[0]) == 1]
+    whole = game == "chirashi" and size != FLOOR_SIZES[-1]      # in the window at 1024×700 and up
+    assert len(kana) >= (14 if whole else 4) * len(cards), "every card shows its text (or its start)"
+    assert drawn.small == [] and _overlapping_text(drawn.boxes) == []
 
 
 def test_a_larger_floor_lays_its_cards_more_askew_and_larger(qtbot, panel):
@@ -189,3 +190,25 @@ def test_the_nanae_variant_is_a_choice_and_each_card_lies_in_its_holders_area(qt
     for card, spot in s.view(0).floor:
         centre = panel.floor._rects[card][0]
         assert panel.floor.area_rect(spot.side).contains(centre), (card, spot)
+
+
+@pytest.mark.parametrize("no,figure", [(1, "emperor"), (8, "monk"), (9, "woman"), (10, "semimaru"), (5, "man")])
+def test_sakasama_floor_cards_carry_the_poets_drawn_figure(qtbot, no, figure):
+    """The yomifuda on sakasama's floor: the poem at the top, bōzu-mekuri's drawn figure of the
+    poet below (the figure's robe colour is painted in the card's lower part, not in its upper)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+    from trainer.ui.bozu_panel import ROBE
+    from trainer.ui.chirashi_panel import YOMIFUDA_TEXT, paint_floor_yomifuda, poet_figure
+    assert poet_figure(no) == figure
+    image = QImage(60, 84, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    p = QPainter(image)
+    paint_floor_yomifuda(p, QRectF(0, 0, 60, 84), no)
+    p.end()
+    robe = ROBE[figure].rgb()
+
+    def robe_pixels(top, bottom):
+        return sum(1 for y in range(top, bottom) for x in range(60) if image.pixel(x, y) == robe)
+    split = round(84 * YOMIFUDA_TEXT)
+    assert robe_pixels(split, 84) > 20 and robe_pixels(0, split - 4) == 0

@@ -10,8 +10,9 @@ chosen in the setup row). The floor is drawn from the person's view only:
   as large as the cell allows; the angles are the engine's (up to ±35°) scaled
   down to what the room allows, so that no two cards overlap and every card's
   kana stand at least 9 px tall (`ScatterPlan`): at 1024×700 the cards lie
-  almost straight, on a large screen they lie askew. Sakasama lays the
-  yomifuda (the kami-no-ku in kanji and kana) on the floor;
+  straight, on a large screen they lie askew. Sakasama lays the yomifuda on
+  the floor: the poet's drawn figure (bōzu-mekuri's, `paint_poet`) under the
+  kami-no-ku in kanji and kana, as much of it as reads at 9 px;
 - Genpei and relay: the two sides, Genji's (the person's team) at the bottom in
   its three rows of 17/17/16, Heiji's upside down at the top; the seats on turn
   (relay) are marked.
@@ -55,10 +56,12 @@ from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS, OPPOSITE, column_widt
 from trainer.text.chirashi import log_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui import settings as S
+from trainer.ui.bozu_panel import FACE, FACE_EDGE, paint_poet
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.race_checks import RaceChecks
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.torifuda import ASPECT, kana_px_on, paint_torifuda, torifuda_columns
+from trainer.ui.torifuda import (ASPECT, card_face, kana_px_on, paint_kana, paint_torifuda, torifuda_columns,
+                                 torifuda_layout)
 
 RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
 RACE_VARIANTS = {"nanae": ("shimonoku", "nanae")}      # the setup's other choices: (game, registry variant)
@@ -155,12 +158,13 @@ class ScatterPlan:
         shimo-no-ku) would fall under the legible size when turned."""
         return _card_tilt(self.card_w, self.tilt, tuple(columns))
 
-    def place(self, x: float, y: float, angle: float, columns: list[str]) -> tuple[float, float, float]:
+    def place(self, x: float, y: float, angle: float, widest: float) -> tuple[float, float, float]:
         """A card's centre (in floor pixels from the floor's corner) and angle, from the engine's
-        spot: in its own cell, off the centre by the engine's jitter scaled to the room left."""
+        spot: in its own cell, off the centre by the engine's jitter scaled to the room left, at
+        the engine's angle scaled to the card's `widest` (see `card_tilt`)."""
         cols, rows = scatter_grid(100)
         c, r = min(cols - 1, int(x * cols)), min(rows - 1, int(y * rows))
-        tilt = angle / SCATTER_ANGLE * self.card_tilt(columns)
+        tilt = angle / SCATTER_ANGLE * widest
         bw, bh = turned_box(self.card_w, self.card_w / ASPECT, tilt)
         jx, jy = SCATTER_JITTER
         fx = max(-1.0, min(1.0, (x * cols - c - 0.5) / jx))
@@ -181,6 +185,40 @@ def _card_tilt(w: float, widest: float, columns: tuple[str, ...]) -> float:
 def _yomifuda_columns(no: int) -> list[str]:
     """Sakasama's floor card: the kami-no-ku as printed on the yomifuda, one column per phrase."""
     return list(poems.get(no).kami)
+
+
+YOMIFUDA_TEXT = 0.58         # the top of a sakasama floor card holds the poem, the rest the poet
+
+
+def poet_figure(no: int) -> str:
+    """The figure bōzu-mekuri draws for the poet of poem `no` (Semimaru has his own)."""
+    from poems.poets import poets
+    poet = poets()[no]
+    return "semimaru" if "semimaru" in poet.marks else poet.kind
+
+
+def paint_floor_yomifuda(p: QPainter, rect: QRectF, no: int, *, tilt: float = 0.0,
+                         highlight: QColor | None = None) -> None:
+    """Sakasama's floor card, a yomifuda: the kami-no-ku in columns at the top (its beginning
+    only when the card is too small to show all of it at `LEGIBLE_KANA_PX`), the poet's drawn
+    figure below, as on a real yomifuda."""
+    p.save()
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    radius = rect.width() * 0.06
+    p.setPen(QPen(FACE_EDGE, max(1.0, rect.width() * 0.03)))
+    p.setBrush(FACE)
+    p.drawRoundedRect(rect, radius, radius)
+    face = card_face(rect)
+    text = QRectF(face.left(), face.top(), face.width(), face.height() * YOMIFUDA_TEXT)
+    paint_kana(p, torifuda_layout(text, _yomifuda_columns(no), legible_px=LEGIBLE_KANA_PX, tilt=tilt))
+    picture = QRectF(face.left() + face.width() * 0.12, text.bottom(), face.width() * 0.76,
+                     face.bottom() - text.bottom())
+    paint_poet(p, picture, poet_figure(no))
+    if highlight is not None:
+        p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(rect, radius, radius)
+    p.restore()
 
 
 class FloorView(QWidget):
@@ -241,7 +279,9 @@ class FloorView(QWidget):
         w, h = self.card_size()
         for card, spot in v.floor:
             if self.plan is not None:
-                x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, self.columns(card))
+                # a yomifuda shows as much of its poem as reads at any angle: the floor's widest
+                widest = self.plan.tilt if self.sakasama else self.plan.card_tilt(self.columns(card))
+                x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
                 self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
                 continue
             centre = QPointF(f.left() + spot.x * f.width(), f.top() + spot.y * f.height())
@@ -324,6 +364,10 @@ class FloorView(QWidget):
             p.rotate(tilt)
             spot = v.spot(card)
             mark = SEND_MARK if self.sending and spot is not None and spot.side == own_side else None
+            if self.sakasama:
+                paint_floor_yomifuda(p, QRectF(-w / 2, -h / 2, w, h), card, tilt=tilt, highlight=mark)
+                p.restore()
+                continue
             paint_torifuda(p, QRectF(-w / 2, -h / 2, w, h), self.columns(card), highlight=mark,
                            upside_down=flipped, legible_px=LEGIBLE_KANA_PX, tilt=tilt)
             p.restore()

@@ -96,7 +96,7 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
     painter.drawRoundedRect(face, radius * 0.5, radius * 0.5)
 
     layout = torifuda_layout(face, columns, kimariji, legible_px=legible_px, tilt=tilt)
-    _paint_columns(painter, layout)
+    paint_kana(painter, layout)
     if layout.kimariji_cells and kimariji:
         _paint_kimariji(painter, layout, kimariji)
 
@@ -167,19 +167,25 @@ def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = Non
     full = _full_layout(face, columns, kimariji, tilt)
     if legible_px is None or upright_px(full.kana_px, tilt) >= legible_px:
         return full
-    return _lead_layout(face, "".join(columns), legible_px)
+    return _lead_layout(face, "".join(columns), legible_px, tilt)
 
 
-def _lead_layout(face: QRectF, text: str, px: int) -> TorifudaLayout:
+def _lead_layout(face: QRectF, text: str, px: int, tilt: float = 0.0) -> TorifudaLayout:
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
-    n_cols = max(1, min(3, int(area.width() * 0.92 // px)))
-    n_rows = max(1, int(area.height() // px))
+    if tilt:      # turned: kana stand `px` tall upright, spaced so their upright boxes stay apart
+        c, s = math.cos(math.radians(abs(tilt))), math.sin(math.radians(abs(tilt)))
+        em = math.ceil(px / c - 1e-9)
+        pitch = em * (c + s) / c
+    else:
+        em, pitch = px, px
+    n_cols = max(1, min(3, int(area.width() * 0.92 // pitch)))
+    n_rows = max(1, int(area.height() // pitch))
     text = text[:n_cols * n_rows]
     shown = [text[k * n_rows:(k + 1) * n_rows] for k in range(n_cols)]
     shown = [c for c in shown if c]
     col_w, cell_h = area.width() / n_cols, area.height() / n_rows
-    size = max(4, round(min(col_w * 0.92, cell_h)))
+    size = max(4, round(min(col_w * 0.92, cell_h))) if not tilt else em
     right = area.center().x() + len(shown) * col_w / 2       # fewer columns sit in the middle
     cells = [[QRectF(right - (k + 1) * col_w, area.top() + r * cell_h, col_w, cell_h) for r in range(len(c))]
              for k, c in enumerate(shown)]
@@ -216,7 +222,8 @@ def _full_layout(face: QRectF, columns: list[str], kimariji: str | None, tilt: f
     return TorifudaLayout(cells, size, k_cells, k_px, list(columns))
 
 
-def _paint_columns(painter: QPainter, layout: TorifudaLayout) -> None:
+def paint_kana(painter: QPainter, layout: TorifudaLayout) -> None:
+    """The kana of a layout, each in its cell (the card's face is the caller's)."""
     font = QFont(card_font_family())
     font.setPixelSize(layout.kana_px)
     font.setWeight(QFont.Weight.DemiBold)
@@ -251,5 +258,5 @@ def torifuda_pixmap(columns: list[str], width: int, **kw):
 
 
 __all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap", "torifuda_layout",
-           "tilted_kana_px", "upright_px", "kana_px_on", "card_face",
+           "tilted_kana_px", "upright_px", "kana_px_on", "card_face", "paint_kana",
            "card_font_family", "ASPECT", "CARD_W_MM", "CARD_H_MM"]
