@@ -156,7 +156,7 @@ def area_spots(holdings: Sequence[Sequence[int]], rows: int = AREA_ROWS) -> dict
         for k, card in enumerate(cards):
             row, col = divmod(k, per_row(len(cards), rows))
             x = (left + col + 0.5) / total
-            depth = (row + 0.5) / (2 * AREA_ROWS)
+            depth = (row + 0.5) / (2 * rows)
             y = 1 - depth if team == 0 else depth
             out[card] = Spot(round(x, 4), round(y, 4), 0.0 if team == 0 else 180.0, seat, row, col)
     return out

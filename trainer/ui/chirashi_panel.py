@@ -252,7 +252,7 @@ class FloorView(QWidget):
         f = self.floor_rect()
         if self.areas and self.view is not None:
             total = sum(column_widths(self.view.side_counts, self.area_rows))
-            w = min(f.width() / total * 0.92, f.height() / (2 * AREA_ROWS) * 0.9 * ASPECT)
+            w = min(f.width() / total * 0.92, f.height() / (2 * self.area_rows) * 0.9 * ASPECT)
         elif self.teams:
             w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
         else:
