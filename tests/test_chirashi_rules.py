@@ -710,3 +710,10 @@ def test_a_shimonoku_cpu_reaches_from_its_own_area_not_from_a_seat_round_the_flo
         assert far_own < near_facing, f"seat {seat}: its own cards are nearer than its opponent's"
         rows = {sp.row: cpu._travel_ms(view, c) for c, sp in own if sp.column == 0}
         assert rows[0] == min(rows.values())
+
+
+@pytest.mark.slow
+def test_hundreds_of_nanae_games_keep_every_invariant():
+    for seed in range(400):             # 100 games per reading of the page's unclear sentences
+        options = ({}, {"teppa_sender": "facing"}, {"chonchon": "teppa"}, {"balance": "even"})[seed % 4]
+        assert _whole_nanae(20_000 + seed, **options).is_over()
