@@ -717,3 +717,14 @@ def test_hundreds_of_nanae_games_keep_every_invariant():
     for seed in range(400):             # 100 games per reading of the page's unclear sentences
         options = ({}, {"teppa_sender": "facing"}, {"chonchon": "teppa"}, {"balance": "even"})[seed % 4]
         assert _whole_nanae(20_000 + seed, **options).is_over()
+
+
+def test_nanae_readings_are_simulator_options_and_refused_for_other_games():
+    """`karuta simulate shimonoku --variant nanae --chonchon teppa` plays the other reading;
+    the same option on the standard game is refused in one line."""
+    from trainer.sim.chirashi_sim import play_one
+    nanae_v, standard = registry.find("shimonoku", "nanae"), registry.find("shimonoku")
+    s = play_one(nanae_v, 3, 6, {"chonchon": "teppa", "balance": "even"})
+    assert (s.state.options.chonchon, s.state.options.balance) == ("teppa", "even") and s.is_over()
+    with pytest.raises(ValueError, match="--chonchon is a rule of shimonoku --variant nanae"):
+        simulate_variant(standard, games=1, seed=1, players=6, options={"chonchon": "teppa"})
