@@ -218,6 +218,10 @@ class MainWindow(QMainWindow):
         from trainer.ui import onboarding
         onboarding.add_menu_entries(self)      # File → Import recordings…, Help → Guide, About
 
+        # Cycles are collected on this thread only: Qt aborts when a widget dies on a worker's.
+        from trainer.ui.collector import GuiThreadCollector
+        self._collector = GuiThreadCollector(self)
+
         # The reader panel tells us when what it can do changes.
         self._refresh_timer = QTimer(self, interval=200)
         self._refresh_timer.timeout.connect(self._update_actions)
@@ -343,6 +347,7 @@ class MainWindow(QMainWindow):
             self.voices.close()             # the output stream and its clock thread
         self.settings.set(S.GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
+        self._collector.stop()
         super().closeEvent(event)
 
 
