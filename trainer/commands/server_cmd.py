@@ -8,14 +8,15 @@ from __future__ import annotations
 import socket
 
 DEFAULT_PORT = 8750
-SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "kyogi", "mubeyama")
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "bozu", "kyogi", "mubeyama")
 RACE_GAMES = ("kyogi", "mubeyama")   # after a reader, timed on each player's machine (docs/online-races.md)
 
 
 def register(sub) -> None:
     s = sub.add_parser("serve", help="run the game server (lobby, tables, CPU fill-ins) for online play",
                        description="A WebSocket game server for the turn games (Unsun, Yomi, Yomi37, "
-                       "Ume Botan). Protocol: docs/server-protocol.md. Keep it on 127.0.0.1 behind a "
+                       "Ume Botan, bozu-mekuri) and the races after a reader (docs/online-races.md). "
+                       "Protocol: docs/server-protocol.md. Keep it on 127.0.0.1 behind a "
                        "reverse proxy that terminates TLS (see the README).")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
@@ -44,7 +45,7 @@ def register(sub) -> None:
     b.add_argument("--variant", default=None)
     b.add_argument("--level", default="random",
                    help="how the bots choose: random (seeded, the default), first, or a CPU level of "
-                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; kyogi: the "
+                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; bozu: first; kyogi: the "
                         "reaction model of a CPU level, beginner ... meijin, club for random)")
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
