@@ -8,8 +8,9 @@ from __future__ import annotations
 import socket
 
 DEFAULT_PORT = 8750
-SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "bozu", "kyogi", "mubeyama")
-RACE_GAMES = ("kyogi", "mubeyama")   # after a reader, timed on each player's machine (docs/online-races.md)
+FLOOR_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+RACE_GAMES = ("kyogi", "mubeyama", *FLOOR_GAMES)   # after a reader, timed on each machine (docs/online-races.md)
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "bozu", *RACE_GAMES)
 
 
 def register(sub) -> None:
@@ -46,7 +47,7 @@ def register(sub) -> None:
     b.add_argument("--level", default="random",
                    help="how the bots choose: random (seeded, the default), first, or a CPU level of "
                         "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; bozu: first; kyogi: the "
-                        "reaction model of a CPU level, beginner ... meijin, club for random)")
+                        "reaction model of a CPU level, beginner ... meijin, club for random; so the floor races)")
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
     b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
@@ -143,8 +144,17 @@ def cmd_bot(args) -> int:
         from trainer.server import race_bot
         status, line = race_bot.run(args.server, args.tables, args.level, args.timeout or 3600.0, game="mubeyama",
                                     variant=args.variant, speed=args.speed, cards=None)
+    elif args.game in FLOOR_GAMES:
+        if args.variant is not None or args.cards or args.karafuda is not None:
+            raise UsageError(f"bot: a {args.game} table has no variant, and --cards and --karafuda do not apply")
+        from trainer.server import race_bot
+        level = "club" if args.level in ("random", "first") else args.level
+        status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, game=args.game,
+                                    speed=args.speed, cards=None, seed=args.seed,
+                                    options={"seats": args.seats} if args.seats else None)
     elif race_only:
-        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama too) only")
+        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama and the floor "
+                         "races too) only")
     else:
         from trainer.server.bot import run
         status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,

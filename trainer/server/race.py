@@ -19,8 +19,10 @@ whole order: a client that knew the order could touch before it hears a card.
 `RaceHall` holds the race tables and answers the ``race.*`` messages
 (`race_protocol.RACE_SCHEMA`); the hub (`trainer.server.app`) hands it those
 messages and tells it when a connection drops. Mubeyama tables
-(`race_mubeyama.MubeyamaRaceTable`) share the hall: the clock, the release of
-each card, the hold, drop-outs and spectators; their game steps are theirs.
+(`race_mubeyama.MubeyamaRaceTable`) and the floor races (`race_floor.FloorRaceTable`:
+chirashi-dori, sakasama, Genpei, relay, shimonoku, with CPU seats) share the hall:
+the clock, the release of each card, the hold, drop-outs and spectators; their
+game steps are theirs.
 """
 from __future__ import annotations
 
@@ -34,11 +36,14 @@ from typing import TYPE_CHECKING, Any
 import poems.kimariji
 from audio.clock import FakeClock
 from trainer.games.kyogi_session import HUMAN, PLAY, KyogiSession, OkurifudaNeeded, Press, ReadSummary
+from trainer.games.chirashi_session import Reaction as FloorReaction
+from trainer.games.chirashi_session import ReadSummary as FloorSummary
 from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.rules import kyogi
 from trainer.rules.kyogi import Phase
 from trainer.rules.territory import LayoutError, Territory
 from trainer.server.messages import ClientError
+from trainer.server.race_floor import FLOOR_GAMES, FloorRaceTable
 from trainer.server.race_mubeyama import MubeyamaRaceTable
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time, race_order
 from trainer.sim.kyogi_sim import NominalTiming
@@ -48,7 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("karuta.server.race")
 
-RACE_GAMES = ("kyogi", "mubeyama")
+RACE_GAMES = ("kyogi", "mubeyama", *FLOOR_GAMES)
 PINGS = 8                  # ping exchanges per clock estimate
 PING_GAP_S = 0.02
 PING_TIMEOUT_S = 5.0
@@ -70,6 +75,17 @@ class Seat:
     sync: ClockSync = field(default_factory=ClockSync)
     dropped_task: asyncio.Task | None = None
     guest: bool = False                    # a guest is never rated
+    cpu: bool = False                      # a floor race's CPU seat (no client, no clock)
+
+
+def cpu_seat(level: str) -> Seat:
+    """A CPU's seat at a floor race: played by the table's session, no connection."""
+    return Seat(-1, f"CPU ({level})", cpu=True)
+
+
+def people(table: Any) -> list[int]:
+    """The seats read by a client (every seat but a floor race's CPUs)."""
+    return [s for s, seat in enumerate(table.seats) if seat is not None and not seat.cpu]
 
 
 @dataclass(frozen=True)
@@ -201,7 +217,13 @@ class RaceHall:
         if msg["game"] not in RACE_GAMES:
             raise ClientError("unknown_game", f"the server races {', '.join(RACE_GAMES)}")
         variant = msg.get("variant")
-        if msg["game"] == "mubeyama":
+        floor_options = [k for k in ("seats", "cpus", "level") if msg.get(k) is not None]
+        if floor_options and msg["game"] not in FLOOR_GAMES:
+            raise ClientError("bad_option", f"{', '.join(floor_options)}: options of the floor races")
+        if msg["game"] in FLOOR_GAMES:
+            if variant is not None or msg.get("cards") is not None or msg.get("karafuda") is not None:
+                raise ClientError("bad_option", "variant, cards and karafuda are not options of the floor races")
+        elif msg["game"] == "mubeyama":
             from trainer.rules.mubeyama import VARIANTS
             if variant not in VARIANTS:
                 raise ClientError("bad_option", f"a Mubeyama variant: {', '.join(VARIANTS)}")
@@ -236,7 +258,12 @@ class RaceHall:
         ident = "r" + secrets.token_hex(4)
         number = int(seed) if seed is not None else secrets.randbits(31)
         table: Any
-        if msg["game"] == "mubeyama":
+        if msg["game"] in FLOOR_GAMES:
+            seats, cpus, level = self._floor_seats(msg)
+            table = FloorRaceTable(ident, number, _user(conn).id, msg["game"], seats=seats, cpus=cpus, level=level,
+                                   speed=speed, wait_seconds=wait, hold_seconds=hold, floor_ms=floor,
+                                   cpu_seat=cpu_seat)
+        elif msg["game"] == "mubeyama":
             table = MubeyamaRaceTable(ident, number, _user(conn).id, str(variant), speed=speed, wait_seconds=wait,
                                       hold_seconds=hold, floor_ms=floor)
         else:
@@ -249,6 +276,26 @@ class RaceHall:
         if table.code:
             reply["code"] = table.code
         self._reply(conn, msg, reply)
+
+    @staticmethod
+    def _floor_seats(msg: dict[str, Any]) -> tuple[int, list[int], str]:
+        """A floor race's seats, its CPU seats and their level, as `race.create` asks."""
+        from trainer.games.registry import find
+        from trainer.players.karuta_cpu import LEVELS
+        variant = find(msg["game"])
+        try:
+            seats = variant.check_seats(msg.get("seats"))
+        except ValueError as exc:
+            raise ClientError("bad_option", str(exc)) from None
+        cpus = msg.get("cpus") or []
+        if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < seats for c in cpus):
+            raise ClientError("bad_option", f"cpus lists seat numbers 0 to {seats - 1}")
+        if len(set(cpus)) >= seats:
+            raise ClientError("bad_option", "at least one seat is a person's")
+        level = msg.get("level") or "club"
+        if level not in LEVELS:
+            raise ClientError("bad_option", f"CPU levels: {', '.join(LEVELS)}")
+        return seats, sorted(set(cpus)), level
 
     @staticmethod
     def _let_in(conn: "Conn", table: Any, msg: dict[str, Any]) -> None:
@@ -287,6 +334,22 @@ class RaceHall:
         if all(table.seats):
             table.status = SYNCING
             self._spawn(self._begin(table))
+
+    async def _on_begin(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """A floor race's host starts it now: every empty seat becomes a CPU of the table's level."""
+        table = self._table(msg)
+        if table.game not in FLOOR_GAMES:
+            raise ClientError("bad_message", "race.begin starts a floor race (kyogi and mubeyama start when full)")
+        if table.host != _user(conn).id:
+            raise ClientError("not_host", "only the table's host starts it")
+        if table.status != OPEN:
+            raise ClientError("not_open", "the match has started")
+        if not people(table):
+            raise ClientError("nobody_seated", "nobody sits at the table yet")
+        table.seats = [seat or cpu_seat(table.level) for seat in table.seats]
+        self._reply(conn, msg, {"type": "race.begun", "table": table.id, "cpus": table.cpu_seats()})
+        table.status = SYNCING
+        self._spawn(self._begin(table))
 
     async def _on_resume(self, conn: "Conn", msg: dict[str, Any]) -> None:
         table = self._table(msg)
@@ -350,22 +413,25 @@ class RaceHall:
 
     # -- the match --------------------------------------------------------------------------------
     async def _begin(self, table: RaceTable) -> None:
-        await asyncio.gather(*(self._sync(s) for s in table.seats if s is not None))
-        if not all(s is not None and s.sync.ready for s in table.seats):
+        seats = [table.seats[s] for s in people(table)]
+        await asyncio.gather(*(self._sync(s) for s in seats if s is not None))
+        if not all(s is not None and s.sync.ready for s in seats):
             self._finish(table, None, "no_clock")
             return
         table.status = PLAYING
         table.began = True
         if table.game == "kyogi":
             table.session.begin()
-        for s in range(len(table.seats)):
+        elif table.game in FLOOR_GAMES:
+            table.deal()  # type: ignore[attr-defined]
+        for s in people(table):
             self._send_start(table, s)
         self._release(table)
 
     def _send_start(self, table: Any, seat_no: int) -> None:
         seat = table.seats[seat_no]
         assert seat is not None
-        if table.game == "mubeyama":
+        if table.game == "mubeyama" or table.game in FLOOR_GAMES:
             self._send(table, seat_no, {**table.start_frame(seat_no), "offset_ms": round(seat.sync.offset * 1000, 3),
                                         "error_ms": round(seat.sync.error * 1000, 3)})
             self._send(table, seat_no, table.view_frame(seat_no))
@@ -392,6 +458,9 @@ class RaceHall:
         if table.game == "mubeyama":
             self._release_mubeyama(table)
             return
+        if table.game in FLOOR_GAMES:
+            self._release_floor(table)
+            return
         s = table.session
         if s.is_over():
             self._finish(table, s.state.winner(), "cards")
@@ -406,8 +475,7 @@ class RaceHall:
         table.clock.set(max(table.clock.now(), times.kami_start))
         s.kami_started(poem, marks)
         table.next_index += 1
-        rtt = max(seat.sync.error * 2 for seat in table.seats if seat is not None)
-        wall = self.now() + LEAD_S + 1.5 * rtt
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
         table.read = OpenRead(len(s.state.read) + 1, index, poem, times, wall, mora, kana)
         for seat_no in kyogi.SEATS:
             self._send_read(table, seat_no)
@@ -421,11 +489,37 @@ class RaceHall:
             return
         poem, index, times, mora, kana = nxt
         table.start_read(poem, times)
-        rtt = max(seat.sync.error * 2 for seat in table.seats if seat is not None)
-        wall = self.now() + LEAD_S + 1.5 * rtt
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
         table.read = OpenRead(len(table.session.state.read), index, poem, times, wall, mora, kana)
         for seat_no in range(len(table.seats)):
             self._send(table, seat_no, table.view_frame(seat_no))
+            self._send_read(table, seat_no)
+        self._arm_hold(table)
+
+    @staticmethod
+    def _rtt(table: Any) -> float:
+        """The slowest client's best round trip (the clients that read: no CPU seat)."""
+        return max((table.seats[s].sync.error * 2 for s in people(table) if table.seats[s].sync.ready), default=0.0)
+
+    def _release_floor(self, table: Any) -> None:
+        """The next card of a floor race, unless a person owes a Genpei send first; the end
+        when the game is decided or the stack is read through."""
+        s = table.session
+        if table.owing() is not None:
+            return
+        nxt = table.next_read()
+        if nxt is None:
+            if not s.is_over():
+                s.reading_finished()
+            out = table.outcome()
+            self._finish(table, out[0] if out else [], out[1] if out else "stack_out")
+            return
+        poem, times, marks, mora, kana = nxt
+        table.start_events = table.start_read(poem, times, marks)
+        table.number += 1
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
+        table.read = OpenRead(table.number, table.number - 1, poem, times, wall, mora, kana)
+        for seat_no in people(table):
             self._send_read(table, seat_no)
         self._arm_hold(table)
 
@@ -438,7 +532,8 @@ class RaceHall:
             "mora": read.mora, "kimariji": read.kimariji,
             "start_at": seat.sync.to_client(read.wall_start), "speed": table.speed,
             "kimariji_s": round(t.kimariji - t.kami_start, 4), "kami_s": round(t.kami_end - t.kami_start, 4),
-            "card_s": round(t.card_end - t.kami_start, 4), "ma_s": round(t.next_kami - t.card_end, 4)})
+            "card_s": round(t.card_end - t.kami_start, 4), "ma_s": round(t.next_kami - t.card_end, 4),
+            **({"verse": table.session.verse} if table.game in FLOOR_GAMES else {})})
 
     def _arm_hold(self, table: RaceTable) -> None:
         read = table.read
@@ -455,9 +550,11 @@ class RaceHall:
             await asyncio.sleep(max(0.01, due - self.now()))
             if table.read is not read:
                 return
-            if all(seat is not None and seat.conn is not None for seat in table.seats):
+            if all(table.seats[s].conn is not None for s in people(table)):  # type: ignore[union-attr]
                 if table.game == "mubeyama":
                     self._close_mubeyama(table, timed_out=True)
+                elif table.game in FLOOR_GAMES:
+                    self._close_floor(table, timed_out=True)
                 else:
                     self._close(table, timed_out=True)
                 return
@@ -472,7 +569,10 @@ class RaceHall:
         if table.status != PLAYING or read is None or msg["read"] != read.number or seat_no in read.done:
             raise IllegalAction("race.closed", "that read's race is closed", read=msg["read"])
         card = msg["card"]
-        if not 1 <= card <= 100 or table.session.state.side_of(card) is None:
+        if table.game in FLOOR_GAMES:
+            if not 1 <= card <= 100 or card not in table.session.state.floor:
+                raise IllegalAction("chirashi.not_on_floor", f"card {card} is not on the floor", card=card)
+        elif not 1 <= card <= 100 or table.session.state.side_of(card) is None:
             raise IllegalAction("kyogi.not_on_floor", f"card {card} is not on the floor", card=card)
         if sum(1 for t in read.touches if t.seat == seat_no) >= MAX_TOUCHES:
             raise IllegalAction("race.too_many_touches", f"at most {MAX_TOUCHES} touches a read")
@@ -484,6 +584,10 @@ class RaceHall:
                 t = max(t, self._stamped_time(table, read, table.seats[seat_no], float(msg["stamp"])))  # type: ignore[arg-type]
         except ReactionRefused as exc:
             raise IllegalAction(exc.reason, str(exc)) from None
+        if table.game in FLOOR_GAMES:
+            refusal = table.refusal(seat_no, card, t)     # sitting out, out of reach ...: the session's
+            if refusal is not None:
+                raise refusal
         read.touches.append(ReportedTouch(t, seat_no, card, reaction, stalled))
         self._reply(conn, msg, {"type": "race.touched", "table": table.id, "read": read.number})
 
@@ -502,11 +606,19 @@ class RaceHall:
         if read is None or msg["read"] != read.number:
             raise IllegalAction("race.closed", "that read's race is closed", read=msg["read"])
         read.done.add(seat_no)
-        if read.done >= set(range(len(table.seats))):
-            if table.game == "mubeyama":
-                self._close_mubeyama(table)
-            else:
-                self._close(table)
+        self._close_when_done(table)
+
+    def _close_when_done(self, table: Any) -> None:
+        """Every client read the card to its end (a seat a CPU took over no longer counts)."""
+        read = table.read
+        if read is None or not read.done >= set(people(table)):
+            return
+        if table.game == "mubeyama":
+            self._close_mubeyama(table)
+        elif table.game in FLOOR_GAMES:
+            self._close_floor(table)
+        else:
+            self._close(table)
 
     def _close(self, table: RaceTable, timed_out: bool = False) -> None:
         """Judge the read: its touches to the session in programme-time order, the session's
@@ -535,6 +647,61 @@ class RaceHall:
             events += s.judge(at=times.next_kami)
         self._tell_judged(table, read, events, timed_out)
         self._after_judged(table, events)
+
+    # -- the floor races ---------------------------------------------------------------------------
+    def _close_floor(self, table: Any, timed_out: bool = False) -> None:
+        """Judge a floor race's read (`FloorRaceTable.judge`), tell everyone, then the next card
+        (or a person's Genpei send first)."""
+        read, table.read = table.read, None
+        assert read is not None
+        table.closed_at[read.number] = self.now()
+        if table.hold_task is not None and table.hold_task is not asyncio.current_task():
+            table.hold_task.cancel()
+        events = list(table.start_events) + table.judge(read.poem, read.times, read.touches)
+        table.start_events = []
+        summary = next((e for e in events if isinstance(e, FloorSummary) and e.poem == read.poem), None)
+        reactions: list[int | None] = [None] * len(table.seats)
+        for e in events:
+            if isinstance(e, FloorReaction) and e.poem == read.poem:
+                reactions[e.seat] = e.ms
+        taker = None if summary is None else summary.taker
+        frame: dict[str, Any] = {
+            "type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
+            "kimariji": read.kimariji, "stalled": sorted({t.seat for t in read.touches if t.stalled}),
+            "timed_out": timed_out, "taker": taker,
+            "taker_ms": None if summary is None else summary.reaction_ms, "reaction_ms": reactions,
+            "faulted": [] if summary is None else list(summary.faulted), "scores": table.scores(),
+            "owing": None if table.owing() is None else list(table.owing()),
+            "fast": [taker] if taker in people(table) and reactions[taker] is not None
+            and reactions[taker] < table.floor_ms else []}  # type: ignore[index,operator]
+        for seat_no in people(table):
+            self._send(table, seat_no, dict(frame))
+        table.history.append(frame)
+        self._to_watchers(table, frame)
+        self._floor_changed(table)
+
+    def _floor_changed(self, table: Any) -> None:
+        """Every seat its view; then a person's owed send is asked for, or the next card comes."""
+        for seat_no in people(table):
+            self._send(table, seat_no, table.view_frame(seat_no))
+        self._to_watchers(table, table.view_frame(None))
+        owing = table.owing()
+        if owing is not None:
+            giver, cards = owing
+            self._send(table, giver, {"type": "race.owe", "table": table.id, "seat": giver, "cards": cards})
+            self._spawn(self._send_later(table, len(table.session.log)))
+            return
+        if table.holds and not table.session.is_over():
+            return                          # 待った: the next card waits for the seat to go on
+        self._release(table)
+
+    async def _send_later(self, table: Any, logged: int) -> None:
+        """A send still not chosen `hold_seconds` after it was asked for (and nothing happened
+        since) is made for the seat: its first card that may go."""
+        await asyncio.sleep(table.hold_seconds)
+        if table.status == PLAYING and table.owing() is not None and len(table.session.log) == logged:
+            table.send_for(table.owing()[0])
+            self._floor_changed(table)
 
     # -- Mubeyama ---------------------------------------------------------------------------------
     async def _on_flip(self, conn: "Conn", msg: dict[str, Any]) -> None:
@@ -653,6 +820,14 @@ class RaceHall:
     async def _on_send(self, conn: "Conn", msg: dict[str, Any]) -> None:
         table = self._table(msg)
         seat_no = self._seat(conn, table)
+        if table.game in FLOOR_GAMES:
+            owing = table.owing() if table.status == PLAYING else None
+            if owing is None or owing[0] != seat_no:
+                raise IllegalAction("race.nothing_owed", "you owe no card now")
+            table.send(seat_no, msg["card"])
+            self._reply(conn, msg, {"type": "race.sent", "table": table.id, "card": msg["card"]})
+            self._floor_changed(table)
+            return
         s = table.session
         if table.status != PLAYING or s.state.phase is not Phase.OKURI or s.state.owing[0] != seat_no:  # type: ignore[index]
             raise IllegalAction("race.nothing_owed", "you owe no card now")
@@ -680,8 +855,12 @@ class RaceHall:
         table = self._table(msg)
         self._let_in(conn, table, msg)
         table.watchers.add(conn)
-        floor = ({"view": table.view_frame(None)["view"]} if table.game == "mubeyama"
-                 else {"sides": table.sides(), "left": list(table.session.state.scores())})
+        if table.game == "mubeyama" or (table.game in FLOOR_GAMES and table.session is not None):
+            floor = {"view": table.view_frame(None)["view"]}
+        elif table.game in FLOOR_GAMES:
+            floor = {"view": None}
+        else:
+            floor = {"sides": table.sides(), "left": list(table.session.state.scores())}
         self._reply(conn, msg, {"type": "race.watching", "table": table.id, "game": table.game,
                                 "status": table.status, "names": [s.name if s else None for s in table.seats],
                                 **floor, "history": table.history[-50:]})
@@ -705,12 +884,17 @@ class RaceHall:
         self._reply(conn, msg, {"type": "race.waited", "table": table.id, "hold": msg["hold"]})
         self._tell_holds(table)
 
-    def _tell_holds(self, table: RaceTable) -> None:
+    def _tell_holds(self, table: Any) -> None:
         frame = {"type": "race.held", "table": table.id, "seats": sorted(table.holds)}
-        for s in kyogi.SEATS:
+        for s in people(table):
             self._send(table, s, dict(frame))
         self._to_watchers(table, frame)
-        owing = table.session.state.phase is Phase.OKURI
+        if table.game in FLOOR_GAMES:
+            owing = table.owing() is not None
+        elif table.game == "mubeyama":
+            owing = not table.ready_for_next()
+        else:
+            owing = table.session.state.phase is Phase.OKURI
         if not table.holds and table.read is None and table.status == PLAYING and not owing:
             self._release(table)
 
@@ -724,6 +908,8 @@ class RaceHall:
         """The seat's side laid out anew: while it holds the reader (待った), between reads."""
         table = self._table(msg)
         seat_no = self._seat(conn, table)
+        if table.game != "kyogi":
+            raise ClientError("bad_message", "race.arrange lays out a kyogi side")
         if seat_no not in table.holds or table.read is not None or table.status != PLAYING:
             raise IllegalAction("race.not_holding", "rearrange between reads, after asking the reader to wait")
         rows = msg["rows"]
@@ -750,7 +936,29 @@ class RaceHall:
         if table.status not in (SYNCING, PLAYING):
             raise ClientError("not_playing", "the match has not begun or is over")
         self._reply(conn, msg, {"type": "race.resigned", "table": table.id})
+        if table.game in FLOOR_GAMES:
+            self._leave_floor(table, seat_no, "resignation")
+            return
         self._finish(table, self._others(table, seat_no), "resignation")
+
+    def _leave_floor(self, table: Any, seat_no: int, by: str) -> None:
+        """A person leaves a floor race: a stand-in CPU plays the seat while anybody is left;
+        with nobody left the game ends."""
+        if len(people(table)) <= 1:
+            self._finish(table, [], by)
+            return
+        table.stand_in(seat_no)
+        table.holds.discard(seat_no)
+        frame = {"type": "race.stand_in", "table": table.id, "seat": seat_no, "by": by,
+                 "name": table.seats[seat_no].name}
+        for s in people(table):
+            self._send(table, s, dict(frame))
+        self._to_watchers(table, frame)
+        if table.status == PLAYING:
+            if table.read is not None:
+                self._close_when_done(table)
+            elif not table.holds and table.owing() is None:
+                self._release(table)
 
     @staticmethod
     def _others(table: Any, seat_no: int) -> Any:
@@ -769,7 +977,9 @@ class RaceHall:
         if table.game == "kyogi" and table.session.phase != "over":
             table.session.abandon()
         table.read = None
-        if table.game == "mubeyama":
+        if table.game in FLOOR_GAMES and table.session is not None and not table.session.is_over():
+            table.session.abandon()
+        if table.game == "mubeyama" or table.game in FLOOR_GAMES:
             winners = winner if isinstance(winner, list) else [] if winner is None else [winner]
             table.result = {"winners": winners, "by": by, "scores": table.scores()}
         else:
@@ -822,4 +1032,7 @@ class RaceHall:
         seat = table.seats[seat_no]
         if seat is not None and seat.conn is None and table.status != OVER:
             seat.dropped_task = None
+            if table.game in FLOOR_GAMES:
+                self._leave_floor(table, seat_no, "abandonment")
+                return
             self._finish(table, self._others(table, seat_no), "abandonment")

@@ -26,7 +26,9 @@ _STR, _INT, _NUM, _BOOL = "str", "int", "num", "bool"
 RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "race.create": {"game": (_STR, True), "variant": (_STR, False), "cards": (_INT, False), "karafuda": (_INT, False),
                     "speed": (_NUM, False), "seed": (_STR, False), "wait_seconds": (_NUM, False),
-                    "hold_seconds": (_NUM, False), "floor_ms": (_NUM, False), "private": (_BOOL, False)},
+                    "hold_seconds": (_NUM, False), "floor_ms": (_NUM, False), "private": (_BOOL, False),
+                    "seats": (_INT, False), "cpus": ("list", False), "level": (_STR, False)},
+    "race.begin": {"table": (_STR, True)},
     "race.join": {"table": (_STR, True), "seat": (_INT, False), "code": (_STR, False)},
     "race.resume": {"table": (_STR, True)},
     "race.pong": {"n": (_INT, True), "t": (_NUM, True)},
