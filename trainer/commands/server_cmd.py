@@ -58,6 +58,8 @@ def register(sub) -> None:
                    help="kyogi: read only this many karafuda among the floor cards first (default: all)")
     b.add_argument("--speed", type=float, default=None,
                    help="kyogi: reading speed (1; up to 50 only on a test server)")
+    b.add_argument("--reads", type=_count, default=None,
+                   help="floor races: end each game after this many cards, with no winner (test servers only)")
     b.add_argument("--retry", type=_seconds, default=60.0, metavar="S",
                    help="a bot whose connection drops reconnects for up to this many seconds (default 60)")
     b.set_defaults(func=cmd_bot)
@@ -129,6 +131,8 @@ def cmd_bot(args) -> int:
     from trainer.errors import UsageError
     race_only = [name for name, value in (("--cards", args.cards), ("--karafuda", args.karafuda),
                                           ("--speed", args.speed)) if value is not None]
+    if args.reads is not None and args.game not in FLOOR_GAMES:
+        raise UsageError("bot: --reads applies to the floor races (chirashi, sakasama, genpei, relay, shimonoku)")
     if args.game == "kyogi":
         if args.variant is not None or args.seats is not None:
             raise UsageError("bot: a kyogi table has two seats and no variant; it takes no --variant or --seats")
@@ -151,7 +155,7 @@ def cmd_bot(args) -> int:
         level = "club" if args.level in ("random", "first") else args.level
         status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, game=args.game,
                                     speed=args.speed, cards=None, seed=args.seed,
-                                    options={"seats": args.seats} if args.seats else None)
+                                    options={"seats": args.seats, "reads": args.reads})
     elif race_only:
         raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama and the floor "
                          "races too) only")

@@ -217,7 +217,7 @@ class RaceHall:
         if msg["game"] not in RACE_GAMES:
             raise ClientError("unknown_game", f"the server races {', '.join(RACE_GAMES)}")
         variant = msg.get("variant")
-        floor_options = [k for k in ("seats", "cpus", "level") if msg.get(k) is not None]
+        floor_options = [k for k in ("seats", "cpus", "level", "reads") if msg.get(k) is not None]
         if floor_options and msg["game"] not in FLOOR_GAMES:
             raise ClientError("bad_option", f"{', '.join(floor_options)}: options of the floor races")
         if msg["game"] in FLOOR_GAMES:
@@ -260,9 +260,12 @@ class RaceHall:
         table: Any
         if msg["game"] in FLOOR_GAMES:
             seats, cpus, level = self._floor_seats(msg)
+            reads = msg.get("reads")
+            if reads is not None and (not 1 <= reads <= 100 or not self.hub.config.allow_seeds):
+                raise ClientError("bad_option", "reads (a shortened game) is 1 to 100, on test servers only")
             table = FloorRaceTable(ident, number, _user(conn).id, msg["game"], seats=seats, cpus=cpus, level=level,
                                    speed=speed, wait_seconds=wait, hold_seconds=hold, floor_ms=floor,
-                                   cpu_seat=cpu_seat)
+                                   cpu_seat=cpu_seat, reads=reads)
         elif msg["game"] == "mubeyama":
             table = MubeyamaRaceTable(ident, number, _user(conn).id, str(variant), speed=speed, wait_seconds=wait,
                                       hold_seconds=hold, floor_ms=floor)
@@ -506,6 +509,9 @@ class RaceHall:
         when the game is decided or the stack is read through."""
         s = table.session
         if table.owing() is not None:
+            return
+        if table.max_reads is not None and table.number >= table.max_reads:
+            self._finish(table, [], "reads")        # a test server's shortened game: no winner
             return
         nxt = table.next_read()
         if nxt is None:

@@ -208,7 +208,9 @@ class FloorBot(RaceBot):
             self.view = frame["view"]
             self.views += 1
             reach = (self.result.start or {}).get("reach")     # shimonoku: own and the facing seat's cards
-            self.sides = [[card for card, spot in self.view["floor"] if reach is None or spot["side"] in reach]]
+            races = self.result.seat in self.view.get("eligible", [])   # not sitting out, on turn in relay
+            self.sides = [[card for card, spot in self.view["floor"]
+                           if races and (reach is None or spot["side"] in reach)]]
         elif kind == "race.owe" and frame["seat"] == self.result.seat:
             owing = self.view.get("owing") or [None, None]
             mine = [card for card, spot in self.view.get("floor", []) if spot.get("side") == owing[1]]

@@ -45,7 +45,7 @@ class FloorRaceTable:
 
     def __init__(self, ident: str, seed: int, host: int, game: str, *, seats: int, cpus: list[int],
                  level: str, speed: float, wait_seconds: float, hold_seconds: float, floor_ms: float,
-                 cpu_seat: Any):
+                 cpu_seat: Any, reads: int | None = None):
         from trainer.server.race import OPEN
         self.game = game
         self.variant = find(game)
@@ -70,6 +70,8 @@ class FloorRaceTable:
         self.began, self.rated = False, False      # the floor races are not rated
         self.stand_ins: list[int] = []             # seats a CPU took over from an absent person
         self.number = 0                            # reads released
+        self.max_reads = reads
+        """A test server's shortened game: it ends after this many reads, with no winner."""
         self.start_events: list[GameEvent] = []    # what the session said as the read's verse began
 
     def seat_of(self, user: int) -> int | None:
