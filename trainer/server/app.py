@@ -439,7 +439,7 @@ class Hub:
         uid = conn.user.id if conn.user else None
         shown = [t.summary() for t in self.tables.values()
                  if t.status != OVER and (not t.private or t.host == uid or t.seat_of(uid or -1) is not None)]
-        return {"type": "lobby", "tables": shown}
+        return {"type": "lobby", "tables": shown, "races": self.races.summaries(uid)}
 
     def _lobby_changed(self) -> None:
         for conn in list(self.conns):

@@ -27,6 +27,7 @@ game steps are theirs.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -35,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import poems.kimariji
 from audio.clock import FakeClock
-from trainer.games.kyogi_session import HUMAN, PLAY, KyogiSession, OkurifudaNeeded, Press, ReadSummary
+from trainer.games.kyogi_session import (HUMAN, NO_TAKE_GRACE_S, PLAY, KyogiSession, OkurifudaNeeded, Press,
+                                         ReadSummary)
 from trainer.games.chirashi_session import Reaction as FloorReaction
 from trainer.games.chirashi_session import ReadSummary as FloorSummary
 from trainer.games.protocol import GameEvent, IllegalAction
@@ -109,6 +111,8 @@ class OpenRead:
     kimariji: str
     touches: list[ReportedTouch] = field(default_factory=list)
     done: set[int] = field(default_factory=set)
+    joka: float = 0.0                      # programme seconds of the joka read before it (read 1)
+    matta: bool = False                    # 待った asked while it was raced: closed early
 
 
 class RaceTable:
@@ -279,6 +283,7 @@ class RaceHall:
         if table.code:
             reply["code"] = table.code
         self._reply(conn, msg, reply)
+        self.lobby_changed()
 
     @staticmethod
     def _floor_seats(msg: dict[str, Any]) -> tuple[int, list[int], str]:
@@ -337,6 +342,7 @@ class RaceHall:
         if all(table.seats):
             table.status = SYNCING
             self._spawn(self._begin(table))
+        self.lobby_changed()
 
     async def _on_begin(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A floor race's host starts it now: every empty seat becomes a CPU of the table's level."""
@@ -353,6 +359,7 @@ class RaceHall:
         self._reply(conn, msg, {"type": "race.begun", "table": table.id, "cpus": table.cpu_seats()})
         table.status = SYNCING
         self._spawn(self._begin(table))
+        self.lobby_changed()
 
     async def _on_resume(self, conn: "Conn", msg: dict[str, Any]) -> None:
         table = self._table(msg)
@@ -423,6 +430,7 @@ class RaceHall:
             return
         table.status = PLAYING
         table.began = True
+        self.lobby_changed()
         if table.game == "kyogi":
             table.session.begin()
         elif table.game in FLOOR_GAMES:
@@ -478,8 +486,10 @@ class RaceHall:
         table.clock.set(max(table.clock.now(), times.kami_start))
         s.kami_started(poem, marks)
         table.next_index += 1
-        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
-        table.read = OpenRead(len(s.state.read) + 1, index, poem, times, wall, mora, kana)
+        # the programme opens with the joka: each client reads it before the first card
+        joka = times.kami_start if index == 0 else 0.0
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table) + joka / table.speed
+        table.read = OpenRead(len(s.state.read) + 1, index, poem, times, wall, mora, kana, joka=joka)
         for seat_no in kyogi.SEATS:
             self._send_read(table, seat_no)
         self._arm_hold(table)
@@ -539,7 +549,8 @@ class RaceHall:
             "start_at": seat.sync.to_client(read.wall_start), "speed": table.speed,
             "kimariji_s": round(t.kimariji - t.kami_start, 4), "kami_s": round(t.kami_end - t.kami_start, 4),
             "card_s": round(t.card_end - t.kami_start, 4), "ma_s": round(t.next_kami - t.card_end, 4),
-            **({"verse": table.session.verse} if table.game in FLOOR_GAMES else {})})
+            **({"verse": table.session.verse} if table.game in FLOOR_GAMES else {}),
+            **({"joka_s": round(read.joka, 4)} if read.joka else {})})
 
     def _arm_hold(self, table: RaceTable) -> None:
         read = table.read
@@ -582,6 +593,8 @@ class RaceHall:
             raise IllegalAction("kyogi.not_on_floor", f"card {card} is not on the floor", card=card)
         if sum(1 for t in read.touches if t.seat == seat_no) >= MAX_TOUCHES:
             raise IllegalAction("race.too_many_touches", f"at most {MAX_TOUCHES} touches a read")
+        if msg["part"] == "joka" and not read.joka:
+            raise IllegalAction("race.bad_part", "the joka is read before kyogi's first card only")
         reaction = float(msg["reaction_ms"])
         stalled = bool(msg.get("stall"))
         try:
@@ -637,7 +650,16 @@ class RaceHall:
         s, times = table.session, read.times
         events: list[GameEvent] = []
         finished = False
-        for touch in sorted(read.touches, key=lambda x: (x.t, x.seat, x.card)):
+        touches = read.touches
+        if read.matta:
+            # 待った while it was raced: the reader stopped; as locally, the read is settled 1 s
+            # after its kami-no-ku (`KyogiSession.toggle_wait`), and nothing after that counts
+            if not s.waiting:
+                events += s.toggle_wait()
+            cut = times.kami_end + NO_TAKE_GRACE_S
+            touches = [t for t in touches if t.t <= cut]
+            times = dataclasses.replace(times, card_end=max(cut, times.kami_start))
+        for touch in sorted(touches, key=lambda x: (x.t, x.seat, x.card)):
             if not finished and touch.t >= times.card_end:
                 events += self._walk(table, times.card_end)
                 events += s.card_finished(read.poem)
@@ -645,12 +667,17 @@ class RaceHall:
             events += self._walk(table, touch.t)
             if s.phase != PLAY:
                 break
+            if touch.t < times.kami_start:       # during the joka: a fault judged with read 1
+                events += s.touch_before_reading(touch.card, touch.t, touch.seat)
+                continue
             events += s.touch(touch.card, touch.t, touch.seat)
         if not finished and s.phase == PLAY:
             events += self._walk(table, times.card_end)
             events += s.card_finished(read.poem)
         if s.race is not None:   # no take decided: the race closes as the next kami-no-ku starts
             events += s.judge(at=times.next_kami)
+        if read.matta and not table.holds and s.waiting:     # the hold was lifted before the close
+            events += s.toggle_wait()
         self._tell_judged(table, read, events, timed_out)
         self._after_judged(table, events)
 
@@ -787,7 +814,8 @@ class RaceHall:
         summary = next((e for e in events if isinstance(e, ReadSummary) and e.poem == read.poem), None)
         stalled = sorted({t.seat for t in read.touches if t.stalled})
         frame: dict[str, Any] = {"type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
-                                 "stalled": stalled, "timed_out": timed_out, "sides": table.sides(),
+                                 "stalled": stalled, "timed_out": timed_out, "matta": read.matta,
+                                 "sides": table.sides(),
                                  "left": list(table.session.state.scores()), "owing": self._owing(table)}
         if summary is not None:
             fast = [s for s in kyogi.SEATS if summary.taker == s and summary.reaction_ms[s] is not None
@@ -847,13 +875,27 @@ class RaceHall:
 
     async def _on_list(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """The race tables not over (no seed, nothing of the reading order)."""
-        uid = _user(conn).id
-        listed = [{"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
-                   "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed, "private": t.private,
-                   "rated": t.game == "kyogi" and not t.private}
-                  for t in self.tables.values()
-                  if t.status != OVER and (not t.private or t.host == uid or t.seat_of(uid) is not None)]
-        self._reply(conn, msg, {"type": "race.tables", "tables": listed})
+        self._reply(conn, msg, {"type": "race.tables", "tables": self.summaries(_user(conn).id)})
+
+    def summaries(self, uid: int | None) -> list[dict[str, Any]]:
+        """The race tables not over that `uid` may see (a private one: its host and its players),
+        as ``race.list`` and the main lobby list them: no seed, no code, nothing of the order."""
+        return [self._summary(t) for t in self.tables.values() if t.status != OVER and (
+            not t.private or (uid is not None and (t.host == uid or t.seat_of(uid) is not None)))]
+
+    @staticmethod
+    def _summary(t: Any) -> dict[str, Any]:
+        seats = [None if s is None else {"cpu": s.name} if s.cpu else {"name": s.name} for s in t.seats]
+        out = {"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
+               "seats": seats, "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed, "private": t.private,
+               "rated": t.game == "kyogi" and not t.private}
+        if t.game == "mubeyama":
+            out["variant"] = t.variant
+        return out
+
+    def lobby_changed(self) -> None:
+        """The main lobby's watchers hear of a race table's change (created, seated, begun, over)."""
+        self.hub._lobby_changed()
 
     async def _on_watch(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A spectator: the floor, every judgement so far and from now on, the end. Never a
@@ -885,10 +927,26 @@ class RaceHall:
             if seat_no not in table.holds:
                 table.holds.add(seat_no)
                 self._spawn(self._hold_limit(table, seat_no))
+            read = table.read
+            if table.game == "kyogi" and read is not None and not read.matta:
+                read.matta = True
+                self._spawn(self._close_for_matta(table, read))
         else:
             table.holds.discard(seat_no)
+            if table.game == "kyogi" and not table.holds and table.session.waiting:
+                table.session.toggle_wait()     # the session's own hold ends with the last seat's
         self._reply(conn, msg, {"type": "race.waited", "table": table.id, "hold": msg["hold"]})
         self._tell_holds(table)
+
+    async def _close_for_matta(self, table: RaceTable, read: OpenRead) -> None:
+        """待った during a read: it is closed (not left to run to its ma) once every client has
+        read past the settling moment (1 s after the kami-no-ku) and its touches up to then
+        have had a round trip to arrive; then the hold keeps the next card."""
+        cut = read.times.kami_end + NO_TAKE_GRACE_S
+        due = read.wall_start + (cut - read.times.kami_start) / table.speed + 2 * self._rtt(table) + 0.05
+        await asyncio.sleep(max(0.0, due - self.now()))
+        if table.read is read and table.status == PLAYING:
+            self._close(table)
 
     def _tell_holds(self, table: Any) -> None:
         frame = {"type": "race.held", "table": table.id, "seats": sorted(table.holds)}
@@ -978,6 +1036,7 @@ class RaceHall:
         if table.status == OVER:
             return
         table.status = OVER
+        self.lobby_changed()
         if table.hold_task is not None and table.hold_task is not asyncio.current_task():
             table.hold_task.cancel()
         if table.game == "kyogi" and table.session.phase != "over":

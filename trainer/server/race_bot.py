@@ -13,6 +13,8 @@ card is done. It never says who was first: it cannot know.
 How a bot presses is a `Plan`: for a read (its number, poem, both sides) the
 presses it makes (card, reaction ms from the kimariji). `modelled_plan` draws
 reactions from a CPU level's reaction model (seeded); a test gives fixed times.
+The first card's frame names the joka read before it (``joka_s``); a press planned
+before that card's kami-no-ku is reported in the part ``joka``.
 A stall (`stalls`: read number -> seconds of the reading) holds the bot's sound
 that long at the start of the kami-no-ku: every later moment of that read moves with it, and
 its presses are reported with the stall flag, as the app's player would.
@@ -132,6 +134,8 @@ class RaceBot:
             if at >= frame["card_s"] + frame["ma_s"]:
                 continue                                      # after the next card began: not this race
             part = "kami" if at < frame["kami_s"] else "shimo" if at < frame["card_s"] else "ma"
+            if at < 0 and frame.get("joka_s"):
+                part = "joka"                                 # read 1: before its kami-no-ku, in the joka
             pressed = start + at / speed
             await self._until(pressed)
             self.result.presses += 1
