@@ -130,7 +130,7 @@ def test_race_tables_are_in_the_main_lobby_list(server):
         try:
             await watcher.call("lobby")
             public = await host.call("race.create", game="kyogi", cards=3)
-            private = await host.call("race.create", game="chirashi", seats=3, cpus=[2], private=True)
+            await host.call("race.create", game="chirashi", seats=3, cpus=[2], private=True)
             await host.call("race.join", table=public["table"], seat=0)
             seen: list[dict[str, Any]] = []
             while not any(r["table"] == public["table"] and r["names"][0] for r in seen):
