@@ -64,11 +64,11 @@ GAMES: dict[str, dict[str, Any]] = {
 
 
 async def play_floor(urls: list[str], options: dict[str, Any], *, record: Any = None,
-                     deadline: float = 240.0) -> list[RaceResult]:
+                     deadline: float = 240.0, reads: int = READS) -> list[RaceResult]:
     """One seeded floor game: the person seats' bots, each through its own address."""
     clients = [(await Client.connect(url, f"p{k}", record))[0] for k, url in enumerate(urls)]
     try:
-        created = await clients[0].call("race.create", seed="7", speed=SPEED, reads=READS, **options)
+        created = await clients[0].call("race.create", seed="7", speed=SPEED, reads=reads, **options)
         cpus = set(options.get("cpus", ()))
         seats = [s for s in range(options["seats"]) if s not in cpus]
         bots = [FloorBot(c, created["table"], floor_plan) for c in clients]
@@ -345,3 +345,49 @@ def test_a_public_server_plays_floor_races_at_the_real_pace_and_to_their_end(ser
         done = _karuta("bot", "--server", f"ws://127.0.0.1:{port}", "--game", "chirashi", *extra,
                        "--timeout", "30")
         assert done.returncode == 1 and "bad_option" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_person_who_drops_and_returns_within_the_wait_plays_on_and_one_who_stays_away_gets_a_stand_in(server):
+    """Seat 1 of a Genpei game drops as read 3 is released: back within the wait (with its
+    token, ``race.resume``) it plays on with the same judgements as a game without the drop;
+    away longer, a stand-in CPU plays its seat and the game still ends by its reads."""
+    options = {"game": "genpei", "seats": 3, "cpus": [2], "level": "club"}
+
+    async def game(come_back: bool) -> tuple[RaceResult, list[dict[str, Any]]]:
+        a, _ = await Client.connect(server.url, "a")
+        b, token = await Client.connect(server.url, "b")
+        clients, told = [a, b], []
+        try:
+            created = await a.call("race.create", seed="7", speed=SPEED, reads=10, wait_seconds=2.0, **options)
+            table = created["table"]
+            bots = [FloorBot(a, table, floor_plan), FloorBot(b, table, floor_plan)]
+            await bots[0].join(0)
+            await bots[1].join(1)
+
+            def watch(frame: dict[str, Any]) -> bool:
+                if frame.get("type") in ("race.stand_in", "race.waiting", "race.back"):
+                    told.append(frame)
+                return False
+            first = asyncio.ensure_future(bots[0].play(stop_after=watch))
+            await bots[1].play(stop_after=lambda f: f.get("type") == "race.read" and f["read"] == 3)
+            await b.close()
+            if come_back:
+                await asyncio.sleep(0.3)
+                b2, _ = await Client.connect(server.url, "b again", token=token)
+                clients.append(b2)
+                back = FloorBot(b2, table, floor_plan)
+                await back.send("race.resume", table=table)
+                await asyncio.wait_for(back.play(), 60)
+            return await asyncio.wait_for(first, 60), told
+        finally:
+            for c in clients:
+                await c.close()
+
+    straight = asyncio.run(play_floor([server.url] * 2, options, reads=10))[0]
+    back, told_back = asyncio.run(game(True))
+    away, told_away = asyncio.run(game(False))
+    assert [f["type"] for f in told_back] == ["race.waiting", "race.back"]
+    assert judgements(back) == judgements(straight) and final(back) == final(straight)
+    assert [f["type"] for f in told_away] == ["race.waiting", "race.stand_in"]
+    assert told_away[1]["seat"] == 1 and told_away[1]["by"] == "abandonment"
+    assert away.over is not None and away.over["by"] == "reads" and len(away.judged) == 10

@@ -379,7 +379,7 @@ class RaceHall:
         if table.status == PLAYING:
             self._spawn(self._rejoin(table, seat_no))
 
-    async def _rejoin(self, table: RaceTable, seat_no: int) -> None:
+    async def _rejoin(self, table: Any, seat_no: int) -> None:
         seat = table.seats[seat_no]
         assert seat is not None
         seat.sync = ClockSync()
@@ -387,6 +387,9 @@ class RaceHall:
         self._send_start(table, seat_no)
         if table.read is not None and seat_no not in table.read.done:
             self._send_read(table, seat_no)
+        elif table.game in FLOOR_GAMES and table.owing() is not None and table.owing()[0] == seat_no:
+            self._send(table, seat_no, {"type": "race.owe", "table": table.id, "seat": seat_no,
+                                        "cards": table.owing()[1]})          # a Genpei send still owed
         elif table.game == "kyogi" and self._owing(table) is not None and self._owing(table)[0] == seat_no:  # type: ignore[index]
             self._send(table, seat_no, {"type": "race.okuri", "table": table.id, "seat": seat_no,
                                         "cards": table.session.state.owing[2],  # type: ignore[index]
