@@ -14,7 +14,7 @@ from audio.player import Stall  # noqa: E402
 from tests.ui_fakes import FakeDriver  # noqa: E402
 from trainer.stats import aggregates as A  # noqa: E402
 from trainer.stats.store import RACE_KINDS, StatsStore  # noqa: E402
-from trainer.ui.chirashi_panel import RACE_GAMES, ChirashiPanel  # noqa: E402
+from trainer.ui.chirashi_panel import RACE_GAMES, RACE_TABLES, ChirashiPanel  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.race_checks import CHECK_AFTER_S  # noqa: E402
 
@@ -220,7 +220,7 @@ def test_switching_to_japanese_mid_game_leaves_no_english(qtbot, panel, store, g
     assert not english_left(panel)
     boxes = (panel.game, panel.level)
     items = [box.itemText(k) for box in boxes for k in range(box.count())]
-    assert len(items) == len(RACE_GAMES) + panel.level.count()
+    assert len(items) == len(RACE_TABLES) + panel.level.count()
     assert not [t for t in items if LATIN_WORD.search(t)], items
     log = panel.log.toPlainText()
     assert log and not LATIN_WORD.search(log.replace("ms", "")) and "音声が途切れた" in log

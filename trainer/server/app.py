@@ -377,6 +377,10 @@ class Hub:
     # -- accounts -----------------------------------------------------------------------------
     async def _sign_in(self, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg["type"]
+        if conn.user is not None:
+            # the connection's seats are its user's: a second sign-in would hand them to another
+            raise ClientError("already_signed_in", "this connection is signed in; sign in as "
+                              "someone else on a new connection")
         user: User | None
         if kind == "guest":
             user = await self.db(self.store.guest)
