@@ -171,6 +171,7 @@ class FloorRaceTable:
         cpu = RaceCpu(self.level, seat, s.seed, len(s.seats), s.options.teams, s.verse)
         reach = getattr(s.state, "reach", None)
         cpu.reach = None if reach is None else reach(seat)
+        cpu.area_rows = getattr(s.state, "area_rows", None)     # as the session sets its own CPUs
         s.cpus[seat] = cpu
         s.seats = tuple(CPU if k == seat else kind for k, kind in enumerate(s.seats))
 
