@@ -250,7 +250,8 @@ def test_the_hook_catches_a_leak(monkeypatch):
 
 
 SLOW_CASES = [("unsun", "standard", (8,), {"deals": 2}), ("yomi", "wild", (3, 4), {"rounds": 2}),
-              ("yomi37", "standard", (4,), {"rounds": 2}), ("umebotan", "standard", (3, 4), {"rounds": 2})]
+              ("yomi37", "standard", (4,), {"rounds": 2}), ("umebotan", "standard", (3, 4), {"rounds": 2}),
+              ("bozu", "standard", (2, 5, 8), {})]
 
 
 @pytest.mark.slow
