@@ -596,6 +596,19 @@ class KyogiSession:
                                    race.kimariji_kana, poems.get(race.poem).kimariji, final=False))
         return events
 
+    @logged
+    def touch_before_reading(self, card: int, stamp: float, seat: int) -> list[GameEvent]:
+        """A person's touch stamped before the open read's kami-no-ku began (online: during the
+        joka, reported once read 1 was released): "Touching any Torifuda before the reader
+        starts reading the Yomifuda" is a fault, judged with this read as an early touch in
+        the ma is [AJKA]. A touch at or after the start is an ordinary `touch`."""
+        race = self.race
+        if self.phase != PLAY or race is None or stamp >= race.start:
+            return self.touch(card, stamp, seat)
+        touch = Touch(card, self.ms(stamp))
+        race.touches[seat].append(touch)
+        return [TouchLanded(seat, card, touch.time_ms), EarlyTouch(seat, card, touch.time_ms)]
+
     def _certain_fault(self, race: Race, touch: Touch) -> bool:
         """No later touch can undo this fault: a karafuda is read, or the touch is in the
         territory where the card is not and nobody has touched the card before it (the

@@ -58,6 +58,8 @@ add_messages({
     "online.timer": ("持ち時間（分、0 = なし）", "Turn timer (minutes, 0 = none)"),
     "online.deals": ("局数（配り）", "Deals"),
     "online.rounds": ("局数", "Rounds"),
+    "online.bozu_level.first": ("いちばん上の山から", "First stack"),
+    "online.bozu_level.random": ("でたらめな山から", "Any stack"),
     "online.private": ("非公開（招待コードで参加）", "Private (join by invitation)"),
     "online.invitation": ("招待で参加", "Join by invitation"),
     "online.invitation_hint": ("卓/コード", "TABLE/CODE"),
@@ -108,7 +110,8 @@ NAME = Key("online/name", "")
 """The server and the name last used, remembered between runs (never the password)."""
 
 SIGN_IN, LOBBY, TABLE = 0, 1, 2
-GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi", "umebotan": "mode.umebotan"}
+GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi", "umebotan": "mode.umebotan",
+              "bozu": "mode.bozu"}
 
 
 def game_label(game: str, variant: str) -> str:
@@ -120,7 +123,7 @@ def game_label(game: str, variant: str) -> str:
 
 
 def level_label(game: str, level: str) -> str:
-    prefix = {"unsun": "unsun.ui.level", "umebotan": "ume.level"}.get(game, "yomi.level")
+    prefix = {"unsun": "unsun.ui.level", "umebotan": "ume.level", "bozu": "online.bozu_level"}.get(game, "yomi.level")
     return tr(f"{prefix}.{level}")
 
 
@@ -351,7 +354,7 @@ class OnlinePanel(QWidget):
             return
         game, variant = str(self.kind_box.currentData()).split("/")
         minutes = self.timer_spin.value()
-        length = {LENGTH[game][0]: self.length_spin.value()}
+        length = {LENGTH[game][0]: self.length_spin.value()} if game in LENGTH else {}
         self.notice.clear()
         self.conn.send("create_table", game=game, variant=variant, seats=self.seats_box.currentData(),
                        level=self.level_box.currentData(), turn_seconds=minutes * 60 if minutes else None,
@@ -374,6 +377,10 @@ class OnlinePanel(QWidget):
             self.level_box.addItem(level_label(game, level), level)
         k = self.level_box.findData(keep_level)
         self.level_box.setCurrentIndex(k if k >= 0 else self.level_box.findData(DEFAULT_LEVEL[game]))
+        self.length_label.setVisible(game in LENGTH)      # bōzu-mekuri: one game, no length to set
+        self.length_spin.setVisible(game in LENGTH)
+        if game not in LENGTH:
+            return
         field, low, high, usual = LENGTH[game]
         self.length_label.setText(tr(f"online.{field}"))
         self.length_spin.setRange(low, high)
