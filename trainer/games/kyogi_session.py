@@ -492,7 +492,9 @@ class KyogiSession:
         self.phase = PLAY
         self.memorise_end = None
         self.epoch = self.clock.now()
-        self.in_ma = False
+        # until the first yomifuda's kami-no-ku (the joka included) a touch is early: "Touching
+        # any Torifuda before the reader starts reading the Yomifuda" is a fault (AJKA)
+        self.in_ma = True
         return events + [PhaseChanged(PLAY)]
 
     def ms(self, t: float) -> int:
@@ -504,9 +506,9 @@ class KyogiSession:
     def kami_started(self, poem: int, marks: Mapping[str, float | None]) -> list[GameEvent]:
         """The kami-no-ku of `poem` began to sound; `marks` are its programme marks on the
         clock (`mark_names`), missing ones guessed from now."""
-        self.in_ma = False              # the joka too ends the ma
         if self.phase != PLAY or poem not in self.order:
-            return []
+            return []                   # the joka is not a yomifuda: touching during it is early
+        self.in_ma = False
         now = self.clock.now()
         start = _mark(marks, "kami_start", now)       # when it sounded, not when we heard of it
         events: list[GameEvent] = []
