@@ -1,0 +1,186 @@
+"""An online kyōgi race in the Online tab against a real server (uvicorn in a thread, a SQLite file
+in tmp_path): the tab joins a seeded 5-card race table a bot client (`trainer.server.race_bot`)
+created, reads each card the server releases with the tone voice on the player's silent clock,
+and its presses are clicks on the floor widget at a chosen time after the kimariji as it
+sounded here. The server judges; the tab shows each judgement, sends the okurifuda it owes,
+records every read in the statistics as kind "online", and shows the result.
+
+What is simulated here: the clicks are Qt events sent by the test (offscreen), not an X
+server's; `tests/test_xvfb_online_race.py` is the two-window test with real presses."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import asyncio  # noqa: E402
+import threading  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer  # noqa: E402
+
+from tests.server_fixtures import running_server  # noqa: E402
+from tests.ui_fakes import ToneVoices  # noqa: E402
+from trainer.online.race import RaceState  # noqa: E402
+from trainer.server.app import ServerConfig  # noqa: E402
+from trainer.server.bot import Client  # noqa: E402
+from trainer.server.race_bot import RaceBot  # noqa: E402
+from trainer.stats.store import StatsStore  # noqa: E402
+from trainer.text.online_race import judged_line  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, tr  # noqa: E402
+from trainer.ui.online_panel import LOBBY, TABLE, OnlinePanel  # noqa: E402
+
+MATCH = {"game": "kyogi", "seed": "11", "cards": 5, "karafuda": 3, "speed": 20.0, "hold_seconds": 20.0}
+MY_MS = 300          # the tab's presses: this long after the kimariji as it sounded here
+BOT_MS = 650         # the bot's: later, so the tab takes every card it presses
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = LANG.code
+    LANG.set("en")
+    yield
+    LANG.set(before)
+
+
+class BotThread:
+    """A bot client on its own asyncio loop in a thread: it creates the table, later sits at seat 1."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client: Client | None = None
+        self.bot: RaceBot | None = None
+        self.result: Any = None
+
+    def run(self, coro: Any, timeout: float = 30.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def create(self) -> str:
+        async def go() -> str:
+            self.client, _ = await Client.connect(self.url, "bot")
+            created = await self.client.call("race.create", **MATCH)
+            return created["table"]
+        return self.run(go())
+
+    def sit_and_play(self, table: str) -> None:
+        def plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> list[tuple[int, float]]:
+            return [(poem, float(BOT_MS))] if any(poem in side for side in sides) else []
+
+        async def go() -> None:
+            assert self.client is not None
+            self.bot = RaceBot(self.client, table, plan)
+            await self.bot.join(1)
+            self.result = await self.bot.play()
+        self.future = asyncio.run_coroutine_threadsafe(go(), self.loop)
+
+    def stop(self) -> None:
+        async def close() -> None:
+            if self.client is not None:
+                await self.client.close()
+        try:
+            self.run(close(), 10)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def server():
+    with running_server(ServerConfig(allow_seeds=True)) as s:
+        yield s
+
+
+@pytest.fixture
+def store(tmp_path):
+    st = StatsStore.open(tmp_path / "stats.sqlite")
+    yield st
+    st.close()
+
+
+def make_tab(qtbot, tmp_path, store) -> OnlinePanel:
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.LANGUAGE, "en"), (S.PAUSE, 0.3), (S.SPEED, 1.0)):
+        settings.set(key, value)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent"))
+    qtbot.addWidget(tab)
+    tab.resize(1024, 700)
+    tab.show()
+    return tab
+
+
+def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp_path, server, store,
+                                                                        monkeypatch):
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create()
+        tab.server_edit.setText(server.url)
+        tab.guest_button.click()
+        qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
+        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+        tab.join(table)
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        assert tab.pages.currentIndex() == TABLE
+        panel = tab.race_panel
+        bot.sit_and_play(table)
+        sent: dict[int, float] = {}            # read -> the reaction the tab sent for the read card
+        intended: dict[int, float] = {}        # read -> when the test meant to press (ms after the kimariji)
+        original = panel.send
+
+        def send(kind: str, **fields: Any) -> Any:
+            if kind == "race.touch" and panel.race.read is not None and fields["card"] == panel.race.read.poem:
+                sent.setdefault(fields["read"], fields["reaction_ms"])
+            return original(kind, **fields)
+        panel.send = send
+
+        def click(card: int) -> None:
+            centre = panel.floor.card_centre(card)
+            qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=QPoint(round(centre.x()), round(centre.y())))
+
+        def on_card(poem: int) -> None:
+            read = panel.race.read
+            if read is None or read.poem != poem or not any(poem in s for s in panel.race.sides):
+                return
+            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+            intended[read.number] = MY_MS
+            timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+            timer.timeout.connect(lambda: click(poem))
+            timer.start(max(0, round(due * 1000)))
+        panel.driver.card_started.connect(on_card)
+
+        def okuri() -> None:
+            race = panel.race
+            if race.okuri is not None and race.sides[race.seat]:
+                click(race.sides[race.seat][0])
+        okuri_timer = QTimer(panel, interval=100)
+        okuri_timer.timeout.connect(okuri)
+        okuri_timer.start()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+        okuri_timer.stop()
+        bot.future.result(20)
+    finally:
+        bot.stop()
+    race = panel.race
+    assert race.over["winner"] == 0 and race.over["by"] == "cards"
+    assert tr("race.online.over", winner=tr("race.online.you"), by=tr("race.online.by.cards")) in panel.banner.text()
+    takes = [j for j in race.judged if j.get("taker") == 0]
+    assert len(takes) >= 5
+    for j in takes:
+        shown = panel.shown_for(j["read"])[0]["reaction_ms"][0]
+        assert abs(shown - sent[j["read"]]) <= 1, (j, sent)      # the server judged what the tab sent
+        assert abs(shown - intended[j["read"]]) < 60, (shown, intended[j["read"]])   # what the test pressed
+        assert shown < BOT_MS
+        assert j["reaction_ms"][1] == BOT_MS or j["reaction_ms"][1] is None
+    # the log says each read from this side, with the names
+    assert panel.log.count() == len(race.judged)
+    assert panel.log.item(0).text() == judged_line(race.judged[0], 0, race.names, panel._kimariji[1])
+    # statistics: one "online" trial per read that concerned the person
+    trials = store.query("SELECT card, answer, reaction_ms FROM trials WHERE kind = 'online'")
+    records = [r for r in (RaceState.record_of(race, j) for j in race.judged) if r is not None]
+    assert len(trials) == len(records) >= 5
+    assert {card for card, answer, _ in trials if answer == "take"} == {j["poem"] for j in takes}
