@@ -58,12 +58,29 @@ class BotThread:
     def run(self, coro: Any, timeout: float = 30.0) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def create(self) -> str:
+    def create(self, account: str | None = None) -> str:
+        """Connect (as a guest, or signed up as `account`) and create the seeded race table."""
         async def go() -> str:
             self.client, _ = await Client.connect(self.url, "bot")
+            if account:
+                await self.client.call("sign_up", name=account, password="a good password")
             created = await self.client.call("race.create", **MATCH)
             return created["table"]
         return self.run(go())
+
+    def join_and_wait(self, table: str, code: str) -> None:
+        """Sit at seat 1 of the tab's private table with its invitation code, pressing nothing."""
+        async def go() -> None:
+            assert self.client is not None
+            self.bot = RaceBot(self.client, table, lambda *_: [])
+            await self.bot.send("race.join", table=table, seat=1, code=code)
+            self.result = await self.bot.play()
+        self.future = asyncio.run_coroutine_threadsafe(go(), self.loop)
+
+    def connect(self) -> None:
+        async def go() -> None:
+            self.client, _ = await Client.connect(self.url, "bot")
+        self.run(go())
 
     def sit_and_play(self, table: str) -> None:
         def plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> list[tuple[int, float]]:
@@ -112,6 +129,75 @@ def make_tab(qtbot, tmp_path, store) -> OnlinePanel:
     return tab
 
 
+class Played:
+    """What the tab sent and what the test meant to press, read by read."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, float] = {}       # read -> the reaction the tab sent for the read card
+        self.clicked: dict[int, float] = {}    # read -> when the test clicked (ms after the kimariji here)
+
+
+def click(qtbot, panel, card: int) -> None:
+    centre = panel.floor.card_centre(card)
+    qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=QPoint(round(centre.x()), round(centre.y())))
+
+
+def sign_in(qtbot, tab, url: str, account: str | None = None) -> None:
+    tab.server_edit.setText(url)
+    if account:
+        tab.name_edit.setText(account)
+        tab.password_edit.setText("a good password")
+        tab.sign_up_button.click()
+    else:
+        tab.guest_button.click()
+    qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
+
+
+def play_to_the_end(qtbot, tab, bot: BotThread, table: str) -> Played:
+    """The tab joins `table` at seat 0 from the lobby's list, the bot sits at seat 1, and the tab
+    presses every read card on the floor MY_MS after its kimariji (and sends the okurifuda it owes)."""
+    qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+    tab.join(table)
+    qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+    assert tab.pages.currentIndex() == TABLE
+    panel = tab.race_panel
+    played = Played()
+    original = panel.send
+
+    def send(kind: str, **fields: Any) -> Any:
+        if kind == "race.touch" and panel.race.read is not None and fields["card"] == panel.race.read.poem:
+            played.sent.setdefault(fields["read"], fields["reaction_ms"])
+        return original(kind, **fields)
+    panel.send = send
+
+    def on_card(poem: int) -> None:
+        read = panel.race.read
+        if read is None or read.poem != poem or not any(poem in s for s in panel.race.sides):
+            return
+        due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+        def press() -> None:
+            played.clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
+            click(qtbot, panel, poem)
+        timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+        timer.timeout.connect(press)
+        timer.start(max(0, round(due * 1000)))
+    panel.driver.card_started.connect(on_card)
+
+    def okuri() -> None:
+        race = panel.race
+        if race.okuri is not None and race.sides[race.seat]:
+            click(qtbot, panel, race.sides[race.seat][0])
+    okuri_timer = QTimer(panel, interval=100)
+    okuri_timer.timeout.connect(okuri)
+    bot.sit_and_play(table)
+    okuri_timer.start()
+    qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+    okuri_timer.stop()
+    bot.future.result(20)
+    return played
+
+
 def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp_path, server, store,
                                                                         monkeypatch):
     monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
@@ -119,52 +205,11 @@ def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp
     bot = BotThread(server.url)
     try:
         table = bot.create()
-        tab.server_edit.setText(server.url)
-        tab.guest_button.click()
-        qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
-        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
-        tab.join(table)
-        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
-        assert tab.pages.currentIndex() == TABLE
-        panel = tab.race_panel
-        bot.sit_and_play(table)
-        sent: dict[int, float] = {}            # read -> the reaction the tab sent for the read card
-        intended: dict[int, float] = {}        # read -> when the test meant to press (ms after the kimariji)
-        original = panel.send
-
-        def send(kind: str, **fields: Any) -> Any:
-            if kind == "race.touch" and panel.race.read is not None and fields["card"] == panel.race.read.poem:
-                sent.setdefault(fields["read"], fields["reaction_ms"])
-            return original(kind, **fields)
-        panel.send = send
-
-        def click(card: int) -> None:
-            centre = panel.floor.card_centre(card)
-            qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=QPoint(round(centre.x()), round(centre.y())))
-
-        def on_card(poem: int) -> None:
-            read = panel.race.read
-            if read is None or read.poem != poem or not any(poem in s for s in panel.race.sides):
-                return
-            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
-            intended[read.number] = MY_MS
-            timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
-            timer.timeout.connect(lambda: click(poem))
-            timer.start(max(0, round(due * 1000)))
-        panel.driver.card_started.connect(on_card)
-
-        def okuri() -> None:
-            race = panel.race
-            if race.okuri is not None and race.sides[race.seat]:
-                click(race.sides[race.seat][0])
-        okuri_timer = QTimer(panel, interval=100)
-        okuri_timer.timeout.connect(okuri)
-        okuri_timer.start()
-        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
-        okuri_timer.stop()
-        bot.future.result(20)
+        sign_in(qtbot, tab, server.url)
+        played = play_to_the_end(qtbot, tab, bot, table)
     finally:
         bot.stop()
+    panel = tab.race_panel
     race = panel.race
     assert race.over["winner"] == 0 and race.over["by"] == "cards"
     assert tr("race.online.over", winner=tr("race.online.you"), by=tr("race.online.by.cards")) in panel.banner.text()
@@ -172,10 +217,9 @@ def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp
     assert len(takes) >= 5
     for j in takes:
         shown = panel.shown_for(j["read"])[0]["reaction_ms"][0]
-        assert abs(shown - sent[j["read"]]) <= 1, (j, sent)      # the server judged what the tab sent
-        assert abs(shown - intended[j["read"]]) < 60, (shown, intended[j["read"]])   # what the test pressed
-        assert shown < BOT_MS
-        assert j["reaction_ms"][1] == BOT_MS or j["reaction_ms"][1] is None
+        assert abs(shown - played.sent[j["read"]]) <= 1, (j, played.sent)   # the server judged what the tab sent
+        assert abs(shown - played.clicked[j["read"]]) < 5, (shown, played.clicked)   # what the test pressed
+        assert j["reaction_ms"][1] is None                                   # the bot's 650 ms came too late
     # the log says each read from this side, with the names
     assert panel.log.count() == len(race.judged)
     assert panel.log.item(0).text() == judged_line(race.judged[0], 0, race.names, panel._kimariji[1])
@@ -184,3 +228,63 @@ def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp
     records = [r for r in (RaceState.record_of(race, j) for j in race.judged) if r is not None]
     assert len(trials) == len(records) >= 5
     assert {card for card, answer, _ in trials if answer == "take"} == {j["poem"] for j in takes}
+    assert sorted(round(ms) for card, answer, ms in trials if answer == "take") == \
+        sorted(panel.shown_for(j["read"])[0]["reaction_ms"][0] for j in takes)
+
+
+def test_a_rated_match_shows_the_new_rating_and_the_leaderboard(qtbot, tmp_path, server, store, monkeypatch):
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create(account="bob")
+        sign_in(qtbot, tab, server.url, account="alice")
+        assert tr("online.your_rating", name="alice", rating="1500") in tab.who_label.text()
+        play_to_the_end(qtbot, tab, bot, table)
+        panel = tab.race_panel
+        assert panel.race.rated and tr("race.online.rated") in panel.title.text()
+        qtbot.waitUntil(lambda: panel.race.rating is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: len(tab.leaders) == 2, timeout=10_000)
+    finally:
+        bot.stop()
+    rating = panel.race.rating
+    assert rating["change"] > 0 and rating["rating"] > 1500           # alice won every card
+    assert panel.rating.text() == tr("race.online.rating", rating=f"{rating['rating']:.0f}",
+                                     change=f"+{rating['change']:.0f}")
+    assert f"{rating['rating']:.0f}" in tab.who_label.text()
+    assert [p["name"] for p in tab.leaders] == ["alice", "bob"]
+    assert tab.leader_list.item(0, 1).text() == "alice"
+    assert tab.leader_list.item(0, 2).text() == f"{rating['rating']:.0f}"
+
+
+def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbot, tmp_path, server, store):
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        bot.connect()
+        sign_in(qtbot, tab, server.url)
+        tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
+        assert not tab.seats_box.isVisible() and tab.length_label.text() == tr("race.online.cards")
+        tab.length_spin.setValue(3)
+        tab.private_box.setChecked(True)
+        tab.create_button.click()
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        assert tab.invitation and tab.invitation_label.text() == tr("online.invitation_is", code=tab.invitation)
+        table, code = tab.invitation.split("/")
+        bot.join_and_wait(table, code)
+        panel = tab.race_panel
+        qtbot.waitUntil(lambda: panel.race.started, timeout=10_000)
+        assert [len(s) for s in panel.race.sides] == [3, 3] and not panel.race.rated
+        assert len(panel.floor.floor.own) == 3 and len(panel.floor.floor.opp) == 3
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        bot.future.result(10)
+    finally:
+        bot.stop()
+    assert panel.race.over["winner"] == 1 and panel.race.over["by"] == "resignation"
+    assert panel.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
+                                             by=tr("race.online.by.resignation")))
+    assert not panel.resign_button.isEnabled()
+    tab.leave_button.click()
+    assert tab.pages.currentIndex() == LOBBY and tab.race_panel is None
