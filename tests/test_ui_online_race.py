@@ -242,7 +242,7 @@ def test_a_rated_match_shows_the_new_rating_and_the_leaderboard(qtbot, tmp_path,
         assert tr("online.your_rating", name="alice", rating="1500") in tab.who_label.text()
         play_to_the_end(qtbot, tab, bot, table)
         panel = tab.race_panel
-        assert panel.race.rated and tr("race.online.rated") in panel.title.text()
+        assert panel.race.rated and tr("race.online.rated") in tab.table_title.text()
         qtbot.waitUntil(lambda: panel.race.rating is not None, timeout=10_000)
         qtbot.waitUntil(lambda: len(tab.leaders) == 2, timeout=10_000)
     finally:

@@ -15,16 +15,8 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.game": ("競技かるた（オンライン対戦）", "Kyōgi (online race)"),
     "race.online.create": ("競技かるたの卓を作る", "Create a kyōgi race table"),
     "race.online.cards": ("一人の持ち札", "Cards a side"),
-    "race.online.karafuda": ("空札の数（−1 = 全部）", "Karafuda read (−1 = all)"),
+    "race.online.cards_n": ("{n} 枚", "{n} cards"),
     "race.online.private": ("非公開（招待コード、レーティングなし）", "Private (invitation code, unrated)"),
-    "race.online.tables": ("競技かるたの卓", "Kyōgi race tables"),
-    "race.online.refresh": ("更新", "Refresh"),
-    "race.online.join": ("対戦する", "Play"),
-    "race.online.watch": ("観戦", "Watch"),
-    "race.online.col.table": ("卓", "Table"),
-    "race.online.col.players": ("対戦者", "Players"),
-    "race.online.col.cards": ("札", "Cards"),
-    "race.online.col.status": ("状態", "Status"),
     "race.online.status.open": ("募集中", "open"),
     "race.online.status.syncing": ("時計合わせ", "setting clocks"),
     "race.online.status.playing": ("対戦中", "playing"),
@@ -39,7 +31,6 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.opponent": ("相手", "Opponent"),
     "race.online.you": ("あなた", "You"),
     "race.online.left": ("{who}：残り {n} 枚", "{who}: {n} left"),
-    "race.online.took": ("→ {who}", "→ {who}"),
     "race.online.nobody": ("→ —", "→ —"),
     "race.online.karafuda_read": ("空札", "karafuda"),
     "race.online.fast": ("速すぎる取り（{ms} ms 未満）：{who}", "Faster than {ms} ms: {who}"),
@@ -55,8 +46,7 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.resign_ask": ("投了しますか？（負けになります）", "Resign this match? (it counts as a loss)"),
     "race.online.dropped": ("{who} の接続が切れました。{seconds} 秒待ちます",
                             "{who} dropped; the match waits {seconds} s"),
-    "race.online.back": ("相手が戻りました", "The opponent is back"),
-    "race.online.over": ("{winner} の勝ち（{by}）", "{winner} won ({by})"),
+    "race.online.over": ("{winner}の勝ち（{by}）", "{winner} won ({by})"),
     "race.online.draw": ("引き分け（{by}）", "Draw ({by})"),
     "race.online.by.cards": ("札", "cards"),
     "race.online.by.abandonment": ("不在", "abandonment"),
@@ -65,8 +55,6 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.score": ("残り {mine} 対 {theirs}", "{mine} left against {theirs}"),
     "race.online.rating": ("レーティング {rating}（{change}）", "Rating {rating} ({change})"),
     "race.online.reading_failed": ("この札を読めませんでした（{error}）", "This card could not be read ({error})"),
-    "race.online.leave": ("ロビーへ", "To the lobby"),
-    "race.online.bad_cards": ("持ち札は 1〜25 枚", "Cards a side: 1 to 25"),
     "leaderboard.title": ("ランキング（競技かるた）", "Leaderboard (kyōgi)"),
     "leaderboard.rank": ("順位", "Rank"),
     "leaderboard.name": ("名前", "Name"),
@@ -91,7 +79,7 @@ def who(seat: int | None, me: int | None, names: Sequence[str | None]) -> str:
 def judged_line(frame: dict[str, Any], me: int | None, names: Sequence[str | None], kimariji: str = "") -> str:
     """One judged read (``race.judged``) as a log line from seat `me` (a spectator: seat 0):
     number, kimariji and card, the taker, both seats' times, faults and the flags:
-    ``  3. これ（10） → You +250 ms　Opponent +400 ms [Opponent: fault]``."""
+    ``  3. これ（10） → You +250 ms （Opponent +400 ms） [Opponent: fault]``."""
     me_or_0 = 0 if me is None else me
     head = f"{frame['read']:>3}. {kimariji}（{frame['poem']}）"
     if "taker" not in frame:                      # a read judged with no summary (the match ended)
@@ -99,16 +87,18 @@ def judged_line(frame: dict[str, Any], me: int | None, names: Sequence[str | Non
     faulted = {seat for seat, _ in frame.get("faults") or []}
     times = frame.get("reaction_ms") or [None, None]
     taker = frame.get("taker")
-    if frame.get("karafuda"):
-        what = tr("race.online.karafuda_read")
-    else:
-        what = tr("race.online.nobody") if taker is None else tr("race.online.took", who=who(taker, me, names))
-    said = []
-    for seat in (me_or_0, 1 - me_or_0):
+    said = {}
+    for seat in (0, 1):
         text = reaction_text(times[seat], seat in faulted)
-        if text:
-            said.append(f"{who(seat, me, names)} {text}")
-    parts = [head, what, "　".join(said)]
+        said[seat] = f"{who(seat, me, names)} {text}" if text else ""
+    if frame.get("karafuda"):
+        what, others = tr("race.online.karafuda_read"), [said[me_or_0], said[1 - me_or_0]]
+    elif taker is None:
+        what, others = tr("race.online.nobody"), [said[me_or_0], said[1 - me_or_0]]
+    else:
+        what, others = f"→ {said[taker] or who(taker, me, names)}", [said[1 - taker]]
+    rest = "　".join(t for t in others if t)
+    parts = [head, what, f"（{rest}）" if rest else ""]
     parts += [f"[{who(seat, me, names)}: {tr('fault.' + kind)}]" for seat, kind in frame.get("faults") or []]
     flags = flag_lines(frame, me, names)
     if frame.get("timed_out"):

@@ -459,11 +459,11 @@ class OnlinePanel(QWidget):
         names = [n or tr("online.seat_free") for n in (t.get("names") or [None, None])]
         taken = sum(1 for n in t.get("names") or [] if n)
         status = f"race.online.status.{t.get('status')}"
+        rated = tr("race.online.rated" if t.get("rated") else "race.online.unrated")
         return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
-                f"{tr('race.online.game')} · {t.get('cards', 25)}",
+                f"{tr('race.online.game')} · {tr('race.online.cards_n', n=t.get('cards', 25))} · {rated}",
                 f"{taken}/2: " + ", ".join(names),
-                tr(status) if status in MESSAGES else str(t.get("status", "")),
-                tr("race.online.rated" if t.get("rated") else "race.online.unrated")]
+                tr(status) if status in MESSAGES else str(t.get("status", "")), "—"]
 
     @staticmethod
     def _seats_text(seats: list[Any]) -> str:
@@ -537,7 +537,7 @@ class OnlinePanel(QWidget):
     def _table_changed(self) -> None:
         """The table's header (seats, what may be done) and the game's drawing, from the remote table."""
         if self.race_panel is not None:
-            self.table_title.setText("")
+            self.table_title.setText(self.race_panel.title_text())
             self.invitation_label.setText(tr("online.invitation_is", code=self.invitation) if self.invitation else "")
             for w in (self.seat_box, self.sit_button, self.start_button):
                 w.setVisible(False)
@@ -642,6 +642,8 @@ class OnlinePanel(QWidget):
         panel = self.race_panel
         if panel is not None:
             panel.apply(frame)
+            if kind == "race.start":
+                self._table_changed()          # the title says whether the match is rated
         if kind == "rating":
             self.account["rating"] = {"game": frame.get("game"), "rating": frame.get("rating"),
                                       "games": frame.get("games")}

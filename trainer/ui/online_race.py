@@ -104,8 +104,6 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
     def _build(self) -> None:
         self.floor = TerritoryWidget()
         self.floor.interactive = False
-        self.title = QLabel()
-        self.title.setStyleSheet("font-weight: bold;")
         self.banner = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.banner.setStyleSheet("font-size: 16px; color: #333;")
         self.reaction = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
@@ -130,7 +128,7 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         self.wait_button.clicked.connect(self.toggle_wait)
         self.resign_button.clicked.connect(self.resign)
         bar = QHBoxLayout()
-        bar.addWidget(self.title, 1)
+        bar.addWidget(self.banner, 1)
         bar.addWidget(self.wait_button)
         bar.addWidget(self.resign_button)
         side = QWidget()
@@ -150,25 +148,32 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.addLayout(bar)
-        v.addWidget(self.banner)
         v.addWidget(split, 1)
 
     def retranslate(self, *_: Any) -> None:
         race = self.race
-        self.title.setText(tr("race.online.title", table=race.table,
-                              rated=tr("race.online.rated" if race.rated else "race.online.unrated")))
         self.wait_button.setText(tr("race.online.go_on" if race.seat in race.holds else "race.online.wait"))
         self.resign_button.setText(tr("race.online.resign"))
         self.log.clear()
         for frame, kana in self.lines:
             self.log.addItem(self._log_line(frame, kana))
         self.log.scrollToBottom()
+        if self.lines:
+            frame, kana = self.lines[-1]
+            self.judgement.setText(judged_line(frame, race.seat, race.names, kana).split(" ", 1)[-1])
+            self.flags.setText("\n".join(flag_lines(frame, race.seat, race.names, race.floor_ms)))
         if race.offset_ms is not None:
             self.clock_label.setText(tr("race.online.clock", offset=f"{race.offset_ms:.0f}",
                                         error=f"{race.error_ms or 0:.1f}"))
         if race.rating is not None:
             self.rating.setText(rating_text(race.rating))
         self._show_state()
+
+    def title_text(self) -> str:
+        """The table's title (the Online tab's table row shows it)."""
+        race = self.race
+        return tr("race.online.title", table=race.table,
+                  rated=tr("race.online.rated" if race.rated else "race.online.unrated"))
 
     def _log_line(self, frame: dict[str, Any], kana: str) -> str:
         line = judged_line(frame, self.race.seat, self.race.names, kana)
