@@ -160,6 +160,8 @@ class OnlinePanel(QWidget):
         self.leaders: list[dict[str, Any]] = []
         self.account: dict[str, Any] = {}               # signed_in: name, guest, rating
         self._race_codes: dict[str, str] = {}
+        self.race_options: dict[str, Any] = {}
+        """More ``race.create`` fields for a race table made from the form (a test's ``karafuda: 0``)."""
         self._race_poll = QTimer(self, interval=3000)   # race tables are not in the lobby's pushes
         self._race_poll.timeout.connect(self.ask_race_tables)
         self.lobby: list[dict[str, Any]] = []
@@ -390,7 +392,7 @@ class OnlinePanel(QWidget):
         if game == RACE:
             self.notice.clear()
             self.conn.send("race.create", game=RACE, cards=self.length_spin.value(),
-                           private=self.private_box.isChecked())
+                           private=self.private_box.isChecked(), **self.race_options)
             return
         minutes = self.timer_spin.value()
         length = {LENGTH[game][0]: self.length_spin.value()}
