@@ -239,7 +239,7 @@ def test_a_rated_match_shows_the_new_rating_and_the_leaderboard(qtbot, tmp_path,
     try:
         table = bot.create(account="bob")
         sign_in(qtbot, tab, server.url, account="alice")
-        assert tr("online.your_rating", name="alice", rating="1500") in tab.who_label.text()
+        assert tr("online.your_rating", rating="1500") in tab.who_label.text()
         play_to_the_end(qtbot, tab, bot, table)
         panel = tab.race_panel
         assert panel.race.rated and tr("race.online.rated") in tab.table_title.text()

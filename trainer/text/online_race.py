@@ -13,7 +13,8 @@ from trainer.text.messages import add_messages, tr
 
 RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.game": ("競技かるた（オンライン対戦）", "Kyōgi (online race)"),
-    "race.online.create": ("競技かるたの卓を作る", "Create a kyōgi race table"),
+    "race.online.game_short": ("競技かるた", "Kyōgi"),
+    "race.online.rated_short": ("レート戦", "rated"),
     "race.online.cards": ("一人の持ち札", "Cards a side"),
     "race.online.cards_n": ("{n} 枚", "{n} cards"),
     "race.online.private": ("非公開（招待コード、レーティングなし）", "Private (invitation code, unrated)"),
@@ -60,8 +61,7 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "leaderboard.name": ("名前", "Name"),
     "leaderboard.rating": ("レーティング", "Rating"),
     "leaderboard.games": ("対戦数", "Games"),
-    "online.your_rating": ("{name}：レーティング {rating}", "{name}: rating {rating}"),
-    "online.no_rating": ("{name}（ゲスト、レーティングなし）", "{name} (guest, unrated)"),
+    "online.your_rating": ("レーティング {rating}", "rating {rating}"),
 }
 add_messages(RACE_MESSAGES)
 

@@ -461,11 +461,11 @@ class OnlinePanel(QWidget):
         names = [n or tr("online.seat_free") for n in (t.get("names") or [None, None])]
         taken = sum(1 for n in t.get("names") or [] if n)
         status = f"race.online.status.{t.get('status')}"
-        rated = tr("race.online.rated" if t.get("rated") else "race.online.unrated")
+        state = tr(status) if status in MESSAGES else str(t.get("status", ""))
         return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
-                f"{tr('race.online.game')} · {tr('race.online.cards_n', n=t.get('cards', 25))} · {rated}",
+                f"{tr('race.online.game_short')} · {tr('race.online.cards_n', n=t.get('cards', 25))}",
                 f"{taken}/2: " + ", ".join(names),
-                tr(status) if status in MESSAGES else str(t.get("status", "")), "—"]
+                f"{state} · {tr('race.online.rated_short')}" if t.get("rated") else state, "—"]
 
     @staticmethod
     def _seats_text(seats: list[Any]) -> str:
@@ -667,7 +667,7 @@ class OnlinePanel(QWidget):
         name, rating = self.account.get("name", ""), self.account.get("rating")
         text = tr("online.signed_in", name=name)
         if rating:
-            text += "　" + tr("online.your_rating", name=name, rating=f"{float(rating['rating']):.0f}")
+            text += "　" + tr("online.your_rating", rating=f"{float(rating['rating']):.0f}")
         self.who_label.setText(text)
 
     def _show_leaders(self, players: list[dict[str, Any]]) -> None:

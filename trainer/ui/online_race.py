@@ -220,6 +220,8 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
                                                                       for s in race.holds)))
         elif race.read is not None:
             self.banner.setText(tr("race.online.read", number=race.read.number))
+        else:
+            self.banner.setText("")
         me = race.seat if race.seat is not None else 0
         if len(race.left) == 2:
             self.scores.setText("\n".join(tr("race.online.left", who=who(s, race.seat, race.names), n=race.left[s])
