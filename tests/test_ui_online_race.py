@@ -68,12 +68,12 @@ class BotThread:
             return created["table"]
         return self.run(go())
 
-    def join_and_wait(self, table: str, code: str) -> None:
-        """Sit at seat 1 of the tab's private table with its invitation code, pressing nothing."""
+    def join_and_wait(self, table: str, code: str | None = None) -> None:
+        """Sit at seat 1 (of a private table with its invitation code), pressing nothing."""
         async def go() -> None:
             assert self.client is not None
             self.bot = RaceBot(self.client, table, lambda *_: [])
-            await self.bot.send("race.join", table=table, seat=1, code=code)
+            await self.bot.send("race.join", table=table, seat=1, **({"code": code} if code else {}))
             self.result = await self.bot.play()
         self.future = asyncio.run_coroutine_threadsafe(go(), self.loop)
 
@@ -288,3 +288,54 @@ def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbo
     assert not panel.resign_button.isEnabled()
     tab.leave_button.click()
     assert tab.pages.currentIndex() == LOBBY and tab.race_panel is None
+
+
+def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp_path, server, store,
+                                                                      monkeypatch):
+    """待った from the tab: after the read being raced is judged the reader holds, the person drags a
+    card of their side, the server takes the layout and both the tab and a spectator's tab draw it;
+    going on releases the next card. Then the tab resigns."""
+    from trainer.rules.territory import Place
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    (tmp_path / "w").mkdir()
+    watcher = make_tab(qtbot, tmp_path / "w", store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        sign_in(qtbot, watcher, server.url)
+        tab.join(table)
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        panel = tab.race_panel
+        bot.join_and_wait(table)
+        qtbot.waitUntil(lambda: panel.race.read is not None, timeout=10_000)
+        watcher.join(table, watch=True)
+        qtbot.waitUntil(lambda: watcher.race_panel is not None and watcher.race_panel.race.started, timeout=10_000)
+        seen = watcher.race_panel
+        assert seen.race.seat is None and not seen.floor.interactive and not seen.resign_button.isEnabled()
+        panel.wait_button.click()
+        qtbot.waitUntil(lambda: panel.race.may_rearrange, timeout=30_000)
+        assert panel.banner.text() == tr("race.online.rearrange") and panel.floor.arranging
+        assert panel.wait_button.text() == tr("race.online.go_on")
+        held_at = panel.race.read.number
+        card = panel.floor.floor.own.rows()[0][0][0]
+        assert panel.floor.move_card(card, Place(2, "right", 0))
+        qtbot.waitUntil(lambda: 0 in panel.race.layouts and 0 in seen.race.layouts, timeout=10_000)
+        rows = [[list(left), list(right)] for left, right in panel.floor.floor.own.rows()]
+        assert panel.race.layouts[0] == rows == seen.race.layouts[0]
+        assert [[list(left), list(right)] for left, right in seen.floor.floor.own.rows()] == rows   # seat 0 below
+        assert panel.race.read.number == held_at                 # nothing released while holding
+        panel.wait_button.click()
+        qtbot.waitUntil(lambda: panel.race.read.number == held_at + 1, timeout=10_000)
+        assert not panel.floor.arranging
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None and seen.race.over is not None, timeout=10_000)
+        bot.future.result(10)
+    finally:
+        bot.stop()
+        watcher.shutdown()
+    assert seen.log.count() == len(seen.race.judged) == len(panel.race.judged)
+    assert seen.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
+                                            by=tr("race.online.by.resignation")))

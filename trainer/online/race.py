@@ -99,10 +99,11 @@ class RaceState:
     over: dict[str, Any] | None = None
     rating: dict[str, Any] | None = None
     touches: dict[int, list[tuple[int, float]]] = field(default_factory=dict)   # read -> (card, ms)
+    layouts: dict[int, list[list[list[int]]]] = field(default_factory=dict)     # seat -> rows (race.layout)
 
     @property
     def started(self) -> bool:
-        return self.seat is not None and bool(self.sides[0] or self.sides[1] or self.judged)
+        return bool(self.sides[0] or self.sides[1] or self.judged)
 
     @property
     def open_read(self) -> RaceRead | None:
@@ -144,6 +145,8 @@ class RaceState:
             self.owing = frame.get("owing")
             if self.owing is None or self.owing[0] != self.seat:
                 self.okuri = None
+        elif kind == "race.layout":
+            self.layouts[int(frame["seat"])] = frame["rows"]
         elif kind == "race.held":
             self.holds = list(frame.get("seats") or [])
         elif kind == "race.waiting":
@@ -160,6 +163,15 @@ class RaceState:
         else:
             return False
         return True
+
+    @property
+    def may_rearrange(self) -> bool:
+        """This seat holds the reader (待った), the last read is judged and nobody owes a card:
+        the server takes a new layout of the seat's side now (``race.arrange``)."""
+        read = self.read
+        judged = self.judged[-1]["read"] if self.judged else 0
+        return (self.seat is not None and self.seat in self.holds and self.over is None and self.owing is None
+                and (read is None or read.number == judged))
 
     def touched(self, number: int, card: int, reaction_ms: float) -> None:
         """This client sent a touch for read `number` (kept for the statistics)."""

@@ -43,6 +43,8 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.wait": ("待った", "Wait (待った)"),
     "race.online.go_on": ("再開", "Go on"),
     "race.online.held": ("待った：{who}", "Waiting: {who}"),
+    "race.online.rearrange": ("待った：自陣の札をドラッグして並べ替えられます（「再開」で続けます）",
+                              "Waiting: drag your own cards to rearrange them (Go on to continue)"),
     "race.online.resign": ("投了", "Resign"),
     "race.online.resign_ask": ("投了しますか？（負けになります）", "Resign this match? (it counts as a loss)"),
     "race.online.dropped": ("{who} の接続が切れました。{seconds} 秒待ちます",

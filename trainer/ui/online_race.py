@@ -93,6 +93,7 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         self._poll.start()
         self.floor.clock = clock
         self.floor.touched.connect(self.press)
+        self.floor.arranged.connect(self.arranged)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
@@ -189,6 +190,12 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
             self._floor_from_sides(fresh=True)
             self.floor.interactive = self.race.seat is not None
             self.retranslate()
+        elif kind == "race.watching":              # a spectator: the floor and the reads so far
+            self._floor_from_sides(fresh=True)
+            self.lines = [(j, "") for j in self.race.judged]
+            self.retranslate()
+        elif kind == "race.layout":
+            self._layout(frame)
         elif kind == "race.read":
             self._read(self.race.read)
         elif kind == "race.judged":
@@ -199,6 +206,7 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
             self._over()
         elif kind == "rating":
             self.rating.setText(rating_text(frame))
+        self.floor.arranging = self.race.may_rearrange
         self._show_state()
 
     def _show_state(self) -> None:
@@ -215,6 +223,8 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         elif race.waiting is not None:
             self.banner.setText(tr("race.online.dropped", who=who(race.waiting.get("seat"), race.seat, race.names),
                                    seconds=f"{race.waiting.get('seconds', 0):g}"))
+        elif race.may_rearrange:
+            self.banner.setText(tr("race.online.rearrange"))
         elif race.holds:
             self.banner.setText(tr("race.online.held", who="、".join(who(s, race.seat, race.names)
                                                                       for s in race.holds)))
@@ -229,6 +239,24 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         self.wait_button.setEnabled(race.seat is not None and race.over is None and race.started)
         self.resign_button.setEnabled(race.seat is not None and race.over is None and race.started)
         self.wait_button.setText(tr("race.online.go_on" if race.seat in race.holds else "race.online.wait"))
+
+    def _layout(self, frame: dict[str, Any]) -> None:
+        """A seat's side laid out anew (``race.layout``, after 待った): drawn as the server took it."""
+        race = self.race
+        me = race.seat if race.seat is not None else 0
+        try:
+            side = Territory([(left, right) for left, right in frame["rows"]])
+        except (LayoutError, TypeError, ValueError):
+            return
+        old = self.floor.floor
+        own = frame["seat"] == me
+        self.floor.set_floor(Floor(own=side if own else old.own, opp=old.opp if own else side))
+
+    def arranged(self) -> None:
+        """The person dragged a card of their side while holding the reader: the new layout to the server."""
+        if self.race.may_rearrange:
+            rows = [[list(left), list(right)] for left, right in self.floor.floor.own.rows()]
+            self.send("race.arrange", table=self.race.table, rows=rows)
 
     def _floor_from_sides(self, fresh: bool = False) -> None:
         race = self.race
