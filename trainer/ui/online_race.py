@@ -63,7 +63,105 @@ def kept_layout(old: Territory, cards: list[int]) -> Territory:
     return side
 
 
-class OnlineRacePanel(UsesStatsStore, QWidget):
+class RaceReading:
+    """Reading each released card here and timing presses on it: what a kyōgi and a Mubeyama
+    table share (`race`: a `RaceState`; the panel gives `send`, `settings`, `banner`)."""
+
+    race: RaceState
+    send: Callable[..., Any]
+    settings: Any
+    banner: QLabel
+
+    def _setup_reading(self, driver: Any, clock: Clock, owner: QWidget) -> None:
+        self.driver = driver
+        self.clock = clock
+        self.race_checks = RaceChecks(driver, clock)
+        self.disturbed: dict[int, str] = {}       # read number -> why its race is not counted
+        self._sounded: set[int] = set()           # reads whose card this client has finished reading
+        self.driver.card_finished.connect(self._card_read)
+        self.driver.error.connect(self._reading_failed)
+        self._ma = QTimer(owner, singleShot=True)
+        self._ma.timeout.connect(self._say_done)
+        self._poll = QTimer(owner, interval=20)
+        self._poll.timeout.connect(self.race_checks.poll)
+        self._poll.start()
+
+    def _released(self, read: RaceRead) -> None:
+        """A card was released (the panel clears what the last one left on the table)."""
+
+    def measure(self, read: RaceRead, stamp: float) -> tuple[float, float, str]:
+        """A press at `stamp` on `read`: (the kimariji's time here, the reaction ms, the part)."""
+        kimariji_t = self.kimariji_time(read)
+        return kimariji_t, (stamp - kimariji_t) * 1000, self.part_of(read, stamp)
+
+    def _read(self, read: RaceRead | None) -> None:
+        if read is None:
+            return
+        from trainer.reader.session import ReadingTiming
+        self._ma.stop()
+        self._released(read)
+        g = self.settings.get
+        # the card alone, its kami-no-ku at once (no ma before it: the server set the moment)
+        timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False)
+        self.driver.start([read.poem], timing=timing, joka=False, start_at=read.start_at)
+
+    def _mark(self, read: RaceRead, name: str) -> float | None:
+        """The player's time of `name` in this read's card, if this reading has it."""
+        if self.driver.programme is None or list(self.driver.order) != [read.poem]:
+            return None                   # this card's reading is not on the player yet
+        try:
+            return self.driver.mark_time(0, name)
+        except KeyError:
+            return None
+
+    def kimariji_time(self, read: RaceRead) -> float:
+        """When the kimariji (the mora that completes it now) sounded here; the programme's
+        layout from the start moment while this reading has not placed it yet."""
+        start = self._mark(read, "kami_start")
+        mora = self._mark(read, f"kami:mora:{read.mora}")
+        if start is None or mora is None:
+            return read.kimariji_at
+        return max(start, mora)
+
+    def part_of(self, read: RaceRead, stamp: float) -> str:
+        kami_end, shimo_end = self._mark(read, "kami_end"), self._mark(read, "shimo_end")
+        if kami_end is None or shimo_end is None:
+            return read.programme_part((stamp - read.start_at) * read.speed)
+        return KAMI if stamp < kami_end else SHIMO if stamp < shimo_end else MA
+
+    def _card_read(self, poem: int) -> None:
+        """The card's shimo-no-ku ended here: its ma, then ``race.done``."""
+        read = self.race.open_read
+        if read is None or read.poem != poem:
+            return
+        self._sounded.add(read.number)
+        self._ma.start(max(0, round(read.ma_s / read.speed * 1000)))
+
+    def _reading_failed(self, message: str) -> None:
+        """The card could not be read here (another reading took the player, a voice failed):
+        said, and the card is over on this side so the match goes on."""
+        read = self.race.open_read
+        self.banner.setText(tr("race.online.reading_failed", error=message))
+        if read is not None:
+            self._sounded.add(read.number)
+            self._say_done()
+
+    def _say_done(self) -> None:
+        read = self.race.open_read
+        if read is None:
+            return
+        self.race_checks.flush()               # every touch goes before the read is said done
+        self.race.done.add(read.number)
+        self.send("race.done", table=self.race.table, read=read.number)
+
+    def _stop_reading(self) -> None:
+        self._poll.stop()
+        self._ma.stop()
+        self.race_checks.flush()
+        self.driver.stop()
+
+
+class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
     """One race table (see the module docstring). `send(type, **fields)` sends to the server."""
 
     def __init__(self, table: str, send: Callable[..., Any], settings: Any, voices: Any, *,
@@ -76,21 +174,11 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
             from trainer.ui.reading import ReadingDriver
             driver = ReadingDriver(voices, parent=self, name=tr("race.online.game"))
             driver.name_msg = "race.online.game"
-        self.driver = driver
-        self.race_checks = RaceChecks(driver, clock)
-        self.disturbed: dict[int, str] = {}       # read number -> why its race is not counted
         self.lines: list[tuple[dict[str, Any], str]] = []   # judged frames and their kimariji, for the log
         self.shown: list[dict[str, Any]] = []     # what the panel showed of each judgement (tests read it)
         self._kimariji: dict[int, str] = {}
-        self._sounded: set[int] = set()           # reads whose card this client has finished reading
         self._build()
-        self.driver.card_finished.connect(self._card_read)
-        self.driver.error.connect(self._reading_failed)
-        self._ma = QTimer(self, singleShot=True)
-        self._ma.timeout.connect(self._say_done)
-        self._poll = QTimer(self, interval=20)
-        self._poll.timeout.connect(self.race_checks.poll)
-        self._poll.start()
+        self._setup_reading(driver, clock, self)
         self.floor.clock = clock
         self.floor.touched.connect(self.press)
         self.floor.arranged.connect(self.arranged)
@@ -267,44 +355,6 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         opp = Territory.arranged(sorted(opp_cards)) if fresh else kept_layout(old.opp, opp_cards)
         self.floor.set_floor(Floor(own=own, opp=opp))
 
-    # -- reading the card here ------------------------------------------------------------------------
-    def _read(self, read: RaceRead | None) -> None:
-        if read is None:
-            return
-        from trainer.reader.session import ReadingTiming
-        self._ma.stop()
-        self.floor.highlights.clear()
-        self.floor.update()
-        self._kimariji[read.number] = read.kimariji
-        g = self.settings.get
-        # the card alone, its kami-no-ku at once (no ma before it: the server set the moment)
-        timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False)
-        self.driver.start([read.poem], timing=timing, joka=False, start_at=read.start_at)
-
-    def _mark(self, read: RaceRead, name: str) -> float | None:
-        """The player's time of `name` in this read's card, if this reading has it."""
-        if self.driver.programme is None or list(self.driver.order) != [read.poem]:
-            return None                   # this card's reading is not on the player yet
-        try:
-            return self.driver.mark_time(0, name)
-        except KeyError:
-            return None
-
-    def kimariji_time(self, read: RaceRead) -> float:
-        """When the kimariji (the mora that completes it now) sounded here; the programme's
-        layout from the start moment while this reading has not placed it yet."""
-        start = self._mark(read, "kami_start")
-        mora = self._mark(read, f"kami:mora:{read.mora}")
-        if start is None or mora is None:
-            return read.kimariji_at
-        return max(start, mora)
-
-    def part_of(self, read: RaceRead, stamp: float) -> str:
-        kami_end, shimo_end = self._mark(read, "kami_end"), self._mark(read, "shimo_end")
-        if kami_end is None or shimo_end is None:
-            return read.programme_part((stamp - read.start_at) * read.speed)
-        return KAMI if stamp < kami_end else SHIMO if stamp < shimo_end else MA
-
     # -- the person's presses -------------------------------------------------------------------------
     def press(self, card: int, stamp: float) -> None:
         """A press on the floor, stamped when Qt delivered it: the okurifuda owed, or a touch."""
@@ -317,9 +367,7 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         read = race.open_read
         if read is None or race.seat is None:
             return
-        kimariji_t = self.kimariji_time(read)
-        reaction_ms = (stamp - kimariji_t) * 1000
-        part = self.part_of(read, stamp)
+        kimariji_t, reaction_ms, part = self.measure(read, stamp)
         race.touched(read.number, card, reaction_ms)
         self.floor.highlights[card] = BLUE
         self.floor.update()
@@ -337,31 +385,6 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         if reason is not None:
             self.disturbed[read.number] = reason
         self.send("race.touch", **read.touch(card, reaction_ms, stamp, part, stall=reason is not None))
-
-    def _card_read(self, poem: int) -> None:
-        """The card's shimo-no-ku ended here: its ma, then ``race.done``."""
-        read = self.race.open_read
-        if read is None or read.poem != poem:
-            return
-        self._sounded.add(read.number)
-        self._ma.start(max(0, round(read.ma_s / read.speed * 1000)))
-
-    def _reading_failed(self, message: str) -> None:
-        """The card could not be read here (another reading took the player, a voice failed):
-        said, and the card is over on this side so the match goes on."""
-        read = self.race.open_read
-        self.banner.setText(tr("race.online.reading_failed", error=message))
-        if read is not None:
-            self._sounded.add(read.number)
-            self._say_done()
-
-    def _say_done(self) -> None:
-        read = self.race.open_read
-        if read is None:
-            return
-        self.race_checks.flush()               # every touch goes before the read is said done
-        self.race.done.add(read.number)
-        self.send("race.done", table=self.race.table, read=read.number)
 
     # -- the server's judgement -----------------------------------------------------------------------
     def _judged(self, frame: dict[str, Any]) -> None:
@@ -425,11 +448,13 @@ class OnlineRacePanel(UsesStatsStore, QWidget):
         if race.seat is not None and race.over is None and self.confirm_resign():
             self.send("race.resign", table=race.table)
 
+    def _released(self, read: RaceRead) -> None:
+        self.floor.highlights.clear()
+        self.floor.update()
+        self._kimariji[read.number] = read.kimariji
+
     def shutdown(self) -> None:
-        self._poll.stop()
-        self._ma.stop()
-        self.race_checks.flush()
-        self.driver.stop()
+        self._stop_reading()
 
 
 __all__ = ["OnlineRacePanel", "kept_layout", "KIND"]
