@@ -185,6 +185,39 @@ def online_race(qtbot, w):
     tab._table_changed()
 
 
+def online_mubeyama(qtbot, w):
+    """An online Mubeyama table (Okayama, 4 seats) waiting for the person's flip, three reads judged."""
+    from trainer.games.mubeyama_session import HUMAN, new_session
+    from trainer.rules.mubeyama import AwaitFlip, AwaitRead, Flip
+    from trainer.server import codec
+    from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+    from trainer.ui.online_panel import TABLE
+    tab = _tab(w, "mode.online")
+    panel = OnlineMubeyamaPanel("r1a2b3c4d", lambda *a, **k: None, tab.settings, tab.voices)
+    tab.race_panel = panel
+    tab.game_area.addWidget(panel, 1)
+    tab.pages.setCurrentIndex(TABLE)
+    game = new_session("okayama4", 5, (HUMAN,) * 4, {})
+    panel.apply({"type": "race.start", "table": panel.table, "game": "mubeyama", "variant": "okayama4", "seat": 0,
+                 "names": ["emi", "ken", "aki", "yu"], "speed": 1})
+    for n in range(1, 5):
+        poem = game.next_yomifuda()
+        game.card_started(poem)
+        game.kimariji_sounded(poem, at=game.clock.now())
+        p = game.state.pending
+        if n < 4 and isinstance(p, AwaitFlip):
+            game.act(p.seat, Flip(p.seat, p.no))
+        if n < 4:
+            panel.apply({"type": "race.judged", "table": panel.table, "read": n, "poem": poem, "timed_out": False,
+                         "flips": [{"read": n, "seat": n % 4, "card": poem, "reaction_ms": 380 + 40 * n}],
+                         "left": list(game.state.scores())})
+    view = game.view(0)
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "pending": type(view.pending).__name__,
+                 "view": codec.to_json(view)})
+    assert not isinstance(view.pending, AwaitRead)
+    tab._table_changed()
+
+
 def _whole_score_sheet(w):
     """Unsun's score sheet filled to its 8 deals (after the screenshot: the rows are made up)."""
     sheet = w.games.show_game("unsun").shell.scores
@@ -211,7 +244,8 @@ def _games():
 
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
-           ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race)] + \
+           ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race),
+           ("online_mubeyama", online_mubeyama)] + \
     [(g, game(g)) for g in _games()]
 
 

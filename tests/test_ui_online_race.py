@@ -339,3 +339,91 @@ def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp
     assert seen.log.count() == len(seen.race.judged) == len(panel.race.judged)
     assert seen.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
                                             by=tr("race.online.by.resignation")))
+
+
+def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, server, store):
+    """Mubeyama (Okayama, 4 seats): three bots and the tab. The tab reads each card released, and
+    when the card is its own it is clicked MY_MS after the kimariji as it sounded here: the
+    server's judgement carries that flip time. After two of its own flips the tab resigns."""
+    from audio.fake_voice import ToneVoice
+    from trainer.server.race_bot import MubeyamaBot, fixed_flip
+    from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+    settings = S.Settings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat))
+    settings.set(S.PAUSE, 0.3)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
+    qtbot.addWidget(tab)
+    tab.resize(1024, 700)
+    tab.show()
+    loop = BotThread(server.url)
+    clients: list[Client] = []
+    futures = []
+    try:
+        async def create() -> str:
+            first, _ = await Client.connect(server.url, "m0")
+            clients.append(first)
+            created = await first.call("race.create", game="mubeyama", variant="okayama4", seed="5", speed=20.0,
+                                       hold_seconds=20.0)
+            return created["table"]
+        table = loop.run(create())
+        sign_in(qtbot, tab, server.url)
+        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+        tab.join(table)
+        qtbot.waitUntil(lambda: isinstance(tab.race_panel, OnlineMubeyamaPanel), timeout=10_000)
+        panel = tab.race_panel
+        assert panel.race.seat == 0
+
+        async def sit(seat: int) -> Any:
+            client = clients[0] if seat == 1 else (await Client.connect(server.url, f"m{seat}"))[0]
+            if seat != 1:
+                clients.append(client)
+            bot = MubeyamaBot(client, table, fixed_flip)
+            await bot.join(seat)
+            return await bot.play()
+        futures = [asyncio.run_coroutine_threadsafe(sit(s), loop.loop) for s in (1, 2, 3)]
+        clicked: dict[int, float] = {}
+
+        def on_card(poem: int) -> None:
+            read = panel.race.read
+            if read is None or read.poem != poem:
+                return
+            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+            def press() -> None:
+                if not panel.race.owes_flip() or panel.race.view.pending.no != poem:
+                    return
+                clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
+                centre = panel.table_view.slot_centre(0, poem)
+                qtbot.mouseClick(panel.table_view, Qt.MouseButton.LeftButton,
+                                 pos=QPoint(round(centre.x()), round(centre.y())))
+            timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+            timer.timeout.connect(press)
+            timer.start(max(0, round(due * 1000)))
+        panel.driver.card_started.connect(on_card)
+
+        def mine_judged() -> list[dict[str, Any]]:
+            return [f for j in panel.race.judged for f in j.get("flips") or [] if f["seat"] == 0]
+        qtbot.waitUntil(lambda: len(mine_judged()) >= 2 or panel.race.over is not None, timeout=150_000)
+        assert panel.race.over is None
+        mine = mine_judged()
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        for future in futures:
+            future.result(20)
+    finally:
+        async def close() -> None:
+            for c in clients:
+                await c.close()
+        try:
+            loop.run(close(), 10)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+        loop.stop()
+        tab.shutdown()
+    sent = {m["read"]: m for m in panel.flips_sent}
+    for flip in mine:
+        assert flip["reaction_ms"] == round(sent[flip["read"]]["reaction_ms"])      # the server took the tab's time
+        assert abs(flip["reaction_ms"] - clicked[flip["read"]]) < 5, (flip, clicked)   # what the test pressed
+    assert panel.race.over["by"] == "resignation" and 0 not in panel.race.over["winners"]
+    assert panel.log.count() == len(panel.race.judged)
+    assert tab.table_title.text() == tr("race.mubeyama.title", table=table, variant=tr("mubeyama.variant.okayama4"))

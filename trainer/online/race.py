@@ -197,4 +197,66 @@ class RaceState:
                             faults[0] if faults else None)
 
 
-__all__ = ["RaceRead", "RaceState", "OnlineRecord", "KAMI", "SHIMO", "MA"]
+__all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA"]
+
+
+@dataclass
+class MubeyamaRaceState(RaceState):
+    """An online Mubeyama table (``docs/online-races.md``, "Mubeyama"): the same reads, holds
+    and result as a kyōgi table, and the seat's own view of the game (``race.view``), decoded
+    into the engine's `MubeyamaView` that the local table draws."""
+
+    variant: str = ""
+    view: Any = None
+    pending: str = ""
+    scores: list[int] = field(default_factory=list)
+
+    @property
+    def started(self) -> bool:
+        return self.view is not None
+
+    def apply(self, frame: dict[str, Any]) -> bool:
+        kind = frame.get("type")
+        if kind != "rating" and frame.get("table") not in (None, self.table):
+            return False
+        if kind == "race.start":
+            self.seat, self.variant = frame.get("seat"), str(frame.get("variant", ""))
+            self.names = list(frame.get("names") or [])
+            self.offset_ms, self.error_ms = frame.get("offset_ms"), frame.get("error_ms")
+        elif kind == "race.view":
+            self.pending = str(frame.get("pending", ""))
+            self.view = decode_mubeyama_view(frame["view"], self.pending)
+        elif kind == "race.judged":
+            self.judged.append(frame)
+            self.scores = list(frame.get("left") or self.scores)
+        elif kind == "race.watching":
+            self.names = list(frame.get("names") or self.names)
+            self.judged = list(frame.get("history") or [])
+        else:
+            return super().apply(frame)
+        return True
+
+    def owes_flip(self) -> bool:
+        """The card being read is this seat's: it is to flip it."""
+        p = getattr(self.view, "pending", None)
+        return self.pending in ("AwaitFlip", "AwaitReveal") and self.seat is not None and \
+            getattr(p, "seat", None) == self.seat
+
+    def owes_pass(self) -> bool:
+        p = getattr(self.view, "pending", None)
+        return self.pending == "AwaitPass" and self.seat is not None and getattr(p, "giver", None) == self.seat
+
+
+def decode_mubeyama_view(payload: Any, pending: str) -> Any:
+    """A ``race.view`` frame's view as the engine's `MubeyamaView` (the server's codec, read back).
+    What the game waits for is decoded as the class the frame names (`pending`): its JSON
+    carries no kind, and the codec would read it as the union's first member that fits."""
+    import dataclasses
+
+    import trainer.rules.mubeyama as rules
+    from trainer.server import codec
+    view = codec._from_json("mubeyama", rules.MubeyamaView, payload)  # the codec's one reader of its JSON
+    kind = getattr(rules, pending, None)
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind) and isinstance(payload, dict):
+        view = dataclasses.replace(view, pending=codec._from_json("mubeyama", kind, payload.get("pending")))
+    return view

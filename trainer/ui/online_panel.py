@@ -31,6 +31,7 @@ from trainer.online.table import RemoteTable
 from trainer.games.protocol import IllegalAction
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
 from trainer.ui.online_race import OnlineRacePanel
 from trainer.ui.online_table import OnlineTablePanel, panel_for
 from trainer.ui.settings import Key
@@ -114,6 +115,7 @@ GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi",
 
 
 RACE = "kyogi"
+MUBEYAMA = "mubeyama"
 """The kind box's entry for an online kyōgi race (``race.*`` messages, ``docs/online-races.md``)."""
 LEADERS = 10
 """Rows of the lobby's leaderboard."""
@@ -127,6 +129,8 @@ def is_race_table(table: str) -> bool:
 def game_label(game: str, variant: str) -> str:
     if game == RACE:
         return tr("race.online.game")
+    if game == MUBEYAMA:
+        return f"{tr('race.mubeyama.game')} — {tr(f'mubeyama.variant.{variant}')}"
     if game == "yomi37":
         return tr("yomi.variant.yomi37")
     if game == "yomi" and variant == "wild":
@@ -155,7 +159,8 @@ class OnlinePanel(QWidget):
         self.conn: Connection | None = None
         self.remote: RemoteTable | None = None
         self.game_panel: Any = None
-        self.race_panel: OnlineRacePanel | None = None
+        self.race_panel: OnlineRacePanel | OnlineMubeyamaPanel | None = None
+        self._race_games: dict[str, str] = {}           # race tables created here: their game
         self.race_tables: list[dict[str, Any]] = []     # race.list: the race tables in the lobby
         self.leaders: list[dict[str, Any]] = []
         self.account: dict[str, Any] = {}               # signed_in: name, guest, rating
@@ -394,6 +399,11 @@ class OnlinePanel(QWidget):
             self.conn.send("race.create", game=RACE, cards=self.length_spin.value(),
                            private=self.private_box.isChecked(), **self.race_options)
             return
+        if game == MUBEYAMA:
+            self.notice.clear()
+            self.conn.send("race.create", game=MUBEYAMA, variant=variant, private=self.private_box.isChecked(),
+                           **self.race_options)
+            return
         minutes = self.timer_spin.value()
         length = {LENGTH[game][0]: self.length_spin.value()}
         self.notice.clear()
@@ -406,10 +416,13 @@ class OnlinePanel(QWidget):
         if data is None:
             return
         game, variant = str(data).split("/")
-        race = game == RACE
+        race = game in (RACE, MUBEYAMA)
         for w in (self.seats_box, self.level_box, self.timer_spin):
             self.create_form.setRowVisible(w, not race)
-        self.private_box.setText(tr("race.online.private" if race else "online.private"))
+        self.create_form.setRowVisible(self.length_spin, game != MUBEYAMA)
+        self.private_box.setText(tr("race.online.private" if game == RACE else "online.private"))
+        if game == MUBEYAMA:
+            return
         if race:
             self.length_label.setText(tr("race.online.cards"))
             self.length_spin.setSingleStep(1)
@@ -460,6 +473,11 @@ class OnlinePanel(QWidget):
     def _race_cells(t: dict[str, Any]) -> list[str]:
         names = [n or tr("online.seat_free") for n in (t.get("names") or [None, None])]
         taken = sum(1 for n in t.get("names") or [] if n)
+        if t.get("game") == MUBEYAMA:
+            return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                    tr("race.mubeyama.game"), f"{taken}/{len(names)}: " + ", ".join(names),
+                    tr(f"race.online.status.{t.get('status')}") if f"race.online.status.{t.get('status')}"
+                    in MESSAGES else str(t.get("status", "")), "—"]
         status = f"race.online.status.{t.get('status')}"
         state = tr(status) if status in MESSAGES else str(t.get("status", ""))
         return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
@@ -636,11 +654,17 @@ class OnlinePanel(QWidget):
         if kind == "race.created":
             if frame.get("code"):
                 self._race_codes[frame["table"]] = frame["code"]
+            kind_data = str(self.kind_box.currentData() or "")
+            self._race_games[frame["table"]] = kind_data.split("/")[0] if kind_data.startswith(MUBEYAMA) else RACE
             self.join_race(frame["table"])
             return
         if kind in ("race.joined", "race.watching", "race.resumed") and (
                 self.race_panel is None or self.race_panel.table != frame["table"]):
-            self._open_race(frame["table"])
+            self._open_race(frame["table"], self._game_of(frame["table"]))
+        elif kind == "race.start" and frame.get("game") == MUBEYAMA and self.race_panel is not None \
+                and not isinstance(self.race_panel, OnlineMubeyamaPanel):
+            self._race_games[frame["table"]] = MUBEYAMA      # joined by invitation: the start says the game
+            self._open_race(frame["table"], MUBEYAMA)
         panel = self.race_panel
         if panel is not None:
             panel.apply(frame)
@@ -653,10 +677,15 @@ class OnlinePanel(QWidget):
             if self.conn is not None:
                 self.conn.send("leaderboard", game=RACE, limit=LEADERS)
 
-    def _open_race(self, table: str) -> None:
+    def _game_of(self, table: str) -> str:
+        listed = next((t for t in self.race_tables if t["table"] == table), None)
+        return self._race_games.get(table) or (listed or {}).get("game") or RACE
+
+    def _open_race(self, table: str, game: str = RACE) -> None:
         self._close_table()
         assert self.conn is not None
-        self.race_panel = OnlineRacePanel(table, self.conn.send, self.settings, self.voices)
+        panel_type = OnlineMubeyamaPanel if game == MUBEYAMA else OnlineRacePanel
+        self.race_panel = panel_type(table, self.conn.send, self.settings, self.voices)
         code = self._race_codes.get(table)
         self.invitation = f"{table}/{code}" if code else None
         self.game_area.addWidget(self.race_panel, 1)
@@ -784,6 +813,9 @@ class OnlinePanel(QWidget):
         for game, variant in TABLE_KINDS:
             self.kind_box.addItem(game_label(game, variant), f"{game}/{variant}")
         self.kind_box.addItem(game_label(RACE, "standard"), f"{RACE}/standard")
+        from trainer.rules.mubeyama import VARIANTS
+        for variant in VARIANTS:
+            self.kind_box.addItem(game_label(MUBEYAMA, variant), f"{MUBEYAMA}/{variant}")
         self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(keep)))
         self.kind_box.blockSignals(False)
         self._kind_changed()
