@@ -153,9 +153,10 @@ def sign_in(qtbot, tab, url: str, account: str | None = None) -> None:
     qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
 
 
-def play_to_the_end(qtbot, tab, bot: BotThread, table: str) -> Played:
+def play_to_the_end(qtbot, tab, bot: BotThread, table: str, during: Any = None) -> Played:
     """The tab joins `table` at seat 0 from the lobby's list, the bot sits at seat 1, and the tab
-    presses every read card on the floor MY_MS after its kimariji (and sends the okurifuda it owes)."""
+    presses every read card on the floor MY_MS after its kimariji (and sends the okurifuda it owes);
+    `during(panel)` is called every 100 ms meanwhile."""
     qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
     tab.join(table)
     qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
@@ -188,6 +189,8 @@ def play_to_the_end(qtbot, tab, bot: BotThread, table: str) -> Played:
         race = panel.race
         if race.okuri is not None and race.sides[race.seat]:
             click(qtbot, panel, race.sides[race.seat][0])
+        if during is not None:
+            during(panel)
     okuri_timer = QTimer(panel, interval=100)
     okuri_timer.timeout.connect(okuri)
     bot.sit_and_play(table)
@@ -427,3 +430,36 @@ def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, ser
     assert panel.race.over["by"] == "resignation" and 0 not in panel.race.over["winners"]
     assert panel.log.count() == len(panel.race.judged)
     assert tab.table_title.text() == tr("race.mubeyama.title", table=table, variant=tr("mubeyama.variant.okayama4"))
+
+
+def test_a_dropped_connection_resumes_the_race_with_the_same_floor(qtbot, tmp_path, server, store, monkeypatch):
+    """The tab's connection drops after the first read is judged: the bot is told the tab dropped,
+    the tab reconnects with its token and resumes (``race.resume``), gets the same floor back and
+    plays the match to its end."""
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    dropped: dict[str, Any] = {}
+
+    def drop(panel: Any) -> None:
+        if panel.race.judged and panel.race.owing is None and "sides" not in dropped:
+            dropped["sides"] = [list(s) for s in panel.race.sides]
+            conn = tab.conn
+            conn._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(conn._ws.close()))
+    statuses: list[str] = []
+    starts: list[dict[str, Any]] = []
+    tab._bridge.status.connect(lambda state, detail: statuses.append(state))
+    tab._bridge.frame.connect(lambda frame: starts.append(frame) if frame.get("type") == "race.start" else None)
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        play_to_the_end(qtbot, tab, bot, table, during=drop)
+    finally:
+        bot.stop()
+    race = tab.race_panel.race
+    assert "sides" in dropped and race.over["by"] == "cards" and race.over["winner"] == 0
+    assert "lost" in statuses and statuses[-1] == "online"
+    assert len(starts) == 2 and starts[1]["sides"] == dropped["sides"]        # the same floor back
+    numbers = [j["read"] for j in race.judged]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 1       # every read judged once, in order
+    assert race.offset_ms is not None and tab.conn.races == set()
