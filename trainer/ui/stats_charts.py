@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from trainer.text.stats import kind_name
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
-from trainer.ui.i18n import tr
+from trainer.ui.i18n import MESSAGES, tr
 from trainer.ui.kimariji_text import static_text
 
 KIND_COLOURS = {
@@ -332,7 +332,7 @@ class DistributionChart(FamilyPlots):
                 jitter = rng.uniform(-0.22, 0.22, len(y))
                 item.plot(x + jitter, y, pen=None, symbol="o", symbolSize=6,
                           symbolBrush=colour, symbolPen=pg.mkPen("w", width=0.5))
-            item.getAxis("bottom").setTicks([[(x, tr(f"kind_short.{k}")) for x, k in enumerate(kinds)]])
+            item.getAxis("bottom").setTicks([[(x, kind_short(k)) for x, k in enumerate(kinds)]])
             item.setXRange(-0.6, max(0.6, len(kinds) - 0.4), padding=0)
             fit_y(item, scaled([v for k in kinds for v in by_family[family][k]], unit), unit)
 
@@ -514,3 +514,12 @@ class HeatGrid(QWidget):
                 p.setPen(QPen(QColor("#1a73e8"), 3))
                 p.drawRect(r.adjusted(1, 1, -1, -1))
         p.end()
+
+
+def kind_short(kind: str) -> str:
+    """A kind's name under a narrow strip: its short name, else its name, else the raw kind
+    (a kind this version does not know)."""
+    for key in (f"kind_short.{kind}", f"kind.{kind}"):
+        if key in MESSAGES:
+            return tr(key)
+    return kind
