@@ -61,9 +61,8 @@ class BotThread:
     def create(self, account: str | None = None) -> str:
         """Connect (as a guest, or signed up as `account`) and create the seeded race table."""
         async def go() -> str:
-            self.client, _ = await Client.connect(self.url, "bot")
-            if account:
-                await self.client.call("sign_up", name=account, password="a good password")
+            self.client, _ = await Client.connect(self.url, "bot", sign_up=(account, "a good password")
+                                                  if account else None)
             created = await self.client.call("race.create", **MATCH)
             return created["table"]
         return self.run(go())

@@ -92,18 +92,23 @@ class Client:
     @classmethod
     async def connect(cls, url: str | Sequence[str], label: str,
                       record: Callable[[str, dict[str, Any]], None] | None = None,
-                      token: str | None = None, retry: float = 0.0) -> tuple["Client", str]:
-        """A connection that said hello and signed in (as a guest, or with `token`); its token.
+                      token: str | None = None, retry: float = 0.0,
+                      sign_up: tuple[str, str] | None = None) -> tuple["Client", str]:
+        """A connection that said hello and signed in (as a guest, with `token`, or as a new
+        account `sign_up` = (name, password)); its token. A connection signs in once.
         `url` may list several addresses of one lobby: the first is tried first."""
         urls = server_urls(url)
         client = cls(await _open(urls[0]), label, record, urls, retry)
-        await client._sign_in(token)
+        await client._sign_in(token, sign_up)
         assert client.token is not None
         return client, client.token
 
-    async def _sign_in(self, token: str | None) -> None:
+    async def _sign_in(self, token: str | None, sign_up: tuple[str, str] | None = None) -> None:
         await self.call("hello", version=1)
-        signed = await (self.call("log_in", token=token) if token else self.call("guest"))
+        if sign_up is not None:
+            signed = await self.call("sign_up", name=sign_up[0], password=sign_up[1])
+        else:
+            signed = await (self.call("log_in", token=token) if token else self.call("guest"))
         self.token = signed["token"]
 
     async def reconnect(self) -> None:
