@@ -153,7 +153,15 @@ class Connection:
 
     def _set(self, state: str, detail: str) -> None:
         self.state = state
-        self.on_status(state, detail)
+        self._tell(self.on_status, state, detail)
+
+    def _tell(self, callback: Callable[..., None], *args: Any) -> None:
+        """A callback from the worker thread. Its receiver may be gone (a Qt bridge raises
+        RuntimeError once its window is deleted): nobody is listening, so the connection ends."""
+        try:
+            callback(*args)
+        except RuntimeError:
+            self._closing = True
 
     async def _run(self) -> None:
         import websockets
@@ -176,7 +184,9 @@ class Connection:
                             if frame.get("type") == "race.ping":
                                 await self._pong(ws, frame)
                             self._note(frame)
-                            self.on_frame(frame)
+                            self._tell(self.on_frame, frame)
+                        if self._closing:
+                            break
                 detail = "the server closed the connection"
             except (OSError, asyncio.TimeoutError) as exc:
                 detail = getattr(exc, "strerror", None) or type(exc).__name__
