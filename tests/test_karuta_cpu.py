@@ -183,3 +183,15 @@ def test_nominal_timing_is_the_fallback_without_audio(monkeypatch):
     assert isinstance(kyogi_sim.make_timing(), NominalTiming)
     state = play_game(4, ("club", "club"), timing=kyogi_sim.make_timing()).state
     assert state.phase is Phase.OVER
+
+
+def test_an_anticipation_lands_before_the_kimariji_spread_not_piled_at_one_ms():
+    """A hand set off on the mora before the decisive one lands before the mark; one whose travel
+    would bring it later is spread over the 100 ms before it by the same draw (it was clamped to
+    exactly 1 ms before, and logs showed "-1 ms" takes over and over)."""
+    from trainer.players.karuta_cpu import Heard, anticipated_ms
+    heard = Heard(("a", "ki", "no"), (0, 400, 800), 900)
+    assert anticipated_ms(heard, 2, 100, 200) == 700                  # lands on its own time
+    late = [anticipated_ms(heard, 2, commit, 500) for commit in (60, 85, 110, 135, 160)]
+    assert late == [899, 874, 849, 824, 799]
+    assert all(t < heard.kimariji_ms for t in late)

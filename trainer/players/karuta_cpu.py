@@ -139,6 +139,18 @@ def confusion_weight(shared: int, true_tomofuda: bool) -> float:
     return min(1.0, shared / 4) * (1.0 if true_tomofuda else 0.5)
 
 
+def anticipated_ms(heard: Heard, decisive: int, commit_ms: float, travel_ms: float) -> int:
+    """When an anticipating hand lands: it sets off `commit_ms` (60-160) into the mora before
+    the decisive one and travels. An anticipation lands before the decisive sound by
+    definition, so a hand whose travel would bring it later lands within the 100 ms before
+    the mark, spread by the same draw. (A clamp put every such touch at exactly 1 ms before
+    the mark, and the logs showed "-1 ms" takes over and over, which no person does.)"""
+    go = heard.mora_ms[decisive - 1] + commit_ms + travel_ms
+    if go >= heard.kimariji_ms:
+        go = heard.kimariji_ms - 1 - (commit_ms - 60)
+    return round(go)
+
+
 # -- the player ----------------------------------------------------------------------------------
 
 class KarutaCPU:
@@ -234,8 +246,7 @@ class KarutaCPU:
         else:                              # a blind bet, likelier on the side it watches
             weights = [2.0 if view.side_of(g) == watching else 1.0 for g in on_floor]
             guess = rng.choices(on_floor, weights)[0]
-        go = heard.mora_ms[decisive - 1] + rng.uniform(60, 160) + self._travel_ms(view, guess)
-        return Touch(guess, round(min(go, heard.kimariji_ms - 1)))
+        return Touch(guess, anticipated_ms(heard, decisive, rng.uniform(60, 160), self._travel_ms(view, guess)))
 
     def _confusion(self, view: View, heard: Heard, poem: int, unread: set[int], watching: int,
                    rate: float, before: float) -> Touch | None:

@@ -26,7 +26,8 @@ from typing import Iterable, Sequence
 
 import poems
 from poems import kimariji as _kimariji
-from trainer.players.karuta_cpu import CORRECT_MS, GUESS_GROUP, Heard, Level, confusion_weight, level
+from trainer.players.karuta_cpu import (CORRECT_MS, GUESS_GROUP, Heard, Level, anticipated_ms, confusion_weight,
+                                        level)
 from trainer.rules.chirashi import Send, Touch, View
 from trainer.rules.shimonoku import column_widths, screen_column
 
@@ -181,8 +182,7 @@ class RaceCpu:
             guess = poem
         else:
             guess = rng.choice(sorted(on_floor))
-        go = heard.mora_ms[decisive - 1] + rng.uniform(60, 160) + self._travel_ms(view, guess)
-        return Touch(guess, round(min(go, heard.kimariji_ms - 1)))
+        return Touch(guess, anticipated_ms(heard, decisive, rng.uniform(60, 160), self._travel_ms(view, guess)))
 
     def _confusion(self, view: View, heard: Heard, poem: int, floor: set[int], before: float) -> Touch | None:
         """A hasty touch on a floor card sharing the sound so far (its closest tomofuda)."""
