@@ -590,46 +590,64 @@ ProgressFn = Callable[[int, int], None]
 
 def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event | None = None,
                    voice: SynthVoice | None = None, poems_to_do: Sequence[int] | None = None,
-                   workers: int = 2) -> int:
+                   workers: int = 2, ready: Callable[[int], None] | None = None) -> int:
     """Render (or find in the cache) both halves of every poem, joka first.
 
     Plain blocking function, for a QThread or any worker thread: `progress(done,
     total)` is called from this thread after every poem; setting `cancel` stops
     it after the verses in flight (at most `workers`). Returns how many poems
-    are ready. Each worker thread drives its own HTS engine.
+    are ready. Each worker thread drives its own HTS engine. Poems are started in
+    the order given; `ready(no)` is called (from a worker thread) as soon as poem
+    `no`'s two clips are in the cache, at once for those already there.
     """
     from audio.synth_hts import HtsEngine
 
     voice = voice or SynthVoice()
     todo = list(range(0, 101) if poems_to_do is None else poems_to_do)
-    total, done = len(todo), 0
+    total = len(todo)
     cancel = cancel or threading.Event()
-    pending = [no for no in todo if not all(voice.key(no, part) in voice.cache for part in PARTS)]
-    done = total - len(pending)
+    # One task per verse, not per poem: the joka's two verses are made at once on two
+    # workers, so a reading can start sooner (issue 25).
+    clips = [(no, part) for no in todo for part in PARTS if voice.key(no, part) not in voice.cache]
+    left: dict[int, int] = {}
+    for no, _part in clips:
+        left[no] = left.get(no, 0) + 1
+    done = total - len(left)
+    if ready:
+        for no in todo:
+            if no not in left:
+                ready(no)
     if progress:
         progress(done, total)
+    if not clips:
+        return done
     engines = [HtsEngine() for _ in range(max(1, workers))]
     free = list(engines)
-    free_lock = threading.Lock()
+    lock = threading.Lock()
 
-    def work(no: int) -> int:
+    def work(no: int, part: str) -> bool:
+        """Make one verse; True when it was the last of its poem."""
         if cancel.is_set():
-            return -1
-        with free_lock:
+            return False
+        with lock:
             engine = free.pop()
         try:
-            for part in PARTS:
-                voice.clip(no, part, engine, remember=False)
+            voice.clip(no, part, engine, remember=False)
         finally:
-            with free_lock:
+            with lock:
                 free.append(engine)
-        return no
+        with lock:
+            left[no] -= 1
+            last = left[no] == 0
+        if last and ready:
+            ready(no)
+        return last
 
     with ThreadPoolExecutor(max_workers=len(engines), thread_name_prefix="synth") as pool:
-        futures = [pool.submit(work, no) for no in pending]
+        futures = [pool.submit(work, no, part) for no, part in clips]
         try:
             for future in as_completed(futures):
-                if future.result() >= 0:
+                if future.result():
                     done += 1
                     if progress:
                         progress(done, total)
@@ -639,9 +657,73 @@ def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event |
             for future in futures:
                 future.cancel()
     # Verses already in flight when cancelled were finished (and cached): count them.
-    finished = total - len(pending) + sum(1 for f in futures if not f.cancelled() and f.result() >= 0)
+    finished = total - sum(1 for n in left.values() if n > 0)
     if finished != done:
         done = finished
         if progress:
             progress(done, total)
     return done
+
+
+class SynthesisAhead:
+    """`synthesize_all` on a thread of its own, in reading order, ahead of a reading
+    that starts before it ends (issue 25): `voice` gives each clip once its poem is
+    made, waiting for it if need be, so a growing programme (`Programme.grow`) takes
+    its cards as they come while both cores render the rest. If synthesis stops
+    (cancelled, or a verse failed) the waits end and the voice renders what is left
+    itself, saying any failure as its own `VoiceError`."""
+
+    def __init__(self, voice: SynthVoice, poems_in_order: Sequence[int], workers: int = 2):
+        self.synth = voice
+        self.cancel = threading.Event()
+        self.order = list(dict.fromkeys(poems_in_order))
+        self._ready = {no: threading.Event() for no in self.order}
+        self.voice = _WaitingVoice(voice, self.wait)
+        self._thread = threading.Thread(target=self._run, args=(workers,), name="synth-ahead",
+                                        daemon=True)
+
+    def start(self) -> "SynthesisAhead":
+        from audio.loudness import warm
+        warm(self.synth.rate)    # its import (scipy.signal, 1.2 s) beside the first verses' vocoding
+        self._thread.start()
+        return self
+
+    def _run(self, workers: int) -> None:
+        try:
+            synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order,
+                           workers=workers, ready=lambda no: self._ready[no].set())
+        except Exception:   # the voice will meet the same failure and say it in the reading
+            pass
+        finally:
+            for event in self._ready.values():
+                event.set()
+
+    def wait(self, no: int) -> None:
+        event = self._ready.get(no)
+        if event is not None:
+            event.wait()
+
+    def stop(self) -> None:
+        """Start no further poem (those in flight finish and are cached)."""
+        self.cancel.set()
+        for event in self._ready.values():
+            event.set()
+
+
+class _WaitingVoice:
+    """A synthesised voice whose clips wait for `SynthesisAhead` before they are taken."""
+
+    def __init__(self, voice: SynthVoice, wait: Callable[[int], None]):
+        self._voice, self._wait = voice, wait
+        self.name, self.rate = voice.name, voice.rate
+
+    def kami(self, no: int) -> Clip:
+        self._wait(no)
+        return self._voice.kami(no)
+
+    def shimo(self, no: int) -> Clip:
+        self._wait(no)
+        return self._voice.shimo(no)
+
+    def available(self) -> frozenset[int]:
+        return self._voice.available()
