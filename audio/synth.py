@@ -671,11 +671,18 @@ class SynthesisAhead:
     made, waiting for it if need be, so a growing programme (`Programme.grow`) takes
     its cards as they come while both cores render the rest. If synthesis stops
     (cancelled, or a verse failed) the waits end and the voice renders what is left
-    itself, saying any failure as its own `VoiceError`."""
+    itself, saying any failure as its own `VoiceError`.
 
-    def __init__(self, voice: SynthVoice, poems_in_order: Sequence[int], workers: int = 2):
+    The first `first` poems (what the reading needs to start) are made on `workers`
+    threads; the rest on one, ahead of a reader that needs a poem every 15 s or so
+    while one worker makes one in about 0.5 s: the other core is left to the sound
+    (the stream's callback and the sound server), which a loaded machine starves."""
+
+    def __init__(self, voice: SynthVoice, poems_in_order: Sequence[int], workers: int = 2,
+                 first: int = 2):
         self.synth = voice
         self.cancel = threading.Event()
+        self.first = first
         self.order = list(dict.fromkeys(poems_in_order))
         self._ready = {no: threading.Event() for no in self.order}
         self.voice = _WaitingVoice(voice, self.wait)
@@ -689,9 +696,13 @@ class SynthesisAhead:
         return self
 
     def _run(self, workers: int) -> None:
+        ready = lambda no: self._ready[no].set()  # noqa: E731
         try:
-            synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order,
-                           workers=workers, ready=lambda no: self._ready[no].set())
+            synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order[:self.first],
+                           workers=workers, ready=ready)
+            if not self.cancel.is_set():
+                synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order[self.first:],
+                               workers=1, ready=ready)
         except Exception:   # the voice will meet the same failure and say it in the reading
             pass
         finally:
