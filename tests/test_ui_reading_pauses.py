@@ -96,3 +96,16 @@ def test_the_readers_reading_keeps_the_joka_gap_and_the_readers_own_pauses(qtbot
         for d in busy_drivers():
             d.stop()
         player.close()
+
+
+def test_a_saved_reader_session_keeps_the_joka_gap_and_own_pauses():
+    from trainer.reader.session import ReaderSession, ReadingTiming
+    session = ReaderSession.new([1, 2, 3], seed=5, timing=ReadingTiming(joka_gap=1.1, own_pauses=True))
+    again = ReaderSession.from_json(session.to_json())
+    assert again.timing.joka_gap == 1.1 and again.timing.own_pauses is True
+    older = session.to_json()
+    del older["timing"]["joka_gap"], older["timing"]["own_pauses"]    # saved before issue 25
+    assert ReaderSession.from_json(older).timing == ReadingTiming()
+    for bad in ({"own_pauses": "yes"}, {"joka_gap": -1}):
+        with pytest.raises(ValueError):
+            ReaderSession.from_json({**session.to_json(), "timing": bad})
