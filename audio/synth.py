@@ -59,7 +59,7 @@ from audio.clip import Clip
 from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 11  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 12  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -182,6 +182,10 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             _clean_start(samples, marks[f"mora:{k}"])
         if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
+    if style.closure_murmur_db > 0:
+        inside = [(marks[f"mora:{k}"], phonemes[m.first] in CLOSED) for k, m in enumerate(verse.morae)
+                  if phonemes[m.first] in CLOSED | VOICED_CLOSED and phonemes[m.first - 1] not in chant.SILENCES]
+        _murmur_closures(samples, inside, style.closure_murmur_db, style.closure_guard_s)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     samples, marks["end"] = voice_ending(samples, marks[f"mora:{len(onsets) - 1}"], end, part, style)
@@ -452,6 +456,73 @@ def _clean_start(samples: np.ndarray, at: int) -> None:
     start = max(0, at - int(0.06 * RATE))  # inside the break (0.08 s before the label) or the lead-in
     samples[start:a] = 0.0
     samples[a:at] *= (0.5 * (1 - np.cos(np.linspace(0, np.pi, at - a)))).astype(np.float32)
+
+
+CLOSED = frozenset({"k", "ky", "t", "ty", "ch", "ts", "p", "py"})  # voiceless stops: a silent closure
+# Voiced stops, the affricate z and the tap r: HTS renders their closures silent too
+VOICED_CLOSED = frozenset({"b", "by", "d", "dy", "g", "gy", "j", "z", "r", "ry"})
+MURMUR_FADE_S = 0.004
+MURMUR_LOOK_S = 0.04  # how far before a release its closure's silence is looked for
+
+
+def _murmur_closures(samples: np.ndarray, releases: Sequence[tuple[int, bool]], db: float,
+                     guard_s: float) -> None:
+    """A voicing bar through the silent part of each stop's closure after a vowel
+    (a real chanter's closures are short and voiced: the voice does not stop at
+    every k and t): the fundamental of the vowel's tone before the silence
+    (`_period`) alone, as a closed vocal tract lets it out, `db` under the verse's
+    loudest 5 ms, flat, faded in and out over MURMUR_FADE_S. `releases`: (release,
+    voiceless); before a voiceless stop the bar ends `guard_s` before the release
+    (voicing up to the release is what makes a stop heard voiced), before a voiced
+    one it runs up to it."""
+    hop = int(0.005 * RATE)
+    n = len(samples) // hop
+    power = np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1)
+    loudest = float(power.max()) if n else 0.0
+    if loudest <= 0:
+        return
+    quiet = power < loudest * 10 ** (-db / 10)       # under the murmur's own level
+    target = np.sqrt(loudest) * 10 ** (-db / 20)
+    fade, guard = int(MURMUR_FADE_S * RATE), int(guard_s * RATE)
+    look = int(MURMUR_LOOK_S * RATE) // hop
+    for release, voiceless in releases:
+        j = release // hop - 1
+        stop = j - look
+        while j > stop and j > 0 and not quiet[j]:
+            j -= 1                                 # back over the burst
+        if j <= stop or j <= 0:
+            continue                               # no silent closure here
+        b = min((j + 1) * hop, release - (guard if voiceless else 0))
+        while j > 0 and quiet[j]:
+            j -= 1
+        a = (j + 1) * hop                          # the quiet stretch before the release
+        if b - a < 2 * fade:
+            continue
+        # the vowel's last clear period: its very end may be breathy, so look a little earlier too
+        lag = next((lag for at in (a, a - 2 * hop, a - 4 * hop, a - 6 * hop)
+                    if (lag := _period(samples, at)) > 0), 0)
+        if lag <= 0:
+            continue
+        bar = np.sqrt(2) * target * np.sin(2 * np.pi * np.arange(b - a) / lag)
+        env = np.ones(b - a)
+        ramp = 0.5 - 0.5 * np.cos(np.linspace(0, np.pi, fade))
+        env[:fade], env[-fade:] = ramp, ramp[::-1]
+        samples[a:b] += (bar * env).astype(samples.dtype)
+
+
+def _period(x: np.ndarray, at: int) -> int:
+    """Length in samples of the voice's pitch period just before `at` (80-400 Hz), 0 if none."""
+    lo, hi, window = int(RATE / 400), int(RATE / 80), int(0.012 * RATE)
+    if at - hi - window < 0:
+        return 0
+    ref = x[at - window:at].astype(np.float64)
+    seg = x[at - hi - window:at - lo].astype(np.float64)
+    dots = np.correlate(seg, ref, "valid")[::-1]     # entry k: lag lo + k
+    energy = np.concatenate([[0.0], np.cumsum(seg * seg)])
+    norms = np.sqrt(np.maximum(energy[window:] - energy[:-window], 0.0))[::-1]
+    score = dots / (norms * np.linalg.norm(ref) + 1e-12)
+    k = int(np.argmax(score))
+    return lo + k if score[k] > 0.5 else 0
 
 
 def _dip(samples: np.ndarray, at: int, db: float) -> None:
