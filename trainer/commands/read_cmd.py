@@ -11,7 +11,9 @@ def register(sub) -> None:
         help="read a session aloud (joka + 100 poems), or render it to a WAV/FLAC file",
         description="Read a shuffled session as an official reader would: the joka, then every "
         "card's kami-no-ku, a pause, its shimo-no-ku held to its end, the ma, the next "
-        "kami-no-ku. Without --out it plays on the default sound device (Ctrl-C stops).",
+        "kami-no-ku. Without --out it plays on the default sound device (Ctrl-C stops), "
+        "starting as soon as the joka (or the first card) is ready: the rest is synthesised "
+        "meanwhile, in reading order.",
     )
     p.add_argument("--out", metavar="FILE", help="render to FILE (.wav or .flac) instead of playing")
     p.add_argument("--seed", type=int, default=None,
