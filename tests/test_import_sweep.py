@@ -72,6 +72,6 @@ def test_every_poem_read_by_the_synthesised_chant():
     # of the 101 poems as doubtful (mostly a phrase start without a breath or pitch cue). A
     # bound of two thirds until the importer weighs a pace per phrase (left to issue 23's owner).
     # Then the chant's stop closures were voiced (a voicing bar, issue 25: 4 silences a
-    # half-verse to 1): phrase starts within 80 ms 96.4 -> 97.4 %, still no kimariji mark over,
+    # half-verse to 1): phrase starts within 80 ms 96.4 -> 97.6 %, still no kimariji mark over,
     # but 73 flagged, the silences the importer took as cues gone. Three quarters, as above.
     check(sweep.sweep("chant", cache_dir=cache), flagged_share=3 / 4)
