@@ -314,3 +314,20 @@ def test_simulate_is_deterministic_json():
     assert a == simulate_variant(v, games=20, seed=3, players=5, options={})
     assert a["events"]["bozu.draw"] == 20 * 100 and a["invariants"] == "held"
     assert a != simulate_variant(v, games=20, seed=4, players=5, options={})
+
+
+def test_the_log_says_one_card_not_one_cards():
+    """The 1024×700 walk read "CPU 3's 1 cards go to the pot": a number of cards is worded
+    with its noun in English (card/cards, no verb to agree), 枚 in Japanese."""
+    from trainer.rules.bozu import ToPot, TookPot
+    from trainer.text.bozu import describe_bozu
+    from trainer.text.messages import set_language
+    try:
+        set_language("en")
+        one, three = describe_bozu(ToPot(2, 1, 1)), describe_bozu(TookPot(1, 3, 20))
+        assert "1 card " in one and "1 cards" not in one
+        assert "3 cards" in three
+        set_language("ja")
+        assert "1枚" in describe_bozu(ToPot(2, 1, 1))
+    finally:
+        set_language("en")

@@ -4,18 +4,20 @@ the reference page *Ogura Hyakunin Isshu* (quoted; docs/references.md), per deci
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import replace
 
 import pytest
 
 from audio.clock import FakeClock
 from trainer.games import registry
 from trainer.games.chirashi_session import (CPU, HUMAN, ChirashiSession, Press, VerseReader, kimariji_kana,
-                                            verse_mark_names)
+                                            race_options, verse_mark_names)
 from trainer.games.protocol import IllegalAction, play_out
 from trainer.players.race_cpu import decisive_mora, identify, verse_morae
 from trainer.rules.chirashi import (AWAIT_READ, CARDS, GENPEI_ROWS, SEND, ChirashiState, RaceOptions, Read,
                                     Send, Touch, Touches, genpei_layout, new_game, scatter)
-from trainer.rules.shimonoku import ShimonokuState
+from trainer.rules.shimonoku import OPPOSITE, ShimonokuState
 from trainer.sim.chirashi_sim import simulate_variant
 
 GENPEI = RaceOptions(game="genpei")
@@ -436,9 +438,9 @@ def test_a_person_owing_a_genpei_card_holds_the_reader_and_sends_by_a_press():
 SHIMO = RaceOptions(game="shimonoku", verse="shimo")
 
 
-def shimonoku(holdings, stack=None) -> ShimonokuState:
+def shimonoku(holdings, stack=None, options=SHIMO) -> ShimonokuState:
     held = [c for h in holdings for c in h]
-    st = ShimonokuState(list(stack or CARDS), holdings, "test", SHIMO)
+    st = ShimonokuState(list(stack or CARDS), holdings, "test", options)
     st.unclaimed = [c for c in CARDS if c not in held]      # the rest: set aside before the test
     st.read = []
     return st
@@ -565,3 +567,164 @@ def test_shimonoku_the_team_with_zero_cards_wins():
 def test_shimonoku_whole_games_keep_the_team_minimums(seed):
     s = _whole("shimonoku", seed, 6)
     assert s.is_over() and s.outcome().winners
+
+
+# -- Nanae-town shimonoku karuta (テッパ) --------------------------------------------------------------
+
+NANAE = RaceOptions(game="shimonoku", verse="shimo", nanae=True)
+TEAM1 = [list(range(51, 66)), list(range(66, 86)), list(range(86, 101))]        # 15 / 20 / 15
+
+
+def nanae(holdings, stack=None, **options) -> ShimonokuState:
+    return shimonoku(holdings, stack, options=replace(NANAE, **options))
+
+
+def test_nanae_the_middle_has_20_in_rows_of_7_7_6_and_the_sides_15_in_rows_of_5():
+    """"The players in the middle has 20 Torifuda arranged in two rows of 7 cards and one row of 6
+    cards. Players on the sides each have 15 Torifuda arranged in three rows of 5 cards." """
+    variant = registry.find("shimonoku", "nanae")
+    st = new_game(6, seed=3, options=race_options(variant, {}))
+    assert st.options.nanae and deal_of(st) == [15, 20, 15, 15, 20, 15]
+    rows = {seat: Counter(st.floor[c].row for c in st.holding(seat)) for seat in range(6)}
+    assert rows[1] == rows[4] == {0: 7, 1: 7, 2: 6}
+    assert all(rows[s] == {0: 5, 1: 5, 2: 5} for s in (0, 2, 3, 5))
+
+
+@pytest.mark.parametrize("sender,expect", [("most", (4, 1)), ("facing", (5, 0))])
+def test_nanae_a_teppa_brings_a_card_from_any_opponent_to_the_team_mate_facing_them(sender, expect):
+    """"If you grabbed the wrong Torifuda (... "Teppa"), then any one of the opposing players sends
+    one card to a player in your team opposite that opponent." [decided] by default the opposing
+    player holding the most cards sends (to the team-mate facing them); or the one facing the teppa."""
+    st = nanae([list(range(1, 16)), list(range(16, 36)), list(range(36, 51)), *TEAM1],
+               stack=[16, *range(1, 16), *range(17, 101)], teppa_sender=sender)
+    events = shimo_read(st, {0: [(87, 1300)], 1: [(16, 1500)]})      # offence teppas on the defence facing
+    owed = [(e.seat, e.to) for e in events if e.kind == "shimonoku.owed"]
+    assert owed == [expect]
+    send_first(st)
+    assert st.sent == st.owed_total == 1
+    st.check_invariants()
+
+
+def test_nanae_a_teppa_after_the_card_was_taken_is_invalid():
+    """""Teppa" after taking the original card is invalid" """
+    st = nanae([list(range(1, 16)), list(range(16, 36)), list(range(36, 51)), *TEAM1],
+               stack=[16, *range(1, 16), *range(17, 101)])
+    events = shimo_read(st, {1: [(16, 1500)], 0: [(87, 1600)]})
+    assert not [e for e in events if e.kind in ("shimonoku.owed", "chirashi.fault")]
+
+
+@pytest.mark.parametrize("chonchon,expect", [("all", []), ("teppa", [(1, 4)])])
+def test_nanae_chonchon_when_both_teams_teppa_and_a_card_is_taken_from_the_opponent(chonchon, expect):
+    """"when both you and your opponent "teppa" and your teammate takes the opponent's card, it
+    becomes "chonchon" (= you cannot pass your hand to the opponent team, remain unchanged)."
+    [decided] by default nothing moves; the other reading cancels only the two teppa cards."""
+    st = nanae([list(range(1, 16)), list(range(16, 36)), list(range(36, 51)), *TEAM1],
+               stack=[66, *range(1, 66), *range(67, 101)], chonchon=chonchon)
+    events = shimo_read(st, {0: [(87, 1300)], 3: [(40, 1350)], 1: [(66, 1500)]})
+    assert sum(1 for e in events if e.kind == "chirashi.fault") == 2
+    assert [(e.seat, e.to) for e in events if e.kind == "shimonoku.owed"] == expect
+    send_first(st)
+    st.check_invariants()
+
+
+def test_nanae_a_teppa_card_is_handed_over_before_the_next_card_is_read():
+    """"after teppa, when the next bill is being read, the bill cannot be handed over to the person
+    who teppa (= invalid)": the reader waits for the teppa card, so it is never late."""
+    st = nanae([list(range(1, 16)), list(range(16, 36)), list(range(36, 51)), *TEAM1],
+               stack=[16, *range(1, 16), *range(17, 101)])
+    shimo_read(st, {0: [(87, 1300)], 1: [(16, 1500)]})
+    assert st.phase == SEND
+    with pytest.raises(IllegalAction) as refused:
+        st.apply(Read(7000, 7400))
+    assert refused.value.reason == "chirashi.read_unsettled"
+
+
+def test_nanae_the_ends_leave_first_and_the_middle_player_last():
+    """"When your team runs out of cards, either end will drop first, followed by the other end,
+    leaving the middle player." """
+    st = nanae([[1], [2], [3], *TEAM1], stack=[2, 1, 3, *range(4, 101)])
+    events = shimo_read(st, {1: [(2, 1500)]})                  # the middle takes its own last card
+    assert [(e.seat, e.to) for e in events if e.kind == "shimonoku.pass"][:1] == [(0, 1)]
+    left = next(e for e in events if e.kind == "shimonoku.leave")
+    assert (left.seat, left.opposite) == (0, 5) and {1, 4} <= st.active
+    shimo_read(st, {1: [(1, 6500)]}, k=1)
+    assert st.active == {1, 4}, "one on one: the two middles"
+    st.check_invariants()
+
+
+def test_nanae_even_balance_option_keeps_a_teams_holdings_within_one():
+    """"Cards can be freely moved within the team, and it is common for all three members of the
+    team to have an equal number of cards as much as possible." (``balance="even"``)"""
+    st = nanae([list(range(1, 16)), list(range(16, 36)), list(range(36, 51)), *TEAM1], balance="even")
+    shimo_read(st, {0: [(1, 1500)]})
+    for team in (deal_of(st)[:3], deal_of(st)[3:]):
+        assert max(team) - min(team) <= 1 and team[1] == max(team), "the middle keeps an odd card"
+    assert deal_of(st)[:3] == [16, 17, 16]
+    st.check_invariants()
+
+
+def _whole_nanae(seed: int, **options) -> ChirashiSession:
+    clock = FakeClock(0.0)
+    variant = registry.find("shimonoku", "nanae")
+    s = registry.resolve(variant.session)(variant, seed, (CPU,) * 6, {"clock": clock, **options})
+    play_out(s, clock, VerseReader(s.order, s.verse))       # invariants after every step
+    return s
+
+
+@pytest.mark.parametrize("options", [{}, {"teppa_sender": "facing"}, {"chonchon": "teppa"},
+                                     {"balance": "even"}], ids=lambda o: ",".join(o.values()) or "default")
+def test_nanae_seeded_games_to_the_end_keep_every_invariant(options):
+    """Cards conserved, sends matching what was owed, the minimums (or the even balance) held and
+    the middles leaving last, after every step of 12 seeded games per reading; same seed, same game."""
+    for seed in range(12):
+        s = _whole_nanae(seed, **options)
+        out = s.outcome()
+        assert out is not None and out.winners and s.state.options.nanae
+        assert s.state.owed_total == s.state.sent
+    a, b = _whole_nanae(5, **options), _whole_nanae(5, **options)
+    assert [e.fields() for e in a.log] == [e.fields() for e in b.log]
+
+
+def test_nanae_is_simulated_deterministically():
+    variant = registry.find("shimonoku", "nanae")
+    runs = [simulate_variant(variant, games=3, seed=4, players=6, options={}) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0]["games"] == 3
+
+
+@pytest.mark.parametrize("variant", ["standard", "nanae"])
+def test_a_shimonoku_cpu_reaches_from_its_own_area_not_from_a_seat_round_the_floor(variant):
+    """A shimonoku CPU kneels at the near edge of its own area: its own cards are nearer its hand
+    than the facing opponent's, its kneeling point lies within its area's width, and the nearest
+    row of its own area is the quickest to reach."""
+    v = registry.find("shimonoku", variant)
+    s = registry.resolve(v.session)(v, 3, (CPU,) * 6, {"clock": FakeClock(0.0)})
+    view = s.state.view(0)
+    for seat, cpu in s.cpus.items():
+        x, y = cpu.kneels_at(view)
+        own = [(c, sp) for c, sp in view.floor if sp.side == seat]
+        facing = [(c, sp) for c, sp in view.floor if sp.side == OPPOSITE[seat]]
+        xs = [sp.x for _, sp in own]
+        assert min(xs) - 0.05 <= x <= max(xs) + 0.05 and y == (1.0 if seat < 3 else 0.0)
+        far_own = max(cpu._travel_ms(view, c) for c, _ in own)
+        near_facing = min(cpu._travel_ms(view, c) for c, _ in facing)
+        assert far_own < near_facing, f"seat {seat}: its own cards are nearer than its opponent's"
+        rows = {sp.row: cpu._travel_ms(view, c) for c, sp in own if sp.column == 0}
+        assert rows[0] == min(rows.values())
+
+
+@pytest.mark.slow
+def test_hundreds_of_nanae_games_keep_every_invariant():
+    for seed in range(400):             # 100 games per reading of the page's unclear sentences
+        options = ({}, {"teppa_sender": "facing"}, {"chonchon": "teppa"}, {"balance": "even"})[seed % 4]
+        assert _whole_nanae(20_000 + seed, **options).is_over()
+
+
+def test_nanae_readings_are_simulator_options_and_refused_for_other_games():
+    """`karuta simulate shimonoku --variant nanae --chonchon teppa` plays the other reading;
+    the same option on the standard game is refused in one line."""
+    from trainer.sim.chirashi_sim import play_one
+    nanae_v, standard = registry.find("shimonoku", "nanae"), registry.find("shimonoku")
+    s = play_one(nanae_v, 3, 6, {"chonchon": "teppa", "balance": "even"})
+    assert (s.state.options.chonchon, s.state.options.balance) == ("teppa", "even") and s.is_over()
+    with pytest.raises(ValueError, match="--chonchon is a rule of shimonoku --variant nanae"):
+        simulate_variant(standard, games=1, seed=1, players=6, options={"chonchon": "teppa"})

@@ -335,3 +335,16 @@ def test_listening_reflex_best_is_not_an_anticipation():
     s = drill.summary()
     assert s.taken == 4 and s.anticipations == 2
     assert s.best_reaction_ms == pytest.approx(310.0)
+
+
+def test_a_disturbed_answer_is_in_no_mean_and_no_best_but_is_counted_as_answered():
+    """Issue 23: the sound stuttered in one race: its answer still counts as right, its
+    time is in neither figure, and the summary says one was left out."""
+    from trainer.drills.common import TrialResult, mark_disturbed, summarise
+    results = [TrialResult("kami_to_torifuda", 1, True, "1", 300.0),
+               TrialResult("kami_to_torifuda", 2, True, "2", 120.0),
+               TrialResult("kami_to_torifuda", 3, True, "3", 500.0)]
+    mark_disturbed(results, results[1], "underflow")
+    assert results[1].disturbed == "underflow"
+    done = summarise(results)
+    assert (done.right, done.answered, done.mean_ms, done.best_ms, done.disturbed) == (3, 3, 400.0, 300.0, 1)

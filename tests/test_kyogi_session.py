@@ -219,6 +219,21 @@ def test_a_touch_in_the_ma_is_an_early_fault_a_touch_during_the_shimo_no_ku_is_n
     assert s.early == []                                      # used once, for the next read only
 
 
+def test_a_touch_during_the_joka_is_an_early_fault_as_online():
+    """"Touching any Torifuda before the reader starts reading the Yomifuda" is a fault: the joka
+    is not a yomifuda, so a touch while it sounds is early, charged with read 1 (the server's
+    `touch_before_reading` judges an online touch during the joka the same way)."""
+    s, r = setup([3, 5, 7], [10, 12, 14], [3, 5, 80], ScriptedCPU(sends=[12]))
+    assert s.kami_started(0, {}) == []                        # the joka begins (0: no yomifuda)
+    events = s.touch(12, r.clock.advance(1.5))
+    assert of(events, KS.EarlyTouch) == [KS.EarlyTouch(YOU, 12, s.ms(r.clock.now()))]
+    s.card_finished(0)                                        # the joka's ma
+    r.next_card()                                             # 3, on the person's own side
+    r.touch(3, 300)
+    fault = of(r.close(), kyogi.Faulted)
+    assert fault == [kyogi.Faulted(YOU, FaultKind.EARLY.value, 1)]
+
+
 def test_a_touch_while_a_karafuda_is_read_is_a_fault_and_the_cpu_sends_at_once():
     cpu = ScriptedCPU(sends=[12])
     s, r = setup([3, 5, 7], [10, 12, 14], [80], cpu)

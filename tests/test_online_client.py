@@ -40,7 +40,7 @@ def frames_of(game, variant, seats, seat, steps):
 
 
 @pytest.mark.parametrize("game, variant, seats", [("yomi", "standard", 3), ("umebotan", "standard", 4),
-                                                  ("unsun", "standard", 8)])
+                                                  ("unsun", "standard", 8), ("bozu", "standard", 4)])
 def test_a_remote_table_reads_back_what_the_session_shows_the_seat(game, variant, seats):
     session, summary, events, view = frames_of(game, variant, seats, 0, 400)
     sent = []

@@ -186,9 +186,9 @@ def lobby(tmp_path_factory):
     app = create_app(ServerConfig(db=f"sqlite:///{db}", turn_seconds=3600, rate=1000, burst=1000,
                                   allow_seeds=True))
     with TestClient(app) as client, client.websocket_connect("/ws") as w1, \
-            client.websocket_connect("/ws") as w2:
-        me, other = Wire(w1), Wire(w2)
-        for wire in (me, other):
+            client.websocket_connect("/ws") as w2, client.websocket_connect("/ws") as w3:
+        me, other, anon = Wire(w1), Wire(w2), Wire(w3)
+        for wire in (me, other, anon):
             wire.call(type="hello", version=1)
         me_name = me.call(type="guest")["name"]
         bob_token = other.call(type="sign_up", name="bob-x", password="bob's password")["token"]
@@ -227,7 +227,8 @@ def lobby(tmp_path_factory):
         me.call(type="spectate", table=f)          # at the table, with nobody seated
         g = me.call(type="create_table", game="yomi", seats=3, cpus=[1, 2])["table"]   # never joined
         mine = next(conn for conn in hub.conns if conn.user and conn.user.name == me_name)
-        yield {"hub": hub, "me": me, "w1": w1, "conn": mine, "subs": {
+        signing = next(conn for conn in hub.conns if conn.user is None)
+        yield {"hub": hub, "me": me, "w1": w1, "conn": mine, "anon": anon, "w3": w3, "signing": signing, "subs": {
             T: t, B: b, "{C}": c, D: d, E: e, "{F}": f, "{G}": g, "{P}": p, "{ME}": me_name, "{BOB_TOKEN}": bob_token,
             "{SEQ}": view["seq"], "{SEQ-1}": view["seq"] - 1,
             "{SEQ+100}": view["seq"] + 100, "{BSEQ}": bview["seq"], "{LEGAL}": view["legal"][0],
@@ -236,11 +237,14 @@ def lobby(tmp_path_factory):
 
 @pytest.mark.parametrize("name,message,expected", CASES, ids=[c[0] for c in CASES])
 def test_a_hostile_message_gets_an_error_and_changes_nothing(lobby, name, message, expected):
-    hub, me, subs = lobby["hub"], lobby["me"], lobby["subs"]
+    hub, subs = lobby["hub"], lobby["subs"]
     before = _everything(hub, lobby["conn"])
     text = _fill(message, subs) if isinstance(message, str) else json.dumps(_fill(message, subs))
-    lobby["w1"].send_text(text)
-    reply = me.until(lambda f: f["type"] in ("error", "refusal"))
+    # a signed-in connection may not sign in again (already_signed_in): the account messages'
+    # own checks are sent from a connection that has said hello and not signed in yet
+    wire, ws = (lobby["anon"], lobby["w3"]) if _signs_in(text) else (lobby["me"], lobby["w1"])
+    ws.send_text(text)
+    reply = wire.until(lambda f: f["type"] in ("error", "refusal"))
     got = reply.get("error") or reply.get("reason")
     assert got == expected, reply
     shown = json.dumps(reply)
@@ -249,6 +253,15 @@ def test_a_hostile_message_gets_an_error_and_changes_nothing(lobby, name, messag
     after = _everything(hub, lobby["conn"])
     for part in before:
         assert after[part] == before[part], f"a refused message changed {part}"
+    assert lobby["signing"].user is None, "a refused sign-in signed the connection in"
+
+
+def _signs_in(text: str) -> bool:
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):        # raw cases: a cut or otherwise broken account message still counts
+        return any(f'"type": "{kind}"' in text for kind in ("sign_up", "log_in", "guest"))
+    return isinstance(message, dict) and message.get("type") in ("sign_up", "log_in", "guest")
 
 
 def _everything(hub: Any, conn: Any) -> dict[str, Any]:
@@ -329,11 +342,12 @@ def test_one_account_hosts_a_bounded_number_of_tables_not_yet_started(tmp_path):
 
 def test_wrong_passwords_lock_the_name_from_every_connection_for_a_while(tmp_path):
     app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'g.sqlite'}", login_failures=3, login_window=1.5))
-    with TestClient(app) as client, client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2:
-        first, second = Wire(w1), Wire(w2)
-        for wire in (first, second):
+    with TestClient(app) as client, client.websocket_connect("/ws") as w1, client.websocket_connect("/ws") as w2, \
+            client.websocket_connect("/ws") as w0:
+        first, second, owner = Wire(w1), Wire(w2), Wire(w0)
+        for wire in (first, second, owner):
             wire.call(type="hello", version=1)
-        first.call(type="sign_up", name="dora", password="the right one")
+        owner.call(type="sign_up", name="dora", password="the right one")
         guesses = [wire.call(type="log_in", name="dora", password=f"guess {n}")
                    for n, wire in enumerate((first, second, first))]
         assert [g["error"] for g in guesses] == ["bad_credentials"] * 3
@@ -362,3 +376,23 @@ def test_the_login_guard_counts_within_its_window_and_forgets_old_names():
     for name in ("b", "c", "d", "e"):
         guard.failed(name)
     assert len(guard._seen) == 3 and "a" not in guard._seen
+
+
+def test_a_signed_in_connection_cannot_sign_in_again_as_someone_else(tmp_path):
+    """The seats a connection holds are its user's: signing in again on it as another account
+    would hand that account the first one's seats (and hidden hands). Refused, nothing changed;
+    a reconnect signs in on a new connection (the app and the bots do)."""
+    app = create_app(ServerConfig(db=f"sqlite:///{tmp_path / 'a.sqlite'}"))
+    with TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        me = Wire(ws)
+        me.call(type="hello", version=1)
+        first = me.call(type="guest")["name"]
+        table = me.call(type="create_table", game="yomi", seats=3, cpus=[1, 2])["table"]
+        me.call(type="join", table=table, seat=0)
+        for again in ({"type": "guest"}, {"type": "sign_up", "name": "mallory", "password": "p" * 12},
+                      {"type": "log_in", "name": first, "password": "x" * 8}):
+            assert me.call(**again)["error"] == "already_signed_in"
+        hub = app.state.hub
+        assert [c.user.name for c in hub.conns if c.user] == [first]
+        with hub.store.engine.connect() as db:
+            assert db.execute(sa.select(sa.func.count()).select_from(USERS)).scalar() == 1

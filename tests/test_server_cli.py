@@ -54,7 +54,8 @@ def served(tmp_path):
             proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("game,level", [("yomi", "random"), ("yomi37", "chain"), ("umebotan", "greedy")])
+@pytest.mark.parametrize("game,level", [("yomi", "random"), ("yomi37", "chain"), ("umebotan", "greedy"),
+                                        ("bozu", "first")])
 def test_bot_plays_tables_to_the_end(served, game, level):
     """Random bots, and bots playing the game's own CPU from the decoded view."""
     port, _ = served

@@ -44,6 +44,10 @@ def secrets(table: LiveTable) -> tuple[dict[int, set[str]], set[str]]:
     if table.game == "unsun":
         per_seat = {s: _cards(state.secrets_of(s), False) for s in range(state.players)}
         hidden = _cards(state.set_aside, False)
+    elif table.game == "bozu":
+        # the hands and the pot lie face up; the stacks' order (every card still in them) is nobody's
+        per_seat = {}
+        hidden = _cards([c for stack in state.stacks for c in stack], False)
     elif table.game in ("yomi", "yomi37"):
         per_seat = {s: _cards(state.hands[s], False) for s in range(state.players)}
         live = state.undealt is not None and state.phase in ("lead", "follow")
@@ -149,6 +153,7 @@ CASES = [
     ("yomi37", "standard", 4, {"rounds": 2}),
     ("umebotan", "standard", 3, {"rounds": 2}),
     ("umebotan", "standard", 4, {"rounds": 2}),
+    ("bozu", "standard", 5, {}),
 ]
 
 
@@ -221,7 +226,7 @@ def test_no_frame_shows_a_hidden_card(game, variant, seats, options, monkeypatch
     assert watch.frames.get("view", 0) > 20 and watch.frames.get("events", 0) > 20
     assert watch.frames.get("lobby", 0) >= 2 and watch.frames.get("table", 0) >= seats
     spectator_views = [f for label, f in received if label == "spectator" and f["type"] == "view"]
-    assert spectator_views and all(f["view"]["hand"] == [] for f in spectator_views)
+    assert spectator_views and all(f["view"].get("hand", []) == [] for f in spectator_views)
 
 
 def test_the_hook_catches_a_leak(monkeypatch):
@@ -245,7 +250,8 @@ def test_the_hook_catches_a_leak(monkeypatch):
 
 
 SLOW_CASES = [("unsun", "standard", (8,), {"deals": 2}), ("yomi", "wild", (3, 4), {"rounds": 2}),
-              ("yomi37", "standard", (4,), {"rounds": 2}), ("umebotan", "standard", (3, 4), {"rounds": 2})]
+              ("yomi37", "standard", (4,), {"rounds": 2}), ("umebotan", "standard", (3, 4), {"rounds": 2}),
+              ("bozu", "standard", (2, 5, 8), {})]
 
 
 @pytest.mark.slow

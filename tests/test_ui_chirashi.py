@@ -122,3 +122,93 @@ def test_the_setup_keeps_its_choices_when_the_language_changes(panel):
     LANG.set("ja")
     assert panel.chosen_game() == "shimonoku" and panel.level.currentData() == "meijin"
     assert panel.game.currentText() == "下の句かるた"
+
+
+def _card_outline(floor, card):
+    from PySide6.QtGui import QPainterPath, QTransform
+    centre, w, h, angle = floor._rects[card]
+    path = QPainterPath()
+    path.addRect(-w / 2, -h / 2, w, h)
+    return QTransform().translate(centre.x(), centre.y()).rotate(angle).map(path)
+
+
+# the floor widget's size in the window at 1024×700 and 1600×1000, and its smallest
+FLOOR_SIZES = [(772, 550), (1348, 850), (520, 420)]
+
+
+@pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", ["chirashi", "sakasama"])
+def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel, game, size):
+    """Issue 27: 'cards at random angles, as on a real floor, still readable and clickable at
+    1024×700'. Each card lies inside its own grid cell at the engine's angle scaled to the room:
+    no two turned cards share a pixel, every card's kana stand 9 px or more, and a click on a
+    card's centre touches that card."""
+    from legibility import _overlapping_text, recording
+    s, _ = start(panel, game, 4)
+    floor = panel.floor
+    floor.resize(*size)
+    floor.refresh()
+    cards = list(floor._rects)
+    outlines = {c: _card_outline(floor, c) for c in cards}
+    overlaps = [(a, b) for k, a in enumerate(cards) for b in cards[k + 1:]
+                if outlines[a].intersects(outlines[b])]
+    assert overlaps == []
+    spots = dict(s.view(0).floor)
+    for card in cards:
+        centre, w, h, angle = floor._rects[card]
+        assert floor.card_at(centre) == card
+        assert floor.rect().contains(outlines[card].boundingRect().toRect())
+        assert angle == 0 or (angle > 0) == (spots[card].angle > 0)          # the engine's, scaled
+    with recording() as drawn:                  # the kana as painted, measured as the walk does
+        floor.grab()
+    kana = [box for boxes in drawn.boxes.values() for box in boxes if len(box[0]) == 1]
+    whole = game == "chirashi" and size != FLOOR_SIZES[-1]      # in the window at 1024×700 and up
+    assert len(kana) >= (14 if whole else 4) * len(cards), "every card shows its text (or its start)"
+    assert drawn.small == [] and _overlapping_text(drawn.boxes) == []
+
+
+def test_a_larger_floor_lays_its_cards_more_askew_and_larger(qtbot, panel):
+    start(panel, "chirashi", 4)
+    plans = []
+    for size in FLOOR_SIZES[::-1][:1] + FLOOR_SIZES[:2]:
+        panel.floor.resize(*size)
+        panel.floor.refresh()
+        plans.append(panel.floor.plan)
+    assert [p.tilt for p in plans] == sorted(p.tilt for p in plans) and plans[-1].tilt >= 10
+    assert [p.card_w for p in plans] == sorted(p.card_w for p in plans)
+
+
+def test_the_nanae_variant_is_a_choice_and_each_card_lies_in_its_holders_area(qtbot, panel):
+    """Shimonoku's Nanae-town rules from the setup row: 15/20/15 a side in rows of 5 and 7, each
+    card drawn inside its holder's outlined area."""
+    from trainer.ui.chirashi_panel import RACE_TABLES
+    panel.game.setCurrentIndex(RACE_TABLES.index("nanae"))
+    assert panel.game.currentText() == "Shimonoku (Nanae)" and panel.players.value() == 6
+    panel.start_game(seed=3)
+    s = panel.session
+    assert s.options.nanae and panel.chosen_game() == "shimonoku" and panel.kind == "shimonoku"
+    for card, spot in s.view(0).floor:
+        centre = panel.floor._rects[card][0]
+        assert panel.floor.area_rect(spot.side).contains(centre), (card, spot)
+
+
+@pytest.mark.parametrize("no,figure", [(1, "emperor"), (8, "monk"), (9, "woman"), (10, "semimaru"), (5, "man")])
+def test_sakasama_floor_cards_carry_the_poets_drawn_figure(qtbot, no, figure):
+    """The yomifuda on sakasama's floor: the poem at the top, bōzu-mekuri's drawn figure of the
+    poet below (the figure's robe colour is painted in the card's lower part, not in its upper)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QImage, QPainter
+    from trainer.ui.bozu_panel import ROBE
+    from trainer.ui.chirashi_panel import YOMIFUDA_TEXT, paint_floor_yomifuda, poet_figure
+    assert poet_figure(no) == figure
+    image = QImage(60, 84, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    p = QPainter(image)
+    paint_floor_yomifuda(p, QRectF(0, 0, 60, 84), no)
+    p.end()
+    robe = ROBE[figure].rgb()
+
+    def robe_pixels(top, bottom):
+        return sum(1 for y in range(top, bottom) for x in range(60) if image.pixel(x, y) == robe)
+    split = round(84 * YOMIFUDA_TEXT)
+    assert robe_pixels(split, 84) > 20 and robe_pixels(0, split - 4) == 0

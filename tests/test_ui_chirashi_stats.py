@@ -14,7 +14,7 @@ from audio.player import Stall  # noqa: E402
 from tests.ui_fakes import FakeDriver  # noqa: E402
 from trainer.stats import aggregates as A  # noqa: E402
 from trainer.stats.store import RACE_KINDS, StatsStore  # noqa: E402
-from trainer.ui.chirashi_panel import RACE_GAMES, ChirashiPanel  # noqa: E402
+from trainer.ui.chirashi_panel import RACE_GAMES, RACE_TABLES, ChirashiPanel  # noqa: E402
 from trainer.ui.i18n import LANG  # noqa: E402
 from trainer.ui.race_checks import CHECK_AFTER_S  # noqa: E402
 
@@ -220,7 +220,7 @@ def test_switching_to_japanese_mid_game_leaves_no_english(qtbot, panel, store, g
     assert not english_left(panel)
     boxes = (panel.game, panel.level)
     items = [box.itemText(k) for box in boxes for k in range(box.count())]
-    assert len(items) == len(RACE_GAMES) + panel.level.count()
+    assert len(items) == len(RACE_TABLES) + panel.level.count()
     assert not [t for t in items if LATIN_WORD.search(t)], items
     log = panel.log.toPlainText()
     assert log and not LATIN_WORD.search(log.replace("ms", "")) and "音声が途切れた" in log
@@ -229,21 +229,22 @@ def test_switching_to_japanese_mid_game_leaves_no_english(qtbot, panel, store, g
 
 
 def test_a_kind_this_version_does_not_know_does_not_stop_the_statistics_tab(qtbot, store):
-    """A newer version may write kinds this one has no name for (issue 22's "online"): the
-    tab draws them as reactions under their raw name instead of failing."""
+    """A newer version may write kinds this one has no name for: the tab draws them as
+    reactions under their raw name instead of failing ("online", issue 22's, now has a name)."""
     from trainer.stats.store import Trial
     from trainer.ui.stats_panel import StatsPanel
-    store.record_many([Trial("online", 7, True, reaction_ms=310.0), Trial("chirashi", 7, True, reaction_ms=290.0)])
-    assert A.family_of("online") == A.REACTION
+    store.record_many([Trial("hologram", 7, True, reaction_ms=310.0), Trial("online", 7, True, reaction_ms=300.0),
+                       Trial("chirashi", 7, True, reaction_ms=290.0)])
+    assert A.family_of("hologram") == A.REACTION == A.family_of("online")
     stats = StatsPanel(store=store)
     qtbot.addWidget(stats)
     stats.resize(1280, 800)
     stats.show()
     stats.refresh()
-    assert stats.data is not None and stats.data.total_trials == 2
+    assert stats.data is not None and stats.data.total_trials == 3
     stats.open_card(7)
     history = stats.card_page.table.model()
-    assert sorted(history.data(history.index(r, 1)) for r in range(2)) == ["Chirashi-dori", "online"]
+    assert sorted(history.data(history.index(r, 1)) for r in range(3)) == ["Chirashi-dori", "Online match", "hologram"]
 
 
 def test_the_command_line_summary_takes_a_race_kind(tmp_path, capsys):

@@ -422,3 +422,34 @@ def test_listening_reflex_best_leaves_anticipations_out(qtbot, panel, store, clo
         reading.tick()
     text = screen.summary.text()
     assert "best 330 ms" in text and "2 anticipated" in text, text
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Watch the kami-no-ku come"), ("ja", "上の句が出たら")])
+def test_a_drill_shown_as_text_does_not_ask_the_player_to_listen(qtbot, panel, lang, words):
+    """The walk at 1024×700 found "Listen, then touch the torifuda" over a kami-no-ku shown as
+    text with "Read aloud" off: nothing is heard there."""
+    LANG.set(lang)
+    try:
+        choose(panel, "kami_to_torifuda", "group", "あさ", choices=4, rounds=2)
+        assert panel.start()
+        status = panel.drill_screen.status.text()
+        assert words in status and "Listen" not in status and "聞いて" not in status
+    finally:
+        LANG.set("en")
+
+
+def test_kimariji_henka_cards_read_wrap_in_their_list_at_1024(qtbot, panel):
+    """At 1024×700 the list of cards read was ~155 px wide and cut its lines under a
+    sideways scrollbar ("筑波嶺の（1"): they wrap, whole, with nothing to scroll."""
+    panel.resize(1024 - 20, 600)
+    LANG.set("ja")
+    try:
+        choose(panel, "kimariji_henka", "all", field=6, rounds=2)
+        assert panel.start()
+        qtbot.wait(50)
+        lst = panel.drill_screen.read_list
+        assert lst.count() >= 4
+        assert lst.horizontalScrollBar().maximum() == 0
+        assert all(lst.visualItemRect(lst.item(k)).width() <= lst.viewport().width() for k in range(lst.count()))
+    finally:
+        LANG.set("en")

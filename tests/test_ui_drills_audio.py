@@ -97,3 +97,49 @@ def test_listening_reflex_read_aloud_runs_to_the_end(qtbot, panel):
     assert len(rows) == len(model.results) == 4
     assert sorted(c for c, ok, rt in rows if rt is not None) == sorted(model.territory)
     assert all(round(rt) == 250 for _c, _ok, rt in rows if rt is not None)
+
+
+@pytest.mark.parametrize("which", [1, 4], ids=["first", "last"])
+def test_a_take_in_which_the_sound_stuttered_is_left_out_of_the_drills_mean_and_best(qtbot, panel, which):
+    """Issue 23: the store leaves a disturbed trial out; so do the drill's own end figures,
+    and they say how many they left out, in either language. One take is the fastest
+    (150 ms) and the sound stuttered in its race; the others are 250 ms. The last race's
+    answer comes after the drill has ended: its figures are put right then."""
+    from audio.player import Stall
+    panel.drill_box.setCurrentIndex(DRILLS.index("listening_reflex"))
+    panel.set_box.setCurrentIndex(SETS.index("all"))
+    panel.spins["territory"].setValue(4)
+    panel.spins["karafuda"].setValue(0)
+    panel.audio_box.setChecked(True)
+    assert panel.start()
+    screen = panel.drill_screen
+    model = screen.model
+    taken: list[int] = []
+    asked: list[float] = []
+
+    def disturbance(kimariji_t, touch_t):        # the player's answer: a stall in the first race
+        asked.append(kimariji_t)
+        return [Stall(kimariji_t, None, 100, "underflow", False)] if len(asked) == which else []
+
+    panel._driver.disturbance = disturbance
+
+    def take_when_read():
+        r = model.reading
+        if r is not None and not r.karafuda and model.kimariji_at is not None and r.card not in taken:
+            taken.append(r.card)
+            screen.floor.touched.emit(r.card, model.kimariji_at + (0.15 if len(taken) == which else 0.25))
+        return screen.finished
+
+    qtbot.waitUntil(take_when_read, timeout=60_000)
+    qtbot.waitUntil(lambda: panel.store.count() == len(model.results), timeout=2_000)
+    rows = panel.store.query("SELECT card, disturbed FROM trials ORDER BY id")
+    assert [d for _c, d in rows] == [("underflow" if k + 1 == which else None) for k in range(4)]
+    assert sum(r.disturbed is not None for r in model.results) == 1
+    shown = screen.summary.text()
+    assert "mean 250 ms" in shown and "best 250 ms" in shown and "best 150" not in shown
+    assert "1 left out of mean and best (the sound stuttered)" in shown
+    LANG.set("ja")
+    try:
+        assert "音声が途切れた 1 回は平均・最速から除外" in screen.summary.text()
+    finally:
+        LANG.set("en")

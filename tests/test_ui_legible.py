@@ -30,12 +30,9 @@ SIZES = [(1024, 700), (1600, 1000)]
 LANGS = ["en", "ja"]
 
 # Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
-KNOWN = {
-    # mid-game (the walk plays ten turns)
-    ("chirashi", (1024, 700)): "100 scattered torifuda: their kana are 6-7.5 px at 1024×700, and cards "
-                               "lying askew touch their neighbours (as on a floor), so glyph boxes overlap",
-    ("chirashi", (1600, 1000)): "cards lying askew touch their neighbours (as on a floor): the rotated "
-                                "glyphs' upright boxes overlap, though the kana are 9 px or more",
+KNOWN: dict[tuple, str] = {
+    # none left: chirashi's scattered floor was the last (issue 27: each card in its own cell,
+    # its angle scaled down to what the room allows)
 }
 
 
@@ -114,6 +111,22 @@ def drills(qtbot, w):
     panel.start()
 
 
+def drill(name):
+    """Each other drill in play, shown as text (fuda-nagashi's six picks in a row once forced
+    a 1024-px window to 1130 px in Japanese). Not the listening reflex: on its real floor at
+    1024×700 the kana are 9 px when settled but were painted at 7 px once on a loaded machine
+    (the floor shrinks for a moment), so its screen would make the walk flaky (left open)."""
+    def open_drill(qtbot, w):
+        from trainer.ui.drills_panel import DRILLS
+        panel = _tab(w, "mode.drills")
+        panel.drill_box.setCurrentIndex(DRILLS.index(name))
+        if panel.audio_box.isEnabled():
+            panel.audio_box.setChecked(False)
+        assert panel.start()
+        _settle(qtbot, 600)
+    return open_drill
+
+
 def stats(qtbot, w):
     _tab(w, "mode.stats")
 
@@ -136,6 +149,100 @@ def game(name):
     return open_game
 
 
+def race(name):
+    """The floor race table with another of its games chosen (chirashi is the table's default)."""
+    def open_race(qtbot, w):
+        from trainer.ui.chirashi_panel import RACE_TABLES
+        _tab(w, "mode.games")
+        panel = w.games.show_game("chirashi")
+        panel.game.setCurrentIndex(RACE_TABLES.index(name))
+        panel.players.setValue(6)
+        panel.start_game(seed=3)
+    return open_race
+
+
+def online_lobby(qtbot, w):
+    """(Account names are Latin letters, digits, - and _: short ones here, which the walk's
+    check for English left on a Japanese screen does not take for words.)
+    The Online tab's lobby as a server fills it: turn and race tables, the leaderboard, a rating."""
+    from trainer.ui.online_panel import LOBBY
+    tab = _tab(w, "mode.online")
+    tab.pages.setCurrentIndex(LOBBY)
+    tab.account = {"name": "emi", "rating": {"game": "kyogi", "rating": 1532.4, "games": 3}}
+    tab._show_account()
+    tab.race_tables = [{"table": "r1a2b3c4d", "status": "open", "names": ["ken", None], "cards": 25,
+                        "private": False, "rated": True},
+                       {"table": "r5e6f7a8b", "status": "playing", "names": ["emi", "aki"], "cards": 5,
+                        "private": True, "rated": False}]
+    tab._show_lobby([{"table": "0a1b2c3d", "game": "yomi", "variant": "standard", "status": "open",
+                      "seats": [{"name": "ken"}, None, None, None], "turn_seconds": 300}])
+    tab._show_leaders([{"rank": k + 1, "name": n, "rating": 1650 - 40 * k, "games": 12 - k}
+                       for k, n in enumerate(("emi", "ken", "aki", "yu"))])
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
+
+
+def online_race(qtbot, w):
+    """An online kyōgi race mid-match (the server's frames handed to the table as they come)."""
+    from trainer.rules import kyogi
+    from trainer.ui.online_panel import TABLE
+    from trainer.ui.online_race import OnlineRacePanel
+    tab = _tab(w, "mode.online")
+    panel = OnlineRacePanel("r1a2b3c4d", lambda *a, **k: None, tab.settings, tab.voices)
+    tab.race_panel = panel
+    tab.game_area.addWidget(panel, 1)
+    tab.pages.setCurrentIndex(TABLE)
+    sides = [sorted(h[:25]) for h in kyogi.deal(7)]
+    panel.apply({"type": "race.joined", "table": panel.table, "seat": 0})
+    panel.apply({"type": "race.start", "table": panel.table, "seat": 0, "sides": sides, "names": ["emi", "ken"],
+                 "speed": 1, "cards": 25, "karafuda": None, "floor_ms": 100, "rated": True,
+                 "offset_ms": 12.3, "error_ms": 0.8})
+    reads = [(0, [312, None], [], {}), (1, [None, 288], [[0, "otetsuki"]], {}),
+             (None, [None, None], [], {"karafuda": True}), (0, [85, None], [], {"fast": [0], "stalled": [1]})]
+    for n, (taker, times, faults, extra) in enumerate(reads, start=1):
+        card = sides[n % 2][n]
+        sides[n % 2].remove(card)
+        panel._kimariji[n] = "あきの"
+        panel.apply({"type": "race.judged", "table": panel.table, "read": n, "poem": card, "taker": taker,
+                     "reaction_ms": times, "faults": faults, "karafuda": False, "stalled": [], "fast": [],
+                     "timed_out": False, "sides": sides, "left": [len(s) for s in sides], "owing": None, **extra})
+    panel.apply({"type": "rating", "game": "kyogi", "table": panel.table, "rating": 1532.4, "change": 32.4,
+                 "games": 3})
+    tab._table_changed()
+
+
+def online_mubeyama(qtbot, w):
+    """An online Mubeyama table (Okayama, 4 seats) waiting for the person's flip, three reads judged."""
+    from trainer.games.mubeyama_session import HUMAN, new_session
+    from trainer.rules.mubeyama import AwaitFlip, AwaitRead, Flip
+    from trainer.server import codec
+    from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+    from trainer.ui.online_panel import TABLE
+    tab = _tab(w, "mode.online")
+    panel = OnlineMubeyamaPanel("r1a2b3c4d", lambda *a, **k: None, tab.settings, tab.voices)
+    tab.race_panel = panel
+    tab.game_area.addWidget(panel, 1)
+    tab.pages.setCurrentIndex(TABLE)
+    game = new_session("okayama4", 5, (HUMAN,) * 4, {})
+    panel.apply({"type": "race.start", "table": panel.table, "game": "mubeyama", "variant": "okayama4", "seat": 0,
+                 "names": ["emi", "ken", "aki", "yu"], "speed": 1})
+    for n in range(1, 5):
+        poem = game.next_yomifuda()
+        game.card_started(poem)
+        game.kimariji_sounded(poem, at=game.clock.now())
+        p = game.state.pending
+        if n < 4 and isinstance(p, AwaitFlip):
+            game.act(p.seat, Flip(p.seat, p.no))
+        if n < 4:
+            panel.apply({"type": "race.judged", "table": panel.table, "read": n, "poem": poem, "timed_out": False,
+                         "flips": [{"read": n, "seat": n % 4, "card": poem, "reaction_ms": 380 + 40 * n}],
+                         "left": list(game.state.scores())})
+    view = game.view(0)
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "pending": type(view.pending).__name__,
+                 "view": codec.to_json(view)})
+    assert not isinstance(view.pending, AwaitRead)
+    tab._table_changed()
+
+
 def _whole_score_sheet(w):
     """Unsun's score sheet filled to its 8 deals (after the screenshot: the rows are made up)."""
     sheet = w.games.show_game("unsun").shell.scores
@@ -143,6 +250,22 @@ def _whole_score_sheet(w):
         sheet.add_row(str(deal), [deal - 4] * sheet.columnCount())
     w.games.show_game("unsun").shell.show_scores(True)
     QApplication.processEvents()
+
+
+def _status_card_missing(w):
+    """Lines of Unsun's status card not painted whole: the phase's hint, where the Okié is, the
+    tricks and the totals (at 1024×700 they once fell off the card's end)."""
+    from legibility import painted_texts
+    from trainer.ui.i18n import tr
+    table = w.games.show_game("unsun").table
+    v = table.view
+    where = (tr("unsun.ui.okie_on_table") if v.okie_holder is None
+             else tr("unsun.ui.okie_taken", seat=table.seat_name(v.okie_holder)))
+    wanted = [tr(f"unsun.ui.phase_hint.{v.phase}"), where, tr("unsun.ui.tricks", a=v.tricks[0], b=v.tricks[1]),
+              tr("unsun.ui.totals", a=v.totals[0], b=v.totals[1])]
+    painted = painted_texts(w)
+    return [f"missing: the status card does not show {line!r}" for line in wanted
+            if not any(line in text for text in painted)]
 
 
 def _play_turns(qtbot, panel, turns):
@@ -162,8 +285,10 @@ def _games():
 
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
-           ("stats", stats)] + \
-    [(g, game(g)) for g in _games()]
+           ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race),
+           ("online_mubeyama", online_mubeyama)] + \
+    [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "kimariji_henka", "positional")] + \
+    [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku", "nanae")]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -181,9 +306,10 @@ def test_every_screen_is_legible(qtbot, window, name, open_screen, size, lang):
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
         w.grab().save(str(Path(shots) / f"{name}-{lang}-{size[0]}x{size[1]}.png"))
+    found = _status_card_missing(w) if name == "unsun" else []
     if name == "unsun":                           # a whole game's score sheet shows without scrolling
         _whole_score_sheet(w)
-    found = problems(w, size)
+    found += problems(w, size)
     if name == "unsun":
         sheet = w.games.show_game("unsun").shell.scores
         rows = sum(sheet.rowHeight(r) for r in range(sheet.rowCount()))

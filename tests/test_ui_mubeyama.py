@@ -615,6 +615,39 @@ def test_a_flip_in_which_the_sound_stuttered_is_kept_marked_and_not_counted(qtbo
     assert panel.play.reaction.text().endswith("sound stuttered: not counted")
 
 
+def test_the_games_mean_leaves_out_a_flip_in_which_the_sound_stuttered_and_says_so(qtbot, tmp_path, driver):
+    """Issue 23: the in-game mean (seat box, reaction list, result page) is made of the flips
+    whose sound left on time, as the statistics' means are, and says how many it left out."""
+    from audio.player import Stall
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0, store=store)
+    qtbot.addWidget(panel)
+    panel.resize(1500, 950)
+    panel.show()
+    panel.start_game(config("okayama4", seed=2))
+    for k in range(2):                    # the first flip is sound, the second stuttered
+        no = _person_card(panel, driver)
+        kimariji_t = time.perf_counter() - 0.3
+        driver.kimariji.emit(panel.session.order.index(no), no, kimariji_t)
+        if k == 1:
+            driver.stalls.append(Stall(kimariji_t + 0.1, None, 500, "underflow", False))
+        click(qtbot, panel, 0, no)
+        qtbot.waitUntil(lambda n=k + 1: store.count() == n, timeout=2000)
+    s = panel.session
+    first, second = s.reactions[0][-2:]
+    assert (first.disturbed, second.disturbed) == (None, "underflow")
+    assert s.mean_reaction(0) == first.ms and s.counted_reactions(0) == [first]
+    assert "(1) 1 left out: the sound stuttered" in panel.play.reactions.text()
+    LANG.set("ja")
+    try:
+        panel.refresh()
+        assert "（1回） 音声の途切れた 1 回は除外" in panel.play.reactions.text()
+    finally:
+        LANG.set("en")
+
+
 def test_a_flip_that_cannot_be_saved_is_said_and_the_game_goes_on(qtbot, tmp_path, driver):
     """Issue 11 finding 6: a statistics database that refuses writes gives a message; the
     flip still counts."""
@@ -688,3 +721,36 @@ def test_every_mubeyama_event_kind_has_a_text_in_both_languages():
     assert "a face-down diagonal" in event_line(ev.Won(0, LINE), log)   # the last line logged
     assert "column 2" in event_line(ev.Won(0, LINE), log[:-5])
     assert all(len(texts(kind)) == 2 and all(texts(kind).values()) for kind in EVENT_TYPES)
+
+
+def test_before_the_first_card_the_reading_box_says_the_reading_is_on_its_way(qtbot, tmp_path, driver):
+    """The walk at 1024×700 found the banner saying "Preparing the reading…" while the box
+    beside it said "Press Start to begin the reading", with no Start button on the screen."""
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    panel = MubeyamaPanel(settings, NoSynthesis(), driver=driver, cpu_delay_s=0)
+    qtbot.addWidget(panel)
+    panel.start_game(config("okayama4", seed=2))
+    assert driver.state != "idle" and panel.session.current is None
+    assert panel.play.banner.text() == "Preparing the reading…"
+    assert "Preparing the reading…" in panel.play.yomifuda.text()
+    assert "Press Start" not in panel.play.yomifuda.text()
+
+
+def test_the_result_page_shows_the_mean_whole_at_1024(panel, driver, qtbot):
+    """At 1024×700 the six columns shared alike cut the mean ("+0.3 秒…"), and the seat boxes'
+    lines were cut too ("平均 0.3 …"): the mean's column fits its text, and the final
+    layout's boxes leave the times to the score table."""
+    from PySide6.QtGui import QFontMetrics
+    panel.resize(1000, 620)
+    LANG.set("ja")
+    try:
+        panel.start_game(config("okayama4", seed=11))
+        play_to_the_end(panel, driver, qtbot)
+        assert panel.pages.currentIndex() == RESULT
+        table = panel.result.scores
+        mean = table.item(0, 4).text()
+        assert mean.startswith("+") and "…" not in mean
+        assert table.columnWidth(4) >= QFontMetrics(table.font()).horizontalAdvance(mean)
+        assert all("平均" not in line for line in panel.result.final.lines)
+    finally:
+        LANG.set("en")

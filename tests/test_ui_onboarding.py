@@ -196,6 +196,31 @@ def test_about_speaks_japanese(settings, qtbot):
         LANG.set("en")
 
 
+def test_about_words_its_components_notes_in_japanese_and_keeps_the_english_rows(settings, qtbot):
+    """The 1024×700 walk found About's notes English in the Japanese window ("PySide6's
+    runtime", "imported by pyopenjtalk-plus", "each its own ..."): the rows that say more than
+    a name are worded in Japanese; in English they are COMPONENTS' rows exactly."""
+    import re
+
+    from trainer.ui.about import COMPONENTS, LICENCE_IDS, NAME_IDS
+    english = AboutDialog(settings)
+    qtbot.addWidget(english)
+    assert [(english.table.item(r, 0).text(), english.table.item(r, 1).text())
+            for r in range(english.table.rowCount())] == [(n, lic) for n, lic, _ in COMPONENTS]
+    assert set(NAME_IDS) <= {n for n, _, _ in COMPONENTS}
+    assert set(LICENCE_IDS) <= {lic for _, lic, _ in COMPONENTS}
+    LANG.set("ja")
+    try:
+        about = AboutDialog(settings)
+        qtbot.addWidget(about)
+        cells = [about.table.item(r, c).text() for r in range(about.table.rowCount()) for c in (0, 1)]
+    finally:
+        LANG.set("en")
+    words = re.compile(r"\b(?:runtime|imported|used|support|inside|dictionary|voice|password|hashes|ratings|"
+                       r"optional|standalone|libraries|from|each|licence|loudness)\b")
+    assert not [c for c in cells if words.search(c)], [c for c in cells if words.search(c)]
+
+
 def test_version_flag():
     from trainer.cli import main
     with pytest.raises(SystemExit) as exit_:
@@ -314,3 +339,35 @@ def test_cancelling_an_import_keeps_what_was_imported_and_reports_it(settings, t
     from audio.recorded_voice import RecordedVoice
     assert set(RecordedVoice("many").available()) == {p.no for p in report.poems}
     assert dialog.start_button.isEnabled() and dialog.close_button.isEnabled()
+
+
+def test_qts_own_buttons_follow_the_language(settings, qtbot):
+    """The 1024×700 walk found "Cancel" in the Japanese Settings dialog, and every Yes/No
+    question ("Stop the reading?", "Abandon the match?") asks "&Yes / &No": Qt's catalogue
+    follows the interface language, and goes again on the way back to English."""
+    from PySide6.QtCore import QLibraryInfo
+    from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+    from trainer.ui.settings_dialog import SettingsDialog
+    translations = Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
+    if not (translations / "qtbase_ja.qm").exists():
+        pytest.skip(f"Qt's Japanese catalogue is not installed in {translations}")
+
+    def words():
+        box = QMessageBox(QMessageBox.Icon.Question, "", "",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        dialog = SettingsDialog(settings, [])
+        qtbot.addWidget(box)
+        qtbot.addWidget(dialog)
+        cancel = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Cancel)
+        return (box.button(QMessageBox.StandardButton.Yes).text(),
+                box.button(QMessageBox.StandardButton.No).text(), cancel.text())
+
+    LANG.set("ja")
+    try:
+        yes, no, cancel = words()
+        assert "Yes" not in yes and "No" not in no and cancel != "Cancel", (yes, no, cancel)
+        assert "はい" in yes and "いいえ" in no
+    finally:
+        LANG.set("en")
+    assert words() == ("&Yes", "&No", "Cancel")

@@ -124,6 +124,8 @@ def clicks_for(game, action, legal):
         return [action.card]
     if game in ("yomi", "yomi37"):
         return ["pass"] if isinstance(action, yomi.Pass) else [action.card]
+    if game == "bozu":
+        return [("stack", action.stack)]
     if isinstance(action, umebotan.Take):
         return [("field", action.target)]
     same = [a for a in legal if isinstance(a, umebotan.Play) and a.card == action.card]
@@ -162,7 +164,8 @@ def other_client_creates(url, game) -> str:
 
 
 @pytest.mark.parametrize("game, variant, seats, length", [
-    ("yomi", "standard", 3, 1), ("umebotan", "standard", 3, 2), ("unsun", "standard", 8, 1)])
+    ("yomi", "standard", 3, 1), ("umebotan", "standard", 3, 2), ("unsun", "standard", 8, 1),
+    ("bozu", "standard", 3, 1)])
 def test_a_guest_plays_a_table_with_cpus_to_its_end(qtbot, tab, served, game, variant, seats, length):
     sign_in_as_guest(qtbot, tab, served)
     other = other_client_creates(served.url, "yomi")
@@ -177,7 +180,7 @@ def test_a_guest_plays_a_table_with_cpus_to_its_end(qtbot, tab, served, game, va
     panel = tab.game_panel
     lines = [panel.shell.log.item(k).text() for k in range(panel.shell.log.count())]
     assert len(lines) >= moves                          # the seat's log, worded by trainer.text
-    assert not any(c in line for line in lines for c in ("U:", "M:", "H:", "{")), lines[:5]
+    assert not any(c in line for line in lines for c in ("U:", "M:", "H:", "B:", "{")), lines[:5]
     assert panel.game is not None and panel.session is tab.remote
 
 

@@ -254,3 +254,21 @@ def test_the_card_page_follows_a_language_switch(one_day):
     finally:
         LANG.set("en")
     assert "Card 1" in page.title.text()
+
+
+def test_a_short_plots_value_labels_never_overlap_and_one_always_shows(qtbot):
+    """At 1024×700 the stacked trends have ~23 px of value axis: pyqtgraph printed "600" over
+    "400" there (issue 28). Labels are now a label's height apart at least, each fits whole
+    (pyqtgraph drops one past an end), and at least one shows."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from trainer.ui.stats_charts import ValueAxis
+    axis = ValueAxis("left")
+    label = QFontMetricsF(axis.style.get("tickFont") or QFont()).height()
+    for low, high, size in [(0, 977, 23), (0, 1.1, 23), (0, 982, 78), (250, 950, 45), (0, 980, 300)]:
+        ticks = sorted({t for _, level in axis.tickValues(low, high, size) for t in level})
+        px = [(t - low) * size / (high - low) for t in ticks]
+        assert px, (low, high, size)
+        assert all(b - a >= label for a, b in zip(px, px[1:])), (low, high, size, ticks)
+        assert all(label / 2 <= p <= size - label / 2 for p in px), (low, high, size, ticks)
+    assert len(axis.tickValues(0, 980, 300)[0][1]) >= 4          # a tall plot keeps its scale

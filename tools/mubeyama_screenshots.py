@@ -9,11 +9,12 @@ the kimariji, CPU seats at once) and grabs the panel: OUT_DIR/<variant>-<lang>-<
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QApplication
+
+from audio.clock import SYSTEM
 
 import trainer.ui  # noqa: F401  (PySide6 workaround first)
 from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig
@@ -34,6 +35,8 @@ class Driver(QObject):
     state_changed = Signal(str)
     error = Signal(str)
     state = "playing"
+    clock = SYSTEM          # the panel stamps presses on the driver's clock (a real attribute, not
+                            # one of the no-op methods below, which a clock is not)
 
     def start(self, order, timing, joka):
         pass
@@ -57,14 +60,14 @@ def play(panel: MubeyamaPanel, driver: Driver, readings: int) -> None:
             return
         no = s.next_yomifuda()
         driver.card_started.emit(no)
-        driver.kimariji.emit(s.order.index(no), no, time.perf_counter() - 0.3)
+        driver.kimariji.emit(s.order.index(no), no, SYSTEM.now() - 0.3)
         for _ in range(200):
             p = s.state.pending
             if isinstance(p, AwaitFlip) and s.is_human(p.seat):
-                panel.on_slot_clicked(p.seat, p.no, time.perf_counter())
+                panel.on_slot_clicked(p.seat, p.no, SYSTEM.now())
             elif isinstance(p, AwaitPass) and s.is_human(p.giver):
                 up = [sl.no for row in s.view(p.giver).tables[p.giver].rows for sl in row if sl.face_up]
-                panel.on_slot_clicked(p.giver, up[-1], time.perf_counter())
+                panel.on_slot_clicked(p.giver, up[-1], SYSTEM.now())
             else:
                 break
 

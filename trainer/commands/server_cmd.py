@@ -8,14 +8,16 @@ from __future__ import annotations
 import socket
 
 DEFAULT_PORT = 8750
-SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "kyogi", "mubeyama")
-RACE_GAMES = ("kyogi", "mubeyama")   # after a reader, timed on each player's machine (docs/online-races.md)
+FLOOR_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+RACE_GAMES = ("kyogi", "mubeyama", *FLOOR_GAMES)   # after a reader, timed on each machine (docs/online-races.md)
+SERVER_GAMES = ("unsun", "yomi", "yomi37", "umebotan", "bozu", *RACE_GAMES)
 
 
 def register(sub) -> None:
     s = sub.add_parser("serve", help="run the game server (lobby, tables, CPU fill-ins) for online play",
                        description="A WebSocket game server for the turn games (Unsun, Yomi, Yomi37, "
-                       "Ume Botan). Protocol: docs/server-protocol.md. Keep it on 127.0.0.1 behind a "
+                       "Ume Botan, bozu-mekuri) and the races after a reader (docs/online-races.md). "
+                       "Protocol: docs/server-protocol.md. Keep it on 127.0.0.1 behind a "
                        "reverse proxy that terminates TLS (see the README).")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=_port, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
@@ -44,8 +46,8 @@ def register(sub) -> None:
     b.add_argument("--variant", default=None)
     b.add_argument("--level", default="random",
                    help="how the bots choose: random (seeded, the default), first, or a CPU level of "
-                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; kyogi: the "
-                        "reaction model of a CPU level, beginner ... meijin, club for random)")
+                        "the game (unsun: medium; yomi: chain, sample; umebotan: greedy; bozu: first; kyogi: the "
+                        "reaction model of a CPU level, beginner ... meijin, club for random; so the floor races)")
     b.add_argument("--tables", type=_count, default=1, help="tables to create and play (default 1)")
     b.add_argument("--seats", type=_count, default=None, help="seats per table (default: the variant's)")
     b.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
@@ -56,6 +58,8 @@ def register(sub) -> None:
                    help="kyogi: read only this many karafuda among the floor cards first (default: all)")
     b.add_argument("--speed", type=float, default=None,
                    help="kyogi: reading speed (1; up to 50 only on a test server)")
+    b.add_argument("--reads", type=_count, default=None,
+                   help="floor races: end each game after this many cards, with no winner (test servers only)")
     b.add_argument("--retry", type=_seconds, default=60.0, metavar="S",
                    help="a bot whose connection drops reconnects for up to this many seconds (default 60)")
     b.set_defaults(func=cmd_bot)
@@ -127,6 +131,8 @@ def cmd_bot(args) -> int:
     from trainer.errors import UsageError
     race_only = [name for name, value in (("--cards", args.cards), ("--karafuda", args.karafuda),
                                           ("--speed", args.speed)) if value is not None]
+    if args.reads is not None and args.game not in FLOOR_GAMES:
+        raise UsageError("bot: --reads applies to the floor races (chirashi, sakasama, genpei, relay, shimonoku)")
     if args.game == "kyogi":
         if args.variant is not None or args.seats is not None:
             raise UsageError("bot: a kyogi table has two seats and no variant; it takes no --variant or --seats")
@@ -142,8 +148,17 @@ def cmd_bot(args) -> int:
         from trainer.server import race_bot
         status, line = race_bot.run(args.server, args.tables, args.level, args.timeout or 3600.0, game="mubeyama",
                                     variant=args.variant, speed=args.speed, cards=None)
+    elif args.game in FLOOR_GAMES:
+        if args.variant is not None or args.cards or args.karafuda is not None:
+            raise UsageError(f"bot: a {args.game} table has no variant, and --cards and --karafuda do not apply")
+        from trainer.server import race_bot
+        level = "club" if args.level in ("random", "first") else args.level
+        status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, game=args.game,
+                                    speed=args.speed, cards=None, seed=args.seed,
+                                    options={"seats": args.seats, "reads": args.reads})
     elif race_only:
-        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama too) only")
+        raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama and the floor "
+                         "races too) only")
     else:
         from trainer.server.bot import run
         status, line = run(args.server, args.game, args.tables, args.level, args.timeout or 600.0,

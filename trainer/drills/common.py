@@ -64,6 +64,8 @@ class Summary:
     anticipations: int
     timed_out: int = 0
     """Rounds that ended with no answer at all (the reading ran out): played, not answered."""
+    disturbed: int = 0
+    """Timed answers left out of the mean and the best: the sound stuttered in their race."""
 
     @property
     def rounds(self) -> int:
@@ -75,14 +77,36 @@ def timed_out(result: Any) -> bool:
     return result.answer is None and not result.correct
 
 
+def is_disturbed(result: Any) -> bool:
+    """A timed answer whose race the sound stuttered in (`trainer.ui.race_checks`): kept and
+    shown, but its time is in no mean and no best, as in the statistics."""
+    return getattr(result, "disturbed", None) is not None and result.reaction_ms is not None
+
+
+def sound_times(results: Iterable[Any]) -> list[float]:
+    """The reaction times a drill's figures are made of: timed, and not disturbed."""
+    return [r.reaction_ms for r in results if r.reaction_ms is not None and not is_disturbed(r)]
+
+
+def mark_disturbed(results: list[Any], result: Any, reason: str) -> None:
+    """Put `result` in `results` again marked disturbed (results are frozen; the race's
+    answer comes after the result is in the list)."""
+    from dataclasses import replace
+    for k, r in enumerate(results):
+        if r is result:
+            results[k] = replace(r, disturbed=reason)
+            return
+
+
 def summarise(results: Sequence[Any]) -> Summary:
-    """`results`: a drill's results (``correct``, ``answer``, ``reaction_ms``)."""
+    """`results`: a drill's results (``correct``, ``answer``, ``reaction_ms``, ``disturbed``)."""
     right = [r for r in results if r.correct]
-    times = [r.reaction_ms for r in right if r.reaction_ms is not None]
+    times = sound_times(right)
     best, early = best_reaction(times)
     mean = sum(times) / len(times) if times else None
     missed = sum(1 for r in results if timed_out(r))
-    return Summary(len(results) - missed, len(right), mean, best, early if times else 0, missed)
+    return Summary(len(results) - missed, len(right), mean, best, early if times else 0, missed,
+                   sum(1 for r in right if is_disturbed(r)))
 
 
 def checked_cards(cards: Iterable[int], minimum: int = 1) -> list[int]:

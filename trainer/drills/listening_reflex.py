@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from trainer.drills.common import (Clock, DrillError, TrialResult, best_reaction, checked_cards,
-                                   confusables_first, ms_between)
+                                   confusables_first, is_disturbed, ms_between, sound_times)
 
 KIND = "listening_reflex"
 FAULT_KARAFUDA = "karafuda"
@@ -55,6 +55,7 @@ class ReflexSummary:
     mean_reaction_ms: float | None
     best_reaction_ms: float | None    # the fastest real one: anticipations left out
     anticipations: int = 0            # takes before the kimariji or under REACTION_FLOOR_MS
+    disturbed: int = 0                # takes whose race the sound stuttered in: in no mean, no best
 
 
 class ListeningReflex:
@@ -151,10 +152,11 @@ class ListeningReflex:
 
     def summary(self) -> ReflexSummary:
         field_results = [r for r in self.results if r.card in self.territory]
-        taken = [r.reaction_ms for r in field_results if r.reaction_ms is not None]
-        best, early = best_reaction(taken)
+        taken = [r for r in field_results if r.reaction_ms is not None]
+        times = sound_times(taken)
+        best, early = best_reaction(times)
         return ReflexSummary(
             readings=len(self.results), taken=len(taken),
             missed=len(field_results) - len(taken), faults=self.faults,
-            mean_reaction_ms=sum(taken) / len(taken) if taken else None,
-            best_reaction_ms=best, anticipations=early)
+            mean_reaction_ms=sum(times) / len(times) if times else None,
+            best_reaction_ms=best, anticipations=early, disturbed=sum(map(is_disturbed, taken)))

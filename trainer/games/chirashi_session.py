@@ -176,6 +176,7 @@ class ChirashiSession:
         reach = getattr(self.state, "reach", None)
         for s, cpu in self.cpus.items():
             cpu.reach = None if reach is None else reach(s)
+            cpu.area_rows = getattr(self.state, "area_rows", None)     # shimonoku: it kneels at its area
         self.phase = READY
         self.epoch = 0.0
         self.race: Race | None = None
@@ -416,7 +417,7 @@ def _mark(marks: Mapping[str, float | None], name: str, default: float) -> float
 
 def race_options(variant: Any, options: Mapping[str, Any]) -> RaceOptions:
     """The variant's rules (registry options) with the caller's changes."""
-    names = {"game", "verse", "otetsuki", "relay", "relay_every"}
+    names = {"game", "verse", "otetsuki", "relay", "relay_every", "nanae", "teppa_sender", "chonchon", "balance"}
     merged = {**dict(getattr(variant, "options", {}) or {}), **dict(options)}
     return RaceOptions(**{k: v for k, v in merged.items() if k in names})
 

@@ -492,7 +492,9 @@ class KyogiSession:
         self.phase = PLAY
         self.memorise_end = None
         self.epoch = self.clock.now()
-        self.in_ma = False
+        # until the first yomifuda's kami-no-ku (the joka included) a touch is early: "Touching
+        # any Torifuda before the reader starts reading the Yomifuda" is a fault (AJKA)
+        self.in_ma = True
         return events + [PhaseChanged(PLAY)]
 
     def ms(self, t: float) -> int:
@@ -504,9 +506,9 @@ class KyogiSession:
     def kami_started(self, poem: int, marks: Mapping[str, float | None]) -> list[GameEvent]:
         """The kami-no-ku of `poem` began to sound; `marks` are its programme marks on the
         clock (`mark_names`), missing ones guessed from now."""
-        self.in_ma = False              # the joka too ends the ma
         if self.phase != PLAY or poem not in self.order:
-            return []
+            return []                   # the joka is not a yomifuda: touching during it is early
+        self.in_ma = False
         now = self.clock.now()
         start = _mark(marks, "kami_start", now)       # when it sounded, not when we heard of it
         events: list[GameEvent] = []
@@ -595,6 +597,19 @@ class KyogiSession:
             events.append(Reaction(seat, race.poem, first - self.ms(race.kimariji), True, False,
                                    race.kimariji_kana, poems.get(race.poem).kimariji, final=False))
         return events
+
+    @logged
+    def touch_before_reading(self, card: int, stamp: float, seat: int) -> list[GameEvent]:
+        """A person's touch stamped before the open read's kami-no-ku began (online: during the
+        joka, reported once read 1 was released): "Touching any Torifuda before the reader
+        starts reading the Yomifuda" is a fault, judged with this read as an early touch in
+        the ma is [AJKA]. A touch at or after the start is an ordinary `touch`."""
+        race = self.race
+        if self.phase != PLAY or race is None or stamp >= race.start:
+            return self.touch(card, stamp, seat)
+        touch = Touch(card, self.ms(stamp))
+        race.touches[seat].append(touch)
+        return [TouchLanded(seat, card, touch.time_ms), EarlyTouch(seat, card, touch.time_ms)]
 
     def _certain_fault(self, race: Race, touch: Touch) -> bool:
         """No later touch can undo this fault: a karafuda is read, or the touch is in the

@@ -28,7 +28,7 @@ to back (`next_yomifuda`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Mapping
 
 import poems.kimariji
@@ -108,6 +108,7 @@ class Reaction:
     no: int
     ms: int
     hinted: bool
+    disturbed: str | None = None    # the sound stuttered in this race: shown, in no mean
 
 
 # --------------------------------------------------------------------------- session events
@@ -452,8 +453,21 @@ class MubeyamaSession:
         return [event]
 
     # -- results ------------------------------------------------------------------------------------
+    def mark_disturbed(self, seat: int, no: int, reason: str) -> None:
+        """The player found that the sound stuttered in the race for *no* (the UI's race
+        checks answer after the flip): the flip time stays, left out of the mean."""
+        rts = self.reactions[seat]
+        for k in range(len(rts) - 1, -1, -1):
+            if rts[k].no == no:
+                rts[k] = replace(rts[k], disturbed=reason)
+                return
+
+    def counted_reactions(self, seat: int) -> list[Reaction]:
+        """The flips the mean is made of: those whose sound left on time."""
+        return [r for r in self.reactions[seat] if r.disturbed is None]
+
     def mean_reaction(self, seat: int) -> int | None:
-        rts = [r.ms for r in self.reactions[seat]]
+        rts = [r.ms for r in self.counted_reactions(seat)]
         return round(sum(rts) / len(rts)) if rts else None
 
     def flips(self, seat: int) -> int:

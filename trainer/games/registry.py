@@ -163,6 +163,9 @@ GAMES: tuple[Variant, ...] = (
             **_RACE),
     Variant("shimonoku", "standard", "Hokkaido shimonoku karuta, 3 against 3, the shimo-no-ku read, 5/5/40 a side",
             6, 6, options=_frozen(game="shimonoku", verse="shimo"), **_RACE),
+    Variant("shimonoku", "nanae", "Nanae-town shimonoku karuta, 15/20/15 a side, テッパ: an opponent sends a card",
+            6, 6, options=_frozen(game="shimonoku", verse="shimo", nanae=True, teppa_sender="most",
+                                  chonchon="all", balance="minimums"), **_RACE),
 )
 
 

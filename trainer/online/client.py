@@ -21,6 +21,7 @@ import asyncio
 import itertools
 import json
 import threading
+import time
 from collections import deque
 from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
@@ -78,6 +79,10 @@ class Connection:
         self._closing = False
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._main, name="karuta-online", daemon=True)
+        self.clock = time.perf_counter
+        """The clock a race's pongs report and its cards start on (the player's: perf_counter)."""
+        self.races: set[str] = set()
+        """Race tables this connection sits at: resumed (``race.resume``) after a reconnection."""
 
     # -- the GUI thread's side ----------------------------------------------------------------
     def open(self) -> None:
@@ -119,6 +124,8 @@ class Connection:
             self.tables[fields["table"]] = {"type": kind, "code": fields.get("code")}
         elif kind == "leave" and fields.get("table"):
             self.tables.pop(fields["table"], None)
+        elif kind == "race.join" and fields.get("table"):
+            self.races.add(fields["table"])
 
     def _note(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -129,6 +136,8 @@ class Connection:
             self.tables[frame["table"]]["type"] = "spectate" if frame.get("you") is None else "join"
         elif kind == "left":
             self.tables.pop(str(frame.get("table")), None)
+        elif kind == "race.over":
+            self.races.discard(str(frame.get("table")))
         elif kind == "error" and frame.get("error") == "bad_credentials":
             self.token = None           # an expired token is not sent again at the next reconnect
 
@@ -164,6 +173,8 @@ class Connection:
                     async for text in ws:
                         frame = json.loads(text)
                         if isinstance(frame, dict):
+                            if frame.get("type") == "race.ping":
+                                await self._pong(ws, frame)
                             self._note(frame)
                             self.on_frame(frame)
                 detail = "the server closed the connection"
@@ -193,10 +204,17 @@ class Connection:
             for table, how in self.tables.items():
                 again.append({"type": how["type"], "table": table,
                               **({"code": how["code"]} if how.get("code") else {})})
+            again += [{"type": "race.resume", "table": table} for table in sorted(self.races)]
             if self.watching_lobby:
                 again.append({"type": "lobby"})
         for message in again:
             await ws.send(json.dumps({**message, "id": next(self._ids)}))
+
+    async def _pong(self, ws: Any, frame: dict[str, Any]) -> None:
+        """A race's clock ping is answered here, in the worker, at once: the GUI thread's
+        delay would widen the clock estimate's error (``docs/online-races.md``)."""
+        await ws.send(json.dumps({"type": "race.pong", "n": frame.get("n"), "t": self.clock(),
+                                  "id": next(self._ids)}))
 
     async def _flush(self, ws: Any) -> None:
         while True:

@@ -7,7 +7,9 @@ numbers and sources in docs/cpu-levels.md); only where the hand goes differs:
 
 - **reach**: a seat sits at the floor's edge (`seat_position`); the hand's
   travel grows with the card's distance from it (``TRAVEL_MS`` per floor width),
-  so nearer cards are taken faster, and any card is within everyone's reach;
+  so nearer cards are taken faster, and any card is within everyone's reach.
+  A shimonoku player kneels at the near edge of their own area (`area_position`),
+  and touches only their own and the facing opponent's cards;
 - **search**: on a scattered floor of up to 100 cards even a card it knows must
   be found (``SCATTER_SEARCH_MS``, a uniform draw scaled by how full the floor is);
 - the verse heard may be the shimo-no-ku (sakasama karuta): identification,
@@ -26,6 +28,7 @@ import poems
 from poems import kimariji as _kimariji
 from trainer.players.karuta_cpu import CORRECT_MS, GUESS_GROUP, Heard, Level, confusion_weight, level
 from trainer.rules.chirashi import Send, Touch, View
+from trainer.rules.shimonoku import column_widths, screen_column
 
 TRAVEL_MS = 260            # the hand's travel across the whole floor (on top of the reaction)
 SCATTER_SEARCH_MS = 220    # finding a known card on a full scattered floor (uniform 0..this)
@@ -90,6 +93,16 @@ def seat_position(seat: int, players: int, teams: bool) -> tuple[float, float]:
     return 0.5 + 0.58 * math.cos(angle), 0.5 + 0.58 * math.sin(angle)
 
 
+def area_position(seat: int, counts: Sequence[int], rows: int) -> tuple[float, float]:
+    """Where a shimonoku player kneels, in floor units: at the middle of their own area's near
+    edge (the engine's `area_spots`: team 0's areas along the bottom, team 1's along the top,
+    each screen column a facing pair, as wide as its fuller area)."""
+    widths = column_widths(counts, rows)
+    column = screen_column(seat)
+    x = (sum(widths[:column]) + widths[column] / 2) / sum(widths)
+    return x, (1.0 if seat < 3 else 0.0)
+
+
 class RaceCpu:
     """One CPU seat at a floor race."""
 
@@ -106,12 +119,20 @@ class RaceCpu:
         self.known = frozenset(cards[:round(self.level.knows * 100)])
         self.form = self.rng.gauss(0.0, self.level.form_ms) if self.level.form_ms else 0.0
         self.reach: tuple[int, ...] | None = None   # shimonoku: the areas (seats) its hand may touch
+        self.area_rows: int | None = None            # shimonoku: its area's rows (it kneels at its area)
 
     def _travel_ms(self, view: View, card: int) -> float:
         spot = view.spot(card)
         assert spot is not None, f"card {card} is not on the floor"
-        px, py = self.position
+        px, py = self.kneels_at(view)
         return TRAVEL_MS * math.hypot(spot.x - px, spot.y - py)
+
+    def kneels_at(self, view: View) -> tuple[float, float]:
+        """Where its hand starts from: its seat round the floor, or in shimonoku its own area
+        (which moves as the areas widen and narrow)."""
+        if self.area_rows is None:
+            return self.position
+        return area_position(self.seat, view.side_counts, self.area_rows)
 
     def _search_ms(self, view: View) -> float:
         return self.rng.uniform(0, SCATTER_SEARCH_MS) * len(view.floor) / 100

@@ -87,6 +87,10 @@ class RaceOptions:
     relay: bool = False             # Genpei's relay: one player per team on turn
     relay_every: int = 10           # reads between relay turnovers
     simultaneous_ms: int = 0        # touches this close are "the same time" (the judge's window)
+    nanae: bool = False             # shimonoku: the Nanae-town rules (テッパ), `trainer.rules.shimonoku`
+    teppa_sender: str = "most"      # Nanae: which opponent sends a teppa card: most (cards) | facing
+    chonchon: str = "all"           # Nanae: both teams teppa: nothing moves (all) | only teppa cancels
+    balance: str = "minimums"       # Nanae: the team keeps the 5/3/1 minimums | evens its holdings
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -99,6 +103,12 @@ class RaceOptions:
             raise ValueError("relay karuta is played on Genpei's floor")
         if self.relay_every < 1:
             raise ValueError("relay turnover must come every 1 or more reads")
+        if self.nanae and self.game != "shimonoku":
+            raise ValueError("the Nanae-town rules are shimonoku karuta's")
+        for name, allowed in (("teppa_sender", ("most", "facing")), ("chonchon", ("all", "teppa")),
+                              ("balance", ("minimums", "even"))):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} is one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
     @property
     def teams(self) -> bool:
@@ -239,19 +249,30 @@ REFUSALS = ("chirashi.over", "chirashi.read_unsettled", "chirashi.stack_empty", 
 
 # -- the floor -----------------------------------------------------------------------------------
 
-def scatter(cards: Sequence[int], rng: random.Random) -> dict[int, Spot]:
-    """Cards scattered over the floor: a jittered grid (cards near each other, rarely on top
-    of one another), at angles up to ±35° so every card stays readable from the seats."""
-    n = len(cards)
+SCATTER_ANGLE = 35.0
+"""The widest angle a scattered card lies at (a table may lay them straighter to keep them readable)."""
+SCATTER_JITTER = (0.22, 0.18)
+"""How far a scattered card lies off its grid cell's centre, in cells (x, y): always inside its cell."""
+
+
+def scatter_grid(n: int) -> tuple[int, int]:
+    """The columns and rows of the jittered grid `scatter` lays `n` cards on."""
     columns = max(1, math.ceil(math.sqrt(n * 1.45)))
-    rows = max(1, math.ceil(n / columns))
+    return columns, max(1, math.ceil(n / columns))
+
+
+def scatter(cards: Sequence[int], rng: random.Random) -> dict[int, Spot]:
+    """Cards scattered over the floor: a jittered grid (cards near each other, each in a cell
+    of its own), at angles up to ±35° so every card stays readable from the seats."""
+    columns, rows = scatter_grid(len(cards))
+    jx, jy = SCATTER_JITTER
     cells = [(r, c) for r in range(rows) for c in range(columns)]
     rng.shuffle(cells)
     out: dict[int, Spot] = {}
     for card, (r, c) in zip(cards, cells):
-        x = (c + 0.5 + rng.uniform(-0.22, 0.22)) / columns
-        y = (r + 0.5 + rng.uniform(-0.18, 0.18)) / rows
-        out[card] = Spot(round(x, 4), round(y, 4), round(rng.uniform(-35, 35), 1))
+        x = (c + 0.5 + rng.uniform(-jx, jx)) / columns
+        y = (r + 0.5 + rng.uniform(-jy, jy)) / rows
+        out[card] = Spot(round(x, 4), round(y, 4), round(rng.uniform(-SCATTER_ANGLE, SCATTER_ANGLE), 1))
     return out
 
 

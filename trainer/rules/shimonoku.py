@@ -36,8 +36,41 @@ its sentence, or [decided] (docs/racing-games.md):
   will not return to a 3-on-3 match."
 - "if there are zero Torifuda, your team wins."
 
-A card's ``Spot.side`` is the seat that holds it. The Nanae-town variant (テッパ)
-is not built.
+A card's ``Spot.side`` is the seat that holds it.
+
+The Nanae-town variant (``nanae=True``; registry variant ``nanae``), from the
+page's "Nanae Town Shimonoku Karuta" (decisions in docs/racing-games.md):
+
+- "The players in the middle has 20 Torifuda arranged in two rows of 7 cards
+  and one row of 6 cards. Players on the sides each have 15 Torifuda arranged
+  in three rows of 5 cards." ``deal="nanae"`` (15/20/15), areas of 3 rows.
+- "If you grabbed the wrong Torifuda (... "Teppa"), then any one of the
+  opposing players sends one card to a player in your team opposite that
+  opponent." [decided] ``teppa_sender="most"`` (default): the opposing player
+  holding the most cards sends (ties: the one facing the teppa, then the lowest
+  seat), to the teppa's team-mate facing them; ``"facing"``: the opponent facing
+  the teppa sends to the teppa. The base game's send after a take stands.
+- ""Teppa" after taking the original card is invalid": the engine's rule (a
+  touch after the take is no fault).
+- "when both you and your opponent "teppa" and your teammate takes the
+  opponent's card, it becomes "chonchon" (= you cannot pass your hand to the
+  opponent team, remain unchanged)." [decided] ``chonchon="all"`` (default):
+  when both teams teppa in one read, their teppa cards cancel one for one and,
+  if the card was taken from the facing opponent, that send is void too;
+  ``"teppa"``: only the teppa cards cancel.
+- "after teppa, when the next bill is being read, the bill cannot be handed over
+  to the person who teppa (= invalid)": a teppa card is sent before the next
+  read or not at all; here the reader waits for it (a Read while a card is owed
+  is refused), so it is never late.
+- "Cards can be freely moved within the team, and it is common for all three
+  members of the team to have an equal number of cards as much as possible."
+  [decided] ``balance="minimums"`` (default: the deal stands, the base game's
+  5/3/1 passes keep players from running dry); ``"even"``: after each read the
+  team evens its holdings (differences of at most one, the middle keeping the
+  odd card).
+- "When your team runs out of cards, either end will drop first, followed by
+  the other end, leaving the middle player." At 2 and 1 cards a team's middle
+  player is passed a card if bare, so that the ends leave first.
 """
 from __future__ import annotations
 
@@ -51,7 +84,7 @@ from trainer.rules.protocol import GameEvent, IllegalAction, event_kinds
 
 ROLES = ("offence", "midfield", "defence")
 OPPOSITE = {0: 5, 1: 4, 2: 3, 3: 2, 4: 1, 5: 0}
-DEALS = {"5-5-40": (5, 5, 40), "even": (17, 17, 16)}
+DEALS = {"5-5-40": (5, 5, 40), "even": (17, 17, 16), "nanae": (15, 20, 15)}
 MINIMUMS = ((15, 5), (9, 3), (0, 1))      # (team total at least, each player's minimum)
 
 
@@ -86,11 +119,13 @@ REFUSALS = ("shimonoku.out_of_reach",)
 
 
 AREA_ROWS = 5          # rows of an area, from the player outwards (the floor's half holds five)
+NANAE_ROWS = 3         # Nanae: "two rows of 7 cards and one row of 6", "three rows of 5"
+MIDDLE = 1             # a team's middle player (role): the last to leave in Nanae
 
 
-def per_row(n: int) -> int:
-    """Cards in a row of an area holding `n`: rows of 5, up to `AREA_ROWS` rows."""
-    return max(5, -(-n // AREA_ROWS))
+def per_row(n: int, rows: int = AREA_ROWS) -> int:
+    """Cards in a row of an area holding `n`: rows of 5 or more, up to `rows` rows."""
+    return max(5, -(-n // rows))
 
 
 def screen_column(seat: int) -> int:
@@ -100,28 +135,28 @@ def screen_column(seat: int) -> int:
     return role if team == 0 else 2 - role
 
 
-def column_widths(counts: Sequence[int]) -> list[int]:
+def column_widths(counts: Sequence[int], rows: int = AREA_ROWS) -> list[int]:
     """Each screen column's width in card places: the wider of its facing pair's areas."""
     widths = [5, 5, 5]
     for seat, n in enumerate(counts):
         c = screen_column(seat)
-        widths[c] = max(widths[c], per_row(n))
+        widths[c] = max(widths[c], per_row(n, rows))
     return widths
 
 
-def area_spots(holdings: Sequence[Sequence[int]]) -> dict[int, Spot]:
+def area_spots(holdings: Sequence[Sequence[int]], rows: int = AREA_ROWS) -> dict[int, Spot]:
     """Each seat's cards laid in its own area (`screen_column`), rows from its player outwards."""
-    widths = column_widths([len(c) for c in holdings])
+    widths = column_widths([len(c) for c in holdings], rows)
     total = sum(widths)
     out: dict[int, Spot] = {}
     for seat, cards in enumerate(holdings):
         team = seat // 3
         column = screen_column(seat)
-        left = sum(widths[:column]) + (widths[column] - per_row(len(cards))) / 2
+        left = sum(widths[:column]) + (widths[column] - per_row(len(cards), rows)) / 2
         for k, card in enumerate(cards):
-            row, col = divmod(k, per_row(len(cards)))
+            row, col = divmod(k, per_row(len(cards), rows))
             x = (left + col + 0.5) / total
-            depth = (row + 0.5) / (2 * AREA_ROWS)
+            depth = (row + 0.5) / (2 * rows)
             y = 1 - depth if team == 0 else depth
             out[card] = Spot(round(x, 4), round(y, 4), 0.0 if team == 0 else 180.0, seat, row, col)
     return out
@@ -134,7 +169,8 @@ class ShimonokuState(ChirashiState):
                  options: RaceOptions):
         if len(holdings) != 6:
             raise ValueError("shimonoku karuta is played by two teams of three")
-        super().__init__(6, stack, area_spots(holdings), seed, options)
+        self.area_rows = NANAE_ROWS if options.nanae else AREA_ROWS
+        super().__init__(6, stack, area_spots(holdings, self.area_rows), seed, options)
         self.active = set(range(6))
         self._queue: list[tuple[int, int, int]] = []     # (giver, receiver, cards) still to send
         self.passed = 0
@@ -183,6 +219,9 @@ class ShimonokuState(ChirashiState):
 
     # -- after a read ----------------------------------------------------------------------------
     def _aftermath(self, taker: int | None, spot: Spot, faulters: list[int]) -> list[GameEvent]:
+        if self.options.nanae:
+            self._queue = self._nanae_owed(taker, spot, faulters)
+            return self._next_owed()
         queue: list[tuple[int, int, int]] = []
         if taker is not None and spot.side == OPPOSITE[taker]:
             queue.append((taker, OPPOSITE[taker], 1))
@@ -194,6 +233,30 @@ class ShimonokuState(ChirashiState):
                 queue.append((giver, receiver, 1))
         self._queue = queue
         return self._next_owed()
+
+    def _nanae_owed(self, taker: int | None, spot: Spot, faulters: list[int]) -> list[tuple[int, int, int]]:
+        """Nanae's sends after a read: the take's, then one per teppa not cancelled (chonchon)."""
+        by_team = [[s for s in faulters if self.team(s) == t] for t in (0, 1)]
+        both = all(by_team)
+        queue: list[tuple[int, int, int]] = []
+        # "when both you and your opponent "teppa" and your teammate takes the opponent's card,
+        # it becomes "chonchon" (= you cannot pass your hand to the opponent team, remain unchanged)"
+        if taker is not None and spot.side == OPPOSITE[taker] and not (both and self.options.chonchon == "all"):
+            queue.append((taker, OPPOSITE[taker], 1))
+        cancelled = min(len(by_team[0]), len(by_team[1]))
+        for s in by_team[0][cancelled:] + by_team[1][cancelled:]:
+            queue.append(self._teppa_send(s))
+        return queue
+
+    def _teppa_send(self, teppa: int) -> tuple[int, int, int]:
+        """ "then any one of the opposing players sends one card to a player in your team
+        opposite that opponent." """
+        facing = OPPOSITE[teppa]
+        if self.options.teppa_sender == "facing":
+            return facing, teppa, 1
+        opponents = [s for s in self.team_seats(1 - self.team(teppa)) if s in self.active]
+        sender = max(opponents, key=lambda s: (len(self.holding(s)), s == facing, -s))
+        return sender, OPPOSITE[sender], 1
 
     def _most(self, team: int) -> int | None:
         players = [s for s in self.team_seats(team) if s in self.active and self.holding(s)]
@@ -224,8 +287,10 @@ class ShimonokuState(ChirashiState):
 
     def _after_read(self) -> list[GameEvent]:
         self.phase = AWAIT_READ
-        events = self._leave() + self._keep_minimums()
-        self.floor = {**self.floor, **area_spots([self.holding(s) for s in range(6)])}
+        events = self._leave()
+        even = self.options.nanae and self.options.balance == "even"
+        events += self._even_out() if even else self._keep_minimums()
+        self.floor = {**self.floor, **area_spots([self.holding(s) for s in range(6)], self.area_rows)}
         empty = [t for t in (0, 1) if self.team_total(t) == 0]
         if empty:
             return events + self._end(tuple(self.team_seats(empty[0])), "side_empty")
@@ -255,6 +320,31 @@ class ShimonokuState(ChirashiState):
                     events.append(self._give(giver, s))
         return events
 
+    def _even_out(self) -> list[GameEvent]:
+        """Nanae's ``balance="even"``: each team passes cards from its fullest player to its
+        emptiest until they differ by at most one (the middle player keeps an odd card)."""
+        events: list[GameEvent] = []
+        for team in (0, 1):
+            players = [s for s in self.team_seats(team) if s in self.active]
+            while len(players) > 1:
+                giver = max(players, key=lambda s: (len(self.holding(s)), s % 3 != MIDDLE, -s))
+                to = min(players, key=lambda s: (len(self.holding(s)), s % 3 != MIDDLE, s))
+                if len(self.holding(giver)) - len(self.holding(to)) <= 1:
+                    break
+                events.append(self._give(giver, to))
+        return events
+
+    def _middle_stays(self, team: int, players: list[int]) -> list[GameEvent]:
+        """Nanae: "either end will drop first, followed by the other end, leaving the middle
+        player": a bare middle player is passed a card by the fullest team-mate."""
+        middle = 3 * team + MIDDLE
+        if middle not in players or self.holding(middle):
+            return []
+        givers = [s for s in players if s != middle and self.holding(s)]
+        if not givers:
+            return []
+        return [self._give(max(givers, key=lambda s: (len(self.holding(s)), -s)), middle)]
+
     def _leave(self) -> list[GameEvent]:
         """3-on-3 → 2-on-2 at 2 cards left in a team, → 1-on-1 at 1: the player with none and
         the opponent facing them leave; the leaving opponent's cards go to a team-mate."""
@@ -264,6 +354,8 @@ class ShimonokuState(ChirashiState):
             total = self.team_total(team)
             if not ((len(players) == 3 and total <= 2) or (len(players) == 2 and total <= 1)):
                 continue
+            if self.options.nanae:
+                events += self._middle_stays(team, players)
             bare = [s for s in players if not self.holding(s)]
             if not bare or total == 0:
                 continue
@@ -305,8 +397,14 @@ class ShimonokuState(ChirashiState):
             for team in (0, 1):
                 need = self.minimum(team)
                 players = [s for s in self.team_seats(team) if s in self.active]
+                if self.options.nanae and self.options.balance == "even" and self.read:    # after the deal
+                    counts = [len(self.holding(s)) for s in players]
+                    assert max(counts) - min(counts) <= 1, f"team {team} holds {counts}: not evened out"
+                    continue
                 assert all(len(self.holding(s)) >= need for s in players), \
                     f"team {team}'s players each hold at least {need}"
+            if self.options.nanae:
+                assert {MIDDLE, 3 + MIDDLE} <= self.active, "in Nanae the ends leave first, the middles last"
         if self.phase == OVER:
             assert self.winners
 
@@ -317,7 +415,7 @@ def new_shimonoku(players: int, seed: object, options: RaceOptions, deal: str = 
     rng = random.Random(f"chirashi-deal:{seed}")
     deck = list(CARDS)
     rng.shuffle(deck)
-    sizes = DEALS[deal]
+    sizes = DEALS["nanae" if options.nanae else deal]
     holdings, k = [], 0
     for _team in (0, 1):
         for size in sizes:

@@ -21,9 +21,10 @@ CPU_LEVELS: dict[str, tuple[str, ...]] = {
     "yomi": ("random", "chain", "sample"),
     "yomi37": ("random", "chain", "sample"),
     "umebotan": ("random", "greedy"),
+    "bozu": ("random", "first"),
 }
 """The CPU levels of each game the server plays (the players modules' LEVELS)."""
-DEFAULT_LEVEL = {"unsun": "medium", "yomi": "sample", "yomi37": "sample", "umebotan": "greedy"}
+DEFAULT_LEVEL = {"unsun": "medium", "yomi": "sample", "yomi37": "sample", "umebotan": "greedy", "bozu": "first"}
 
 
 class TableClock:

@@ -34,10 +34,10 @@ from trainer.server.store import SeqTaken, Store, User
 from trainer.server.tables import OPEN, OVER, PLAYING, LiveTable
 
 PROTOCOL_VERSION = 1
-GAMES = ("unsun", "yomi", "yomi37", "umebotan")
-"""The games the server plays (the turn games; kyōgi and Mubeyama race after a reader: later)."""
+GAMES = ("unsun", "yomi", "yomi37", "umebotan", "bozu")
+"""The turn games the server plays (the races after a reader are `trainer.server.race.RACE_GAMES`)."""
 RULE_OPTIONS = {"unsun": {"deals": (1, 8)}, "yomi": {"rounds": (1, 10)}, "yomi37": {"rounds": (1, 10)},
-                "umebotan": {"rounds": (2, 12)}}
+                "umebotan": {"rounds": (2, 12)}, "bozu": {}}
 """Game-length options a table may set (bounds included)."""
 
 log = logging.getLogger("karuta.server")
@@ -377,6 +377,10 @@ class Hub:
     # -- accounts -----------------------------------------------------------------------------
     async def _sign_in(self, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg["type"]
+        if conn.user is not None:
+            # the connection's seats are its user's: a second sign-in would hand them to another
+            raise ClientError("already_signed_in", "this connection is signed in; sign in as "
+                              "someone else on a new connection")
         user: User | None
         if kind == "guest":
             user = await self.db(self.store.guest)
@@ -439,7 +443,7 @@ class Hub:
         uid = conn.user.id if conn.user else None
         shown = [t.summary() for t in self.tables.values()
                  if t.status != OVER and (not t.private or t.host == uid or t.seat_of(uid or -1) is not None)]
-        return {"type": "lobby", "tables": shown}
+        return {"type": "lobby", "tables": shown, "races": self.races.summaries(uid)}
 
     def _lobby_changed(self) -> None:
         for conn in list(self.conns):

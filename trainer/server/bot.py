@@ -30,6 +30,9 @@ def cpu_player(game: str, level: str, seat: int, seed: int) -> Any:
     if game in ("yomi", "yomi37"):
         from trainer.players.yomi_cpu import YomiCpu
         return YomiCpu(seat, level, seed)
+    if game == "bozu":
+        from trainer.players.bozu_cpu import BozuCpu
+        return BozuCpu(seat, level, seed)
     from trainer.players.umebotan_cpu import UmeBotanCpu
     return UmeBotanCpu(seat, level, seed)
 

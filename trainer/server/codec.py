@@ -8,9 +8,12 @@ hidden-information test) can find every card of a frame without its schema:
   Onifuda ``"M:oni-0"``, the Shirofuda ``"M:shiro-0"``);
 - hanafuda (Ume Botan): ``"H:<number>"`` (``"H:113"``, month × 10 + k). The
   engine keeps these as plain ints; a field is a card field when its type
-  annotation names ``Hana``, so the codec never guesses from the value.
+  annotation names ``Hana``, so the codec never guesses from the value;
+- the yomifuda of bōzu-mekuri: ``"B:<poem number>"`` (``"B:99"``); who is drawn on
+  it (man, monk, woman ...) is the poem's, read back from `poems.poets`.
 
-Views and events are frozen dataclasses (named tuples inside them become
+An action's field is a card unless its annotation says ``int`` (bōzu-mekuri's stack
+number), which must then be a plain integer. Views and events are frozen dataclasses (named tuples inside them become
 objects); an event is ``{"kind": ..., **fields}``. An action is
 ``{"action": "<snake_case class name>", **fields}`` without the ``seat`` field
 some engines carry: the server fills it with the sender's own seat.
@@ -25,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from trainer.games.protocol import GameEvent
+from trainer.rules.bozu import BozuCard
 from trainer.rules.decks import HANAFUDA, ONIFUDA, SHIROFUDA, MekuriCard, mekurifuda
 from trainer.rules.unsun import DECK as UNSUN_DECK
 from trainer.rules.unsun import Card as UnsunCard
@@ -32,9 +36,9 @@ from trainer.rules.unsun import Card as UnsunCard
 _UNSUN = frozenset(UNSUN_DECK)
 _MEKURI = frozenset(mekurifuda()) | {ONIFUDA, SHIROFUDA}
 _HANA = frozenset(HANAFUDA)
-_CARD_RE = re.compile(r"^[UM]:[a-z]{1,8}-[0-9]{1,2}$|^H:[0-9]{1,3}$")
+_CARD_RE = re.compile(r"^[UM]:[a-z]{1,8}-[0-9]{1,2}$|^[HB]:[0-9]{1,3}$")
 
-CARD_PREFIX = {"unsun": "U", "yomi": "M", "yomi37": "M", "umebotan": "H"}
+CARD_PREFIX = {"unsun": "U", "yomi": "M", "yomi37": "M", "umebotan": "H", "bozu": "B"}
 """The card tag of each game the server plays."""
 
 
@@ -49,6 +53,8 @@ def encode_card(card: Any, hana: bool = False) -> str:
         return f"U:{card.suit}-{card.rank}"
     if isinstance(card, MekuriCard):
         return f"M:{card.suit}-{card.rank}"
+    if isinstance(card, BozuCard):
+        return f"B:{card.no}"
     if hana and isinstance(card, int) and not isinstance(card, bool):
         return f"H:{card}"
     raise TypeError(f"not a card: {card!r}")
@@ -63,6 +69,10 @@ def decode_card(game: str, text: Any) -> Any:
         m = re.fullmatch(r"H:([0-9]{1,3})", text)
         if m and int(m.group(1)) in _HANA:
             return int(m.group(1))
+    elif prefix == "B":
+        m = re.fullmatch(r"B:([0-9]{1,3})", text)
+        if m:
+            return _bozu_card(int(m.group(1)))
     elif prefix is not None:
         m = re.fullmatch(prefix + r":([a-z]{1,8})-([0-9]{1,2})", text)
         if m:
@@ -70,6 +80,14 @@ def decode_card(game: str, text: Any) -> Any:
             if card in (_UNSUN if prefix == "U" else _MEKURI):
                 return card
     raise CodecError(f"{text!r} is not a card of {game}")
+
+
+def _bozu_card(no: int) -> BozuCard:
+    from poems.poets import poets
+    poet = poets().get(no)
+    if poet is None:
+        raise CodecError(f"'B:{no}' is not a card of bozu (poems 1 to 100)")
+    return BozuCard(no, poet.kind)
 
 
 def is_card_text(text: str) -> bool:
@@ -88,7 +106,7 @@ def to_json(obj: Any, hana: bool = False) -> Any:
         return obj
     if isinstance(obj, int):
         return encode_card(obj, True) if hana else obj
-    if isinstance(obj, (UnsunCard, MekuriCard)):
+    if isinstance(obj, (UnsunCard, MekuriCard, BozuCard)):
         return encode_card(obj)
     if isinstance(obj, GameEvent):
         return {"kind": obj.kind, **_fields_json(obj)}
@@ -119,7 +137,7 @@ def _snake(name: str) -> str:
 
 def person_actions(rules: ModuleType) -> dict[str, type]:
     """The actions a person may send in a game, by protocol name (the reader's `Deal` is not one)."""
-    classes = typing.get_args(rules.Action)
+    classes = typing.get_args(rules.Action) or (rules.Action,)    # a game of one action (bōzu's Draw)
     return {_snake(c.__name__): c for c in classes if c.__name__ != "Deal"}
 
 
@@ -154,8 +172,11 @@ def decode_action(game: str, rules: ModuleType, payload: Any, seat: int) -> Any:
         if fname == "seat":
             values[fname] = seat
             continue
-        optional = f.default is None
         raw = payload.get(fname)
+        if f.type in (int, "int"):
+            values[fname] = _number_field(name, fname, raw, f.default)
+            continue
+        optional = f.default is None
         if raw is None:
             if not optional:
                 raise CodecError(f"{name} needs {fname!r}")
@@ -165,10 +186,20 @@ def decode_action(game: str, rules: ModuleType, payload: Any, seat: int) -> Any:
     return cls(**values)
 
 
+def _number_field(action: str, name: str, raw: Any, default: Any) -> int:
+    """An integer field of an action (the engine judges its range: a refusal, not a codec error)."""
+    if raw is None and isinstance(default, int):
+        return default
+    if not isinstance(raw, int) or isinstance(raw, bool) or abs(raw) > 1_000:
+        raise CodecError(f"{action}'s {name!r} is a small whole number")
+    return raw
+
+
 # -- views back from JSON (the bot's CPU players read them) -------------------------------------
 
 VIEW_CLASSES = {"unsun": "trainer.rules.unsun:UnsunView", "yomi": "trainer.rules.yomi:YomiView",
-                "yomi37": "trainer.rules.yomi:YomiView", "umebotan": "trainer.rules.umebotan:UmeBotanView"}
+                "yomi37": "trainer.rules.yomi:YomiView", "umebotan": "trainer.rules.umebotan:UmeBotanView",
+                "bozu": "trainer.rules.bozu:BozuView"}
 
 
 def decode_view(game: str, payload: Any) -> Any:
@@ -190,7 +221,7 @@ def _from_json(game: str, tp: Any, value: Any) -> Any:
                 except (CodecError, TypeError, ValueError, KeyError):
                     continue
         raise CodecError(f"no form of {tp} fits {value!r:.40}")
-    if tp in (UnsunCard, MekuriCard) or (tp is int and isinstance(value, str)):
+    if tp in (UnsunCard, MekuriCard, BozuCard) or (tp is int and isinstance(value, str)):
         return decode_card(game, value)
     if tp in (int, str, bool, float) or tp is Any:
         return value

@@ -19,12 +19,15 @@ whole order: a client that knew the order could touch before it hears a card.
 `RaceHall` holds the race tables and answers the ``race.*`` messages
 (`race_protocol.RACE_SCHEMA`); the hub (`trainer.server.app`) hands it those
 messages and tells it when a connection drops. Mubeyama tables
-(`race_mubeyama.MubeyamaRaceTable`) share the hall: the clock, the release of
-each card, the hold, drop-outs and spectators; their game steps are theirs.
+(`race_mubeyama.MubeyamaRaceTable`) and the floor races (`race_floor.FloorRaceTable`:
+chirashi-dori, sakasama, Genpei, relay, shimonoku, with CPU seats) share the hall:
+the clock, the release of each card, the hold, drop-outs and spectators; their
+game steps are theirs.
 """
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -33,12 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 import poems.kimariji
 from audio.clock import FakeClock
-from trainer.games.kyogi_session import HUMAN, PLAY, KyogiSession, OkurifudaNeeded, Press, ReadSummary
+from trainer.games.kyogi_session import (HUMAN, NO_TAKE_GRACE_S, PLAY, KyogiSession, OkurifudaNeeded, Press,
+                                         ReadSummary)
+from trainer.games.chirashi_session import Reaction as FloorReaction
+from trainer.games.chirashi_session import ReadSummary as FloorSummary
 from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.rules import kyogi
 from trainer.rules.kyogi import Phase
 from trainer.rules.territory import LayoutError, Territory
 from trainer.server.messages import ClientError
+from trainer.server.race_floor import FLOOR_GAMES, FloorRaceTable
 from trainer.server.race_mubeyama import MubeyamaRaceTable
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time, race_order
 from trainer.sim.kyogi_sim import NominalTiming
@@ -48,7 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("karuta.server.race")
 
-RACE_GAMES = ("kyogi", "mubeyama")
+RACE_GAMES = ("kyogi", "mubeyama", *FLOOR_GAMES)
 PINGS = 8                  # ping exchanges per clock estimate
 PING_GAP_S = 0.02
 PING_TIMEOUT_S = 5.0
@@ -70,6 +77,17 @@ class Seat:
     sync: ClockSync = field(default_factory=ClockSync)
     dropped_task: asyncio.Task | None = None
     guest: bool = False                    # a guest is never rated
+    cpu: bool = False                      # a floor race's CPU seat (no client, no clock)
+
+
+def cpu_seat(level: str) -> Seat:
+    """A CPU's seat at a floor race: played by the table's session, no connection."""
+    return Seat(-1, f"CPU ({level})", cpu=True)
+
+
+def people(table: Any) -> list[int]:
+    """The seats read by a client (every seat but a floor race's CPUs)."""
+    return [s for s, seat in enumerate(table.seats) if seat is not None and not seat.cpu]
 
 
 @dataclass(frozen=True)
@@ -93,6 +111,8 @@ class OpenRead:
     kimariji: str
     touches: list[ReportedTouch] = field(default_factory=list)
     done: set[int] = field(default_factory=set)
+    joka: float = 0.0                      # programme seconds of the joka read before it (read 1)
+    matta: bool = False                    # 待った asked while it was raced: closed early
 
 
 class RaceTable:
@@ -201,7 +221,13 @@ class RaceHall:
         if msg["game"] not in RACE_GAMES:
             raise ClientError("unknown_game", f"the server races {', '.join(RACE_GAMES)}")
         variant = msg.get("variant")
-        if msg["game"] == "mubeyama":
+        floor_options = [k for k in ("seats", "cpus", "level", "reads") if msg.get(k) is not None]
+        if floor_options and msg["game"] not in FLOOR_GAMES:
+            raise ClientError("bad_option", f"{', '.join(floor_options)}: options of the floor races")
+        if msg["game"] in FLOOR_GAMES:
+            if variant is not None or msg.get("cards") is not None or msg.get("karafuda") is not None:
+                raise ClientError("bad_option", "variant, cards and karafuda are not options of the floor races")
+        elif msg["game"] == "mubeyama":
             from trainer.rules.mubeyama import VARIANTS
             if variant not in VARIANTS:
                 raise ClientError("bad_option", f"a Mubeyama variant: {', '.join(VARIANTS)}")
@@ -236,7 +262,15 @@ class RaceHall:
         ident = "r" + secrets.token_hex(4)
         number = int(seed) if seed is not None else secrets.randbits(31)
         table: Any
-        if msg["game"] == "mubeyama":
+        if msg["game"] in FLOOR_GAMES:
+            seats, cpus, level = self._floor_seats(msg)
+            reads = msg.get("reads")
+            if reads is not None and (not 1 <= reads <= 100 or not self.hub.config.allow_seeds):
+                raise ClientError("bad_option", "reads (a shortened game) is 1 to 100, on test servers only")
+            table = FloorRaceTable(ident, number, _user(conn).id, msg["game"], seats=seats, cpus=cpus, level=level,
+                                   speed=speed, wait_seconds=wait, hold_seconds=hold, floor_ms=floor,
+                                   cpu_seat=cpu_seat, reads=reads)
+        elif msg["game"] == "mubeyama":
             table = MubeyamaRaceTable(ident, number, _user(conn).id, str(variant), speed=speed, wait_seconds=wait,
                                       hold_seconds=hold, floor_ms=floor)
         else:
@@ -249,6 +283,27 @@ class RaceHall:
         if table.code:
             reply["code"] = table.code
         self._reply(conn, msg, reply)
+        self.lobby_changed()
+
+    @staticmethod
+    def _floor_seats(msg: dict[str, Any]) -> tuple[int, list[int], str]:
+        """A floor race's seats, its CPU seats and their level, as `race.create` asks."""
+        from trainer.games.registry import find
+        from trainer.players.karuta_cpu import LEVELS
+        variant = find(msg["game"])
+        try:
+            seats = variant.check_seats(msg.get("seats"))
+        except ValueError as exc:
+            raise ClientError("bad_option", str(exc)) from None
+        cpus = msg.get("cpus") or []
+        if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < seats for c in cpus):
+            raise ClientError("bad_option", f"cpus lists seat numbers 0 to {seats - 1}")
+        if len(set(cpus)) >= seats:
+            raise ClientError("bad_option", "at least one seat is a person's")
+        level = msg.get("level") or "club"
+        if level not in LEVELS:
+            raise ClientError("bad_option", f"CPU levels: {', '.join(LEVELS)}")
+        return seats, sorted(set(cpus)), level
 
     @staticmethod
     def _let_in(conn: "Conn", table: Any, msg: dict[str, Any]) -> None:
@@ -287,6 +342,24 @@ class RaceHall:
         if all(table.seats):
             table.status = SYNCING
             self._spawn(self._begin(table))
+        self.lobby_changed()
+
+    async def _on_begin(self, conn: "Conn", msg: dict[str, Any]) -> None:
+        """A floor race's host starts it now: every empty seat becomes a CPU of the table's level."""
+        table = self._table(msg)
+        if table.game not in FLOOR_GAMES:
+            raise ClientError("bad_message", "race.begin starts a floor race (kyogi and mubeyama start when full)")
+        if table.host != _user(conn).id:
+            raise ClientError("not_host", "only the table's host starts it")
+        if table.status != OPEN:
+            raise ClientError("not_open", "the match has started")
+        if not people(table):
+            raise ClientError("nobody_seated", "nobody sits at the table yet")
+        table.seats = [seat or cpu_seat(table.level) for seat in table.seats]
+        self._reply(conn, msg, {"type": "race.begun", "table": table.id, "cpus": table.cpu_seats()})
+        table.status = SYNCING
+        self._spawn(self._begin(table))
+        self.lobby_changed()
 
     async def _on_resume(self, conn: "Conn", msg: dict[str, Any]) -> None:
         table = self._table(msg)
@@ -306,7 +379,7 @@ class RaceHall:
         if table.status == PLAYING:
             self._spawn(self._rejoin(table, seat_no))
 
-    async def _rejoin(self, table: RaceTable, seat_no: int) -> None:
+    async def _rejoin(self, table: Any, seat_no: int) -> None:
         seat = table.seats[seat_no]
         assert seat is not None
         seat.sync = ClockSync()
@@ -314,6 +387,9 @@ class RaceHall:
         self._send_start(table, seat_no)
         if table.read is not None and seat_no not in table.read.done:
             self._send_read(table, seat_no)
+        elif table.game in FLOOR_GAMES and table.owing() is not None and table.owing()[0] == seat_no:
+            self._send(table, seat_no, {"type": "race.owe", "table": table.id, "seat": seat_no,
+                                        "cards": table.owing()[1]})          # a Genpei send still owed
         elif table.game == "kyogi" and self._owing(table) is not None and self._owing(table)[0] == seat_no:  # type: ignore[index]
             self._send(table, seat_no, {"type": "race.okuri", "table": table.id, "seat": seat_no,
                                         "cards": table.session.state.owing[2],  # type: ignore[index]
@@ -350,22 +426,26 @@ class RaceHall:
 
     # -- the match --------------------------------------------------------------------------------
     async def _begin(self, table: RaceTable) -> None:
-        await asyncio.gather(*(self._sync(s) for s in table.seats if s is not None))
-        if not all(s is not None and s.sync.ready for s in table.seats):
+        seats = [table.seats[s] for s in people(table)]
+        await asyncio.gather(*(self._sync(s) for s in seats if s is not None))
+        if not all(s is not None and s.sync.ready for s in seats):
             self._finish(table, None, "no_clock")
             return
         table.status = PLAYING
         table.began = True
+        self.lobby_changed()
         if table.game == "kyogi":
             table.session.begin()
-        for s in range(len(table.seats)):
+        elif table.game in FLOOR_GAMES:
+            table.deal()  # type: ignore[attr-defined]
+        for s in people(table):
             self._send_start(table, s)
         self._release(table)
 
     def _send_start(self, table: Any, seat_no: int) -> None:
         seat = table.seats[seat_no]
         assert seat is not None
-        if table.game == "mubeyama":
+        if table.game == "mubeyama" or table.game in FLOOR_GAMES:
             self._send(table, seat_no, {**table.start_frame(seat_no), "offset_ms": round(seat.sync.offset * 1000, 3),
                                         "error_ms": round(seat.sync.error * 1000, 3)})
             self._send(table, seat_no, table.view_frame(seat_no))
@@ -392,6 +472,9 @@ class RaceHall:
         if table.game == "mubeyama":
             self._release_mubeyama(table)
             return
+        if table.game in FLOOR_GAMES:
+            self._release_floor(table)
+            return
         s = table.session
         if s.is_over():
             self._finish(table, s.state.winner(), "cards")
@@ -406,9 +489,10 @@ class RaceHall:
         table.clock.set(max(table.clock.now(), times.kami_start))
         s.kami_started(poem, marks)
         table.next_index += 1
-        rtt = max(seat.sync.error * 2 for seat in table.seats if seat is not None)
-        wall = self.now() + LEAD_S + 1.5 * rtt
-        table.read = OpenRead(len(s.state.read) + 1, index, poem, times, wall, mora, kana)
+        # the programme opens with the joka: each client reads it before the first card
+        joka = times.kami_start if index == 0 else 0.0
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table) + joka / table.speed
+        table.read = OpenRead(len(s.state.read) + 1, index, poem, times, wall, mora, kana, joka=joka)
         for seat_no in kyogi.SEATS:
             self._send_read(table, seat_no)
         self._arm_hold(table)
@@ -421,11 +505,40 @@ class RaceHall:
             return
         poem, index, times, mora, kana = nxt
         table.start_read(poem, times)
-        rtt = max(seat.sync.error * 2 for seat in table.seats if seat is not None)
-        wall = self.now() + LEAD_S + 1.5 * rtt
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
         table.read = OpenRead(len(table.session.state.read), index, poem, times, wall, mora, kana)
         for seat_no in range(len(table.seats)):
             self._send(table, seat_no, table.view_frame(seat_no))
+            self._send_read(table, seat_no)
+        self._arm_hold(table)
+
+    @staticmethod
+    def _rtt(table: Any) -> float:
+        """The slowest client's best round trip (the clients that read: no CPU seat)."""
+        return max((table.seats[s].sync.error * 2 for s in people(table) if table.seats[s].sync.ready), default=0.0)
+
+    def _release_floor(self, table: Any) -> None:
+        """The next card of a floor race, unless a person owes a Genpei send first; the end
+        when the game is decided or the stack is read through."""
+        s = table.session
+        if table.owing() is not None:
+            return
+        if table.max_reads is not None and table.number >= table.max_reads:
+            self._finish(table, [], "reads")        # a test server's shortened game: no winner
+            return
+        nxt = table.next_read()
+        if nxt is None:
+            if not s.is_over():
+                s.reading_finished()
+            out = table.outcome()
+            self._finish(table, out[0] if out else [], out[1] if out else "stack_out")
+            return
+        poem, times, marks, mora, kana = nxt
+        table.start_events = table.start_read(poem, times, marks)
+        table.number += 1
+        wall = self.now() + LEAD_S + 1.5 * self._rtt(table)
+        table.read = OpenRead(table.number, table.number - 1, poem, times, wall, mora, kana)
+        for seat_no in people(table):
             self._send_read(table, seat_no)
         self._arm_hold(table)
 
@@ -438,7 +551,9 @@ class RaceHall:
             "mora": read.mora, "kimariji": read.kimariji,
             "start_at": seat.sync.to_client(read.wall_start), "speed": table.speed,
             "kimariji_s": round(t.kimariji - t.kami_start, 4), "kami_s": round(t.kami_end - t.kami_start, 4),
-            "card_s": round(t.card_end - t.kami_start, 4), "ma_s": round(t.next_kami - t.card_end, 4)})
+            "card_s": round(t.card_end - t.kami_start, 4), "ma_s": round(t.next_kami - t.card_end, 4),
+            **({"verse": table.session.verse} if table.game in FLOOR_GAMES else {}),
+            **({"joka_s": round(read.joka, 4)} if read.joka else {})})
 
     def _arm_hold(self, table: RaceTable) -> None:
         read = table.read
@@ -455,9 +570,11 @@ class RaceHall:
             await asyncio.sleep(max(0.01, due - self.now()))
             if table.read is not read:
                 return
-            if all(seat is not None and seat.conn is not None for seat in table.seats):
+            if all(table.seats[s].conn is not None for s in people(table)):  # type: ignore[union-attr]
                 if table.game == "mubeyama":
                     self._close_mubeyama(table, timed_out=True)
+                elif table.game in FLOOR_GAMES:
+                    self._close_floor(table, timed_out=True)
                 else:
                     self._close(table, timed_out=True)
                 return
@@ -472,10 +589,15 @@ class RaceHall:
         if table.status != PLAYING or read is None or msg["read"] != read.number or seat_no in read.done:
             raise IllegalAction("race.closed", "that read's race is closed", read=msg["read"])
         card = msg["card"]
-        if not 1 <= card <= 100 or table.session.state.side_of(card) is None:
+        if table.game in FLOOR_GAMES:
+            if not 1 <= card <= 100 or card not in table.session.state.floor:
+                raise IllegalAction("chirashi.not_on_floor", f"card {card} is not on the floor", card=card)
+        elif not 1 <= card <= 100 or table.session.state.side_of(card) is None:
             raise IllegalAction("kyogi.not_on_floor", f"card {card} is not on the floor", card=card)
         if sum(1 for t in read.touches if t.seat == seat_no) >= MAX_TOUCHES:
             raise IllegalAction("race.too_many_touches", f"at most {MAX_TOUCHES} touches a read")
+        if msg["part"] == "joka" and not read.joka:
+            raise IllegalAction("race.bad_part", "the joka is read before kyogi's first card only")
         reaction = float(msg["reaction_ms"])
         stalled = bool(msg.get("stall"))
         try:
@@ -484,6 +606,10 @@ class RaceHall:
                 t = max(t, self._stamped_time(table, read, table.seats[seat_no], float(msg["stamp"])))  # type: ignore[arg-type]
         except ReactionRefused as exc:
             raise IllegalAction(exc.reason, str(exc)) from None
+        if table.game in FLOOR_GAMES:
+            refusal = table.refusal(seat_no, card, t)     # sitting out, out of reach ...: the session's
+            if refusal is not None:
+                raise refusal
         read.touches.append(ReportedTouch(t, seat_no, card, reaction, stalled))
         self._reply(conn, msg, {"type": "race.touched", "table": table.id, "read": read.number})
 
@@ -502,11 +628,19 @@ class RaceHall:
         if read is None or msg["read"] != read.number:
             raise IllegalAction("race.closed", "that read's race is closed", read=msg["read"])
         read.done.add(seat_no)
-        if read.done >= set(range(len(table.seats))):
-            if table.game == "mubeyama":
-                self._close_mubeyama(table)
-            else:
-                self._close(table)
+        self._close_when_done(table)
+
+    def _close_when_done(self, table: Any) -> None:
+        """Every client read the card to its end (a seat a CPU took over no longer counts)."""
+        read = table.read
+        if read is None or not read.done >= set(people(table)):
+            return
+        if table.game == "mubeyama":
+            self._close_mubeyama(table)
+        elif table.game in FLOOR_GAMES:
+            self._close_floor(table)
+        else:
+            self._close(table)
 
     def _close(self, table: RaceTable, timed_out: bool = False) -> None:
         """Judge the read: its touches to the session in programme-time order, the session's
@@ -519,7 +653,16 @@ class RaceHall:
         s, times = table.session, read.times
         events: list[GameEvent] = []
         finished = False
-        for touch in sorted(read.touches, key=lambda x: (x.t, x.seat, x.card)):
+        touches = read.touches
+        if read.matta:
+            # 待った while it was raced: the reader stopped; as locally, the read is settled 1 s
+            # after its kami-no-ku (`KyogiSession.toggle_wait`), and nothing after that counts
+            if not s.waiting:
+                events += s.toggle_wait()
+            cut = times.kami_end + NO_TAKE_GRACE_S
+            touches = [t for t in touches if t.t <= cut]
+            times = dataclasses.replace(times, card_end=max(cut, times.kami_start))
+        for touch in sorted(touches, key=lambda x: (x.t, x.seat, x.card)):
             if not finished and touch.t >= times.card_end:
                 events += self._walk(table, times.card_end)
                 events += s.card_finished(read.poem)
@@ -527,14 +670,74 @@ class RaceHall:
             events += self._walk(table, touch.t)
             if s.phase != PLAY:
                 break
+            if touch.t < times.kami_start:       # during the joka: a fault judged with read 1
+                events += s.touch_before_reading(touch.card, touch.t, touch.seat)
+                continue
             events += s.touch(touch.card, touch.t, touch.seat)
         if not finished and s.phase == PLAY:
             events += self._walk(table, times.card_end)
             events += s.card_finished(read.poem)
         if s.race is not None:   # no take decided: the race closes as the next kami-no-ku starts
             events += s.judge(at=times.next_kami)
+        if read.matta and not table.holds and s.waiting:     # the hold was lifted before the close
+            events += s.toggle_wait()
         self._tell_judged(table, read, events, timed_out)
         self._after_judged(table, events)
+
+    # -- the floor races ---------------------------------------------------------------------------
+    def _close_floor(self, table: Any, timed_out: bool = False) -> None:
+        """Judge a floor race's read (`FloorRaceTable.judge`), tell everyone, then the next card
+        (or a person's Genpei send first)."""
+        read, table.read = table.read, None
+        assert read is not None
+        table.closed_at[read.number] = self.now()
+        if table.hold_task is not None and table.hold_task is not asyncio.current_task():
+            table.hold_task.cancel()
+        events = list(table.start_events) + table.judge(read.poem, read.times, read.touches)
+        table.start_events = []
+        summary = next((e for e in events if isinstance(e, FloorSummary) and e.poem == read.poem), None)
+        reactions: list[int | None] = [None] * len(table.seats)
+        for e in events:
+            if isinstance(e, FloorReaction) and e.poem == read.poem:
+                reactions[e.seat] = e.ms
+        taker = None if summary is None else summary.taker
+        frame: dict[str, Any] = {
+            "type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
+            "kimariji": read.kimariji, "stalled": sorted({t.seat for t in read.touches if t.stalled}),
+            "timed_out": timed_out, "taker": taker,
+            "taker_ms": None if summary is None else summary.reaction_ms, "reaction_ms": reactions,
+            "faulted": [] if summary is None else list(summary.faulted), "scores": table.scores(),
+            "owing": None if table.owing() is None else list(table.owing()),
+            "fast": [taker] if taker in people(table) and reactions[taker] is not None
+            and reactions[taker] < table.floor_ms else []}  # type: ignore[index,operator]
+        for seat_no in people(table):
+            self._send(table, seat_no, dict(frame))
+        table.history.append(frame)
+        self._to_watchers(table, frame)
+        self._floor_changed(table)
+
+    def _floor_changed(self, table: Any) -> None:
+        """Every seat its view; then a person's owed send is asked for, or the next card comes."""
+        for seat_no in people(table):
+            self._send(table, seat_no, table.view_frame(seat_no))
+        self._to_watchers(table, table.view_frame(None))
+        owing = table.owing()
+        if owing is not None:
+            giver, cards = owing
+            self._send(table, giver, {"type": "race.owe", "table": table.id, "seat": giver, "cards": cards})
+            self._spawn(self._send_later(table, len(table.session.log)))
+            return
+        if table.holds and not table.session.is_over():
+            return                          # 待った: the next card waits for the seat to go on
+        self._release(table)
+
+    async def _send_later(self, table: Any, logged: int) -> None:
+        """A send still not chosen `hold_seconds` after it was asked for (and nothing happened
+        since) is made for the seat: its first card that may go."""
+        await asyncio.sleep(table.hold_seconds)
+        if table.status == PLAYING and table.owing() is not None and len(table.session.log) == logged:
+            table.send_for(table.owing()[0])
+            self._floor_changed(table)
 
     # -- Mubeyama ---------------------------------------------------------------------------------
     async def _on_flip(self, conn: "Conn", msg: dict[str, Any]) -> None:
@@ -614,7 +817,8 @@ class RaceHall:
         summary = next((e for e in events if isinstance(e, ReadSummary) and e.poem == read.poem), None)
         stalled = sorted({t.seat for t in read.touches if t.stalled})
         frame: dict[str, Any] = {"type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
-                                 "stalled": stalled, "timed_out": timed_out, "sides": table.sides(),
+                                 "stalled": stalled, "timed_out": timed_out, "matta": read.matta,
+                                 "sides": table.sides(),
                                  "left": list(table.session.state.scores()), "owing": self._owing(table)}
         if summary is not None:
             fast = [s for s in kyogi.SEATS if summary.taker == s and summary.reaction_ms[s] is not None
@@ -653,6 +857,14 @@ class RaceHall:
     async def _on_send(self, conn: "Conn", msg: dict[str, Any]) -> None:
         table = self._table(msg)
         seat_no = self._seat(conn, table)
+        if table.game in FLOOR_GAMES:
+            owing = table.owing() if table.status == PLAYING else None
+            if owing is None or owing[0] != seat_no:
+                raise IllegalAction("race.nothing_owed", "you owe no card now")
+            table.send(seat_no, msg["card"])
+            self._reply(conn, msg, {"type": "race.sent", "table": table.id, "card": msg["card"]})
+            self._floor_changed(table)
+            return
         s = table.session
         if table.status != PLAYING or s.state.phase is not Phase.OKURI or s.state.owing[0] != seat_no:  # type: ignore[index]
             raise IllegalAction("race.nothing_owed", "you owe no card now")
@@ -666,13 +878,27 @@ class RaceHall:
 
     async def _on_list(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """The race tables not over (no seed, nothing of the reading order)."""
-        uid = _user(conn).id
-        listed = [{"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
-                   "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed, "private": t.private,
-                   "rated": t.game == "kyogi" and not t.private}
-                  for t in self.tables.values()
-                  if t.status != OVER and (not t.private or t.host == uid or t.seat_of(uid) is not None)]
-        self._reply(conn, msg, {"type": "race.tables", "tables": listed})
+        self._reply(conn, msg, {"type": "race.tables", "tables": self.summaries(_user(conn).id)})
+
+    def summaries(self, uid: int | None) -> list[dict[str, Any]]:
+        """The race tables not over that `uid` may see (a private one: its host and its players),
+        as ``race.list`` and the main lobby list them: no seed, no code, nothing of the order."""
+        return [self._summary(t) for t in self.tables.values() if t.status != OVER and (
+            not t.private or (uid is not None and (t.host == uid or t.seat_of(uid) is not None)))]
+
+    @staticmethod
+    def _summary(t: Any) -> dict[str, Any]:
+        seats = [None if s is None else {"cpu": s.name} if s.cpu else {"name": s.name} for s in t.seats]
+        out = {"table": t.id, "game": t.game, "status": t.status, "names": [s.name if s else None for s in t.seats],
+               "seats": seats, "cards": t.cards, "karafuda": t.karafuda, "speed": t.speed, "private": t.private,
+               "rated": t.game == "kyogi" and not t.private}
+        if t.game == "mubeyama":
+            out["variant"] = t.variant
+        return out
+
+    def lobby_changed(self) -> None:
+        """The main lobby's watchers hear of a race table's change (created, seated, begun, over)."""
+        self.hub._lobby_changed()
 
     async def _on_watch(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A spectator: the floor, every judgement so far and from now on, the end. Never a
@@ -680,8 +906,12 @@ class RaceHall:
         table = self._table(msg)
         self._let_in(conn, table, msg)
         table.watchers.add(conn)
-        floor = ({"view": table.view_frame(None)["view"]} if table.game == "mubeyama"
-                 else {"sides": table.sides(), "left": list(table.session.state.scores())})
+        if table.game == "mubeyama" or (table.game in FLOOR_GAMES and table.session is not None):
+            floor = {"view": table.view_frame(None)["view"]}
+        elif table.game in FLOOR_GAMES:
+            floor = {"view": None}
+        else:
+            floor = {"sides": table.sides(), "left": list(table.session.state.scores())}
         self._reply(conn, msg, {"type": "race.watching", "table": table.id, "game": table.game,
                                 "status": table.status, "names": [s.name if s else None for s in table.seats],
                                 **floor, "history": table.history[-50:]})
@@ -700,17 +930,38 @@ class RaceHall:
             if seat_no not in table.holds:
                 table.holds.add(seat_no)
                 self._spawn(self._hold_limit(table, seat_no))
+            read = table.read
+            if table.game == "kyogi" and read is not None and not read.matta:
+                read.matta = True
+                self._spawn(self._close_for_matta(table, read))
         else:
             table.holds.discard(seat_no)
+            if table.game == "kyogi" and not table.holds and table.session.waiting:
+                table.session.toggle_wait()     # the session's own hold ends with the last seat's
         self._reply(conn, msg, {"type": "race.waited", "table": table.id, "hold": msg["hold"]})
         self._tell_holds(table)
 
-    def _tell_holds(self, table: RaceTable) -> None:
+    async def _close_for_matta(self, table: RaceTable, read: OpenRead) -> None:
+        """待った during a read: it is closed (not left to run to its ma) once every client has
+        read past the settling moment (1 s after the kami-no-ku) and its touches up to then
+        have had a round trip to arrive; then the hold keeps the next card."""
+        cut = read.times.kami_end + NO_TAKE_GRACE_S
+        due = read.wall_start + (cut - read.times.kami_start) / table.speed + 2 * self._rtt(table) + 0.05
+        await asyncio.sleep(max(0.0, due - self.now()))
+        if table.read is read and table.status == PLAYING:
+            self._close(table)
+
+    def _tell_holds(self, table: Any) -> None:
         frame = {"type": "race.held", "table": table.id, "seats": sorted(table.holds)}
-        for s in kyogi.SEATS:
+        for s in people(table):
             self._send(table, s, dict(frame))
         self._to_watchers(table, frame)
-        owing = table.session.state.phase is Phase.OKURI
+        if table.game in FLOOR_GAMES:
+            owing = table.owing() is not None
+        elif table.game == "mubeyama":
+            owing = not table.ready_for_next()
+        else:
+            owing = table.session.state.phase is Phase.OKURI
         if not table.holds and table.read is None and table.status == PLAYING and not owing:
             self._release(table)
 
@@ -724,6 +975,8 @@ class RaceHall:
         """The seat's side laid out anew: while it holds the reader (待った), between reads."""
         table = self._table(msg)
         seat_no = self._seat(conn, table)
+        if table.game != "kyogi":
+            raise ClientError("bad_message", "race.arrange lays out a kyogi side")
         if seat_no not in table.holds or table.read is not None or table.status != PLAYING:
             raise IllegalAction("race.not_holding", "rearrange between reads, after asking the reader to wait")
         rows = msg["rows"]
@@ -750,7 +1003,29 @@ class RaceHall:
         if table.status not in (SYNCING, PLAYING):
             raise ClientError("not_playing", "the match has not begun or is over")
         self._reply(conn, msg, {"type": "race.resigned", "table": table.id})
+        if table.game in FLOOR_GAMES:
+            self._leave_floor(table, seat_no, "resignation")
+            return
         self._finish(table, self._others(table, seat_no), "resignation")
+
+    def _leave_floor(self, table: Any, seat_no: int, by: str) -> None:
+        """A person leaves a floor race: a stand-in CPU plays the seat while anybody is left;
+        with nobody left the game ends."""
+        if len(people(table)) <= 1:
+            self._finish(table, [], by)
+            return
+        table.stand_in(seat_no)
+        table.holds.discard(seat_no)
+        frame = {"type": "race.stand_in", "table": table.id, "seat": seat_no, "by": by,
+                 "name": table.seats[seat_no].name}
+        for s in people(table):
+            self._send(table, s, dict(frame))
+        self._to_watchers(table, frame)
+        if table.status == PLAYING:
+            if table.read is not None:
+                self._close_when_done(table)
+            elif not table.holds and table.owing() is None:
+                self._release(table)
 
     @staticmethod
     def _others(table: Any, seat_no: int) -> Any:
@@ -764,12 +1039,15 @@ class RaceHall:
         if table.status == OVER:
             return
         table.status = OVER
+        self.lobby_changed()
         if table.hold_task is not None and table.hold_task is not asyncio.current_task():
             table.hold_task.cancel()
         if table.game == "kyogi" and table.session.phase != "over":
             table.session.abandon()
         table.read = None
-        if table.game == "mubeyama":
+        if table.game in FLOOR_GAMES and table.session is not None and not table.session.is_over():
+            table.session.abandon()
+        if table.game == "mubeyama" or table.game in FLOOR_GAMES:
             winners = winner if isinstance(winner, list) else [] if winner is None else [winner]
             table.result = {"winners": winners, "by": by, "scores": table.scores()}
         else:
@@ -822,4 +1100,7 @@ class RaceHall:
         seat = table.seats[seat_no]
         if seat is not None and seat.conn is None and table.status != OVER:
             seat.dropped_task = None
+            if table.game in FLOOR_GAMES:
+                self._leave_floor(table, seat_no, "abandonment")
+                return
             self._finish(table, self._others(table, seat_no), "abandonment")

@@ -13,6 +13,8 @@ card is done. It never says who was first: it cannot know.
 How a bot presses is a `Plan`: for a read (its number, poem, both sides) the
 presses it makes (card, reaction ms from the kimariji). `modelled_plan` draws
 reactions from a CPU level's reaction model (seeded); a test gives fixed times.
+The first card's frame names the joka read before it (``joka_s``); a press planned
+before that card's kami-no-ku is reported in the part ``joka``.
 A stall (`stalls`: read number -> seconds of the reading) holds the bot's sound
 that long at the start of the kami-no-ku: every later moment of that read moves with it, and
 its presses are reported with the stall flag, as the app's player would.
@@ -132,6 +134,8 @@ class RaceBot:
             if at >= frame["card_s"] + frame["ma_s"]:
                 continue                                      # after the next card began: not this race
             part = "kami" if at < frame["kami_s"] else "shimo" if at < frame["card_s"] else "ma"
+            if at < 0 and frame.get("joka_s"):
+                part = "joka"                                 # read 1: before its kami-no-ku, in the joka
             pressed = start + at / speed
             await self._until(pressed)
             self.result.presses += 1
@@ -191,6 +195,37 @@ class MubeyamaBot(RaceBot):
         await self.send("race.done", table=self.table, read=number)
 
 
+class FloorBot(RaceBot):
+    """A floor-race seat (chirashi, sakasama, Genpei, relay, shimonoku): reads each card on the
+    silent clock and touches as its `plan` says, with the floor of its last view as the
+    sides (``[every card on the floor]``); sends the first card of its side a Genpei send asks."""
+
+    def __init__(self, client: Client, table: str, plan: Plan, stalls: dict[int, float] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        super().__init__(client, table, plan, stalls, clock)
+        self.view: dict[str, Any] = {}
+        self.views = 0
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "race.view":
+            self.view = frame["view"]
+            self.views += 1
+            reach = (self.result.start or {}).get("reach")     # shimonoku: own and the facing seat's cards
+            races = self.result.seat in self.view.get("eligible", [])   # not sitting out, on turn in relay
+            self.sides = [[card for card, spot in self.view["floor"]
+                           if races and (reach is None or spot["side"] in reach)]]
+        elif kind == "race.owe" and frame["seat"] == self.result.seat:
+            owing = self.view.get("owing") or [None, None]
+            mine = [card for card, spot in self.view.get("floor", []) if spot.get("side") == owing[1]]
+            if mine:
+                self._spawn(self.send("race.send", table=self.table, card=mine[0]))
+        elif kind == "race.judged":
+            self.result.judged.append(frame)
+        else:
+            super().on_frame(frame)
+
+
 def fixed_flip(seat: int, poem: int) -> float:
     """A Mubeyama bot's fixed reaction to its own card (ms after the kimariji)."""
     return 250.0 + (poem * 37 + seat * 53) % 500
@@ -201,7 +236,8 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
                         game: str = "kyogi", variant: str | None = None,
                         plan: Plan | None = None, record: Callable[[str, dict[str, Any]], None] | None = None,
                         options: dict[str, Any] | None = None) -> list[RaceResult]:
-    """Create `tables` kyōgi tables, sit a bot in both seats of each, play all to the end."""
+    """Create `tables` race tables of `game`, sit a bot in every seat of each (but the CPU seats
+    `options` may name), play all to the end."""
     async def work() -> list[RaceResult]:
         clients: list[Client] = []
         jobs = []
@@ -213,16 +249,20 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
                                            "cards": cards if game == "kyogi" else None,
                                            **(options or {})}.items() if v is not None}
                 created = await first.call("race.create", game=game, **extra)
-                seats = 2 if game == "kyogi" else _players(variant)
-                for s in range(seats):
+                seats = 2 if game == "kyogi" else _players(variant) if game == "mubeyama" else _seats(game, extra)
+                cpus = set(extra.get("cpus") or ())       # played by the table's own CPUs
+                for i, s in enumerate(s for s in range(seats) if s not in cpus):
                     client = first
-                    if s:
+                    if i:
                         client, _ = await Client.connect(url, f"t{t_no}/{s}", record)
                         clients.append(client)
                     bot: RaceBot
                     if game == "kyogi":
                         bot = RaceBot(client, created["table"],
                                       plan or modelled_plan(level, seed * 1000 + t_no * 8 + s))
+                    elif game != "mubeyama":
+                        bot = FloorBot(client, created["table"],
+                                       plan or modelled_plan(level, seed * 1000 + t_no * 16 + s))
                     else:
                         bot = MubeyamaBot(client, created["table"], fixed_flip)
                     await bot.join(s)
@@ -235,6 +275,11 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
     return await finished_within(work(), deadline, url)
 
 
+def _seats(game: str, options: dict[str, Any]) -> int:
+    from trainer.games.registry import find
+    return int(options.get("seats") or find(game).seats)
+
+
 def _players(variant: str | None) -> int:
     from trainer.rules.mubeyama import VARIANTS
     if variant not in VARIANTS:
@@ -243,9 +288,9 @@ def _players(variant: str | None) -> int:
 
 
 def run(url: str, tables: int, level: str, deadline: float, game: str = "kyogi", **kw: Any) -> tuple[int, str]:
-    """`karuta bot --game kyogi|mubeyama`: (exit status, the line to print)."""
+    """`karuta bot --game kyogi|mubeyama|chirashi|…`: (exit status, the line to print)."""
     from trainer.players.karuta_cpu import LEVELS
-    if game == "kyogi" and level not in LEVELS:
+    if game not in ("mubeyama",) and level not in LEVELS:
         return 1, f"a kyogi bot's level is one of {', '.join(LEVELS)}, not {level!r}"
     began = time.monotonic()
     try:

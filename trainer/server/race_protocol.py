@@ -26,7 +26,10 @@ _STR, _INT, _NUM, _BOOL = "str", "int", "num", "bool"
 RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "race.create": {"game": (_STR, True), "variant": (_STR, False), "cards": (_INT, False), "karafuda": (_INT, False),
                     "speed": (_NUM, False), "seed": (_STR, False), "wait_seconds": (_NUM, False),
-                    "hold_seconds": (_NUM, False), "floor_ms": (_NUM, False), "private": (_BOOL, False)},
+                    "hold_seconds": (_NUM, False), "floor_ms": (_NUM, False), "private": (_BOOL, False),
+                    "seats": (_INT, False), "cpus": ("list", False), "level": (_STR, False),
+                    "reads": (_INT, False)},
+    "race.begin": {"table": (_STR, True)},
     "race.join": {"table": (_STR, True), "seat": (_INT, False), "code": (_STR, False)},
     "race.resume": {"table": (_STR, True)},
     "race.pong": {"n": (_INT, True), "t": (_NUM, True)},
@@ -47,9 +50,10 @@ RACE_SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
 }
 """Client messages of the race protocol: field -> (type, required), as `messages.SCHEMA`."""
 
-PARTS = ("kami", "shimo", "ma")
+PARTS = ("kami", "shimo", "ma", "joka")
 """Where on its own reading a client's touch fell: the kami-no-ku, the shimo-no-ku (with
-its pause before and its held end), or the ma before the next card."""
+its pause before and its held end), the ma before the next card, or (kyōgi's first read
+only) the joka and the ma after it, before any yomifuda is read."""
 
 MAX_REACTION_MS = 60_000.0
 """A reaction time beyond this is refused as nonsense (a card's whole reading is ~10 s)."""
@@ -139,7 +143,8 @@ def canonical_time(times: ReadTimes, reaction_ms: float, part: str) -> float:
         raise ReactionRefused("race.bad_reaction", "a reaction time is a number of ms within a minute")
     low, high = {"kami": (times.kami_start, times.kami_end),
                  "shimo": (times.kami_end, times.card_end),
-                 "ma": (times.card_end, times.next_kami - 0.001)}[part]
+                 "ma": (times.card_end, times.next_kami - 0.001),
+                 "joka": (0.0, max(0.0, times.kami_start - 0.001))}[part]   # the programme begins with the joka
     t = times.kimariji + reaction_ms / 1000
     if part == "kami" and t < times.kami_start - ANTICIPATION_SLACK_MS / 1000:
         raise ReactionRefused("race.bad_reaction", "that touch is before the reading began")

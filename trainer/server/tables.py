@@ -40,6 +40,8 @@ def public_view(game: str, view: Any) -> Any:
         return dataclasses.replace(view, seat=SPECTATOR, hand=(), teyaku=())
     if game == "umebotan":
         return dataclasses.replace(view, seat=SPECTATOR, hand=())
+    if game == "bozu":      # hands and pot lie face up; the stacks' order is in no view
+        return dataclasses.replace(view, seat=SPECTATOR)
     raise KeyError(game)
 
 

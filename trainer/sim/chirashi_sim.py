@@ -27,7 +27,18 @@ def add_cli_options(parser) -> None:
                         help="one level per seat, separated by commas")
     parser.add_argument("--otetsuki", choices=OTETSUKI_RULES, default=None,
                         help="chirashi/sakasama: a fault sits out the next card (rest, default) or costs nothing")
+    parser.add_argument("--teppa-sender", dest="teppa_sender", choices=("most", "facing"), default=None,
+                        help="shimonoku --variant nanae: a teppa card comes from the opponent holding the most "
+                             "(default) or the one facing the teppa")
+    parser.add_argument("--chonchon", choices=("all", "teppa"), default=None,
+                        help="shimonoku --variant nanae: when both teams teppa nothing moves (all, default) "
+                             "or only the teppa cards cancel")
+    parser.add_argument("--balance", choices=("minimums", "even"), default=None,
+                        help="shimonoku --variant nanae: the 5/3/1 minimums (default) or even holdings")
 
+
+
+NANAE_OPTIONS = ("teppa_sender", "chonchon", "balance")
 
 
 def game_seed(seed: int, k: int) -> int:
@@ -35,7 +46,7 @@ def game_seed(seed: int, k: int) -> int:
 
 
 def _session_options(options: dict[str, Any], players: int) -> dict[str, Any]:
-    out = {k: v for k, v in options.items() if v is not None and k in ("otetsuki", "clock")}
+    out = {k: v for k, v in options.items() if v is not None and k in ("otetsuki", "clock") + NANAE_OPTIONS}
     levels = options.get("levels")
     if levels:
         parts = [p.strip() for p in str(levels).split(",")]
@@ -65,6 +76,9 @@ def _play(variant, seed: int, players: int, opts: dict, check: bool) -> Chirashi
 def simulate_variant(variant, *, games: int, seed: int, players: int, options: dict,
                      check: bool = True) -> dict[str, Any]:
     opts = _session_options(options, players)
+    given = [k for k in NANAE_OPTIONS if opts.get(k) is not None]
+    if given and not dict(getattr(variant, "options", {}) or {}).get("nanae"):
+        raise ValueError(f"--{given[0].replace('_', '-')} is a rule of shimonoku --variant nanae")
     levels = str(opts["cpu_level"]).split(",")
     levels = levels if len(levels) == players else levels * players
     wins = [0.0] * players

@@ -51,7 +51,7 @@ REACTION, ANSWER, FLIP = "reaction", "answer", "flip"
 FAMILIES = (REACTION, ANSWER, FLIP)
 FAMILY_OF = {"match": REACTION, "listening_reflex": REACTION, "positional": REACTION,
              "kami_to_torifuda": REACTION, "fuda_nagashi": ANSWER, "kimariji_henka": ANSWER,
-             "mubeyama": FLIP,
+             "mubeyama": FLIP, "online": REACTION,
              # the floor races time a touch from the kimariji as kyōgi does
              **{kind: REACTION for kind in RACE_KINDS}}
 UNIT = {REACTION: "ms", ANSWER: "s", FLIP: "s"}     # how each family's times are shown

@@ -68,7 +68,8 @@ _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 # tab (issue 27) each have their own, named as the game is in the registry.
 RACE_KINDS = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
 KINDS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka",
-         "positional", "match", "mubeyama", *RACE_KINDS)
+         "positional", "match", "mubeyama", *RACE_KINDS, "online")
+""""online": a read of an online kyōgi race the person played (``docs/online-races.md``)."""
 
 _SCHEMA = """
 CREATE TABLE trials (
@@ -202,7 +203,7 @@ class _NewerSchema(Exception):
 class Trial:
     """One answered or touched card.
 
-    kind: drill name, 'match', 'mubeyama' or a floor race's game (see KINDS). card: poem number (0 = joka).
+    kind: drill name, 'match', 'mubeyama', a floor race's game or 'online' (see KINDS). card: poem number (0 = joka).
     reaction_ms: from the kimariji mark (touch drills, matches) or from the
     moment the card was shown (answer drills); None when not timed.
     at: unix time; None = now.

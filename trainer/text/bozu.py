@@ -15,17 +15,17 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "bozu.draw": ("{seat}が{card}をめくる（{effect}）", "{seat} draws {card} ({effect})"),
     "bozu.keep": ("{seat}は手札にする（{hand}枚）", "{seat} keeps it ({hand} in hand)"),
     "bozu.to_pot": ("坊主! {seat}の{cards}枚が場へ（場に{pot}枚）",
-                    "A monk! {seat}'s {cards} cards go to the pot ({pot} in the pot)"),
+                    "A monk! {seat} gives {cards} to the pot ({pot} in the pot)"),
     "bozu.take_pot": ("姫! {seat}が場の{cards}枚をもらう（{hand}枚）",
-                      "A woman! {seat} takes the pot's {cards} cards ({hand} in hand)"),
+                      "A woman! {seat} takes the pot's {cards} ({hand} in hand)"),
     "bozu.disqualified": ("蝉丸! {seat}は失格、{cards}枚が場へ（場に{pot}枚）",
-                          "Semimaru! {seat} is out; {cards} cards go to the pot ({pot} in the pot)"),
+                          "Semimaru! {seat} is out; the pot gets {cards} ({pot} in the pot)"),
     "bozu.all_to_pot": ("蝉丸! 全員の手札{cards}枚が場へ（場に{pot}枚）",
-                        "Semimaru! Everybody's hands, {cards} cards, go to the pot ({pot} in the pot)"),
+                        "Semimaru! The pot gets everybody's hands, {cards} ({pot} in the pot)"),
     "bozu.take_hands": ("天皇! {seat}が全員の手札{cards}枚をもらう（{hand}枚）",
-                        "An emperor! {seat} takes everybody's hands, {cards} cards ({hand} in hand)"),
+                        "An emperor! {seat} takes everybody's hands, {cards} ({hand} in hand)"),
     "bozu.draw_again": ("{seat}はもう{draws}枚めくる", "{seat} draws {draws} more"),
-    "bozu.pot_end": ("山札がなくなった: 場の{cards}枚は{seat}", "The stack is empty: the pot's {cards} cards {seat}"),
+    "bozu.pot_end": ("山札がなくなった: 場の{cards}枚は{seat}", "The stack is empty: {seat} ({cards})"),
     "bozu.end": ("終局: 枚数 {scores}、勝ち {winners}", "Game over: cards {scores}; winner {winners}"),
 }
 add_event_messages(EVENT_TEXT)
@@ -36,8 +36,11 @@ KIND_TEXT = {"man": ("殿", "a man"), "monk": ("坊主", "a monk"), "woman": ("�
 add_messages({f"bozu.kind.{k}": v for k, v in KIND_TEXT.items()})
 add_messages({
     "bozu.card": ("{no}番 {poet}", "No. {no} {poet}"),
-    "bozu.log.pot_stays": ("場に残る", "stay on the table"),
-    "bozu.log.pot_to": ("{seat}のもの", "go to {seat}"),
+    "bozu.log.pot_stays": ("場に残る", "the pot stays on the table"),
+    "bozu.log.pot_to": ("{seat}のもの", "{seat} takes the pot"),
+    # a number of cards: 枚 is in each Japanese line; English says card or cards
+    "bozu.log.cards": ("{n}", "{n} cards"),
+    "bozu.log.one_card": ("{n}", "{n} card"),
     "bozu.log.stack": ("{n}枚", "{n} cards"),
     "bozu.log.take_empty_pot": ("姫! {seat}は手札にする（場は空、{hand}枚）",
                                 "A woman! {seat} keeps her; the pot is empty ({hand} in hand)"),
@@ -63,6 +66,8 @@ def _values(event: GameEvent, names: Sequence[str] | None = None,
     out = word_fields(event, WORDING, names, reader)
     if "effect" in f:
         out["effect"] = kind_name(f["effect"])
+    if isinstance(f.get("cards"), int):           # "1 card", not "1 cards"
+        out["cards"] = tr("bozu.log.one_card" if f["cards"] == 1 else "bozu.log.cards", n=f["cards"])
     if event.kind == "bozu.start":
         out["stacks"] = tr("log.list_separator").join(tr("bozu.log.stack", n=n) for n in f["stacks"])
     if event.kind == "bozu.pot_end":

@@ -152,3 +152,32 @@ add_messages({
     "about.use.system": ("OS のライブラリ（単体版: 音声・画面・暗号など）",
                          "the operating system's libraries (standalone build: sound, display, crypto ...)"),
 })
+
+# Components whose row says more than a name, as Help → About shows them (the English is
+# trainer.ui.about.COMPONENTS' own, which the packaging test compares with the build's licences).
+add_messages({
+    "about.name.shiboken6": ("shiboken6（PySide6 の実行部）", "shiboken6 (PySide6's runtime)"),
+    "about.name.icu": ("ICU（Qt の中の Unicode 文字処理。licenses/icu）",
+                       "ICU (Unicode text support inside Qt; licenses/icu)"),
+    "about.name.pyloudnorm": ("pyloudnorm（ITU-R BS.1770 のラウドネス）", "pyloudnorm (ITU-R BS.1770 loudness)"),
+    "about.name.jtalk_dic": ("Open JTalk の辞書（NAIST-jdic）", "Open JTalk dictionary (NAIST-jdic)"),
+    "about.name.mei": ("HTS の声「Mei」（MMDAgent）", "HTS voice \u201cMei\u201d (MMDAgent)"),
+    "about.name.sudachi": ("SudachiPy（pyopenjtalk-plus が読み込む。辞書は含まない）",
+                           "SudachiPy (imported by pyopenjtalk-plus; its dictionary is left out)"),
+    "about.name.pydantic": ("pydantic, pydantic_core, annotated-types, typing-inspection"
+                            "（pyopenjtalk-plus が読み込む）",
+                            "pydantic, pydantic_core, annotated-types, typing-inspection "
+                            "(imported by pyopenjtalk-plus)"),
+    "about.name.cffi": ("cffi, pycparser（python-sounddevice と python-soundfile が使う）",
+                        "cffi, pycparser (used by python-sounddevice and python-soundfile)"),
+    "about.name.argon2": ("argon2-cffi, argon2-cffi-bindings（パスワードのハッシュ）",
+                          "argon2-cffi, argon2-cffi-bindings (password hashes)"),
+    "about.name.openskill": ("openskill（競技かるたのレーティング: Weng-Lin）", "openskill (kyōgi ratings: Weng-Lin)"),
+    "about.name.psycopg": ("psycopg（PostgreSQL: 追加の 'postgresql' を入れたときだけ。単体版には含まない）",
+                           "psycopg (PostgreSQL: the optional 'postgresql' extra, not in the standalone build)"),
+    "about.name.debian": ("Debian のシステムライブラリ（licenses/debian、licenses/SOURCES.txt）",
+                          "System libraries from Debian (licenses/debian, licenses/SOURCES.txt)"),
+    "about.licence.icu": ("ICU / Unicode のライセンス", "ICU / Unicode licence"),
+    "about.licence.each": ("それぞれのライセンス（GPL、LGPL、MIT、BSD など）",
+                           "each its own (GPL, LGPL, MIT, BSD ...)"),
+})

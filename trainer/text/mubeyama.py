@@ -111,6 +111,7 @@ TEXT: dict[str, tuple[str, str]] = {
     # Flip times in seconds, as Statistics shows them (trainer.stats.aggregates.UNIT["flip"]).
     "mubeyama.rt_last": ("反応 {s} 秒", "RT {s} s"),
     "mubeyama.rt_mean": ("平均 {s} 秒（{n}回）", "mean {s} s ({n})"),
+    "mubeyama.rt_left_out": ("音声の途切れた {n} 回は除外", "{n} left out: the sound stuttered"),
     "mubeyama.seconds": ("{s} 秒", "{s} s"),
     "mubeyama.kimariji_now": ("決まり字 {now}", "kimariji {now}"),
     "mubeyama.kimariji_was": ("決まり字 {now}（元は {was}）", "kimariji {now} (was {was})"),

@@ -20,6 +20,7 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "kind.genpei": ("源平合戦", "Genpei-gassen"),
     "kind.relay": ("リレーかるた", "Relay karuta"),
     "kind.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "kind.online": ("オンライン対戦", "Online match"),
     # under a narrow strip of dots (several kinds share a plot of one timing family)
     "kind_short.fuda_nagashi": ("札流し", "Nagashi"),
     "kind_short.kami_to_torifuda": ("上→取", "Kami→tori"),
@@ -28,6 +29,7 @@ STATS_MESSAGES: dict[str, tuple[str, str]] = {
     "kind_short.positional": ("位置", "Position"),
     "kind_short.match": ("対戦", "Match"),
     "kind_short.mubeyama": ("むべ山", "Mubeyama"),
+    "kind_short.online": ("オンライン", "Online"),
     "stats.refresh": ("更新", "Refresh"),
     "stats.export": ("CSV に書き出す…", "Export CSV…"),
     "stats.exported": ("{n} 件を {path} に書き出しました", "Wrote {n} trials to {path}"),

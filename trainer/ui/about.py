@@ -49,6 +49,25 @@ COMPONENTS: tuple[tuple[str, str, str], ...] = (
      "each its own (GPL, LGPL, MIT, BSD ...)", "about.use.system"),
 )
 
+# Rows that say more than a name: worded in the interface language (trainer/text/help.py)
+NAME_IDS = {
+    "shiboken6 (PySide6's runtime)": "about.name.shiboken6",
+    "ICU (Unicode text support inside Qt; licenses/icu)": "about.name.icu",
+    "pyloudnorm (ITU-R BS.1770 loudness)": "about.name.pyloudnorm",
+    "Open JTalk dictionary (NAIST-jdic)": "about.name.jtalk_dic",
+    "HTS voice \u201cMei\u201d (MMDAgent)": "about.name.mei",
+    "SudachiPy (imported by pyopenjtalk-plus; its dictionary is left out)": "about.name.sudachi",
+    "pydantic, pydantic_core, annotated-types, typing-inspection (imported by pyopenjtalk-plus)":
+        "about.name.pydantic",
+    "cffi, pycparser (used by python-sounddevice and python-soundfile)": "about.name.cffi",
+    "argon2-cffi, argon2-cffi-bindings (password hashes)": "about.name.argon2",
+    "openskill (kyōgi ratings: Weng-Lin)": "about.name.openskill",
+    "psycopg (PostgreSQL: the optional 'postgresql' extra, not in the standalone build)": "about.name.psycopg",
+    "System libraries from Debian (licenses/debian, licenses/SOURCES.txt)": "about.name.debian",
+}
+LICENCE_IDS = {"ICU / Unicode licence": "about.licence.icu",
+               "each its own (GPL, LGPL, MIT, BSD ...)": "about.licence.each"}
+
 
 def data_locations(settings=None) -> list[tuple[str, Path]]:
     """(message id, path) of everything the app keeps about its user."""
@@ -118,23 +137,31 @@ class AboutDialog(QDialog):
         grid.addWidget(opener, 0, 2)
         return box
 
+    @staticmethod
+    def _shown(text: str, ids: dict[str, str]) -> str:
+        """A component's name or licence in the interface language where it says more than a name."""
+        return tr(ids[text]) if text in ids else text
+
     def _components_box(self) -> QGroupBox:
         box = QGroupBox(tr("about.components"))
         layout = QVBoxLayout(box)
         self.table = QTableWidget(len(COMPONENTS), 3)
         self.table.setHorizontalHeaderLabels([tr("about.component"), tr("about.licence"), tr("about.use")])
         for row, (name, licence, use) in enumerate(COMPONENTS):
-            for col, value in enumerate((name, licence, tr(use))):
+            for col, value in enumerate((self._shown(name, NAME_IDS), self._shown(licence, LICENCE_IDS),
+                                         tr(use))):
                 self.table.setItem(row, col, QTableWidgetItem(value))
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()     # long names wrap: no sideways scrolling at 1024 px
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout.addWidget(self.table)
         folder = licence_dir()
         if folder is not None:

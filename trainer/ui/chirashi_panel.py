@@ -5,9 +5,14 @@ One table for the four games of `trainer.games.chirashi_session` (the game is
 chosen in the setup row). The floor is drawn from the person's view only:
 
 - chirashi and sakasama: the 100 cards scattered at their seeded places and
-  angles (up to ±35°, so each stays readable from the seats), the seats round
-  the floor with their counts, the person's at the bottom. Sakasama lays the
-  yomifuda (the kami-no-ku in kanji and kana) on the floor;
+  angles, the seats round the floor with their counts, the person's at the
+  bottom. Each card lies inside its own cell of the engine's jittered grid,
+  as large as the cell allows; the angles are the engine's (up to ±35°) scaled
+  down to what the room allows, so that no two cards overlap and every card's
+  kana stand at least 9 px tall (`ScatterPlan`): at 1024×700 the cards lie
+  straight, on a large screen they lie askew. Sakasama lays the yomifuda on
+  the floor: the poet's drawn figure (bōzu-mekuri's, `paint_poet`) under the
+  kami-no-ku in kanji and kana, as much of it as reads at 9 px;
 - Genpei and relay: the two sides, Genji's (the person's team) at the bottom in
   its three rows of 17/17/16, Heiji's upside down at the top; the seats on turn
   (relay) are marked.
@@ -28,6 +33,8 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
@@ -44,17 +51,21 @@ from trainer.games.chirashi_session import (HUMAN, CPU, OVER, PLAY, ChirashiSess
 from trainer.games.protocol import GameEvent, IllegalAction
 from trainer.players.karuta_cpu import LEVELS
 from trainer.players.race_cpu import seat_position
-from trainer.rules.chirashi import ReadStarted, View
-from trainer.rules.shimonoku import AREA_ROWS, OPPOSITE, column_widths, screen_column
+from trainer.rules.chirashi import SCATTER_ANGLE, SCATTER_JITTER, ReadStarted, View, scatter_grid
+from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS, OPPOSITE, column_widths, screen_column
 from trainer.text.chirashi import log_line
 from trainer.text.refusals import describe_refusal
 from trainer.ui import settings as S
+from trainer.ui.bozu_panel import FACE, FACE_EDGE, paint_poet
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.race_checks import RaceChecks
 from trainer.ui.stats_store import UsesStatsStore
-from trainer.ui.torifuda import ASPECT, paint_torifuda, torifuda_columns
+from trainer.ui.torifuda import (ASPECT, card_face, kana_px_on, paint_kana, paint_torifuda, torifuda_columns,
+                                 torifuda_layout)
 
 RACE_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+RACE_VARIANTS = {"nanae": ("shimonoku", "nanae")}      # the setup's other choices: (game, registry variant)
+RACE_TABLES = RACE_GAMES + tuple(RACE_VARIANTS)
 
 add_messages({
     "mode.chirashi": ("散らし取り・源平", "Chirashi · Genpei"),
@@ -87,6 +98,7 @@ add_messages({
     "race.on_turn": ("番", "on turn"),
     "race.stats_failed": ("統計に記録できませんでした: {error}", "Could not record the statistics: {error}"),
     "race.game.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.game.nanae": ("下の句かるた（七飯）", "Shimonoku (Nanae)"),
     "race.role.0": ("攻め", "offence"),
     "race.role.1": ("中堅", "midfield"),
     "race.role.2": ("守り", "defence"),
@@ -102,9 +114,111 @@ SEND_MARK = QColor("#d4a017")
 REACH = QColor("#d4a017")
 
 
+LEGIBLE_KANA_PX = 9          # the smallest kana a player is asked to read (the legibility walk's floor)
+TILT_KEEPS = 0.7             # lying askew may cost a scattered card at most 30 % of its kana size
+CELL_GAP = 3.0               # px kept clear between the cells' cards
+TYPICAL_TORIFUDA = ["あ" * 5, "あ" * 5, "あ" * 4]      # 14 kana: 88 of the 100 shimo-no-ku
+
+
+def turned_box(w: float, h: float, tilt: float) -> tuple[float, float]:
+    """The upright box a w×h card turned by `tilt` degrees covers."""
+    c, s = abs(math.cos(math.radians(tilt))), abs(math.sin(math.radians(tilt)))
+    return w * c + h * s, w * s + h * c
+
+
+@dataclass(frozen=True)
+class ScatterPlan:
+    """How a scattered floor is drawn in the room it has: the engine's grid cells, one card
+    size, and the widest angle the cards may lie at. The angle is the widest (up to the
+    engine's ±35°) at which a card still fits its cell and a typical card's kana stay at least
+    `LEGIBLE_KANA_PX` tall and no less than `TILT_KEEPS` of what a straight card would show."""
+    cell_w: float
+    cell_h: float
+    card_w: float
+    tilt: float
+
+    @staticmethod
+    def for_room(cell_w: float, cell_h: float) -> "ScatterPlan":
+        room_w, room_h = max(1.0, cell_w - CELL_GAP), max(1.0, cell_h - CELL_GAP)
+
+        def widest_card(tilt: float) -> float:       # the widest card that fits the cell at `tilt`
+            c, s = math.cos(math.radians(tilt)), math.sin(math.radians(tilt))
+            return min(room_w / (c + s / ASPECT), room_h / (s + c / ASPECT))
+
+        straight = widest_card(0)
+        want = max(LEGIBLE_KANA_PX, TILT_KEEPS * kana_px_on(straight, TYPICAL_TORIFUDA))
+        for tilt in range(int(SCATTER_ANGLE), 0, -1):
+            w = widest_card(tilt)
+            if kana_px_on(w, TYPICAL_TORIFUDA, tilt) >= want:
+                return ScatterPlan(cell_w, cell_h, w, float(tilt))
+        return ScatterPlan(cell_w, cell_h, straight, 0.0)
+
+    def card_tilt(self, columns: list[str]) -> float:
+        """The widest angle this card may lie at: the floor's, less if its own text (a longer
+        shimo-no-ku) would fall under the legible size when turned."""
+        return _card_tilt(self.card_w, self.tilt, tuple(columns))
+
+    def place(self, x: float, y: float, angle: float, widest: float) -> tuple[float, float, float]:
+        """A card's centre (in floor pixels from the floor's corner) and angle, from the engine's
+        spot: in its own cell, off the centre by the engine's jitter scaled to the room left, at
+        the engine's angle scaled to the card's `widest` (see `card_tilt`)."""
+        cols, rows = scatter_grid(100)
+        c, r = min(cols - 1, int(x * cols)), min(rows - 1, int(y * rows))
+        tilt = angle / SCATTER_ANGLE * widest
+        bw, bh = turned_box(self.card_w, self.card_w / ASPECT, tilt)
+        jx, jy = SCATTER_JITTER
+        fx = max(-1.0, min(1.0, (x * cols - c - 0.5) / jx))
+        fy = max(-1.0, min(1.0, (y * rows - r - 0.5) / jy))
+        slack_x = max(0.0, self.cell_w - CELL_GAP - bw) / 2
+        slack_y = max(0.0, self.cell_h - CELL_GAP - bh) / 2
+        return (c + 0.5) * self.cell_w + fx * slack_x, (r + 0.5) * self.cell_h + fy * slack_y, tilt
+
+
+@lru_cache(maxsize=256)
+def _card_tilt(w: float, widest: float, columns: tuple[str, ...]) -> float:
+    for tilt in range(int(widest), 0, -1):
+        if kana_px_on(w, list(columns), tilt) >= LEGIBLE_KANA_PX:
+            return float(tilt)
+    return 0.0
+
+
 def _yomifuda_columns(no: int) -> list[str]:
     """Sakasama's floor card: the kami-no-ku as printed on the yomifuda, one column per phrase."""
     return list(poems.get(no).kami)
+
+
+YOMIFUDA_TEXT = 0.58         # the top of a sakasama floor card holds the poem, the rest the poet
+
+
+def poet_figure(no: int) -> str:
+    """The figure bōzu-mekuri draws for the poet of poem `no` (Semimaru has his own)."""
+    from poems.poets import poets
+    poet = poets()[no]
+    return "semimaru" if "semimaru" in poet.marks else poet.kind
+
+
+def paint_floor_yomifuda(p: QPainter, rect: QRectF, no: int, *, tilt: float = 0.0,
+                         highlight: QColor | None = None) -> None:
+    """Sakasama's floor card, a yomifuda: the kami-no-ku in columns at the top (its beginning
+    only when the card is too small to show all of it at `LEGIBLE_KANA_PX`), the poet's drawn
+    figure below, as on a real yomifuda."""
+    p.save()
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    radius = rect.width() * 0.06
+    p.setPen(QPen(FACE_EDGE, max(1.0, rect.width() * 0.03)))
+    p.setBrush(FACE)
+    p.drawRoundedRect(rect, radius, radius)
+    face = card_face(rect)
+    text = QRectF(face.left(), face.top(), face.width(), face.height() * YOMIFUDA_TEXT)
+    paint_kana(p, torifuda_layout(text, _yomifuda_columns(no), legible_px=LEGIBLE_KANA_PX, tilt=tilt))
+    picture = QRectF(face.left() + face.width() * 0.12, text.bottom(), face.width() * 0.76,
+                     face.bottom() - text.bottom())
+    paint_poet(p, picture, poet_figure(no))
+    if highlight is not None:
+        p.setPen(QPen(highlight, max(2.0, rect.width() * 0.06)))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(rect, radius, radius)
+    p.restore()
 
 
 class FloorView(QWidget):
@@ -119,11 +233,13 @@ class FloorView(QWidget):
         self.players = 0
         self.teams = False
         self.areas = False                   # shimonoku karuta: each seat's own area
+        self.area_rows = AREA_ROWS           # rows an area's cards are laid in (Nanae: 3)
         self.sakasama = False
         self.names: list[str] = []
         self.last: int | None = None
         self.sending = False
         self.setMinimumSize(520, 420)
+        self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
 
     # -- geometry -----------------------------------------------------------------------------------
@@ -135,15 +251,22 @@ class FloorView(QWidget):
     def card_size(self) -> tuple[float, float]:
         f = self.floor_rect()
         if self.areas and self.view is not None:
-            total = sum(column_widths(self.view.side_counts))
-            w = min(f.width() / total * 0.92, f.height() / (2 * AREA_ROWS) * 0.9 * ASPECT)
+            total = sum(column_widths(self.view.side_counts, self.area_rows))
+            w = min(f.width() / total * 0.92, f.height() / (2 * self.area_rows) * 0.9 * ASPECT)
         elif self.teams:
             w = min(f.width() / 17 * 0.94, f.height() / 6 * 0.9 * ASPECT)
         else:
-            cols = math.ceil(math.sqrt(100 * 1.45))
-            rows = math.ceil(100 / cols)
-            w = min(f.width() / cols * 0.86, f.height() / rows * 0.9 * ASPECT)
+            w = self.scatter_plan().card_w
         return w, w / ASPECT
+
+    def scatter_plan(self) -> ScatterPlan:
+        f = self.floor_rect()
+        cols, rows = scatter_grid(100)
+        return ScatterPlan.for_room(f.width() / cols, f.height() / rows)
+
+    def columns(self, card: int) -> list[str]:
+        """The text a floor card carries: the torifuda's shimo-no-ku, or sakasama's yomifuda."""
+        return _yomifuda_columns(card) if self.sakasama else torifuda_columns(poems.get(card).shimo_kana)
 
     def _layout(self) -> None:
         self._rects = {}
@@ -151,8 +274,16 @@ class FloorView(QWidget):
         if v is None:
             return
         f = self.floor_rect()
+        scattered = not (self.teams or self.areas)
+        self.plan = self.scatter_plan() if scattered else None
         w, h = self.card_size()
         for card, spot in v.floor:
+            if self.plan is not None:
+                # a yomifuda shows as much of its poem as reads at any angle: the floor's widest
+                widest = self.plan.tilt if self.sakasama else self.plan.card_tilt(self.columns(card))
+                x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
+                self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
+                continue
             centre = QPointF(f.left() + spot.x * f.width(), f.top() + spot.y * f.height())
             self._rects[card] = (centre, w, h, spot.angle)
 
@@ -207,7 +338,7 @@ class FloorView(QWidget):
     def area_rect(self, seat: int) -> QRectF:
         """A shimonoku seat's area on the floor (its screen column, its team's half)."""
         f = self.floor_rect()
-        widths = column_widths(self.view.side_counts) if self.view is not None else [5, 5, 5]
+        widths = column_widths(self.view.side_counts, self.area_rows) if self.view is not None else [5, 5, 5]
         total, c = sum(widths), screen_column(seat)
         x = f.left() + f.width() * sum(widths[:c]) / total
         half = f.height() / 2
@@ -229,12 +360,16 @@ class FloorView(QWidget):
             p.save()
             p.translate(centre)
             flipped = abs(angle) == 180.0       # the other side's cards: drawn upside down, not turned
-            if not flipped:
-                p.rotate(angle)
-            columns = _yomifuda_columns(card) if self.sakasama else torifuda_columns(poems.get(card).shimo_kana)
+            tilt = 0.0 if flipped else angle
+            p.rotate(tilt)
             spot = v.spot(card)
             mark = SEND_MARK if self.sending and spot is not None and spot.side == own_side else None
-            paint_torifuda(p, QRectF(-w / 2, -h / 2, w, h), columns, highlight=mark, upside_down=flipped)
+            if self.sakasama:
+                paint_floor_yomifuda(p, QRectF(-w / 2, -h / 2, w, h), card, tilt=tilt, highlight=mark)
+                p.restore()
+                continue
+            paint_torifuda(p, QRectF(-w / 2, -h / 2, w, h), self.columns(card), highlight=mark,
+                           upside_down=flipped, legible_px=LEGIBLE_KANA_PX, tilt=tilt)
             p.restore()
 
     def _seat_place(self, seat: int) -> tuple[float, float, bool]:
@@ -365,11 +500,19 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         outer.addLayout(body, 1)
 
     # -- setup -------------------------------------------------------------------------------------
-    def chosen_game(self) -> str:
+    def chosen_table(self) -> str:
+        """The setup's choice: a game, or one of its variants (`RACE_VARIANTS`)."""
         return self.game.currentData() or RACE_GAMES[0]
 
+    def chosen_game(self) -> str:
+        """The game chosen (a variant's game): the statistics kind."""
+        return RACE_VARIANTS.get(self.chosen_table(), (self.chosen_table(),))[0]
+
+    def chosen_variant(self) -> registry.Variant:
+        return registry.find(*RACE_VARIANTS.get(self.chosen_table(), (self.chosen_table(), None)))
+
     def _game_changed(self, *_) -> None:
-        v = registry.find(self.chosen_game())
+        v = self.chosen_variant()
         self.players.setRange(v.min_seats, min(v.max_seats, 8))
         self.players.setValue(max(v.min_seats, min(self.players.value(), 8)))
 
@@ -379,13 +522,13 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         self.level_label.setText(tr("race.level"))
         self.start_button.setText(tr("race.start"))
         self.stop_button.setText(tr("race.stop"))
-        current = self.chosen_game() if self.game.count() else None
+        current = self.chosen_table() if self.game.count() else None
         self.game.blockSignals(True)
         self.game.clear()
-        for g in RACE_GAMES:
+        for g in RACE_TABLES:
             self.game.addItem(tr(f"race.game.{g}"), g)
         if current:
-            self.game.setCurrentIndex(RACE_GAMES.index(current))
+            self.game.setCurrentIndex(RACE_TABLES.index(current))
         self.game.blockSignals(False)
         level = self.level.currentData() or (str(self.settings.get(S.CPU_LEVEL)) if self.settings else "club")
         self.level.clear()
@@ -403,7 +546,7 @@ class ChirashiPanel(UsesStatsStore, QWidget):
     def start_game(self, seed: Any = None) -> None:
         self.stop_game()
         game = self.chosen_game()
-        variant = registry.find(game)
+        variant = self.chosen_variant()
         players = variant.check_seats(self.players.value())
         seed = random.randrange(1 << 30) if seed is None else seed
         seats = (HUMAN,) + (CPU,) * (players - 1)
@@ -415,6 +558,7 @@ class ChirashiPanel(UsesStatsStore, QWidget):
         self.floor.players = players
         self.floor.teams = self.session.options.teams
         self.floor.areas = self.session.options.game == "shimonoku"
+        self.floor.area_rows = NANAE_ROWS if self.session.options.nanae else AREA_ROWS
         self.floor.sakasama = game == "sakasama"      # the yomifuda lie on the floor
         self.floor.names = self.seat_names()
         self.floor.last = None

@@ -337,8 +337,6 @@ class DrillsPanel(UsesStatsStore, QWidget):
         if self._driver is None or not self.read_aloud or result.reaction_ms is None:
             self._keep(recorder, result)
             return
-        from dataclasses import replace
-
         from PySide6.QtCore import QTimer
 
         from trainer.ui.race_checks import CHECK_AFTER_S, RaceChecks
@@ -346,8 +344,21 @@ class DrillsPanel(UsesStatsStore, QWidget):
             self._race_checks = RaceChecks(self._driver, self.clock)
         touch_t = self.clock.now()
         self._race_checks.add(touch_t - result.reaction_ms / 1000, touch_t, lambda reason: self._keep(
-            recorder, result if reason is None else replace(result, disturbed=reason)))
+            recorder, result if reason is None else self._disturbed(result, reason)))
         QTimer.singleShot(round(CHECK_AFTER_S * 1000) + 10, self._race_checks.poll)
+
+    def _disturbed(self, result, reason: str):
+        """The result marked disturbed, in the store and in the drill's own figures (its mean
+        and best leave it out, and say so, even when the drill has already ended)."""
+        from dataclasses import replace
+
+        from trainer.drills.common import mark_disturbed
+        screen = self.drill_screen
+        if screen is not None:
+            mark_disturbed(screen.model.results, result, reason)
+            if screen.finished:
+                screen.retranslate()
+        return replace(result, disturbed=reason)
 
     def _keep(self, recorder, result) -> None:
         import sqlite3

@@ -37,6 +37,7 @@ class DrillReading(QObject):
     card_finished = Signal(int)
     finished = Signal()
     error = Signal(str)
+    aloud = False           # read aloud (the player listens) or shown as text (the player reads)
 
     def start(self, order) -> None:
         raise NotImplementedError
@@ -150,6 +151,8 @@ class TextReading(DrillReading):
 
 class AudioReading(DrillReading):
     """The sequence read aloud by the shared player (no joka: a drill is not a match)."""
+
+    aloud = True
 
     def __init__(self, driver, timing, parent=None):
         super().__init__(parent)

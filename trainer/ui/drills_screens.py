@@ -25,7 +25,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton,
                                QVBoxLayout, QWidget)
 
 import poems
@@ -73,6 +73,8 @@ def results_text(results) -> str:
         parts.append(tr("drill.best", ms=f"{done.best_ms:.0f}"))
     if done.anticipations:
         parts.append(tr("drill.anticipations", n=done.anticipations))
+    if done.disturbed:
+        parts.append(tr("drill.disturbed", n=done.disturbed))
     return " ・ ".join(parts)
 
 
@@ -230,20 +232,20 @@ class FudaNagashiScreen(DrillScreen):
         self.next_button.clicked.connect(self.move_on)
         self.next_button.hide()
         self.pick_buttons = [QPushButton() for _ in range(self.N_PICKS)]
-        picks = QHBoxLayout()
+        picks = QGridLayout()       # two rows of three: six in a row forced a 1024-px window to 1130
         self.or_pick = QLabel()
         self.say(self.or_pick, lambda: tr("fuda.or_pick"))
-        picks.addWidget(self.or_pick)
-        for b in self.pick_buttons:
+        for k, b in enumerate(self.pick_buttons):
             _big(b, 18)
             b.clicked.connect(lambda _=False, btn=b: self.pick(btn.property("card")))
-            picks.addWidget(b)
+            picks.addWidget(b, k // 3, k % 3)
         side = QVBoxLayout()
         side.addWidget(self.progress)
         side.addWidget(self.timer_label)
         side.addSpacing(12)
         side.addWidget(self.prompt)
         side.addWidget(self.edit)
+        side.addWidget(self.or_pick)
         side.addLayout(picks)
         side.addWidget(self.next_button)
         side.addWidget(self.status)
@@ -378,7 +380,7 @@ class KamiToTorifudaScreen(DrillScreen):
         k, total = len(self.model.results) + 1, len(self.model.order)
         self.say(self.progress, lambda: tr("drill.progress", n=k, total=total))
         self.kami.setText(tr("drill.reading"))
-        self.say(self.status, lambda: tr("drill.listen"))
+        self.say(self.status, lambda: tr("drill.listen" if self.reading.aloud else "drill.watch"))
         self.status.setStyleSheet("")
         self.reading.start([rnd.card])
 
@@ -521,6 +523,8 @@ class ListeningReflexScreen(DrillScreen):
             parts.append(tr("drill.best", ms=f"{s.best_reaction_ms:.0f}"))
         if s.anticipations:
             parts.append(tr("drill.anticipations", n=s.anticipations))
+        if s.disturbed:
+            parts.append(tr("drill.disturbed", n=s.disturbed))
         return " ・ ".join(parts)
 
 
@@ -531,6 +535,9 @@ class KimarijiHenkaScreen(DrillScreen):
         super().__init__(model, record, clock, parent)
         self.read_list = QListWidget()
         _big(self.read_list, 18)
+        self.read_list.setWordWrap(True)      # at 1024 px a card's line wraps, not cut by a scrollbar
+        self.read_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.read_list.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.read_total = QLabel()
         self.field = CardField(clock)
         self.field.interactive = False

@@ -60,9 +60,7 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: S.Settings, driver=None, voices=None):
         super().__init__()
         self.settings = settings
-        code = settings.get(S.LANGUAGE)
-        if code:
-            LANG.set(code)
+        LANG.set(settings.get(S.LANGUAGE) or LANG.code)     # Qt's own words follow it too
         SPELLING.load(settings)               # how every screen writes kimariji
         from trainer.ui import voices as voices_mod
         self.voices = voices or voices_mod.VoiceBook(settings)
@@ -220,6 +218,10 @@ class MainWindow(QMainWindow):
         from trainer.ui import onboarding
         onboarding.add_menu_entries(self)      # File → Import recordings…, Help → Guide, About
 
+        # Cycles are collected on this thread only: Qt aborts when a widget dies on a worker's.
+        from trainer.ui.collector import GuiThreadCollector
+        self._collector = GuiThreadCollector(self)
+
         # The reader panel tells us when what it can do changes.
         self._refresh_timer = QTimer(self, interval=200)
         self._refresh_timer.timeout.connect(self._update_actions)
@@ -345,6 +347,7 @@ class MainWindow(QMainWindow):
             self.voices.close()             # the output stream and its clock thread
         self.settings.set(S.GEOMETRY, bytes(self.saveGeometry().data()))
         self.settings.sync()
+        self._collector.stop()
         super().closeEvent(event)
 
 

@@ -178,9 +178,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         g = self.settings.get
         timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
                                joka_gap=g(S.JOKA_GAP), own_pauses=g(S.OWN_PAUSES))
-        self.banner.setText(tr("mubeyama.preparing"))
         self.driver.start(self.session.order, timing=timing, joka=timing.joka)
-        self._progress_timer.start()
+        self.play.show_session(self.session, self.viewer, True)   # the banner and the reading box:
+        self._progress_timer.start()                               # "Preparing the reading…"
 
     @staticmethod
     def _game_title(c: GameConfig) -> str:
@@ -295,6 +295,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
     def _record(self, timed: FlipTimed, disturbed: str | None) -> None:
         from trainer.stats.store import Trial
         if disturbed is not None:
+            if self.session is not None:
+                self.session.mark_disturbed(timed.seat, timed.no, disturbed)   # out of the mean shown
+                self.refresh()
             self.play.mark_disturbed(timed.seat, timed.ms)
         try:
             self.store.record(Trial(kind="mubeyama", card=timed.no, correct=True,

@@ -45,17 +45,30 @@ def flip_time(ms: float | None, signed: bool = False) -> str:
     return ("+" if ms >= 0 else "\u2212") + time_text(abs(ms), UNIT[FLIP])
 
 
-def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView) -> str:
-    """A seat box's second line: face-up cards, Mon, the last and mean reaction."""
+def seat_line(s: MubeyamaSession, seat: int, view: MubeyamaView, times: bool = True) -> str:
+    """A seat box's second line: face-up cards, Mon, the last and mean reaction (not `times`:
+    the result page, whose score table beside it gives them)."""
     tv = view.tables[seat]
     parts = [tr("mubeyama.face_up", n=tv.face_up)]
     if s.config.gambling:
         parts.append(tr("mubeyama.mon", n=f"{tv.balance:+d}"))
     rts = s.reactions[seat]
-    if rts:
+    if rts and times:
         parts.append(tr("mubeyama.rt_last", s=flip_time(rts[-1].ms, signed=True)))
-        parts.append(tr("mubeyama.rt_mean", s=flip_time(s.mean_reaction(seat)), n=len(rts)))
+        mean = s.mean_reaction(seat)          # short: the reactions box says what was left out
+        parts.append(tr("mubeyama.rt_mean", s=flip_time(mean) if mean is not None else "—",
+                        n=len(s.counted_reactions(seat))))
     return "　".join(parts)
+
+
+def mean_text(s: MubeyamaSession, seat: int) -> str:
+    """A seat's mean flip time over the flips it is made of, and how many the sound's
+    stutters left out (issue 23: as in the statistics)."""
+    counted = len(s.counted_reactions(seat))
+    mean = s.mean_reaction(seat)
+    text = tr("mubeyama.rt_mean", s=flip_time(mean) if mean is not None else "—", n=counted)
+    left_out = len(s.reactions[seat]) - counted
+    return f"{text} {tr('mubeyama.rt_left_out', n=left_out)}" if left_out else text
 
 
 def waiting_text(s: MubeyamaSession, viewer: int | None, reading: bool) -> str:
@@ -176,7 +189,7 @@ class PlayPage(QWidget):
         t.active_seat = s.named_owner()
         t.set_view(view, list(events))
         self.banner.setText(waiting_text(s, viewer, reading))
-        self.show_yomifuda(s)
+        self.show_yomifuda(s, reading)
         self._show_reactions(s)
         for pay in view.ledger[self.ledger.count():]:
             self.ledger.addItem(ledger_line(pay))
@@ -185,10 +198,11 @@ class PlayPage(QWidget):
         self.log.add_lines([log_line(e, log=view.log) for e in log[self._logged:]])
         self._logged = len(log)
 
-    def show_yomifuda(self, s: MubeyamaSession) -> None:
+    def show_yomifuda(self, s: MubeyamaSession, reading: bool = False) -> None:
         no = s.current
-        if no is None:
-            self.yomifuda.setText(f"<b>{tr('mubeyama.reading')}</b><br>{tr('mubeyama.not_started')}")
+        if no is None:       # as the banner says it: no "Press Start" while the reading is on its way
+            waiting = tr("mubeyama.preparing") if reading else tr("mubeyama.not_started")
+            self.yomifuda.setText(f"<b>{tr('mubeyama.reading')}</b><br>{waiting}")
             return
         poem = poems.get(no)
         count = tr('mubeyama.read_n', n=len(s.state.read))
@@ -238,9 +252,8 @@ class PlayPage(QWidget):
             rts = s.reactions[seat]
             if rts:
                 recent = "  ".join(f"{flip_time(r.ms, signed=True)}{'*' if r.hinted else ''}"
-                                   for r in rts[-6:])
-                lines.append(f"<b>{seat_name(seat)}</b> "
-                             f"{tr('mubeyama.rt_mean', s=flip_time(s.mean_reaction(seat)), n=len(rts))}"
+                                   f"{'⚠' if r.disturbed else ''}" for r in rts[-6:])
+                lines.append(f"<b>{seat_name(seat)}</b> {mean_text(s, seat)}"
                              f"<br><span style='color:#555'>{recent}</span>")
         self.reactions.setText("<br>".join(lines) or "—")
 

@@ -31,6 +31,8 @@ class ResultPage(QWidget):
         self.scores = QTableWidget(0, 6)
         self.scores.verticalHeader().setVisible(False)
         self.scores.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # the mean flip time whole ("+0.3 秒…" at 1024×700 when six columns shared alike)
+        self.scores.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
         self.scores.setMaximumHeight(230)
         self.ledger = QListWidget()
         self.final = TableWidget()
@@ -78,12 +80,15 @@ class ResultPage(QWidget):
                      tr("mubeyama.cpu") if s.is_cpu(seat) else tr("mubeyama.player"),
                      str(view.tables[seat].face_up),
                      f"{view.tables[seat].balance:+d}" if s.config.gambling else "—",
-                     f"{tr('mubeyama.seconds', s=flip_time(mean, signed=True))} ({len(s.reactions[seat])})"
+                     f"{tr('mubeyama.seconds', s=flip_time(mean, signed=True))} ({len(s.counted_reactions(seat))})"
                      if mean is not None else "—",
                      str(s.flips(seat))]
+            left_out = len(s.reactions[seat]) - len(s.counted_reactions(seat))
             for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(text + (" ⚠" if c == 4 and left_out else ""))
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                if c == 4 and left_out:
+                    item.setToolTip(tr("mubeyama.rt_left_out", n=left_out))
                 self.scores.setItem(seat, c, item)
         self.ledger.clear()
         self.ledger.setVisible(s.config.gambling)
@@ -91,5 +96,5 @@ class ResultPage(QWidget):
             self.ledger.addItem(panel.ledger.item(k).text())
         t = self.final
         t.titles = list(panel.table.titles)
-        t.lines = [seat_line(s, k, view) for k in range(s.players)]
+        t.lines = [seat_line(s, k, view, times=False) for k in range(s.players)]   # times: in the table
         t.set_view(view)

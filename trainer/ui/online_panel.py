@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QMainWindow, QPushButton, QSpinBox, QStackedWidget,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -28,8 +28,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFormLay
 from trainer.online.client import CLOSED, CONNECTING, DEFAULT_SERVER, LOST, ONLINE, AddressError, Connection
 from trainer.online.games import DEFAULT_LEVEL, LENGTH, LEVELS, TABLE_KINDS, TURN_SECONDS, seat_range
 from trainer.online.table import RemoteTable
+from trainer.games.protocol import IllegalAction
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+from trainer.ui.online_race import OnlineRacePanel
 from trainer.ui.online_table import OnlineTablePanel, panel_for
 from trainer.ui.settings import Key
 
@@ -58,6 +61,8 @@ add_messages({
     "online.timer": ("持ち時間（分、0 = なし）", "Turn timer (minutes, 0 = none)"),
     "online.deals": ("局数（配り）", "Deals"),
     "online.rounds": ("局数", "Rounds"),
+    "online.bozu_level.first": ("いちばん上の山から", "First stack"),
+    "online.bozu_level.random": ("でたらめな山から", "Any stack"),
     "online.private": ("非公開（招待コードで参加）", "Private (join by invitation)"),
     "online.invitation": ("招待で参加", "Join by invitation"),
     "online.invitation_hint": ("卓/コード", "TABLE/CODE"),
@@ -108,10 +113,27 @@ NAME = Key("online/name", "")
 """The server and the name last used, remembered between runs (never the password)."""
 
 SIGN_IN, LOBBY, TABLE = 0, 1, 2
-GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi", "umebotan": "mode.umebotan"}
+GAME_NAMES = {"unsun": "mode.unsun", "yomi": "mode.yomi", "yomi37": "mode.yomi", "umebotan": "mode.umebotan",
+              "bozu": "mode.bozu"}
+
+
+RACE = "kyogi"
+MUBEYAMA = "mubeyama"
+"""The kind box's entry for an online kyōgi race (``race.*`` messages, ``docs/online-races.md``)."""
+LEADERS = 10
+"""Rows of the lobby's leaderboard."""
+
+
+def is_race_table(table: str) -> bool:
+    """A race table's id ("r" and 8 hex digits; a turn table's is 8 hex digits)."""
+    return len(table) == 9 and table.startswith("r")
 
 
 def game_label(game: str, variant: str) -> str:
+    if game == RACE:
+        return tr("race.online.game")
+    if game == MUBEYAMA:
+        return f"{tr('race.mubeyama.game')} — {tr(f'mubeyama.variant.{variant}')}"
     if game == "yomi37":
         return tr("yomi.variant.yomi37")
     if game == "yomi" and variant == "wild":
@@ -120,7 +142,7 @@ def game_label(game: str, variant: str) -> str:
 
 
 def level_label(game: str, level: str) -> str:
-    prefix = {"unsun": "unsun.ui.level", "umebotan": "ume.level"}.get(game, "yomi.level")
+    prefix = {"unsun": "unsun.ui.level", "umebotan": "ume.level", "bozu": "online.bozu_level"}.get(game, "yomi.level")
     return tr(f"{prefix}.{level}")
 
 
@@ -140,6 +162,16 @@ class OnlinePanel(QWidget):
         self.conn: Connection | None = None
         self.remote: RemoteTable | None = None
         self.game_panel: Any = None
+        self.race_panel: OnlineRacePanel | OnlineMubeyamaPanel | None = None
+        self._race_games: dict[str, str] = {}           # race tables created here: their game
+        self.race_tables: list[dict[str, Any]] = []     # race.list: the race tables in the lobby
+        self.leaders: list[dict[str, Any]] = []
+        self.account: dict[str, Any] = {}               # signed_in: name, guest, rating
+        self._race_codes: dict[str, str] = {}
+        self.race_options: dict[str, Any] = {}
+        """More ``race.create`` fields for a race table made from the form (a test's ``karafuda: 0``)."""
+        self._race_poll = QTimer(self, interval=3000)   # race tables are not in the lobby's pushes
+        self._race_poll.timeout.connect(self.ask_race_tables)
         self.lobby: list[dict[str, Any]] = []
         self.invitation: str | None = None
         self._want_table: str | None = None          # a table created here: joined when `created` comes
@@ -229,6 +261,7 @@ class OnlinePanel(QWidget):
     def _create_box(self) -> QVBoxLayout:
         self.create_box = QGroupBox()
         form = QFormLayout(self.create_box)
+        self.create_form = form
         self.kind_box, self.seats_box, self.level_box = QComboBox(), QComboBox(), QComboBox()
         self.timer_spin = QSpinBox(minimum=0, maximum=60, value=TURN_SECONDS // 60)
         self.length_spin = QSpinBox()
@@ -252,10 +285,20 @@ class OnlinePanel(QWidget):
         self.invite_button.clicked.connect(self.join_invitation)
         inv.addWidget(self.invite_edit, 1)
         inv.addWidget(self.invite_button)
+        self.leader_box = QGroupBox()
+        lv = QVBoxLayout(self.leader_box)
+        self.leader_list = QTableWidget(0, 4)
+        self.leader_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.leader_list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.leader_list.verticalHeader().hide()
+        lh = self.leader_list.horizontalHeader()
+        lh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        lh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        lv.addWidget(self.leader_list)
         v = QVBoxLayout()
         v.addWidget(self.create_box)
         v.addWidget(self.invite_box)
-        v.addStretch(1)
+        v.addWidget(self.leader_box, 1)
         return v
 
     def _table_page(self) -> QWidget:
@@ -312,6 +355,7 @@ class OnlinePanel(QWidget):
         self.conn.open()
 
     def sign_out(self) -> None:
+        self._race_poll.stop()
         self._close_table()
         if self.conn is not None:
             self.conn.close()
@@ -335,6 +379,9 @@ class OnlinePanel(QWidget):
         if self.conn is None:
             return
         self.notice.clear()
+        if is_race_table(table):
+            self.join_race(table, watch=watch, code=code)
+            return
         self._want_table = table
         self.conn.send("spectate" if watch else "join", table=table, code=code)
 
@@ -350,8 +397,18 @@ class OnlinePanel(QWidget):
         if self.conn is None:
             return
         game, variant = str(self.kind_box.currentData()).split("/")
+        if game == RACE:
+            self.notice.clear()
+            self.conn.send("race.create", game=RACE, cards=self.length_spin.value(),
+                           private=self.private_box.isChecked(), **self.race_options)
+            return
+        if game == MUBEYAMA:
+            self.notice.clear()
+            self.conn.send("race.create", game=MUBEYAMA, variant=variant, private=self.private_box.isChecked(),
+                           **self.race_options)
+            return
         minutes = self.timer_spin.value()
-        length = {LENGTH[game][0]: self.length_spin.value()}
+        length = {LENGTH[game][0]: self.length_spin.value()} if game in LENGTH else {}
         self.notice.clear()
         self.conn.send("create_table", game=game, variant=variant, seats=self.seats_box.currentData(),
                        level=self.level_box.currentData(), turn_seconds=minutes * 60 if minutes else None,
@@ -362,6 +419,19 @@ class OnlinePanel(QWidget):
         if data is None:
             return
         game, variant = str(data).split("/")
+        race = game in (RACE, MUBEYAMA)
+        for w in (self.seats_box, self.level_box, self.timer_spin):
+            self.create_form.setRowVisible(w, not race)
+        self.create_form.setRowVisible(self.length_spin, game != MUBEYAMA)
+        self.private_box.setText(tr("race.online.private" if game == RACE else "online.private"))
+        if game == MUBEYAMA:
+            return
+        if race:
+            self.length_label.setText(tr("race.online.cards"))
+            self.length_spin.setSingleStep(1)
+            self.length_spin.setRange(1, 25)
+            self.length_spin.setValue(25)
+            return
         low, high, usual = seat_range(game, variant)
         keep = self.seats_box.currentData()
         self.seats_box.clear()
@@ -374,6 +444,10 @@ class OnlinePanel(QWidget):
             self.level_box.addItem(level_label(game, level), level)
         k = self.level_box.findData(keep_level)
         self.level_box.setCurrentIndex(k if k >= 0 else self.level_box.findData(DEFAULT_LEVEL[game]))
+        self.length_label.setVisible(game in LENGTH)      # bōzu-mekuri: one game, no length to set
+        self.length_spin.setVisible(game in LENGTH)
+        if game not in LENGTH:
+            return
         field, low, high, usual = LENGTH[game]
         self.length_label.setText(tr(f"online.{field}"))
         self.length_spin.setRange(low, high)
@@ -383,17 +457,40 @@ class OnlinePanel(QWidget):
     def _show_lobby(self, tables: list[dict[str, Any]]) -> None:
         keep = self.selected_table()
         self.lobby = tables
-        self.table_list.setRowCount(len(tables))
-        for r, t in enumerate(tables):
-            cells = [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
-                     game_label(t["game"], t.get("variant", "standard")), self._seats_text(t["seats"]),
-                     tr(f"online.status.{t['status']}"), self._timer_text(t.get("turn_seconds"))]
+        listed = {t["table"] for t in tables}
+        rows = [(t, self._lobby_cells(t)) for t in tables]
+        rows += [(t, self._race_cells(t)) for t in self.race_tables if t["table"] not in listed]
+        self.table_list.setRowCount(len(rows))
+        for r, (t, cells) in enumerate(rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, t["table"])
                 self.table_list.setItem(r, c, item)
             if t["table"] == keep:
                 self.table_list.selectRow(r)
+
+    def _lobby_cells(self, t: dict[str, Any]) -> list[str]:
+        if is_race_table(t["table"]) and "seats" not in t:       # a race table listed with the lobby's
+            return self._race_cells(t)
+        return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                game_label(t["game"], t.get("variant", "standard")), self._seats_text(t["seats"]),
+                tr(f"online.status.{t['status']}"), self._timer_text(t.get("turn_seconds"))]
+
+    @staticmethod
+    def _race_cells(t: dict[str, Any]) -> list[str]:
+        names = [n or tr("online.seat_free") for n in (t.get("names") or [None, None])]
+        taken = sum(1 for n in t.get("names") or [] if n)
+        if t.get("game") == MUBEYAMA:
+            return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                    tr("race.mubeyama.game"), f"{taken}/{len(names)}: " + ", ".join(names),
+                    tr(f"race.online.status.{t.get('status')}") if f"race.online.status.{t.get('status')}"
+                    in MESSAGES else str(t.get("status", "")), "—"]
+        status = f"race.online.status.{t.get('status')}"
+        state = tr(status) if status in MESSAGES else str(t.get("status", ""))
+        return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                f"{tr('race.online.game_short')} · {tr('race.online.cards_n', n=t.get('cards', 25))}",
+                f"{taken}/2: " + ", ".join(names),
+                f"{state} · {tr('race.online.rated_short')}" if t.get("rated") else state, "—"]
 
     @staticmethod
     def _seats_text(seats: list[Any]) -> str:
@@ -419,6 +516,16 @@ class OnlinePanel(QWidget):
             self.conn.send("start", table=self.remote.id)
 
     def leave(self) -> None:
+        race = self.race_panel
+        if race is not None:
+            if race.race.started and race.race.over is None and race.race.seat is not None:
+                race.resign()                 # a match in play is left by resigning (asked first)
+                if race.race.over is None:
+                    return
+            self._close_table()
+            self.pages.setCurrentIndex(LOBBY)
+            self.ask_race_tables()
+            return
         if self.conn is not None and self.remote is not None:
             self.conn.send("leave", table=self.remote.id)
         self._close_table()
@@ -436,6 +543,15 @@ class OnlinePanel(QWidget):
         self._table_changed()
 
     def _close_table(self) -> None:
+        if self.race_panel is not None:
+            panel, self.race_panel = self.race_panel, None
+            panel.shutdown()
+            self.game_area.removeWidget(panel)
+            panel.hide()
+            panel.setParent(None)
+            panel.deleteLater()
+            if self.conn is not None:
+                self.conn.races.discard(panel.table)
         if self.game_panel is not None:
             self.game_panel.shutdown()
             self.game_area.removeWidget(self.game_panel)
@@ -447,6 +563,12 @@ class OnlinePanel(QWidget):
 
     def _table_changed(self) -> None:
         """The table's header (seats, what may be done) and the game's drawing, from the remote table."""
+        if self.race_panel is not None:
+            self.table_title.setText(self.race_panel.title_text())
+            self.invitation_label.setText(tr("online.invitation_is", code=self.invitation) if self.invitation else "")
+            for w in (self.seat_box, self.sit_button, self.start_button):
+                w.setVisible(False)
+            return
         remote = self.remote
         if remote is None:
             return
@@ -470,14 +592,26 @@ class OnlinePanel(QWidget):
     # -- frames and the connection -----------------------------------------------------------------------
     def _on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
+        if isinstance(kind, str) and (kind.startswith("race.") or kind == "rating"):
+            self._race_frame(frame)
+            return
+        if kind == "leaderboard":
+            self._show_leaders(list(frame.get("players") or []))
+            return
         if kind == "signed_in":
-            self.who_label.setText(tr("online.signed_in", name=frame.get("name", "")))
+            self.account = {"name": frame.get("name", ""), "guest": frame.get("guest"),
+                            "rating": frame.get("rating")}
+            self._show_account()
             if self.pages.currentIndex() == SIGN_IN:
                 self.pages.setCurrentIndex(LOBBY)
                 assert self.conn is not None
                 self.conn.send("lobby")
+                self.ask_race_tables()
+                self.conn.send("leaderboard", game=RACE, limit=LEADERS)
+                self._race_poll.start()
         elif kind == "lobby":
             self._show_lobby(list(frame.get("tables") or []))
+            self.ask_race_tables()
             self._seats_from_lobby()
         elif kind == "created":
             if frame.get("code"):
@@ -493,6 +627,10 @@ class OnlinePanel(QWidget):
             if self.remote is not None and frame.get("table") == self.remote.id:
                 self._close_table()
                 self.pages.setCurrentIndex(LOBBY)
+        elif kind == "refusal" and self.race_panel is not None:
+            fields = frame.get("fields") if isinstance(frame.get("fields"), dict) else {}
+            self.race_panel.flags.setText(describe_refusal(
+                IllegalAction(str(frame.get("reason", "")), "refused by the server", **(fields or {}))))
         elif kind == "refusal":
             if self.remote is not None and self.game_panel is not None:
                 refusal = self.remote.refusal(frame)
@@ -500,6 +638,84 @@ class OnlinePanel(QWidget):
                 self.game_panel.notice.setText(describe_refusal(refusal))
         elif kind == "error":
             self._error(frame)
+
+    # -- race tables (kyōgi online) ---------------------------------------------------------------------
+    def ask_race_tables(self) -> None:
+        """Ask for the race tables (``race.list``): the lobby's pushes list turn tables only."""
+        if self.conn is not None and self.pages.currentIndex() == LOBBY:
+            self.conn.send("race.list")
+
+    def join_race(self, table: str, watch: bool = False, code: str | None = None) -> None:
+        assert self.conn is not None
+        code = code or self._race_codes.get(table)
+        if code:
+            self._race_codes[table] = code
+        self.conn.send("race.watch" if watch else "race.join", table=table, **({"code": code} if code else {}))
+
+    def _race_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind == "race.tables":
+            self.race_tables = list(frame.get("tables") or [])
+            self._show_lobby(self.lobby)
+            return
+        if kind == "race.created":
+            if frame.get("code"):
+                self._race_codes[frame["table"]] = frame["code"]
+            kind_data = str(self.kind_box.currentData() or "")
+            self._race_games[frame["table"]] = kind_data.split("/")[0] if kind_data.startswith(MUBEYAMA) else RACE
+            self.join_race(frame["table"])
+            return
+        if kind in ("race.joined", "race.watching", "race.resumed") and (
+                self.race_panel is None or self.race_panel.table != frame["table"]):
+            self._open_race(frame["table"], self._game_of(frame["table"]))
+        elif kind == "race.start" and frame.get("game") == MUBEYAMA and self.race_panel is not None \
+                and not isinstance(self.race_panel, OnlineMubeyamaPanel):
+            self._race_games[frame["table"]] = MUBEYAMA      # joined by invitation: the start says the game
+            self._open_race(frame["table"], MUBEYAMA)
+        panel = self.race_panel
+        if panel is not None:
+            panel.apply(frame)
+            if kind == "race.start":
+                self._table_changed()          # the title says whether the match is rated
+        if kind == "rating":
+            self.account["rating"] = {"game": frame.get("game"), "rating": frame.get("rating"),
+                                      "games": frame.get("games")}
+            self._show_account()
+            if self.conn is not None:
+                self.conn.send("leaderboard", game=RACE, limit=LEADERS)
+
+    def _game_of(self, table: str) -> str:
+        listed = next((t for t in self.race_tables if t["table"] == table), None)
+        return self._race_games.get(table) or (listed or {}).get("game") or RACE
+
+    def _open_race(self, table: str, game: str = RACE) -> None:
+        self._close_table()
+        assert self.conn is not None
+        panel_type = OnlineMubeyamaPanel if game == MUBEYAMA else OnlineRacePanel
+        self.race_panel = panel_type(table, self.conn.send, self.settings, self.voices)
+        code = self._race_codes.get(table)
+        self.invitation = f"{table}/{code}" if code else None
+        self.game_area.addWidget(self.race_panel, 1)
+        self.pages.setCurrentIndex(TABLE)
+        self._table_changed()
+
+    def _show_account(self) -> None:
+        name, rating = self.account.get("name", ""), self.account.get("rating")
+        text = tr("online.signed_in", name=name)
+        if rating:
+            text += "　" + tr("online.your_rating", rating=f"{float(rating['rating']):.0f}")
+        self.who_label.setText(text)
+
+    def _show_leaders(self, players: list[dict[str, Any]]) -> None:
+        self.leaders = players
+        self.leader_list.setRowCount(len(players))
+        for r, p in enumerate(players):
+            for c, text in enumerate((str(p.get("rank", r + 1)), str(p.get("name", "")),
+                                      f"{float(p.get('rating', 0)):.0f}", str(p.get("games", 0)))):
+                item = QTableWidgetItem(text)
+                if c != 1:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.leader_list.setItem(r, c, item)
 
     def _seats_from_lobby(self) -> None:
         """The open table's seats as the lobby lists them: a start fills the empty seats with CPUs
@@ -568,6 +784,7 @@ class OnlinePanel(QWidget):
         self.retranslate()
 
     def shutdown(self) -> None:
+        self._race_poll.stop()
         self._close_table()
         if self.conn is not None:
             self.conn.close()
@@ -586,8 +803,13 @@ class OnlinePanel(QWidget):
                             (self.sit_button, "online.sit"), (self.start_button, "online.start"),
                             (self.leave_button, "online.leave")):
             button.setText(tr(key))
-        self.private_box.setText(tr("online.private"))
         self.create_box.setTitle(tr("online.create"))
+        self.leader_box.setTitle(tr("leaderboard.title"))
+        self.leader_list.setHorizontalHeaderLabels([tr(f"leaderboard.{c}")
+                                                    for c in ("rank", "name", "rating", "games")])
+        self._show_leaders(self.leaders)
+        if self.account:
+            self._show_account()
         self.invite_box.setTitle(tr("online.invitation"))
         self.invite_edit.setPlaceholderText(tr("online.invitation_hint"))
         self.table_list.setHorizontalHeaderLabels([tr(f"online.col.{c}") for c in
@@ -597,6 +819,10 @@ class OnlinePanel(QWidget):
         self.kind_box.clear()
         for game, variant in TABLE_KINDS:
             self.kind_box.addItem(game_label(game, variant), f"{game}/{variant}")
+        self.kind_box.addItem(game_label(RACE, "standard"), f"{RACE}/standard")
+        from trainer.rules.mubeyama import VARIANTS
+        for variant in VARIANTS:
+            self.kind_box.addItem(game_label(MUBEYAMA, variant), f"{MUBEYAMA}/{variant}")
         self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(keep)))
         self.kind_box.blockSignals(False)
         self._kind_changed()

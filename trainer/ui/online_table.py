@@ -1,4 +1,4 @@
-"""An online table in the app: the local table panels (Unsun, Yomi, Ume Botan) fed by the server.
+"""An online table in the app: the local table panels (Unsun, Yomi, Ume Botan, bōzu-mekuri) fed by the server.
 
 Each game's panel (`UnsunPanel`, `YomiPanel`, `UmebotanPanel`) draws a
 `TurnSession`; here it draws a `trainer.online.table.RemoteTable` instead,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QWidget
 
 from trainer.online.table import RemoteTable
 from trainer.text.unsun import seat_name as unsun_seat_name
+from trainer.ui.bozu_panel import BozuPanel
 from trainer.ui.card_game_panel import CardGamePanel
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.umebotan_panel import UmebotanPanel
@@ -143,8 +144,12 @@ class OnlineUmebotan(OnlineTablePanel, UmebotanPanel):
     pass
 
 
+class OnlineBozu(OnlineTablePanel, BozuPanel):
+    pass
+
+
 PANELS: dict[str, type[CardGamePanel]] = {"unsun": OnlineUnsun, "yomi": OnlineYomi, "yomi37": OnlineYomi,
-                                          "umebotan": OnlineUmebotan}
+                                          "umebotan": OnlineUmebotan, "bozu": OnlineBozu}
 
 
 def panel_for(remote: RemoteTable, settings: Any, voices: Any = None) -> CardGamePanel:

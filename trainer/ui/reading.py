@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from trainer.ui.i18n import add_messages, tr
 from trainer.ui.tasks import BackgroundTask
@@ -206,8 +206,12 @@ class ReadingDriver(QObject):
             notify_sound(message, words)
 
     # -- control -----------------------------------------------------------------------------
-    def start(self, order, timing, joka: bool) -> None:
-        """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked."""
+    def start(self, order, timing, joka: bool, start_at: float | None = None) -> None:
+        """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked.
+
+        `start_at` (perf_counter, the player's clock): begin sounding then, not as soon as
+        the programme is built (an online race's card starts at the moment the server set;
+        a programme built later than that starts at once)."""
         from audio.programme import Programme, ReadingSettings
         self.stop()
         if not self._make_room():
@@ -232,7 +236,7 @@ class ReadingDriver(QObject):
             return Programme.build(voice, order, settings, notices=notices)
 
         task = BackgroundTask(build, self)
-        task.succeeded.connect(lambda prog: self._play(prog, order, generation))
+        task.succeeded.connect(lambda prog: self._play_at(prog, order, generation, start_at))
         task.failed.connect(self._failed)
         self._task = task
         self._set_state(PLAYING)
@@ -243,6 +247,20 @@ class ReadingDriver(QObject):
         self._set_state(IDLE)
         self.error_words = None             # the cause's own text: nothing to word again
         self.error.emit(message)
+
+    def _play_at(self, programme, order, generation, start_at: float | None) -> None:
+        import time
+        wait_ms = 0 if start_at is None else round((start_at - time.perf_counter()) * 1000)
+        if wait_ms <= 0:
+            self._play(programme, order, generation)
+            return
+        timer = QTimer(self, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+
+        def play() -> None:
+            self._play(programme, order, generation)
+            timer.deleteLater()
+        timer.timeout.connect(play)
+        timer.start(wait_ms)
 
     def _play(self, programme, order, generation) -> None:
         if generation != self._generation or self._state == IDLE:

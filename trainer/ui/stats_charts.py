@@ -13,17 +13,18 @@ reach a chart (the trend reads one point per day and kind, the strip at most
 """
 from __future__ import annotations
 
+import math
 from datetime import date, datetime, time as dtime
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from trainer.text.stats import kind_name
 from trainer.stats.aggregates import FAMILIES, UNIT, family_of
-from trainer.ui.i18n import tr
+from trainer.ui.i18n import MESSAGES, tr
 from trainer.ui.kimariji_text import static_text
 
 KIND_COLOURS = {
@@ -69,6 +70,51 @@ class DayAxis(pg.DateAxisItem):
         if self._short:
             return [datetime.fromtimestamp(v).strftime("%Y-%m-%d") for v in values]
         return super().tickStrings(values, scale, spacing)
+
+
+class ValueAxis(pg.AxisItem):
+    """pyqtgraph's value axis, except on a short plot (the stacked trends at 1024×700 have
+    ~23 px of axis): its ticks stay at least `LINES` label heights apart, so labels never
+    print over each other ("600" on "400"), and a tick too near an end for its label
+    (pyqtgraph drops such a label) gives way to one round value in the middle, so the
+    scale always shows."""
+
+    LINES = 1.15
+
+    def _label_span(self, minVal, maxVal, size) -> float:
+        """One label's height in axis units."""
+        font = self.style.get("tickFont") or QFont()
+        return (maxVal - minVal) * QFontMetricsF(font).height() / size
+
+    def tickSpacing(self, minVal, maxVal, size):
+        levels = super().tickSpacing(minVal, maxVal, size)
+        if size <= 0 or maxVal <= minVal:
+            return levels
+        least = self._label_span(minVal, maxVal, size) * self.LINES
+        sparse = [(step, offset) for step, offset in levels if step >= least]
+        return sparse or [(nice_step(least), 0)]
+
+    def tickValues(self, minVal, maxVal, size):
+        if size <= 0 or maxVal <= minVal:
+            return super().tickValues(minVal, maxVal, size)
+        half = self._label_span(minVal, maxVal, size) / 2
+        low, high = minVal + half, maxVal - half          # where a label fits whole
+        levels = [(step, [t for t in ticks if low <= t <= high])
+                  for step, ticks in super().tickValues(minVal, maxVal, size)]
+        if any(ticks for _, ticks in levels) or high < low:
+            return levels
+        power = 10.0 ** math.floor(math.log10(maxVal - minVal))
+        for p in (power, power / 10, power / 100):
+            middle = round(round((minVal + maxVal) / 2 / p) * p, 9)
+            if low <= middle <= high:
+                return [(maxVal - minVal, [middle])]
+        return levels
+
+
+def nice_step(least: float) -> float:
+    """The smallest of 1, 2 and 5 × 10ⁿ that is at least `least`."""
+    power = 10.0 ** math.floor(math.log10(least))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= least)
 
 
 def _style(item: pg.PlotItem, title: str, unit: str) -> None:
@@ -147,7 +193,8 @@ class FamilyPlots(QWidget):
         self.legends: dict[str, QLabel] = {}
         self._holders: dict[str, QWidget] = {}
         for family in FAMILIES:
-            w = pg.PlotWidget(background="w", axisItems={"bottom": axis()} if axis else None)
+            axes = {"left": ValueAxis("left"), **({"bottom": axis()} if axis else {})}
+            w = pg.PlotWidget(background="w", axisItems=axes)
             w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
             w.setMinimumHeight(60)              # the page's layout shares the height out (700-px screens)
             legend = QLabel()
@@ -285,7 +332,7 @@ class DistributionChart(FamilyPlots):
                 jitter = rng.uniform(-0.22, 0.22, len(y))
                 item.plot(x + jitter, y, pen=None, symbol="o", symbolSize=6,
                           symbolBrush=colour, symbolPen=pg.mkPen("w", width=0.5))
-            item.getAxis("bottom").setTicks([[(x, tr(f"kind_short.{k}")) for x, k in enumerate(kinds)]])
+            item.getAxis("bottom").setTicks([[(x, kind_short(k)) for x, k in enumerate(kinds)]])
             item.setXRange(-0.6, max(0.6, len(kinds) - 0.4), padding=0)
             fit_y(item, scaled([v for k in kinds for v in by_family[family][k]], unit), unit)
 
@@ -467,3 +514,12 @@ class HeatGrid(QWidget):
                 p.setPen(QPen(QColor("#1a73e8"), 3))
                 p.drawRect(r.adjusted(1, 1, -1, -1))
         p.end()
+
+
+def kind_short(kind: str) -> str:
+    """A kind's name under a narrow strip: its short name, else its name, else the raw kind
+    (a kind this version does not know)."""
+    for key in (f"kind_short.{kind}", f"kind.{kind}"):
+        if key in MESSAGES:
+            return tr(key)
+    return kind

@@ -174,7 +174,7 @@ def paint_card_back(p: QPainter, rect: QRectF, number: int | None = None,
     p.save()
     if number is not None:
         f = QFont()
-        f.setPixelSize(max(8, int(rect.width() * 0.22)))
+        f.setPixelSize(max(9, int(rect.width() * 0.22)))   # 9 px: the smallest the walk reads
         p.setFont(f)
         p.setPen(QColor(255, 235, 200, 200))
         p.drawText(rect.adjusted(2, 2, -3, -2), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,

@@ -14,6 +14,7 @@ drawn upside down, as they lie across a real floor.
 """
 from __future__ import annotations
 
+import math
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,11 +71,13 @@ def card_font_family() -> str:
 def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
                    kimariji: str | None = None, upside_down: bool = False,
                    highlight: QColor | None = None, dimmed: bool = False,
-                   legible_px: int | None = None) -> None:
+                   legible_px: int | None = None, tilt: float = 0.0) -> None:
     """Draw one torifuda filling ``rect`` (its aspect is the caller's business).
 
     With *legible_px*, a card too small for its whole shimo-no-ku at that size shows its
-    beginning instead, as many kana as fit at a readable size (see `torifuda_layout`)."""
+    beginning instead, as many kana as fit at a readable size (see `torifuda_layout`).
+    *tilt* is the angle (degrees) the caller has turned the painter by: the kana are sized so
+    that neighbours stay apart when the card lies askew (see `tilted_kana_px`)."""
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
@@ -88,13 +91,12 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(GREEN)
     painter.drawRoundedRect(card, radius, radius)
-    border = max(1.5, w * 0.06)
-    face = card.adjusted(border, border, -border, -border)
+    face = card_face(card)
     painter.setBrush(CREAM)
     painter.drawRoundedRect(face, radius * 0.5, radius * 0.5)
 
-    layout = torifuda_layout(face, columns, kimariji, legible_px=legible_px)
-    _paint_columns(painter, layout)
+    layout = torifuda_layout(face, columns, kimariji, legible_px=legible_px, tilt=tilt)
+    paint_kana(painter, layout)
     if layout.kimariji_cells and kimariji:
         _paint_kimariji(painter, layout, kimariji)
 
@@ -125,37 +127,72 @@ SMALL_KANA_PX = 10
 """Under this the kana take every pixel of their cells (larger cards keep a margin)."""
 
 
+def card_face(card: QRectF) -> QRectF:
+    """The cream face inside a card's green border."""
+    border = max(1.5, card.width() * 0.06)
+    return card.adjusted(border, border, -border, -border)
+
+
+def kana_px_on(w: float, columns: list[str], tilt: float = 0.0) -> float:
+    """How tall the kana of a card `w` pixels wide with these columns stand on the screen when
+    it lies at `tilt` degrees (all of its text; 0 kimariji)."""
+    face = card_face(QRectF(0, 0, w, w / ASPECT))
+    return upright_px(_full_layout(face, columns, None, tilt).kana_px, tilt)
+
+
+def upright_px(px: float, tilt: float) -> float:
+    """How tall a kana of `px` pixels turned by `tilt` degrees stands on the screen (its
+    vertical extent along the card's own axis, as the legibility walk measures it)."""
+    return px * math.cos(math.radians(tilt))
+
+
+def tilted_kana_px(px: int, col_w: float, cell_h: float, tilt: float) -> int:
+    """The kana size for a card turned by `tilt`: a turned kana's upright box is (cos + sin)
+    times its em, so neighbours in a column (or a row) would touch unless the em shrinks to
+    cos / (cos + sin) of their spacing. 0° leaves `px` as it is."""
+    if not tilt:
+        return px
+    c, s = math.cos(math.radians(abs(tilt))), math.sin(math.radians(abs(tilt)))
+    return max(4, min(px, int(min(col_w * 0.96, cell_h) * c / (c + s))))
+
+
 def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None,
-                    legible_px: int | None = None) -> TorifudaLayout:
+                    legible_px: int | None = None, tilt: float = 0.0) -> TorifudaLayout:
     """The layout of the kana on the face of a card (see `TorifudaLayout`).
 
     With *legible_px*, when the whole text would be smaller than that, the card shows the
     beginning of its shimo-no-ku (where a player's eye starts) in as many columns and rows as
     fit at that size, and no kimariji strip: fewer kana a player can read rather than all of
     them as specks (Mubeyama's 100 cards on a 1024×700 screen)."""
-    full = _full_layout(face, columns, kimariji)
-    if legible_px is None or full.kana_px >= legible_px:
+    full = _full_layout(face, columns, kimariji, tilt)
+    if legible_px is None or upright_px(full.kana_px, tilt) >= legible_px:
         return full
-    return _lead_layout(face, "".join(columns), legible_px)
+    return _lead_layout(face, "".join(columns), legible_px, tilt)
 
 
-def _lead_layout(face: QRectF, text: str, px: int) -> TorifudaLayout:
+def _lead_layout(face: QRectF, text: str, px: int, tilt: float = 0.0) -> TorifudaLayout:
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
-    n_cols = max(1, min(3, int(area.width() * 0.92 // px)))
-    n_rows = max(1, int(area.height() // px))
+    if tilt:      # turned: kana stand `px` tall upright, spaced so their upright boxes stay apart
+        c, s = math.cos(math.radians(abs(tilt))), math.sin(math.radians(abs(tilt)))
+        em = math.ceil(px / c - 1e-9)
+        pitch = em * (c + s) / c
+    else:
+        em, pitch = px, px
+    n_cols = max(1, min(3, int(area.width() * 0.92 // pitch)))
+    n_rows = max(1, int(area.height() // pitch))
     text = text[:n_cols * n_rows]
     shown = [text[k * n_rows:(k + 1) * n_rows] for k in range(n_cols)]
     shown = [c for c in shown if c]
     col_w, cell_h = area.width() / n_cols, area.height() / n_rows
-    size = max(4, round(min(col_w * 0.92, cell_h)))
+    size = max(4, round(min(col_w * 0.92, cell_h))) if not tilt else em
     right = area.center().x() + len(shown) * col_w / 2       # fewer columns sit in the middle
     cells = [[QRectF(right - (k + 1) * col_w, area.top() + r * cell_h, col_w, cell_h) for r in range(len(c))]
              for k, c in enumerate(shown)]
     return TorifudaLayout(cells, size, [], 0, shown)
 
 
-def _full_layout(face: QRectF, columns: list[str], kimariji: str | None) -> TorifudaLayout:
+def _full_layout(face: QRectF, columns: list[str], kimariji: str | None, tilt: float = 0.0) -> TorifudaLayout:
     rows = max(max((len(c) for c in columns), default=5), 5)
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
@@ -177,6 +214,7 @@ def _full_layout(face: QRectF, columns: list[str], kimariji: str | None) -> Tori
         # on a small card a kana's em may fill its cell's height (its ink is shorter: neighbours
         # do not touch), so a six-row column still reads (9 px, not 8, on the match floor at 1024×700)
         size = max(size, round(min(col_w * 0.92, cell_h)))
+    size = tilted_kana_px(size, col_w, cell_h, tilt)
     cells = []
     for k, column in enumerate(columns):          # k = 0 is the rightmost column
         x = area.right() - (k + 1) * col_w
@@ -184,7 +222,8 @@ def _full_layout(face: QRectF, columns: list[str], kimariji: str | None) -> Tori
     return TorifudaLayout(cells, size, k_cells, k_px, list(columns))
 
 
-def _paint_columns(painter: QPainter, layout: TorifudaLayout) -> None:
+def paint_kana(painter: QPainter, layout: TorifudaLayout) -> None:
+    """The kana of a layout, each in its cell (the card's face is the caller's)."""
     font = QFont(card_font_family())
     font.setPixelSize(layout.kana_px)
     font.setWeight(QFont.Weight.DemiBold)
@@ -219,4 +258,5 @@ def torifuda_pixmap(columns: list[str], width: int, **kw):
 
 
 __all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap", "torifuda_layout",
+           "tilted_kana_px", "upright_px", "kana_px_on", "card_face", "paint_kana",
            "card_font_family", "ASPECT", "CARD_W_MM", "CARD_H_MM"]

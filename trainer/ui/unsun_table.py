@@ -32,7 +32,7 @@ from trainer.rules.unsun import (COURT_KANA, MERI, RANKINGS, SUIT_KANA, TENKA, C
                                  UnsunView, team_of)
 from trainer.ui.i18n import LANG, add_messages, tr
 from trainer.ui.table_shell import MIN_TEXT_PX, TableView, paint_card_back, paint_outline, paint_seal
-from trainer.text.unsun import COURT_ROMAJI, SUIT_ROMAJI
+from trainer.text.unsun import COURT_ROMAJI, SUIT_ROMAJI, card_name
 
 SUIT_COLOURS = {"pao": QColor("#237a36"), "isu": QColor("#1f55b5"), "kotsu": QColor("#c0392b"),
                 "ori": QColor("#b07d0c"), "guru": QColor("#7b3a9a")}
@@ -48,6 +48,7 @@ add_messages({
     "unsun.ui.tenka": ("テンカ", "Tenka"),
     "unsun.ui.trump_tag": ("切", "T"),       # the trump mark on a card's corner
     "unsun.ui.deal": ("第{deal}局 / 8　第{trick}手 / 9", "Deal {deal} of 8 · trick {trick} of 9"),
+    "unsun.ui.deal_short": ("第{deal}/8局・{trick}/9手", "Deal {deal}/8 · trick {trick}/9"),
     "unsun.ui.phase.meiraf": ("メイラフ", "Meiraf"),
     "unsun.ui.phase.meri": ("メリ！", "Meri!"),
     "unsun.ui.phase.monchi": ("モンチ", "Monchi"),
@@ -68,6 +69,7 @@ add_messages({
     "unsun.ui.okie": ("オキエ", "Okié"),
     "unsun.ui.okie_on_table": ("場にある", "on the table"),
     "unsun.ui.okie_taken": ("{seat}が取った", "taken by {seat}"),
+    "unsun.ui.okie_card": ("オキエ {card}: {where}", "Okié {card}: {where}"),
     "unsun.ui.hidden_robai": ("隠しロバイ: 役は5点", "Hidden Robai: yaku 5 points"),
     "unsun.ui.tricks": ("この局の手 A {a} ・ B {b}", "Tricks A {a} · B {b}"),
     "unsun.ui.totals": ("合計 A {a} ・ B {b}", "Totals A {a} · B {b}"),
@@ -287,21 +289,41 @@ def _paint_trump_mark(p: QPainter, rect: QRectF) -> None:
 
 
 STATUS_MIN_PX = 9
+STATUS_PITCH = 1.3                 # a line's height: 1.3 × its pixel size, so 9-px lines never overlap
 
 
-def _fit_lines(lines: list, height: float) -> tuple[list, list[int]]:
-    """The status card's lines and their pixel sizes in `height`: scaled down to 9 px at least;
-    when even that does not fit, the phase's hint (the third line) goes first, then lines from
-    the end (the totals are also on the score sheet). Lines are spaced 1.3 × their size."""
-    lines, hint = list(lines), True
-    while lines:
-        scale = min(1.0, height / sum(size * 1.3 for _, size, _, _ in lines))
-        sizes = [max(STATUS_MIN_PX, int(size * scale)) for _, size, _, _ in lines]
-        if sum(px * 1.3 for px in sizes) <= height or len(lines) == 1:
-            return lines, sizes
-        lines.pop(2 if hint and len(lines) > 2 else -1)
-        hint = False
-    return [], []
+class _Line:
+    """One line of the status card: its words, its size before fitting, bold, colour, and
+    whether the trump's suit mark goes before it."""
+
+    def __init__(self, words: str, size: int, bold: bool = False, colour: QColor | None = None,
+                 suit: str | None = None):
+        self.words, self.size, self.bold, self.colour, self.suit = words, size, bold, colour, suit
+
+    def width(self, px: int) -> float:
+        f = QFont()
+        f.setBold(self.bold)
+        f.setPixelSize(px)
+        return QFontMetricsF(f).horizontalAdvance(self.words) + (px * 1.1 + 4 if self.suit else 0)
+
+
+def _fit_lines(lines: list[_Line], height: float) -> list[int] | None:
+    """Each line's pixel size so the lines fit `height` one under the other, scaled down to 9 px
+    at least; None when even 9-px lines do not fit."""
+    scale = min(1.0, height / sum(line.size * STATUS_PITCH for line in lines))
+    sizes = [max(STATUS_MIN_PX, int(line.size * scale)) for line in lines]
+    return sizes if sum(px * STATUS_PITCH for px in sizes) <= height + 0.5 else None
+
+
+def _rows_in(rows: list[list[_Line]], width: float, gap: float) -> list[list[_Line]]:
+    """The compact card's rows, a pair split onto two rows where both do not fit `width` at 9 px."""
+    out: list[list[_Line]] = []
+    for row in rows:
+        if len(row) > 1 and sum(line.width(STATUS_MIN_PX) for line in row) + gap * (len(row) - 1) > width:
+            out.extend([line] for line in row)
+        else:
+            out.append(row)
+    return out
 
 
 def paint_team_badge(p: QPainter, rect: QRectF, team: int) -> None:
@@ -439,6 +461,9 @@ class UnsunTable(TableView):
             self._paint_trick(p, self._trick)
 
     def _paint_status(self, p: QPainter, r: QRectF) -> None:
+        """The deal, the phase and its hint, the trump, where the Okié is, the tricks and totals:
+        one under the other beside the Okié's picture where there is room; otherwise (1024×700)
+        every line still shows, at 9 px, the Okié named in words and short lines paired."""
         p.save()
         p.setPen(QPen(QColor("#cfc4a8"), 1))
         p.setBrush(QColor(255, 252, 242, 230))
@@ -453,37 +478,66 @@ class UnsunTable(TableView):
         # the Okié on the left, face up (it is public wherever it goes)
         okie_h = min(inner.height(), 110.0, inner.width() * 0.3 / 0.66)
         okie = QRectF(inner.left(), inner.top() + (inner.height() - okie_h) / 2, okie_h * 0.66, okie_h)
-        if v.okie is not None:
-            paint_card(p, okie, v.okie, trump=v.trump, dim=v.okie_holder is not None)
         text = QRectF(okie.right() + pad, inner.top(), inner.right() - okie.right() - pad, inner.height())
-        red = QColor("#8e2c1b")
-        lines: list[tuple[str, int, bool, QColor | None]] = [
-            (tr("unsun.ui.deal", deal=v.deal + 1, trick=min(v.trick_no + 1, 9)), 13, False, None),
-            (tr(f"unsun.ui.phase.{v.phase}"), 18, True, red if v.phase == MERI else None),
-            (tr(f"unsun.ui.phase_hint.{v.phase}"), 12, False, None),
-        ]
-        if v.trump is not None:
-            lines.append((f"{tr('unsun.ui.trump')}: {_suit_word(v.trump)}", 17, True, suit_colour(v.trump)))
-        okie_where = (tr("unsun.ui.okie_on_table") if v.okie_holder is None
-                      else tr("unsun.ui.okie_taken", seat=self.seat_name(v.okie_holder)))
-        lines.append((f"{tr('unsun.ui.okie')}: {okie_where}", 13, False, None))
-        if v.hidden_robai:
-            lines.append((tr("unsun.ui.hidden_robai"), 13, True, red))
-        lines.append((tr("unsun.ui.tricks", a=v.tricks[0], b=v.tricks[1]), 13, False, None))
-        lines.append((tr("unsun.ui.totals", a=v.totals[0], b=v.totals[1]), 13, False, None))
-        trump_line = lines[3] if v.trump is not None else None
-        lines, sizes = _fit_lines(lines, text.height())
-        y = text.top() + max(0.0, (text.height() - sum(px * 1.3 for px in sizes)) / 2)
-        for (words, _size, bold, colour), px in zip(lines, sizes):
-            line = QRectF(text.left(), y, text.width(), px * 1.3)
-            if v.trump is not None and (words, _size, bold, colour) == trump_line:
-                mark = px * 1.1                     # the trump line: the suit's mark before its name
-                paint_suit(p, v.trump, QRectF(line.left(), line.center().y() - mark / 2, mark, mark))
-                line = line.adjusted(mark + 4, 0, 0, 0)
-            p.setPen(colour or QColor("#222"))
-            _text(p, line, words, px, bold=bold)
-            y += px * 1.3                           # spaced as drawn: 9-px lines never overlap
+        lines = self._status_lines(v, compact=False)
+        sizes = _fit_lines(lines, text.height())
+        if sizes is not None:
+            if v.okie is not None:
+                paint_card(p, okie, v.okie, trump=v.trump, dim=v.okie_holder is not None)
+            self._paint_rows(p, text, [([line], px) for line, px in zip(lines, sizes)])
+        else:
+            text = r.adjusted(5, 5, -5, -5)
+            deal, phase, hint, *rest = self._status_lines(v, compact=True)
+            trump = [rest.pop(0)] if v.trump is not None else []
+            okie_line, *robai, tricks, totals = rest
+            rows = _rows_in([[deal, *trump], [phase, hint], [okie_line], *([x] for x in robai), [tricks, totals]],
+                            text.width(), 12)
+            self._paint_rows(p, text, [(row, STATUS_MIN_PX) for row in rows])
         p.restore()
+
+    def _status_lines(self, v: UnsunView, compact: bool) -> list[_Line]:
+        red = QColor("#8e2c1b")
+        deal = tr("unsun.ui.deal_short" if compact else "unsun.ui.deal", deal=v.deal + 1, trick=min(v.trick_no + 1, 9))
+        lines = [_Line(deal, 13),
+                 _Line(tr(f"unsun.ui.phase.{v.phase}"), 18, True, red if v.phase == MERI else None),
+                 _Line(tr(f"unsun.ui.phase_hint.{v.phase}"), 12)]
+        if v.trump is not None:
+            lines.append(_Line(f"{tr('unsun.ui.trump')}: {_suit_word(v.trump)}", 17, True,
+                               suit_colour(v.trump), suit=v.trump))
+        where = (tr("unsun.ui.okie_on_table") if v.okie_holder is None
+                 else tr("unsun.ui.okie_taken", seat=self.seat_name(v.okie_holder)))
+        if compact and v.okie is not None:       # no picture: the card in words
+            lines.append(_Line(tr("unsun.ui.okie_card", card=card_name(v.okie), where=where), 13))
+        else:
+            lines.append(_Line(f"{tr('unsun.ui.okie')}: {where}", 13))
+        if v.hidden_robai:
+            lines.append(_Line(tr("unsun.ui.hidden_robai"), 13, True, red))
+        lines.append(_Line(tr("unsun.ui.tricks", a=v.tricks[0], b=v.tricks[1]), 13))
+        lines.append(_Line(tr("unsun.ui.totals", a=v.totals[0], b=v.totals[1]), 13))
+        return lines
+
+    def _paint_rows(self, p: QPainter, r: QRectF, rows: list[tuple[list[_Line], int]]) -> None:
+        """Rows of lines centred in `r` vertically; a row's second line starts in a column shared
+        by the paired rows where they all fit it, else just after its first."""
+        pairs = [row for row, px in rows if len(row) > 1]
+        column = max((row[0].width(px) for row, px in rows if len(row) > 1), default=0.0) + 12
+        if any(column + row[1].width(px) > r.width() for row, px in rows if len(row) > 1):
+            column = 0.0
+        y = r.top() + max(0.0, (r.height() - sum(px * STATUS_PITCH for _, px in rows)) / 2)
+        for row, px in rows:
+            x = r.left()
+            for k, line in enumerate(row):
+                if k and pairs:
+                    x = max(x, r.left() + column)
+                cell = QRectF(x, y, r.right() - x, px * STATUS_PITCH)
+                if line.suit is not None:           # the trump line: the suit's mark before its name
+                    mark = px * 1.1
+                    paint_suit(p, line.suit, QRectF(cell.left(), cell.center().y() - mark / 2, mark, mark))
+                    cell = cell.adjusted(mark + 4, 0, 0, 0)
+                p.setPen(line.colour or QColor("#222"))
+                _text(p, cell, line.words, px, bold=line.bold)
+                x += line.width(px) + 12
+            y += px * STATUS_PITCH                  # spaced as drawn: 9-px lines never overlap
 
     def _paint_trick(self, p: QPainter, r: QRectF) -> None:
         """The trick in play order; between tricks, the one just won (all turned up)."""

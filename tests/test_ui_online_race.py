@@ -1,0 +1,465 @@
+"""An online kyōgi race in the Online tab against a real server (uvicorn in a thread, a SQLite file
+in tmp_path): the tab joins a seeded 5-card race table a bot client (`trainer.server.race_bot`)
+created, reads each card the server releases with the tone voice on the player's silent clock,
+and its presses are clicks on the floor widget at a chosen time after the kimariji as it
+sounded here. The server judges; the tab shows each judgement, sends the okurifuda it owes,
+records every read in the statistics as kind "online", and shows the result.
+
+What is simulated here: the clicks are Qt events sent by the test (offscreen), not an X
+server's; `tests/test_xvfb_online_race.py` is the two-window test with real presses."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import asyncio  # noqa: E402
+import threading  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer  # noqa: E402
+
+from tests.server_fixtures import running_server  # noqa: E402
+from tests.ui_fakes import ToneVoices  # noqa: E402
+from trainer.online.race import RaceState  # noqa: E402
+from trainer.server.app import ServerConfig  # noqa: E402
+from trainer.server.bot import Client  # noqa: E402
+from trainer.server.race_bot import RaceBot  # noqa: E402
+from trainer.stats.store import StatsStore  # noqa: E402
+from trainer.text.online_race import judged_line  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, tr  # noqa: E402
+from trainer.ui.online_panel import LOBBY, TABLE, OnlinePanel  # noqa: E402
+
+MATCH = {"game": "kyogi", "seed": "11", "cards": 5, "karafuda": 3, "speed": 20.0, "hold_seconds": 20.0}
+MY_MS = 300          # the tab's presses: this long after the kimariji as it sounded here
+BOT_MS = 650         # the bot's: later, so the tab takes every card it presses
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = LANG.code
+    LANG.set("en")
+    yield
+    LANG.set(before)
+
+
+class BotThread:
+    """A bot client on its own asyncio loop in a thread: it creates the table, later sits at seat 1."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client: Client | None = None
+        self.bot: RaceBot | None = None
+        self.result: Any = None
+
+    def run(self, coro: Any, timeout: float = 30.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def create(self, account: str | None = None) -> str:
+        """Connect (as a guest, or signed up as `account`) and create the seeded race table."""
+        async def go() -> str:
+            self.client, _ = await Client.connect(self.url, "bot")
+            if account:
+                await self.client.call("sign_up", name=account, password="a good password")
+            created = await self.client.call("race.create", **MATCH)
+            return created["table"]
+        return self.run(go())
+
+    def join_and_wait(self, table: str, code: str | None = None) -> None:
+        """Sit at seat 1 (of a private table with its invitation code), pressing nothing."""
+        async def go() -> None:
+            assert self.client is not None
+            self.bot = RaceBot(self.client, table, lambda *_: [])
+            await self.bot.send("race.join", table=table, seat=1, **({"code": code} if code else {}))
+            self.result = await self.bot.play()
+        self.future = asyncio.run_coroutine_threadsafe(go(), self.loop)
+
+    def connect(self) -> None:
+        async def go() -> None:
+            self.client, _ = await Client.connect(self.url, "bot")
+        self.run(go())
+
+    def sit_and_play(self, table: str) -> None:
+        def plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> list[tuple[int, float]]:
+            return [(poem, float(BOT_MS))] if any(poem in side for side in sides) else []
+
+        async def go() -> None:
+            assert self.client is not None
+            self.bot = RaceBot(self.client, table, plan)
+            await self.bot.join(1)
+            self.result = await self.bot.play()
+        self.future = asyncio.run_coroutine_threadsafe(go(), self.loop)
+
+    def stop(self) -> None:
+        async def close() -> None:
+            if self.client is not None:
+                await self.client.close()
+        try:
+            self.run(close(), 10)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def server():
+    with running_server(ServerConfig(allow_seeds=True)) as s:
+        yield s
+
+
+@pytest.fixture
+def store(tmp_path):
+    st = StatsStore.open(tmp_path / "stats.sqlite")
+    yield st
+    st.close()
+
+
+def make_tab(qtbot, tmp_path, store) -> OnlinePanel:
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.LANGUAGE, "en"), (S.PAUSE, 0.3), (S.SPEED, 1.0)):
+        settings.set(key, value)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent"))
+    qtbot.addWidget(tab)
+    tab.resize(1024, 700)
+    tab.show()
+    return tab
+
+
+class Played:
+    """What the tab sent and what the test meant to press, read by read."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, float] = {}       # read -> the reaction the tab sent for the read card
+        self.clicked: dict[int, float] = {}    # read -> when the test clicked (ms after the kimariji here)
+
+
+def click(qtbot, panel, card: int) -> None:
+    centre = panel.floor.card_centre(card)
+    qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=QPoint(round(centre.x()), round(centre.y())))
+
+
+def sign_in(qtbot, tab, url: str, account: str | None = None) -> None:
+    tab.server_edit.setText(url)
+    if account:
+        tab.name_edit.setText(account)
+        tab.password_edit.setText("a good password")
+        tab.sign_up_button.click()
+    else:
+        tab.guest_button.click()
+    qtbot.waitUntil(lambda: tab.pages.currentIndex() == LOBBY, timeout=10_000)
+
+
+def play_to_the_end(qtbot, tab, bot: BotThread, table: str, during: Any = None) -> Played:
+    """The tab joins `table` at seat 0 from the lobby's list, the bot sits at seat 1, and the tab
+    presses every read card on the floor MY_MS after its kimariji (and sends the okurifuda it owes);
+    `during(panel)` is called every 100 ms meanwhile."""
+    qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+    tab.join(table)
+    qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+    assert tab.pages.currentIndex() == TABLE
+    panel = tab.race_panel
+    played = Played()
+    original = panel.send
+
+    def send(kind: str, **fields: Any) -> Any:
+        if kind == "race.touch" and panel.race.read is not None and fields["card"] == panel.race.read.poem:
+            played.sent.setdefault(fields["read"], fields["reaction_ms"])
+        return original(kind, **fields)
+    panel.send = send
+
+    def on_card(poem: int) -> None:
+        read = panel.race.read
+        if read is None or read.poem != poem or not any(poem in s for s in panel.race.sides):
+            return
+        due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+        def press() -> None:
+            played.clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
+            click(qtbot, panel, poem)
+        timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+        timer.timeout.connect(press)
+        timer.start(max(0, round(due * 1000)))
+    panel.driver.card_started.connect(on_card)
+
+    def okuri() -> None:
+        race = panel.race
+        if race.okuri is not None and race.sides[race.seat]:
+            click(qtbot, panel, race.sides[race.seat][0])
+        if during is not None:
+            during(panel)
+    okuri_timer = QTimer(panel, interval=100)
+    okuri_timer.timeout.connect(okuri)
+    bot.sit_and_play(table)
+    okuri_timer.start()
+    qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+    okuri_timer.stop()
+    bot.future.result(20)
+    return played
+
+
+def test_the_tab_plays_a_race_against_a_bot_and_shows_what_it_pressed(qtbot, tmp_path, server, store,
+                                                                        monkeypatch):
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        played = play_to_the_end(qtbot, tab, bot, table)
+    finally:
+        bot.stop()
+    panel = tab.race_panel
+    race = panel.race
+    assert race.over["winner"] == 0 and race.over["by"] == "cards"
+    assert tr("race.online.over", winner=tr("race.online.you"), by=tr("race.online.by.cards")) in panel.banner.text()
+    takes = [j for j in race.judged if j.get("taker") == 0]
+    assert len(takes) >= 5
+    for j in takes:
+        shown = panel.shown_for(j["read"])[0]["reaction_ms"][0]
+        assert abs(shown - played.sent[j["read"]]) <= 1, (j, played.sent)   # the server judged what the tab sent
+        assert abs(shown - played.clicked[j["read"]]) < 5, (shown, played.clicked)   # what the test pressed
+        assert j["reaction_ms"][1] is None                                   # the bot's 650 ms came too late
+    # the log says each read from this side, with the names
+    assert panel.log.count() == len(race.judged)
+    assert panel.log.item(0).text() == judged_line(race.judged[0], 0, race.names, panel._kimariji[1])
+    # statistics: one "online" trial per read that concerned the person
+    trials = store.query("SELECT card, answer, reaction_ms FROM trials WHERE kind = 'online'")
+    records = [r for r in (RaceState.record_of(race, j) for j in race.judged) if r is not None]
+    assert len(trials) == len(records) >= 5
+    assert {card for card, answer, _ in trials if answer == "take"} == {j["poem"] for j in takes}
+    assert sorted(round(ms) for card, answer, ms in trials if answer == "take") == \
+        sorted(panel.shown_for(j["read"])[0]["reaction_ms"][0] for j in takes)
+
+
+def test_a_rated_match_shows_the_new_rating_and_the_leaderboard(qtbot, tmp_path, server, store, monkeypatch):
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create(account="bob")
+        sign_in(qtbot, tab, server.url, account="alice")
+        assert tr("online.your_rating", rating="1500") in tab.who_label.text()
+        play_to_the_end(qtbot, tab, bot, table)
+        panel = tab.race_panel
+        assert panel.race.rated and tr("race.online.rated") in tab.table_title.text()
+        qtbot.waitUntil(lambda: panel.race.rating is not None, timeout=10_000)
+        qtbot.waitUntil(lambda: len(tab.leaders) == 2, timeout=10_000)
+    finally:
+        bot.stop()
+    rating = panel.race.rating
+    assert rating["change"] > 0 and rating["rating"] > 1500           # alice won every card
+    assert panel.rating.text() == tr("race.online.rating", rating=f"{rating['rating']:.0f}",
+                                     change=f"+{rating['change']:.0f}")
+    assert f"{rating['rating']:.0f}" in tab.who_label.text()
+    assert [p["name"] for p in tab.leaders] == ["alice", "bob"]
+    assert tab.leader_list.item(0, 1).text() == "alice"
+    assert tab.leader_list.item(0, 2).text() == f"{rating['rating']:.0f}"
+
+
+def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbot, tmp_path, server, store):
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    try:
+        bot.connect()
+        sign_in(qtbot, tab, server.url)
+        tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
+        assert not tab.seats_box.isVisible() and tab.length_label.text() == tr("race.online.cards")
+        tab.length_spin.setValue(3)
+        tab.private_box.setChecked(True)
+        tab.create_button.click()
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        assert tab.invitation and tab.invitation_label.text() == tr("online.invitation_is", code=tab.invitation)
+        table, code = tab.invitation.split("/")
+        bot.join_and_wait(table, code)
+        panel = tab.race_panel
+        qtbot.waitUntil(lambda: panel.race.started, timeout=10_000)
+        assert [len(s) for s in panel.race.sides] == [3, 3] and not panel.race.rated
+        assert len(panel.floor.floor.own) == 3 and len(panel.floor.floor.opp) == 3
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        bot.future.result(10)
+    finally:
+        bot.stop()
+    assert panel.race.over["winner"] == 1 and panel.race.over["by"] == "resignation"
+    assert panel.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
+                                             by=tr("race.online.by.resignation")))
+    assert not panel.resign_button.isEnabled()
+    tab.leave_button.click()
+    assert tab.pages.currentIndex() == LOBBY and tab.race_panel is None
+
+
+def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp_path, server, store,
+                                                                      monkeypatch):
+    """待った from the tab: after the read being raced is judged the reader holds, the person drags a
+    card of their side, the server takes the layout and both the tab and a spectator's tab draw it;
+    going on releases the next card. Then the tab resigns."""
+    from trainer.rules.territory import Place
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    (tmp_path / "w").mkdir()
+    watcher = make_tab(qtbot, tmp_path / "w", store)
+    bot = BotThread(server.url)
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        sign_in(qtbot, watcher, server.url)
+        tab.join(table)
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        panel = tab.race_panel
+        bot.join_and_wait(table)
+        qtbot.waitUntil(lambda: panel.race.read is not None, timeout=10_000)
+        watcher.join(table, watch=True)
+        qtbot.waitUntil(lambda: watcher.race_panel is not None and watcher.race_panel.race.started, timeout=10_000)
+        seen = watcher.race_panel
+        assert seen.race.seat is None and not seen.floor.interactive and not seen.resign_button.isEnabled()
+        panel.wait_button.click()
+        qtbot.waitUntil(lambda: panel.race.may_rearrange, timeout=30_000)
+        assert panel.banner.text() == tr("race.online.rearrange") and panel.floor.arranging
+        assert panel.wait_button.text() == tr("race.online.go_on")
+        held_at = panel.race.read.number
+        card = panel.floor.floor.own.rows()[0][0][0]
+        assert panel.floor.move_card(card, Place(2, "right", 0))
+        qtbot.waitUntil(lambda: 0 in panel.race.layouts and 0 in seen.race.layouts, timeout=10_000)
+        rows = [[list(left), list(right)] for left, right in panel.floor.floor.own.rows()]
+        assert panel.race.layouts[0] == rows == seen.race.layouts[0]
+        assert [[list(left), list(right)] for left, right in seen.floor.floor.own.rows()] == rows   # seat 0 below
+        assert panel.race.read.number == held_at                 # nothing released while holding
+        panel.wait_button.click()
+        qtbot.waitUntil(lambda: panel.race.read.number == held_at + 1, timeout=10_000)
+        assert not panel.floor.arranging
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None and seen.race.over is not None, timeout=10_000)
+        bot.future.result(10)
+    finally:
+        bot.stop()
+        watcher.shutdown()
+    assert seen.log.count() == len(seen.race.judged) == len(panel.race.judged)
+    assert seen.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
+                                            by=tr("race.online.by.resignation")))
+
+
+def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, server, store):
+    """Mubeyama (Okayama, 4 seats): three bots and the tab. The tab reads each card released, and
+    when the card is its own it is clicked MY_MS after the kimariji as it sounded here: the
+    server's judgement carries that flip time. After two of its own flips the tab resigns."""
+    from audio.fake_voice import ToneVoice
+    from trainer.server.race_bot import MubeyamaBot, fixed_flip
+    from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+    settings = S.Settings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat))
+    settings.set(S.PAUSE, 0.3)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
+    qtbot.addWidget(tab)
+    tab.resize(1024, 700)
+    tab.show()
+    loop = BotThread(server.url)
+    clients: list[Client] = []
+    futures = []
+    try:
+        async def create() -> str:
+            first, _ = await Client.connect(server.url, "m0")
+            clients.append(first)
+            created = await first.call("race.create", game="mubeyama", variant="okayama4", seed="5", speed=20.0,
+                                       hold_seconds=20.0)
+            return created["table"]
+        table = loop.run(create())
+        sign_in(qtbot, tab, server.url)
+        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+        tab.join(table)
+        qtbot.waitUntil(lambda: isinstance(tab.race_panel, OnlineMubeyamaPanel), timeout=10_000)
+        panel = tab.race_panel
+        assert panel.race.seat == 0
+
+        async def sit(seat: int) -> Any:
+            client = clients[0] if seat == 1 else (await Client.connect(server.url, f"m{seat}"))[0]
+            if seat != 1:
+                clients.append(client)
+            bot = MubeyamaBot(client, table, fixed_flip)
+            await bot.join(seat)
+            return await bot.play()
+        futures = [asyncio.run_coroutine_threadsafe(sit(s), loop.loop) for s in (1, 2, 3)]
+        clicked: dict[int, float] = {}
+
+        def on_card(poem: int) -> None:
+            read = panel.race.read
+            if read is None or read.poem != poem:
+                return
+            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+            def press() -> None:
+                if not panel.race.owes_flip() or panel.race.view.pending.no != poem:
+                    return
+                clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
+                centre = panel.table_view.slot_centre(0, poem)
+                qtbot.mouseClick(panel.table_view, Qt.MouseButton.LeftButton,
+                                 pos=QPoint(round(centre.x()), round(centre.y())))
+            timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+            timer.timeout.connect(press)
+            timer.start(max(0, round(due * 1000)))
+        panel.driver.card_started.connect(on_card)
+
+        def mine_judged() -> list[dict[str, Any]]:
+            return [f for j in panel.race.judged for f in j.get("flips") or [] if f["seat"] == 0]
+        qtbot.waitUntil(lambda: len(mine_judged()) >= 2 or panel.race.over is not None, timeout=150_000)
+        assert panel.race.over is None
+        mine = mine_judged()
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        for future in futures:
+            future.result(20)
+    finally:
+        async def close() -> None:
+            for c in clients:
+                await c.close()
+        try:
+            loop.run(close(), 10)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+        loop.stop()
+        tab.shutdown()
+    sent = {m["read"]: m for m in panel.flips_sent}
+    for flip in mine:
+        assert flip["reaction_ms"] == round(sent[flip["read"]]["reaction_ms"])      # the server took the tab's time
+        assert abs(flip["reaction_ms"] - clicked[flip["read"]]) < 5, (flip, clicked)   # what the test pressed
+    assert panel.race.over["by"] == "resignation" and 0 not in panel.race.over["winners"]
+    assert panel.log.count() == len(panel.race.judged)
+    assert tab.table_title.text() == tr("race.mubeyama.title", table=table, variant=tr("mubeyama.variant.okayama4"))
+
+
+def test_a_dropped_connection_resumes_the_race_with_the_same_floor(qtbot, tmp_path, server, store, monkeypatch):
+    """The tab's connection drops after the first read is judged: the bot is told the tab dropped,
+    the tab reconnects with its token and resumes (``race.resume``), gets the same floor back and
+    plays the match to its end."""
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    tab = make_tab(qtbot, tmp_path, store)
+    bot = BotThread(server.url)
+    dropped: dict[str, Any] = {}
+
+    def drop(panel: Any) -> None:
+        if panel.race.judged and panel.race.owing is None and "sides" not in dropped:
+            dropped["sides"] = [list(s) for s in panel.race.sides]
+            conn = tab.conn
+            conn._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(conn._ws.close()))
+    statuses: list[str] = []
+    starts: list[dict[str, Any]] = []
+    tab._bridge.status.connect(lambda state, detail: statuses.append(state))
+    tab._bridge.frame.connect(lambda frame: starts.append(frame) if frame.get("type") == "race.start" else None)
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        play_to_the_end(qtbot, tab, bot, table, during=drop)
+    finally:
+        bot.stop()
+    race = tab.race_panel.race
+    assert "sides" in dropped and race.over["by"] == "cards" and race.over["winner"] == 0
+    assert "lost" in statuses and statuses[-1] == "online"
+    assert len(starts) == 2 and starts[1]["sides"] == dropped["sides"]        # the same floor back
+    numbers = [j["read"] for j in race.judged]
+    assert numbers == sorted(set(numbers)) and numbers[0] == 1       # every read judged once, in order
+    assert race.offset_ms is not None and tab.conn.races == set()

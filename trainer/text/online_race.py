@@ -1,0 +1,152 @@
+"""Texts of an online kyōgi race (the Online tab's race table, ``docs/online-races.md``).
+
+The server judges; these word its judgements (``race.judged``), its okurifuda
+call, holds and result, and the lobby's race tables and leaderboard, in both
+languages. The times are the kyōgi match's (`trainer.text.kyogi.reaction_text`).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from trainer.text.kyogi import reaction_text
+from trainer.text.messages import add_messages, tr
+
+RACE_MESSAGES: dict[str, tuple[str, str]] = {
+    "race.online.game": ("競技かるた（オンライン対戦）", "Kyōgi (online race)"),
+    "race.online.game_short": ("競技かるた", "Kyōgi"),
+    "race.online.rated_short": ("レート戦", "rated"),
+    "race.online.cards": ("一人の持ち札", "Cards a side"),
+    "race.online.cards_n": ("{n} 枚", "{n} cards"),
+    "race.online.private": ("非公開（招待コード、レーティングなし）", "Private (invitation code, unrated)"),
+    "race.online.status.open": ("募集中", "open"),
+    "race.online.status.syncing": ("時計合わせ", "setting clocks"),
+    "race.online.status.playing": ("対戦中", "playing"),
+    "race.online.status.over": ("終了", "over"),
+    "race.online.rated": ("レーティング対象", "rated"),
+    "race.online.unrated": ("レーティングなし", "unrated"),
+    "race.online.title": ("卓 {table} — 競技かるた（{rated}）", "Table {table} — kyōgi ({rated})"),
+    "race.online.waiting_opponent": ("相手を待っています", "Waiting for an opponent"),
+    "race.online.syncing": ("時計を合わせています…", "Setting the clocks…"),
+    "race.online.clock": ("時計の差 {offset} ms（誤差 ±{error} ms）", "Clock offset {offset} ms (±{error} ms)"),
+    "race.online.read": ("{number} 枚目", "Read {number}"),
+    "race.online.opponent": ("相手", "Opponent"),
+    "race.online.you": ("あなた", "You"),
+    "race.online.left": ("{who}：残り {n} 枚", "{who}: {n} left"),
+    "race.online.nobody": ("→ —", "→ —"),
+    "race.online.karafuda_read": ("空札", "karafuda"),
+    "race.online.fast": ("速すぎる取り（{ms} ms 未満）：{who}", "Faster than {ms} ms: {who}"),
+    "race.online.stalled": ("音が止まった（打刻で判定）：{who}", "Sound stalled (judged by its stamp): {who}"),
+    "race.online.timed_out": ("時間切れで判定", "judged on the time-out"),
+    "race.online.okuri": ("送り札を選んでください（自陣の札をクリック、{cards} 枚）",
+                          "Choose the okurifuda: click one of your cards ({cards})"),
+    "race.online.okuri_other": ("相手が送り札を選んでいます", "The opponent is choosing the okurifuda"),
+    "race.online.wait": ("待った", "Wait (待った)"),
+    "race.online.go_on": ("再開", "Go on"),
+    "race.online.held": ("待った：{who}", "Waiting: {who}"),
+    "race.online.rearrange": ("待った：自陣の札をドラッグして並べ替えられます（「再開」で続けます）",
+                              "Waiting: drag your own cards to rearrange them (Go on to continue)"),
+    "race.online.resign": ("投了", "Resign"),
+    "race.online.resign_ask": ("投了しますか？（負けになります）", "Resign this match? (it counts as a loss)"),
+    "race.online.dropped": ("{who} の接続が切れました。{seconds} 秒待ちます",
+                            "{who} dropped; the match waits {seconds} s"),
+    "race.online.over": ("{winner}の勝ち（{by}）", "{winner} won ({by})"),
+    "race.online.draw": ("引き分け（{by}）", "Draw ({by})"),
+    "race.online.by.cards": ("札", "cards"),
+    "race.online.by.abandonment": ("不在", "abandonment"),
+    "race.online.by.resignation": ("投了", "resignation"),
+    "race.online.by.no_clock": ("時計が合わず", "no clock"),
+    "race.online.score": ("残り {mine} 対 {theirs}", "{mine} left against {theirs}"),
+    "race.online.rating": ("レーティング {rating}（{change}）", "Rating {rating} ({change})"),
+    "race.online.reading_failed": ("この札を読めませんでした（{error}）", "This card could not be read ({error})"),
+    "race.mubeyama.game": ("むべ山（オンライン）", "Mubeyama (online)"),
+    "race.mubeyama.title": ("卓 {table} — むべ山（{variant}）", "Table {table} — Mubeyama ({variant})"),
+    "race.mubeyama.score": ("{n} 点", "{n} points"),
+    "race.mubeyama.flip": ("あなたの札です：返してください（{kami}）", "Your card: flip it ({kami})"),
+    "race.mubeyama.pass": ("{to} に {count} 枚渡してください（自分の表の札をクリック）",
+                           "Give {count} card(s) to {to}: click one of your face-up cards"),
+    "race.mubeyama.over": ("勝ち：{winners}（{by}）", "Won: {winners} ({by})"),
+    "leaderboard.title": ("ランキング（競技かるた）", "Leaderboard (kyōgi)"),
+    "leaderboard.rank": ("順位", "Rank"),
+    "leaderboard.name": ("名前", "Name"),
+    "leaderboard.rating": ("レーティング", "Rating"),
+    "leaderboard.games": ("対戦数", "Games"),
+    "online.your_rating": ("レーティング {rating}", "rating {rating}"),
+}
+add_messages(RACE_MESSAGES)
+
+
+def who(seat: int | None, me: int | None, names: Sequence[str | None]) -> str:
+    """"You" for `me`, the opponent's name (or "Opponent"), "—" for nobody."""
+    if seat is None:
+        return "—"
+    if seat == me:
+        return tr("race.online.you")
+    name = names[seat] if seat < len(names) else None
+    return name or tr("race.online.opponent")
+
+
+def judged_line(frame: dict[str, Any], me: int | None, names: Sequence[str | None], kimariji: str = "") -> str:
+    """One judged read (``race.judged``) as a log line from seat `me` (a spectator: seat 0):
+    number, kimariji and card, the taker, both seats' times, faults and the flags:
+    ``  3. これ（10） → You +250 ms （Opponent +400 ms） [Opponent: fault]``."""
+    me_or_0 = 0 if me is None else me
+    head = f"{frame['read']:>3}. {kimariji}（{frame['poem']}）"
+    if "taker" not in frame:                      # a read judged with no summary (the match ended)
+        return head
+    faulted = {seat for seat, _ in frame.get("faults") or []}
+    times = frame.get("reaction_ms") or [None, None]
+    taker = frame.get("taker")
+    said = {}
+    for seat in (0, 1):
+        text = reaction_text(times[seat], seat in faulted)
+        said[seat] = f"{who(seat, me, names)} {text}" if text else ""
+    if frame.get("karafuda"):
+        what, others = tr("race.online.karafuda_read"), [said[me_or_0], said[1 - me_or_0]]
+    elif taker is None:
+        what, others = tr("race.online.nobody"), [said[me_or_0], said[1 - me_or_0]]
+    else:
+        what, others = f"→ {said[taker] or who(taker, me, names)}", [said[1 - taker]]
+    rest = "　".join(t for t in others if t)
+    parts = [head, what, f"（{rest}）" if rest else ""]
+    parts += [f"[{who(seat, me, names)}: {tr('fault.' + kind)}]" for seat, kind in frame.get("faults") or []]
+    flags = flag_lines(frame, me, names)
+    if frame.get("timed_out"):
+        flags.append(tr("race.online.timed_out"))
+    parts += [f"⚠ {f}" for f in flags]
+    return " ".join(p for p in parts if p)
+
+
+def flag_lines(frame: dict[str, Any], me: int | None, names: Sequence[str | None],
+               floor_ms: float | None = None) -> list[str]:
+    """What both players are told beside the judgement: a stalled touch, a take under the floor."""
+    out = []
+    if frame.get("stalled"):
+        out.append(tr("race.online.stalled", who="、".join(who(s, me, names) for s in frame["stalled"])))
+    if frame.get("fast"):
+        ms = f"{floor_ms:g}" if floor_ms is not None else "100"
+        out.append(tr("race.online.fast", ms=ms, who="、".join(who(s, me, names) for s in frame["fast"])))
+    return out
+
+
+def result_text(over: dict[str, Any], me: int | None, names: Sequence[str | None]) -> str:
+    """The end of the match (``race.over``): who won, how, the cards left."""
+    by = tr(f"race.online.by.{over.get('by')}") if over.get("by") in ("cards", "abandonment", "resignation",
+                                                                        "no_clock") else str(over.get("by", ""))
+    winner = over.get("winner")
+    head = tr("race.online.draw", by=by) if winner is None else tr("race.online.over", winner=who(winner, me, names),
+                                                                     by=by)
+    left = over.get("left")
+    if isinstance(left, list) and len(left) == 2:
+        mine = 0 if me is None else me
+        head += "　" + tr("race.online.score", mine=left[mine], theirs=left[1 - mine])
+    return head
+
+
+def rating_text(frame: dict[str, Any]) -> str:
+    """A rated match's new rating (``rating``): "Rating 1532 (+32)"."""
+    change = float(frame.get("change") or 0)
+    sign = "+" if change >= 0 else "\u2212"
+    return tr("race.online.rating", rating=f"{float(frame['rating']):.0f}", change=f"{sign}{abs(change):.0f}")
+
+
+__all__ = ["RACE_MESSAGES", "judged_line", "flag_lines", "result_text", "rating_text", "who"]
