@@ -33,6 +33,13 @@ def _meter(rate: int):
     return pyloudnorm.Meter(rate)
 
 
+def warm(rate: int) -> None:
+    """Import the meter on a thread of its own now (pyloudnorm imports scipy.signal:
+    about 1.2 s), so that the first clip levelled does not wait for all of it."""
+    import threading
+    threading.Thread(target=_meter, args=(rate,), name="loudness-import", daemon=True).start()
+
+
 def loudness(samples: np.ndarray, rate: int) -> float:
     """Integrated loudness in LUFS (-inf for silence or a clip under MIN_S)."""
     if len(samples) < MIN_S * rate or not np.any(samples):

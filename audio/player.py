@@ -27,6 +27,7 @@ start of its next block, so "at once" means within one block):
     load(programme) start(at=0) pause(at="now"|KAMI|SHIMO) hold(before=SHIMO|KAMI)
     resume() (= release())
     next_card() repeat_shimo() stop() set volume
+    extend(programme)   # the next step of a growing programme (`Programme.grow`), seamlessly
 
 Hold: the reader waits at the next hold point (`Programme.hold_points`) until
 `resume()`. ``before=SHIMO`` is the kyogi wait while players rearrange cards:
@@ -251,13 +252,20 @@ class FakeTime(NamedTuple):
 
 
 class _Loaded:
-    """A programme with the arrays the callback needs, built off the audio thread."""
+    """A programme with the arrays the callback needs, built off the audio thread.
 
-    def __init__(self, programme: Programme):
+    `before`: the loaded programme this one continues (`Player.extend`); `carry`
+    then gives, for each of its marks, the index of the same mark here.
+    """
+
+    def __init__(self, programme: Programme, before: "_Loaded | None" = None):
         self.programme = programme
+        self.before = before
         items = sorted(programme.marks().items(), key=lambda kv: (kv[1], kv[0]))
         self.keys = [k for k, _ in items]
         self.index = {k: i for i, k in enumerate(self.keys)}
+        self.carry = np.array([self.index[k] for k in before.keys], dtype=np.int64) \
+            if before is not None else np.zeros(0, dtype=np.int64)
         self.pos = np.array([v for _, v in items], dtype=np.int64)
         self.card_poem = {i: no for i, no in enumerate(programme.card_order)}
         self.card_poem[-1] = 0
@@ -307,6 +315,9 @@ class Player:
         self.clock_steps = 0      # times the stream clock was seen to jump
         self.clock_resets = 0     # times the clock filter restarted
         self.realtime: bool | None = None  # did the audio thread get real-time priority?
+        self.waits = 0                # times a growing programme ran out before it was extended
+        self._waiting = False
+        self._given: _Loaded | None = None   # the last programme handed to load/extend
         self._commands: collections.deque = collections.deque()
         self._events: collections.deque = collections.deque(maxlen=10_000)
         self._stream: sounddevice.OutputStream | None = None
@@ -538,7 +549,20 @@ class Player:
 
     def load(self, programme: Programme) -> None:
         """Replace the programme (stops the current one)."""
-        self._commands.append(("load", _Loaded(programme)))
+        self._given = _Loaded(programme)
+        self._commands.append(("load", self._given))
+
+    def extend(self, programme: Programme) -> None:
+        """Swap the programme last given (`load` or `extend`) for `programme`, which
+        continues it (`Programme.grow`: the same samples and marks up to its end),
+        without a break: the position, the state, a hold and the times marks sounded
+        are kept. A growing programme that runs out before its continuation comes
+        waits at its end, silent (counted in `waits`), and goes on when it comes."""
+        given = self._given
+        if given is None:
+            return self.load(programme)
+        self._given = _Loaded(programme, before=given)
+        self._commands.append(("extend", self._given))
 
     def start(self, at: int = 0) -> None:
         """Play the loaded programme from sample `at`."""
@@ -785,6 +809,8 @@ class Player:
                 self._hold_at, self._hold_kind, after = -1, None, None
             elif self._loaded is None:
                 continue
+            elif cmd == "extend":
+                self._extend(arg)
             elif cmd == "start":
                 self._seek(arg)
                 self._state, self._fade_in = PLAYING, True
@@ -834,6 +860,18 @@ class Player:
                 self._seek(int(loaded.shimo_starts[k]))
                 self._go_on()
 
+    def _extend(self, new: _Loaded) -> None:
+        """Play on in `new`, which continues the loaded programme (see `extend`)."""
+        old = self._loaded
+        if new.before is not old or old is None:   # a load came between: not ours to continue
+            return
+        new.time[new.carry] = old.time   # when each mark already sounded
+        self._mi = int(new.carry[self._mi - 1]) + 1 if self._mi else 0
+        self._loaded, self._hint = new, -1
+        new.before = None                # keep no chain of old programmes alive
+        if self._hold_kind is not None and self._hold_at < 0:
+            self._hold_at = self._next_hold(self._hold_kind)
+
     def _go_on(self) -> None:
         if self._state in (HELD, FINISHED, PLAYING):
             self._state, self._fade_in = PLAYING, True
@@ -857,7 +895,11 @@ class Player:
         pos = self._pos
         total = loaded.programme.total_samples
         n = min(frames, total - pos)
-        stop_state = FINISHED if pos + frames >= total else None
+        stop_state = FINISHED if pos + frames >= total and loaded.programme.complete else None
+        waiting = n < frames and not loaded.programme.complete   # the rest is still being made
+        if waiting and not self._waiting:
+            self.waits += 1
+        self._waiting = waiting
         if 0 <= self._hold_at < pos + n:
             n = self._hold_at - pos
             stop_state = HELD

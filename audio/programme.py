@@ -48,6 +48,10 @@ period is long enough to hold it), the "start" notice begins at the end
 "start" notice after the ma. Marks: ``memorise_start`` (0), ``memorise_end``,
 ``two_minutes_start``, ``start_start``, ``start_end``.
 
+Growing (`Programme.grow`): the same layout yielded card by card, so a reading
+can start while later clips are still being synthesised; `audio.player.Player.extend`
+plays each step on from the last without a break.
+
 Reading speed: applied here by resampling each clip (``soxr``), like playing a
 tape faster: durations and marks scale by exactly 1/speed (marks stay exact to
 the sample) and the pitch rises by the same ratio (±10 % speed is about ±1.7
@@ -57,7 +61,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -168,11 +172,13 @@ class Programme:
     """A built reading session. Build with `Programme.build`; immutable afterwards."""
 
     def __init__(self, segments: Sequence[Segment], card_order: Sequence[int],
-                 settings: ReadingSettings, rate: int = RATE):
+                 settings: ReadingSettings, rate: int = RATE, complete: bool = True):
         self.segments: tuple[Segment, ...] = tuple(segments)
         self.card_order: tuple[int, ...] = tuple(card_order)
         self.settings = settings
         self.rate = rate
+        self.complete = complete
+        """False for a session still growing (`Programme.grow`): more cards follow its end."""
         self.total_samples: int = self.segments[-1].stop if self.segments else 0
         self._starts = [s.start for s in self.segments]
         self._marks: dict[tuple[int, str], int] = {}
@@ -193,15 +199,31 @@ class Programme:
         total)` is called after each. A voice's `VoiceError` passes through.
         `notices`: the memorisation period's spoken notices (default: tones).
         """
-        order = [int(n) for n in card_order]
-        if settings.cards is not None:
-            order = order[: settings.cards]
-        for no in order:
-            if not 1 <= no <= 100:
-                raise ValueError(f"card order holds {no}; poems are numbered 1..100")
-        if len(set(order)) != len(order):
-            raise ValueError("card order reads a poem twice")
+        order = _checked_order(card_order, settings)
         return _Builder(voice, settings, progress, notices).build(order)
+
+    @classmethod
+    def grow(cls, voice: Voice, card_order: Iterable[int],
+             settings: ReadingSettings = ReadingSettings(),
+             notices: Mapping[str, Clip] | None = None, first_cards: int = 1) -> Iterator["Programme"]:
+        """Lay out the session as `build` does, yielding it as it grows, so that a
+        reading can start before every clip is made (issue 25: the first card heard
+        within 2 s of an empty cache).
+
+        The first programme yielded holds the memorisation period, the joka and the
+        first `first_cards` cards; each later one a card more; the last is the whole
+        session (`complete` True, the same segments and marks `build` gives). Each is
+        a prefix of the next: the same samples and marks up to its end (only the
+        silence after its last clip may be cut where the next clip's lead-in begins),
+        so a player can swap one for the next while playing (`Player.extend`). A card
+        is placed only once its clips are in hand: its marks (kimariji, shimo_end) are
+        known before it sounds. The voice is asked for clips in reading order.
+        """
+        order = _checked_order(card_order, settings)
+        builder = _Builder(voice, settings, None, notices)
+        for placed in builder.steps(order):
+            if placed >= min(first_cards, len(order)):
+                yield builder.programme(order[:placed], complete=placed == len(order))
 
     @classmethod
     def shuffled(cls, voice: Voice, seed: int | None,
@@ -343,6 +365,17 @@ class _Builder:
         self.prev_end: int | None = None  # absolute end mark of the last clip placed
 
     def build(self, order: list[int]) -> Programme:
+        for _placed in self.steps(order):
+            pass
+        return self.programme(order)
+
+    def programme(self, placed: Sequence[int], complete: bool = True) -> Programme:
+        """The session laid out so far, reading the cards `placed`."""
+        return Programme(self.segments, placed, self.settings, self.rate, complete)
+
+    def steps(self, order: list[int]) -> Iterator[int]:
+        """Place the session piece by piece: yields how many cards are placed, first 0
+        (the memorisation period and the joka), then after every card."""
         s = self.settings
         ma = round(s.ma * self.rate)
         pause = round(s.pause * self.rate)
@@ -354,14 +387,15 @@ class _Builder:
             self.place(KAMI, JOKA, 0, self.clip(0, KAMI), gap=ma, prefix="kami")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=self.pause_of(0, pause), prefix="shimo")
             self.place(SHIMO, JOKA, 0, self.clip(0, SHIMO), gap=round(s.joka_gap * self.rate), prefix="shimo2")
+        yield 0
         for i, no in enumerate(order):
             if not s.read_kami:
                 self.place_shimo_only(i, no, order[i:], gap=ma)
-                continue
-            self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
-            if s.read_shimo:
-                self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=self.pause_of(no, pause), prefix="shimo")
-        return Programme(self.segments, order, s, self.rate)
+            else:
+                self.place(KAMI, i, no, self.clip(no, KAMI), gap=ma, prefix="kami")
+                if s.read_shimo:
+                    self.place(SHIMO, i, no, self.clip(no, SHIMO), gap=self.pause_of(no, pause), prefix="shimo")
+            yield i + 1
 
     def pause_of(self, no: int, pause: int) -> int:
         """Samples between poem `no`'s kami- and shimo-no-ku: the setting, or with
@@ -459,6 +493,18 @@ class _Builder:
         self.segments.append(Segment(kind, card, no, start, len(clip.samples) - trim,
                                      clip, trim, marks))
         self.prev_end = base + end
+
+
+def _checked_order(card_order: Iterable[int], settings: ReadingSettings) -> list[int]:
+    order = [int(n) for n in card_order]
+    if settings.cards is not None:
+        order = order[: settings.cards]
+    for no in order:
+        if not 1 <= no <= 100:
+            raise ValueError(f"card order holds {no}; poems are numbered 1..100")
+    if len(set(order)) != len(order):
+        raise ValueError("card order reads a poem twice")
+    return order
 
 
 def shimo_kimariji(no: int, among: Iterable[int]) -> list[str]:

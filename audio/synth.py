@@ -59,7 +59,7 @@ from audio.clip import Clip
 from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 11  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 12  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -182,6 +182,10 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             _clean_start(samples, marks[f"mora:{k}"])
         if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
+    if style.closure_murmur_db > 0:
+        inside = [(marks[f"mora:{k}"], phonemes[m.first] in CLOSED) for k, m in enumerate(verse.morae)
+                  if phonemes[m.first] in CLOSED | VOICED_CLOSED and phonemes[m.first - 1] not in chant.SILENCES]
+        _murmur_closures(samples, inside, style.closure_murmur_db, style.closure_guard_s)
     if kimariji_mora is not None and 0 <= kimariji_mora < len(onsets):
         marks["kimariji"] = marks[f"mora:{kimariji_mora}"]
     samples, marks["end"] = voice_ending(samples, marks[f"mora:{len(onsets) - 1}"], end, part, style)
@@ -454,6 +458,73 @@ def _clean_start(samples: np.ndarray, at: int) -> None:
     samples[a:at] *= (0.5 * (1 - np.cos(np.linspace(0, np.pi, at - a)))).astype(np.float32)
 
 
+CLOSED = frozenset({"k", "ky", "t", "ty", "ch", "ts", "p", "py"})  # voiceless stops: a silent closure
+# Voiced stops, the affricate z and the tap r: HTS renders their closures silent too
+VOICED_CLOSED = frozenset({"b", "by", "d", "dy", "g", "gy", "j", "z", "r", "ry"})
+MURMUR_FADE_S = 0.004
+MURMUR_LOOK_S = 0.04  # how far before a release its closure's silence is looked for
+
+
+def _murmur_closures(samples: np.ndarray, releases: Sequence[tuple[int, bool]], db: float,
+                     guard_s: float) -> None:
+    """A voicing bar through the silent part of each stop's closure after a vowel
+    (a real chanter's closures are short and voiced: the voice does not stop at
+    every k and t): the fundamental of the vowel's tone before the silence
+    (`_period`) alone, as a closed vocal tract lets it out, `db` under the verse's
+    loudest 5 ms, flat, faded in and out over MURMUR_FADE_S. `releases`: (release,
+    voiceless); before a voiceless stop the bar ends `guard_s` before the release
+    (voicing up to the release is what makes a stop heard voiced), before a voiced
+    one it runs up to it."""
+    hop = int(0.005 * RATE)
+    n = len(samples) // hop
+    power = np.mean(np.square(samples[:n * hop], dtype=np.float64).reshape(n, hop), axis=1)
+    loudest = float(power.max()) if n else 0.0
+    if loudest <= 0:
+        return
+    quiet = power < loudest * 10 ** (-db / 10)       # under the murmur's own level
+    target = np.sqrt(loudest) * 10 ** (-db / 20)
+    fade, guard = int(MURMUR_FADE_S * RATE), int(guard_s * RATE)
+    look = int(MURMUR_LOOK_S * RATE) // hop
+    for release, voiceless in releases:
+        j = release // hop - 1
+        stop = j - look
+        while j > stop and j > 0 and not quiet[j]:
+            j -= 1                                 # back over the burst
+        if j <= stop or j <= 0:
+            continue                               # no silent closure here
+        b = min((j + 1) * hop, release - (guard if voiceless else 0))
+        while j > 0 and quiet[j]:
+            j -= 1
+        a = (j + 1) * hop                          # the quiet stretch before the release
+        if b - a < 2 * fade:
+            continue
+        # the vowel's last clear period: its very end may be breathy, so look a little earlier too
+        lag = next((lag for at in (a, a - 2 * hop, a - 4 * hop, a - 6 * hop)
+                    if (lag := _period(samples, at)) > 0), 0)
+        if lag <= 0:
+            continue
+        bar = np.sqrt(2) * target * np.sin(2 * np.pi * np.arange(b - a) / lag)
+        env = np.ones(b - a)
+        ramp = 0.5 - 0.5 * np.cos(np.linspace(0, np.pi, fade))
+        env[:fade], env[-fade:] = ramp, ramp[::-1]
+        samples[a:b] += (bar * env).astype(samples.dtype)
+
+
+def _period(x: np.ndarray, at: int) -> int:
+    """Length in samples of the voice's pitch period just before `at` (80-400 Hz), 0 if none."""
+    lo, hi, window = int(RATE / 400), int(RATE / 80), int(0.012 * RATE)
+    if at - hi - window < 0:
+        return 0
+    ref = x[at - window:at].astype(np.float64)
+    seg = x[at - hi - window:at - lo].astype(np.float64)
+    dots = np.correlate(seg, ref, "valid")[::-1]     # entry k: lag lo + k
+    energy = np.concatenate([[0.0], np.cumsum(seg * seg)])
+    norms = np.sqrt(np.maximum(energy[window:] - energy[:-window], 0.0))[::-1]
+    score = dots / (norms * np.linalg.norm(ref) + 1e-12)
+    k = int(np.argmax(score))
+    return lo + k if score[k] > 0.5 else 0
+
+
 def _dip(samples: np.ndarray, at: int, db: float) -> None:
     """A short loss of loudness whose bottom is `at`: the new mora is heard from there."""
     before, after = int(DIP_BEFORE_S * RATE), int(DIP_AFTER_S * RATE)
@@ -590,46 +661,64 @@ ProgressFn = Callable[[int, int], None]
 
 def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event | None = None,
                    voice: SynthVoice | None = None, poems_to_do: Sequence[int] | None = None,
-                   workers: int = 2) -> int:
+                   workers: int = 2, ready: Callable[[int], None] | None = None) -> int:
     """Render (or find in the cache) both halves of every poem, joka first.
 
     Plain blocking function, for a QThread or any worker thread: `progress(done,
     total)` is called from this thread after every poem; setting `cancel` stops
     it after the verses in flight (at most `workers`). Returns how many poems
-    are ready. Each worker thread drives its own HTS engine.
+    are ready. Each worker thread drives its own HTS engine. Poems are started in
+    the order given; `ready(no)` is called (from a worker thread) as soon as poem
+    `no`'s two clips are in the cache, at once for those already there.
     """
     from audio.synth_hts import HtsEngine
 
     voice = voice or SynthVoice()
     todo = list(range(0, 101) if poems_to_do is None else poems_to_do)
-    total, done = len(todo), 0
+    total = len(todo)
     cancel = cancel or threading.Event()
-    pending = [no for no in todo if not all(voice.key(no, part) in voice.cache for part in PARTS)]
-    done = total - len(pending)
+    # One task per verse, not per poem: the joka's two verses are made at once on two
+    # workers, so a reading can start sooner (issue 25).
+    clips = [(no, part) for no in todo for part in PARTS if voice.key(no, part) not in voice.cache]
+    left: dict[int, int] = {}
+    for no, _part in clips:
+        left[no] = left.get(no, 0) + 1
+    done = total - len(left)
+    if ready:
+        for no in todo:
+            if no not in left:
+                ready(no)
     if progress:
         progress(done, total)
+    if not clips:
+        return done
     engines = [HtsEngine() for _ in range(max(1, workers))]
     free = list(engines)
-    free_lock = threading.Lock()
+    lock = threading.Lock()
 
-    def work(no: int) -> int:
+    def work(no: int, part: str) -> bool:
+        """Make one verse; True when it was the last of its poem."""
         if cancel.is_set():
-            return -1
-        with free_lock:
+            return False
+        with lock:
             engine = free.pop()
         try:
-            for part in PARTS:
-                voice.clip(no, part, engine, remember=False)
+            voice.clip(no, part, engine, remember=False)
         finally:
-            with free_lock:
+            with lock:
                 free.append(engine)
-        return no
+        with lock:
+            left[no] -= 1
+            last = left[no] == 0
+        if last and ready:
+            ready(no)
+        return last
 
     with ThreadPoolExecutor(max_workers=len(engines), thread_name_prefix="synth") as pool:
-        futures = [pool.submit(work, no) for no in pending]
+        futures = [pool.submit(work, no, part) for no, part in clips]
         try:
             for future in as_completed(futures):
-                if future.result() >= 0:
+                if future.result():
                     done += 1
                     if progress:
                         progress(done, total)
@@ -639,9 +728,84 @@ def synthesize_all(progress: ProgressFn | None = None, cancel: threading.Event |
             for future in futures:
                 future.cancel()
     # Verses already in flight when cancelled were finished (and cached): count them.
-    finished = total - len(pending) + sum(1 for f in futures if not f.cancelled() and f.result() >= 0)
+    finished = total - sum(1 for n in left.values() if n > 0)
     if finished != done:
         done = finished
         if progress:
             progress(done, total)
     return done
+
+
+class SynthesisAhead:
+    """`synthesize_all` on a thread of its own, in reading order, ahead of a reading
+    that starts before it ends (issue 25): `voice` gives each clip once its poem is
+    made, waiting for it if need be, so a growing programme (`Programme.grow`) takes
+    its cards as they come while both cores render the rest. If synthesis stops
+    (cancelled, or a verse failed) the waits end and the voice renders what is left
+    itself, saying any failure as its own `VoiceError`.
+
+    The first `first` poems (what the reading needs to start) are made on `workers`
+    threads; the rest on one, ahead of a reader that needs a poem every 15 s or so
+    while one worker makes one in about 0.5 s: the other core is left to the sound
+    (the stream's callback and the sound server), which a loaded machine starves."""
+
+    def __init__(self, voice: SynthVoice, poems_in_order: Sequence[int], workers: int = 2,
+                 first: int = 2):
+        self.synth = voice
+        self.cancel = threading.Event()
+        self.first = first
+        self.order = list(dict.fromkeys(poems_in_order))
+        self._ready = {no: threading.Event() for no in self.order}
+        self.voice = _WaitingVoice(voice, self.wait)
+        self._thread = threading.Thread(target=self._run, args=(workers,), name="synth-ahead",
+                                        daemon=True)
+
+    def start(self) -> "SynthesisAhead":
+        from audio.loudness import warm
+        warm(self.synth.rate)    # its import (scipy.signal, 1.2 s) beside the first verses' vocoding
+        self._thread.start()
+        return self
+
+    def _run(self, workers: int) -> None:
+        ready = lambda no: self._ready[no].set()  # noqa: E731
+        try:
+            synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order[:self.first],
+                           workers=workers, ready=ready)
+            if not self.cancel.is_set():
+                synthesize_all(cancel=self.cancel, voice=self.synth, poems_to_do=self.order[self.first:],
+                               workers=1, ready=ready)
+        except Exception:   # the voice will meet the same failure and say it in the reading
+            pass
+        finally:
+            for event in self._ready.values():
+                event.set()
+
+    def wait(self, no: int) -> None:
+        event = self._ready.get(no)
+        if event is not None:
+            event.wait()
+
+    def stop(self) -> None:
+        """Start no further poem (those in flight finish and are cached)."""
+        self.cancel.set()
+        for event in self._ready.values():
+            event.set()
+
+
+class _WaitingVoice:
+    """A synthesised voice whose clips wait for `SynthesisAhead` before they are taken."""
+
+    def __init__(self, voice: SynthVoice, wait: Callable[[int], None]):
+        self._voice, self._wait = voice, wait
+        self.name, self.rate = voice.name, voice.rate
+
+    def kami(self, no: int) -> Clip:
+        self._wait(no)
+        return self._voice.kami(no)
+
+    def shimo(self, no: int) -> Clip:
+        self._wait(no)
+        return self._voice.shimo(no)
+
+    def available(self) -> frozenset[int]:
+        return self._voice.available()

@@ -127,6 +127,16 @@ class ChantStyle:
     vibrato_depth_spread: float = 0.25  # ... and depth
     vibrato_onset_s: float = 0.15  # ... reached this long into the held vowel
     mora_dip_db: float = 0.0      # loss of loudness at each joined mora (0: legato)
+    # A stop's closure after a vowel (HTS renders it silent: issue 25 counted 4 silences
+    # of 30 ms or more a half-verse, the reader 0): a voicing bar, the tone's fundamental
+    # alone, this far under the verse's loudest (0: off), through it; before a voiceless
+    # stop it ends closure_guard_s before the release. (100 kami-no-ku, Whisper: 78.6 %
+    # of morae right without, 78.2 % with; -32 dB and 20 ms 77.1 %; on 34 of them the
+    # bar up to 12 ms before the release 78.6 % against 82.5: voicing near the release
+    # is heard as a voiced stop. The vowel's own period instead of the bar: voiced
+    # stops heard right 128 of 223 against 143; the bar 145. docs/synth-voice.md.)
+    closure_murmur_db: float = 36.0
+    closure_guard_s: float = 0.016
     yoin_fade_db: float = 24.0    # the yoin fades by this much before the voice stops
     edge_s: float = 0.025         # HTS silence at both ends of a rendering (cut off)
 

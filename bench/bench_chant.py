@@ -1,7 +1,7 @@
 """The chant against issue 25's reader: silences, voicing, phrase lengths, vibrato,
 yoin, peak level (audio.synth_prosody, pyworld's tracker), plus issue 12's table.
 
-    python bench/bench_chant.py [--poems 1 2 ...] [--workers 2]
+    python bench/bench_chant.py [--poems 1 2 ...] [--workers 2] [--style NAME=VALUE ...]
     python bench/bench_chant.py --dump DIR      # render and store the clips only (any version of audio/)
     python bench/bench_chant.py --from DIR      # measure stored clips (e.g. an older version's)
 
@@ -32,7 +32,7 @@ def _clips(args):
         return
     from audio.cache import ClipCache
     from audio.synth import SynthVoice, synthesize_all
-    voice = SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp(prefix="bench-chant-"))))
+    voice = SynthVoice(style=chant_style(args.style), cache=ClipCache(Path(tempfile.mkdtemp(prefix="bench-chant-"))))
     t0 = time.perf_counter()
     synthesize_all(voice=voice, poems_to_do=args.poems, workers=args.workers)
     print(f"synthesised {len(args.poems)} poems in {time.perf_counter() - t0:.1f} s "
@@ -42,12 +42,29 @@ def _clips(args):
             yield no, part, voice.clip(no, part, remember=False)
 
 
+def chant_style(changes):
+    """The default ChantStyle with `changes` ("name=value", numbers) made: one change at a time."""
+    from dataclasses import fields, replace
+
+    from audio.synth_chant import ChantStyle
+    style = ChantStyle()
+    kinds = {f.name: type(getattr(style, f.name)) for f in fields(style)}
+    for change in changes or ():
+        name, _, value = change.partition("=")
+        if name not in kinds or kinds[name] not in (float, int):
+            raise SystemExit(f"--style {change!r}: no number {name!r} in ChantStyle")
+        style = replace(style, **{name: kinds[name](value)})
+    return style
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--poems", nargs="+", type=int, default=list(range(1, 101)))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dump", help="store the rendered clips here and stop")
     parser.add_argument("--from", dest="source", help="measure the clips stored here")
+    parser.add_argument("--style", nargs="+", metavar="NAME=VALUE",
+                        help="a ChantStyle number changed from its default (an experiment)")
     args = parser.parse_args()
     os.environ.setdefault("KARUTA_DATA_DIR", tempfile.mkdtemp(prefix="bench-chant-data-"))
 

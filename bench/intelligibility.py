@@ -536,6 +536,8 @@ def main() -> int:
                         help="calibration: recognise the whole half-verses instead of the phrases")
     parser.add_argument("--kami-no-ku", action="store_true",
                         help="the whole kami-no-ku of every poem (issue 25's figure; 1 - morae right = mora error)")
+    parser.add_argument("--style", nargs="+", metavar="NAME=VALUE",
+                        help="the chant with a ChantStyle number changed (bench/bench_chant.py --style)")
     parser.add_argument("--voiced-stops", action="store_true",
                         help="the phrases with b, d or g after their first mora, and how those are heard")
     args = parser.parse_args()
@@ -547,7 +549,10 @@ def main() -> int:
         wanted = whole_kami_no_ku(args.poems)
     from audio.cache import ClipCache
     from audio.synth import SynthVoice
-    voices = {"chant voice": lambda w: chant_phrases(SynthVoice(cache=ClipCache(Path(tempfile.mkdtemp()))), w),
+    from bench_chant import chant_style
+    style = chant_style(args.style)
+    voices = {"chant voice": lambda w: chant_phrases(SynthVoice(style=style, cache=ClipCache(Path(tempfile.mkdtemp()))),
+                                                     w),
               "plain HTS speech": plain_phrases,
               "pyopenjtalk.tts": lambda w: spoken_phrases(pyopenjtalk_speech, w),
               "kokoro jf_alpha": lambda w: spoken_phrases(kokoro_speech, w)}

@@ -71,4 +71,7 @@ def test_every_poem_read_by_the_synthesised_chant():
     # as accurate (phrase starts 96.4 % within 80 ms, no kimariji mark over), but it flags 60
     # of the 101 poems as doubtful (mostly a phrase start without a breath or pitch cue). A
     # bound of two thirds until the importer weighs a pace per phrase (left to issue 23's owner).
-    check(sweep.sweep("chant", cache_dir=cache), flagged_share=2 / 3)
+    # Then the chant's stop closures were voiced (a voicing bar, issue 25: 4 silences a
+    # half-verse to 1): phrase starts within 80 ms 96.4 -> 97.6 %, still no kimariji mark over,
+    # but 73 flagged, the silences the importer took as cues gone. Three quarters, as above.
+    check(sweep.sweep("chant", cache_dir=cache), flagged_share=3 / 4)

@@ -11,7 +11,9 @@ def register(sub) -> None:
         help="read a session aloud (joka + 100 poems), or render it to a WAV/FLAC file",
         description="Read a shuffled session as an official reader would: the joka, then every "
         "card's kami-no-ku, a pause, its shimo-no-ku held to its end, the ma, the next "
-        "kami-no-ku. Without --out it plays on the default sound device (Ctrl-C stops).",
+        "kami-no-ku. Without --out it plays on the default sound device (Ctrl-C stops), "
+        "starting as soon as the joka (or the first card) is ready: the rest is synthesised "
+        "meanwhile, in reading order.",
     )
     p.add_argument("--out", metavar="FILE", help="render to FILE (.wav or .flac) instead of playing")
     p.add_argument("--seed", type=int, default=None,
@@ -74,15 +76,19 @@ def _run(args) -> int:
         _check_out(args.out, UsageError)   # before the long preparation, not after it
     order, karafuda = _order(args, seed, UsageError)
     args.karafuda_cards = karafuda
+    if args.out is None and not args.json:
+        from audio.loudness import warm
+        from audio.voice import RATE
+        warm(RATE)   # every voice levels its clips: the meter's 1.2-s import starts now, on its own
+        prepared = _prepare(args, settings, order)
+        return 1 if prepared is None else _play(args, prepared, seed)
     programme = _build(args, settings, seed, order)
     if programme is None:
         return 1
     if args.out is not None:
         return _render(args, programme, seed)
-    if args.json:
-        _print_json(programme, seed, args)
-        return 0
-    return _play(args, programme, seed)
+    _print_json(programme, seed, args)
+    return 0
 
 
 def _check_out(out: str, UsageError) -> None:
@@ -220,13 +226,13 @@ def _poem_list(text: str, UsageError) -> list[int]:
     return numbers
 
 
-def _build(args, settings, seed, order):
-    """The programme, or None after telling the user why there is none."""
+def _prepare(args, settings, order):
+    """(voice, the order it can read, settings, memorisation notices), or None after
+    telling the user why there is nothing to read."""
     from dataclasses import replace
 
     from audio.notices import notices_for
-    from audio.programme import Programme
-    from audio.render import ProgressBar, open_voice
+    from audio.render import open_voice
     from audio.voice import VoiceError
     try:
         voice = open_voice(args.voice, args.pitch)
@@ -249,8 +255,24 @@ def _build(args, settings, seed, order):
         settings = replace(settings, joka=False)
     settings = replace(settings, cards=None)
     try:
-        _synthesise_ahead(voice, ([0] if settings.joka else []) + list(order))
         notices = notices_for(args.voice) if settings.memorise else None
+    except VoiceError as exc:
+        print(f"karuta read: {exc}", file=sys.stderr)
+        return None
+    return voice, order, settings, notices
+
+
+def _build(args, settings, seed, order):
+    """The whole programme (for --out and --json), or None after telling the user why there is none."""
+    from audio.programme import Programme
+    from audio.render import ProgressBar
+    from audio.voice import VoiceError
+    prepared = _prepare(args, settings, order)
+    if prepared is None:
+        return None
+    voice, order, settings, notices = prepared
+    try:
+        _synthesise_ahead(voice, ([0] if settings.joka else []) + list(order))
         return Programme.build(voice, order, settings,
                                progress=ProgressBar(f"preparing {voice.name}"), notices=notices)
     except VoiceError as exc:
@@ -313,14 +335,19 @@ def _print_json(programme, seed, args) -> None:
     print()
 
 
-def _play(args, programme, seed) -> int:
+def _play(args, prepared, seed) -> int:
+    """Play on the sound device, starting as soon as the joka and the first card are
+    ready: the rest is synthesised in reading order ahead of the player (`_Feed`)."""
     import time
 
     from audio.player import CARD_STARTED, DEVICE_BACK, DEVICE_LOST, FINISHED, Player
     from poems.numbers import whole_number
+    voice, order, settings, notices = prepared
     number = whole_number(args.device) if args.device else None   # never int() of "²"
     device = number if number is not None else args.device
-    player = Player(device=device).open()
+    player = Player(device=device).open()   # first: the new stream settles while cards are made
+    opened = time.perf_counter()
+    feed = None
     try:
         if player.silent:
             from trainer.commands.invocation import command_name
@@ -328,25 +355,34 @@ def _play(args, programme, seed) -> int:
                   f"Render the session to a file instead:\n"
                   f"  {command_name()} read --out session.flac {_again(args, seed)}", file=sys.stderr)
             return 1
-        print(f"karuta read: {len(programme.card_order)} cards (again: {_again(args, seed)}); "
-              f"{player.status_message}. Ctrl-C stops.", file=sys.stderr)
-        if programme.settings.memorise:
-            print(f"memorisation: {programme.settings.memorise / 60:g} min, then the reading",
+        n = len(order)
+        print(f"karuta read: {n} cards (again: {_again(args, seed)}); "
+              f"{player.status_message}. Ctrl-C stops.", file=sys.stderr, flush=True)
+        if settings.memorise:
+            print(f"memorisation: {settings.memorise / 60:g} min, then the reading",
                   file=sys.stderr, flush=True)
-        time.sleep(0.2)  # a new stream loses its first ms and may stall briefly: start into it
-        player.load(programme)
-        player.start()
-        n = len(programme.card_order)
+        feed = _Feed(voice, order, settings, notices, player).start()
         try:
+            if not feed.wait_first():
+                print(f"\nkaruta read: {feed.error}", file=sys.stderr)
+                return 1
+            # a new stream loses its first ms and may stall briefly: start into it
+            time.sleep(max(0.0, 0.2 - (time.perf_counter() - opened)))
+            player.start()
             while True:
                 for ev in player.poll_events():
                     if ev.kind == CARD_STARTED and ev.card_index >= 0:
                         kara = " (karafuda)" if ev.poem in args.karafuda_cards else ""
                         print(f"card {ev.card_index + 1}/{n}: poem {ev.poem}{kara}", flush=True)
+                    elif ev.kind == CARD_STARTED:
+                        print("joka", flush=True)
                     elif ev.kind in (DEVICE_LOST, DEVICE_BACK):   # the reading goes on either way
                         print(f"karuta read: {player.status_message}", file=sys.stderr, flush=True)
                 if player.state == FINISHED:
                     break
+                if feed.error is not None and player.waits:   # ran out, and no more will come
+                    print(f"\nkaruta read: {feed.error}", file=sys.stderr)
+                    return 1
                 time.sleep(0.05)
         except KeyboardInterrupt:
             player.stop()
@@ -357,6 +393,74 @@ def _play(args, programme, seed) -> int:
         if player.underflows:
             print(f"karuta read: {player.underflows} buffer underrun(s) during playback",
                   file=sys.stderr)
+        if player.waits:
+            print(f"karuta read: the reading waited {player.waits} time(s) for synthesis",
+                  file=sys.stderr)
         return 0
     finally:
+        if feed is not None:
+            feed.stop()
         player.close()
+
+
+class _Feed:
+    """Lays the programme out card by card on a thread of its own (`Programme.grow`) and
+    hands each step to the player: the first is loaded, the others extend it. The
+    synthesised voice's clips are made by `SynthesisAhead` on SYNTH_WORKERS threads in
+    reading order, so the player rarely waits (and if it does, it waits silent)."""
+
+    def __init__(self, voice, order, settings, notices, player):
+        import threading
+
+        from audio.synth import SynthesisAhead, SynthVoice
+        self.ahead = None
+        if isinstance(voice, SynthVoice):
+            self.ahead = SynthesisAhead(voice, ([0] if settings.joka else []) + list(order),
+                                        workers=SYNTH_WORKERS)
+            voice = self.ahead.voice
+        self.voice, self.order, self.settings, self.notices = voice, order, settings, notices
+        self.player = player
+        self.error: str | None = None
+        self.loaded = False
+        self._first = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="programme-feed", daemon=True)
+
+    def start(self) -> "_Feed":
+        if self.ahead is not None:
+            self.ahead.start()
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        from audio.programme import Programme
+        from audio.voice import VoiceError
+        try:
+            # The joka alone is the first step: it sounds for about 20 s, and the first
+            # card (made beside it on the other worker) is placed long before it is due.
+            first = 0 if self.settings.joka else 1
+            for step in Programme.grow(self.voice, self.order, self.settings, self.notices,
+                                       first_cards=first):
+                if self._stopping.is_set():
+                    return
+                if not self.loaded:
+                    self.player.load(step)
+                    self.loaded = True
+                    self._first.set()
+                else:
+                    self.player.extend(step)
+        except VoiceError as exc:
+            self.error = str(exc)
+        finally:
+            self._first.set()
+
+    def wait_first(self) -> bool:
+        """Wait for the first step (the joka and the first card); False if there is none."""
+        while not self._first.wait(0.1):   # in slices: Ctrl-C is heard meanwhile
+            pass
+        return self.loaded
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self.ahead is not None:
+            self.ahead.stop()

@@ -31,6 +31,8 @@ SESSION_FILE = "reader_session.json"
 class ReadingTiming:
     ma: float = 1.0         # silence after the shimo-no-ku before the next kami-no-ku
     pause: float = 0.66     # between kami- and shimo-no-ku (the measured reader's, issue 25)
+    joka_gap: float = 0.80  # between the joka's shimo-no-ku and its repetition (the measured reader's)
+    own_pauses: bool = False  # an imported voice: keep the reader's own kami/shimo pause where known
     speed: float = 1.0
     voice: str = "synth"
     joka: bool = True       # official start: joka, its shimo-no-ku read twice
@@ -203,7 +205,8 @@ def _timing_from_json(data) -> ReadingTiming:
     """Only finite numbers in a sane range, a name, a flag: anything else is a damaged file."""
     if not isinstance(data, dict):
         raise ValueError("the saved timing is not a set of values")
-    unknown = set(data) - {"ma", "pause", "speed", "voice", "joka", "shimo_only", "memorise"}
+    unknown = set(data) - {"ma", "pause", "joka_gap", "own_pauses", "speed", "voice", "joka",
+                           "shimo_only", "memorise"}
     if unknown:
         raise ValueError(f"unknown timing values {sorted(unknown)}")
     d = ReadingTiming()
@@ -215,8 +218,13 @@ def _timing_from_json(data) -> ReadingTiming:
         raise ValueError("the saved joka flag is not true or false")
     if not isinstance(shimo_only, bool):
         raise ValueError("the saved shimo-no-ku-only flag is not true or false")
+    own_pauses = data.get("own_pauses", d.own_pauses)
+    if not isinstance(own_pauses, bool):
+        raise ValueError("the saved own-pauses flag is not true or false")
     return ReadingTiming(ma=_number(data, "ma", d.ma, 0.0, 60.0),
                          pause=_number(data, "pause", d.pause, 0.0, 60.0),
+                         joka_gap=_number(data, "joka_gap", d.joka_gap, 0.0, 60.0),
+                         own_pauses=own_pauses,
                          speed=_number(data, "speed", d.speed, 0.25, 4.0),
                          voice=voice, joka=joka, shimo_only=shimo_only,
                          memorise=_number(data, "memorise", d.memorise, 0.0, MAX_MEMORISE_MIN))

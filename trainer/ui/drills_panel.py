@@ -277,7 +277,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         from trainer.reader.session import ReadingTiming
         g = self.settings.get if self.settings is not None else (lambda k: k.default)
         return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE),
-                             joka=False)
+                             joka=False, own_pauses=g(S.OWN_PAUSES))
 
     # -- running -------------------------------------------------------------------------------
     @property

@@ -448,7 +448,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self._show_floor()
         self.retranslate()
         g = self.settings.get
-        timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA))
+        timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
+                               joka_gap=g(S.JOKA_GAP), own_pauses=g(S.OWN_PAUSES))
         self.driver.start(self.order, timing=timing, joka=timing.joka)
         self._race_timer.start()
 

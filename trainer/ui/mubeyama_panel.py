@@ -176,7 +176,8 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.pages.setCurrentIndex(PLAY)
         self.refresh()
         g = self.settings.get
-        timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA))
+        timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
+                               joka_gap=g(S.JOKA_GAP), own_pauses=g(S.OWN_PAUSES))
         self.driver.start(self.session.order, timing=timing, joka=timing.joka)
         self.play.show_session(self.session, self.viewer, True)   # the banner and the reading box:
         self._progress_timer.start()                               # "Preparing the reading…"

@@ -301,6 +301,7 @@ class ReaderPanel(QWidget):
     def timing(self) -> ReadingTiming:
         g = self.settings.get
         return ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=g(S.JOKA),
+                             joka_gap=g(S.JOKA_GAP), own_pauses=g(S.OWN_PAUSES),
                              shimo_only=self.shimo_only.isChecked(),
                              memorise=float(self.memorise_min.value()) if self.memorise.isChecked() else 0.0)
 

@@ -224,6 +224,8 @@ class ReadingDriver(QObject):
         # A club reading's extras (Reader mode): shimo-no-ku only, a memorisation period.
         memorise = 60.0 * getattr(timing, "memorise", 0.0)
         settings = ReadingSettings(ma=timing.ma, pause=timing.pause, speed=timing.speed,
+                                   joka_gap=getattr(timing, "joka_gap", ReadingSettings.joka_gap),
+                                   own_pauses=getattr(timing, "own_pauses", False),
                                    voice=timing.voice, joka=joka, memorise=memorise,
                                    read_kami=not getattr(timing, "shimo_only", False))
         voice = self.voices.voice(timing.voice)

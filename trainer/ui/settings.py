@@ -38,6 +38,8 @@ SHOW_POEM = Key("reader/show_poem", True)
 DAKUTEN = Key("ui/torifuda_dakuten", False)  # real torifuda are printed without them
 MA = Key("reading/ma", 1.0, 0.3, 5.0)        # silence after the shimo-no-ku (yoin) before the next kami
 PAUSE = Key("reading/pause", 0.66, 0.3, 5.0)  # between kami- and shimo-no-ku (the measured reader's)
+JOKA_GAP = Key("reading/joka_gap", 0.80, 0.3, 5.0)  # before the joka's shimo-no-ku is read again
+OWN_PAUSES = Key("reading/own_pauses", False)  # an imported voice keeps its reader's own PAUSE
 SPEED = Key("reading/speed", 1.0, 0.7, 1.4)
 # The synthesised reader's reciting tone (Hz): mei's own range is comfortable
 # from about 150 to 400 Hz (a measured female reader: 344, issue 25)
