@@ -859,7 +859,7 @@ def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
     to worker processes (`_Remote`). Most of the analysis holds the interpreter lock,
     so threads alone kept two cores only ~1.5 times busy (bench/bench_import.py).
     Progress is reported from the calling thread, in the order poems finish."""
-    lanes = max(1, workers or os.cpu_count() or 1)
+    lanes = max(1, workers or min(MAX_LANES, os.cpu_count() or 1))
     remote = _Remote.start(lanes - 1) if lanes > 1 and len(jobs) >= REMOTE_FROM_JOBS else None
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for k in range(len(jobs)):
@@ -930,6 +930,7 @@ def _work(job: _Job, voice_dir: Path, token: str, keep_clips: bool,
     return out
 
 
+MAX_LANES = 8   # each worker process holds ~85 MB (its interpreter, numpy, scipy, one poem)
 # An import of fewer poems stays in this process: starting a worker process costs
 # about 0.35 s of CPU (its imports), the analysis of one ~16 s poem about 60 ms.
 REMOTE_FROM_JOBS = 12
