@@ -27,6 +27,7 @@ KARUTA_REQUIRE_REAL=1). Skips with the reason without PulseAudio.
 # imported by name for pytest, and so are the parameters that receive them.
 from __future__ import annotations
 
+import collections
 import os
 import subprocess
 import sys
@@ -248,6 +249,7 @@ def play(pulse, sink, programme: Programme, load: int = 0, player_cls: type[Play
             found.append(Kimariji(card, stamp, player.disturbance_between(stamp, stamp + TOUCH_S),
                                   player.stalls_between(stamp - 3.0, stamp + TOUCH_S)))
         stalls = len(player.stalls) - stalls_before
+        causes = collections.Counter(s.cause for s in list(player.stalls)[stalls_before:])
         realtime = player.realtime
     spf, first = rec.clock()
     rendered = programme.render()
@@ -261,7 +263,7 @@ def play(pulse, sink, programme: Programme, load: int = 0, player_cls: type[Play
             k.found_s = first + (start + lead) * spf
             k.recorded = start + lead
             k.clock_slack_s = _clock_slack(rec.arrivals, start + lead, spf, first)
-    machine = (f"{load} CPU burner(s) added, load average {load_avg:.1f}; "
+    machine = (f"stalls by cause: {dict(causes)}; {load} CPU burner(s) added, load average {load_avg:.1f}; "
                f"audio thread real-time: {realtime}")
     return Run(found, None, stalls, machine, spf=spf)
 
