@@ -887,14 +887,22 @@ def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
             for number in range(lanes):
                 pool.submit(lane, number)
             ended = 0
-            while ended < lanes:
-                item = finished.get()
-                if item is None:
-                    ended += 1
-                    continue
-                outcomes[item[0]] = item[1]
-                if progress is not None:
-                    progress(len(outcomes), len(jobs))
+            try:
+                while ended < lanes:
+                    item = finished.get()
+                    if item is None:
+                        ended += 1
+                        continue
+                    outcomes[item[0]] = item[1]
+                    if progress is not None:
+                        progress(len(outcomes), len(jobs))
+            except BaseException:   # Ctrl-C, or progress raised: the lanes take no more poems
+                while True:
+                    try:
+                        pending.get_nowait()
+                    except queue.Empty:
+                        break
+                raise
     finally:
         if remote is not None:
             remote.close()

@@ -75,3 +75,27 @@ def test_a_released_poem_travels_without_its_samples(tmp_path):
     assert len(pickle.dumps(poem)) < 20_000
     assert len(back.kami.samples) == len(poem.kami.samples) and back.kami.marks == poem.kami.marks
     assert back.summary() == poem.summary()
+
+
+def test_an_interrupted_import_takes_no_more_poems(tmp_path, monkeypatch):
+    """Ctrl-C (here: progress raising) while poems are analysed: the lanes finish the poems
+    in hand and take no more; the voice can be imported into again at once."""
+    src = _folder(tmp_path, 5)
+    done = []
+    real = importer._work
+
+    def counted(job, *args, **kw):
+        done.append(job.no)
+        return real(job, *args, **kw)
+
+    def interrupt(d, t):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importer, "_work", counted)
+    try:
+        importer.import_readings(src, "stopped", workers=1, progress=interrupt)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interruption was swallowed")
+    assert len(done) <= 2, done
+    assert [p.no for p in importer.import_readings(src, "stopped", workers=1).poems] == [1, 2, 3, 4, 5]
