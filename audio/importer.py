@@ -36,10 +36,12 @@ import contextlib
 import errno
 import json
 import os
+import queue
 import re
 import secrets
 import shlex
 import shutil
+import sys
 import tempfile
 import threading
 import unicodedata
@@ -187,6 +189,23 @@ class PoemResult:
         self.kami, self.shimo = (Clip(np.broadcast_to(np.float32(0.0), c.samples.shape), c.rate, c.marks)
                                  for c in (self.kami, self.shimo))
         self.samples_released = True
+
+    # From a worker process: a released clip's samples travel as their length (pickle
+    # copies a zero-strided view out to its full size, ~3 MB a poem).
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if self.samples_released:
+            for part in ("kami", "shimo"):
+                clip = state[part]
+                state[part] = (len(clip.samples), clip.rate, clip.marks)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        if state.get("samples_released"):
+            for part in ("kami", "shimo"):
+                length, rate, marks = state[part]
+                state[part] = Clip(np.broadcast_to(np.float32(0.0), (length,)), rate, marks)
+        self.__dict__.update(state)
 
     @property
     def part_files(self) -> dict[str, str]:
@@ -833,38 +852,132 @@ def _run_jobs(jobs: list[_Job], voice_dir: Path, workers: int | None,
               cancelled: Callable[[], bool] | None, token: str,
               keep_clips: bool = True) -> tuple[list[PoemResult], list[FailedFile]]:
     """Analyse every poem and write its clips under new names (until the index names
-    them the voice keeps reading its old ones, so a crash mid-import loses nothing)."""
+    them the voice keeps reading its old ones, so a crash mid-import loses nothing).
+
+    One lane per core (`workers` lanes if given): each takes the next poem when it is
+    free. The first analyses in this process; with enough poems the others hand theirs
+    to worker processes (`_Remote`). Most of the analysis holds the interpreter lock,
+    so threads alone kept two cores only ~1.5 times busy (bench/bench_import.py).
+    Progress is reported from the calling thread, in the order poems finish."""
+    lanes = max(1, workers or min(MAX_LANES, os.cpu_count() or 1))
+    remote = _Remote.start(lanes - 1) if lanes > 1 and len(jobs) >= REMOTE_FROM_JOBS else None
+    pending: queue.SimpleQueue = queue.SimpleQueue()
+    for k in range(len(jobs)):
+        pending.put(k)
+    finished: queue.SimpleQueue = queue.SimpleQueue()   # (job index, its outcome); None: a lane ended
+    outcomes: dict[int, PoemResult | list[FailedFile]] = {}
+
+    def lane(number: int) -> None:
+        try:
+            while not (cancelled is not None and cancelled()):
+                try:
+                    k = pending.get_nowait()
+                except queue.Empty:
+                    return
+                job = jobs[k]
+                if remote is not None and number > 0:
+                    finished.put((k, remote.work(job, voice_dir, token, keep_clips)))
+                else:
+                    finished.put((k, _work(job, voice_dir, token, keep_clips)))
+        finally:
+            finished.put(None)
+
+    try:
+        with ThreadPoolExecutor(max_workers=lanes) as pool:
+            for number in range(lanes):
+                pool.submit(lane, number)
+            ended = 0
+            try:
+                while ended < lanes:
+                    item = finished.get()
+                    if item is None:
+                        ended += 1
+                        continue
+                    outcomes[item[0]] = item[1]
+                    if progress is not None:
+                        progress(len(outcomes), len(jobs))
+            except BaseException:   # Ctrl-C, or progress raised: the lanes take no more poems
+                while True:
+                    try:
+                        pending.get_nowait()
+                    except queue.Empty:
+                        break
+                raise
+    finally:
+        if remote is not None:
+            remote.close()
     results: list[PoemResult] = []
     failed: list[FailedFile] = []
-    # More threads than cores: decoding and FFTs release the GIL, and file I/O overlaps.
-    workers = workers or min(8, max(4, os.cpu_count() or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        def work(job: _Job) -> PoemResult | list[FailedFile] | None:
-            if cancelled is not None and cancelled():
-                return None
-            try:
-                out = _run_job(job)
-            except Exception as exc:  # a bug must cost one poem, not the import
-                files = [p.name for p in (job.whole, job.kami, job.shimo) if p is not None]
-                return [FailedFile(f, f"internal error while analysing ({type(exc).__name__}: {exc}); "
-                                   "please report it") for f in files]
-            if isinstance(out, PoemResult):
-                try:
-                    _write_clips(voice_dir, out, token)
-                except Exception as exc:  # disk full, permissions
-                    why = _storage_problem(exc, voice_dir)
-                    return [FailedFile(f, f"not stored: {why}") for f in out.files]
-                if not keep_clips:
-                    out.release_samples()
-            return out
-        for done, out in enumerate(pool.map(work, jobs), start=1):
-            if isinstance(out, PoemResult):
-                results.append(out)
-            elif out is not None:
-                failed.extend(out)
-            if progress is not None:
-                progress(done, len(jobs))
+    for k in sorted(outcomes):
+        out = outcomes[k]
+        if isinstance(out, PoemResult):
+            results.append(out)
+        else:
+            failed.extend(out)
     return results, failed
+
+
+def _work(job: _Job, voice_dir: Path, token: str, keep_clips: bool,
+          guard: bool = True) -> PoemResult | list[FailedFile]:
+    """Analyse one poem and store its clips (in this process or a worker's). `guard`:
+    hold `_LONG_FILES` over a long file (its caller holds it for a worker process)."""
+    try:
+        out = _run_job(job) if guard else _analyse_job(job)
+    except Exception as exc:  # a bug must cost one poem, not the import
+        files = [p.name for p in (job.whole, job.kami, job.shimo) if p is not None]
+        return [FailedFile(f, f"internal error while analysing ({type(exc).__name__}: {exc}); "
+                           "please report it") for f in files]
+    if isinstance(out, PoemResult):
+        try:
+            _write_clips(voice_dir, out, token)
+        except Exception as exc:  # disk full, permissions
+            why = _storage_problem(exc, voice_dir)
+            return [FailedFile(f, f"not stored: {why}") for f in out.files]
+        if not keep_clips:
+            out.release_samples()
+    return out
+
+
+MAX_LANES = 8   # each worker process holds ~85 MB (its interpreter, numpy, scipy, one poem)
+# An import of fewer poems stays in this process: starting a worker process costs
+# about 0.35 s of CPU (its imports), the analysis of one ~16 s poem about 60 ms.
+REMOTE_FROM_JOBS = 12
+
+
+class _Remote:
+    """Worker processes for the import's other lanes. Spawned, never forked: the app
+    has threads (Qt's, the sound's) that a fork would copy mid-step. In a frozen
+    bundle there are none (a spawned child would start the whole app again): every
+    lane then works in this process, as threads. If a worker process cannot start or
+    dies, its lane goes on in this process."""
+
+    def __init__(self, pool) -> None:
+        self.pool = pool
+        self.broken = False
+
+    @classmethod
+    def start(cls, count: int) -> _Remote | None:
+        if getattr(sys, "frozen", False) or count < 1:
+            return None
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        try:
+            return cls(ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn")))
+        except (OSError, ValueError):   # no processes to be had: threads only
+            return None
+
+    def work(self, job: _Job, voice_dir: Path, token: str, keep_clips: bool) -> PoemResult | list[FailedFile]:
+        # a long file's memory counts once across processes as within one
+        with _LONG_FILES if _is_long(job) else contextlib.nullcontext():
+            if not self.broken:
+                try:
+                    return self.pool.submit(_work, job, voice_dir, token, keep_clips, False).result()
+                except Exception:   # BrokenProcessPool, a result that would not pickle
+                    self.broken = True
+            return _work(job, voice_dir, token, keep_clips, guard=False)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _storage_problem(exc: Exception, where: Path) -> str:

@@ -117,7 +117,14 @@ STALL_GAP_S = 0.01  # a jump of the stream's time (or a callback this late) is a
                     # times carry a few ms of noise, and the clock filter smooths those
 SETTLE_S = 2.0      # after a stall the stream's time did not show, later times are in doubt
                     # this long (the time PulseAudio's timing updates take to catch up)
-STALL_CAUSES = ("gap", "underflow", "late", "drift")
+STALL_CAUSES = ("gap", "underflow", "late", "drift", "step")
+STEP_S = 0.004      # a jump of the stream's time under STALL_GAP_S is a "step" over this
+STEP_NOISE = 8.0    # ... and over this many times the stream's usual block-to-block wobble,
+JITTER_BLOCKS = 200  # averaged over these blocks (~1 s), once JITTER_LEARNT blocks are seen.
+JITTER_LEARNT = 50  # Under load PulseAudio's times stepped 4-9 ms in one block (a small silence
+                    # put in, or a report that came back over seconds) and the stamps after
+                    # were 5-9 ms off with nothing flagged (the recorded-monitor test, issue 23;
+                    # the usual wobble there is ~0.05 ms, so STEP_S rules)
 RESTART_S = 0.02    # a jump of the stream's time over this restarts the clock filter from it
 DRIFT_S = 0.003     # the stream's time this far from the clock filter on average (DRIFT_BLOCKS
 DRIFT_BLOCKS = 10   # blocks, ~50 ms) is a drift: steps each under STALL_GAP_S that add up
@@ -349,6 +356,7 @@ class Player:
         # The clock filter (see `_smooth`): predicted time of the next block, seconds per frame.
         self._t_next: float | None = None
         self._err_avg = 0.0           # the stream's time minus the filter's, averaged (drift)
+        self._jitter, self._jitter_n = 0.0, 0   # the stream's usual block-to-block wobble, blocks seen
         self._drifting = False
         self._spf = 1.0 / rate
         self._spf_ahead = 1.0 / rate  # long-baseline seconds per frame, for the future
@@ -711,6 +719,11 @@ class Player:
         callback ran late, with no such jump (not re-derived)."""
         expected, self._raw_next = self._raw_next, t + frames * self._spf
         late, self._late = self._late, 0.0
+        jump = None if expected is None else t - expected
+        usual = max(STEP_S, STEP_NOISE * self._jitter) if self._jitter_n >= JITTER_LEARNT else STALL_GAP_S
+        if jump is not None and abs(jump) <= usual:   # a running mean, then an average of the last ~1 s
+            self._jitter_n += 1
+            self._jitter += (abs(jump) - self._jitter) / min(self._jitter_n, JITTER_BLOCKS)
         flagged = bool(getattr(status, "output_underflow", False))
         sample = self._pos if self._state == PLAYING else -1
         if expected is not None and abs(t - expected) > STALL_GAP_S:
@@ -720,6 +733,9 @@ class Player:
             # A jump back (the device's delay shrank after a recovery) is one too.
             gap = t - expected
             self.stalls.append(Stall(min(t, expected), gap, sample, "gap", abs(gap) > RESTART_S))
+        elif jump is not None and abs(jump) > usual:
+            # The clock filter follows it over a second or more: the stamps meanwhile are as far off.
+            self.stalls.append(Stall(min(t, t - jump), jump, sample, "step", False))
         elif late > STALL_GAP_S:
             self.stalls.append(Stall(t, late, sample, "late", False))
         elif flagged:

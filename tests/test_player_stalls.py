@@ -180,3 +180,31 @@ def test_real_time_priority_is_never_asked_for_the_main_thread():
     worker.join()
     assert got and got[0] in (os.SCHED_FIFO, os.SCHED_OTHER)
     assert os.sched_getscheduler(0) == os.SCHED_OTHER     # the main thread is untouched
+
+
+def test_a_step_of_the_stream_time_over_its_usual_wobble_disturbs_the_race_after_it():
+    """Under load PulseAudio's times stepped 4-9 ms in one block (under STALL_GAP_S) and
+    the stamps after were that far off with nothing flagged (issue 23): a "step", not
+    re-derived, when the stream's usual wobble is far smaller."""
+    rig = FakeStream()
+    rig.run(60)                 # the stream's wobble learnt (none here)
+    rig.insert_silence(0.006)
+    k = rig.run_until_kimariji()
+    (stall,) = rig.player.stalls
+    assert stall.cause == "step" and not stall.rederived and abs(stall.length_s - 0.006) < 1e-6
+    assert rig.player.disturbance_between(k, k + 0.6) == [stall]
+
+
+def test_on_a_stream_that_wobbles_a_step_must_stand_out_of_its_wobble():
+    """The same 6 ms on a stream whose every block's time wobbles by up to 2 ms is no step
+    (under STEP_NOISE times its usual wobble): what a host API's coarse times do is not a stall."""
+    rig = FakeStream()
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        noise = rng.uniform(-0.002, 0.002)
+        rig.dac += noise
+        rig.run()
+        rig.dac -= noise
+    rig.insert_silence(0.006)
+    rig.run(50)
+    assert [s.cause for s in rig.player.stalls] == []
