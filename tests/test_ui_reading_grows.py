@@ -1,0 +1,106 @@
+"""Issue 25: the GUI's Reader starts as soon as the joka is made and grows its programme
+while it plays (`ReadingDriver` on `Programme.grow`), with the silent player and a voice
+whose clips come one by one, as the synthesised voice's do from an empty cache."""
+import os
+import threading
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from audio.fake_voice import ToneVoice  # noqa: E402
+from audio.player import Player  # noqa: E402
+from trainer.reader.session import ReaderSession  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, tr  # noqa: E402
+from trainer.ui.reader_panel import ReaderPanel  # noqa: E402
+from trainer.ui.reading import ReadingDriver  # noqa: E402
+from trainer.ui.voices import VoiceBook  # noqa: E402
+
+ORDER = [7, 3, 99, 42]
+GATED = 99          # this card's clips are made only when the test says so
+
+
+class SlowVoice(ToneVoice):
+    """The tone voice (exact marks), its clips made one at a time in the order asked;
+    poem GATED's wait for `gate`, as a clip still being synthesised would."""
+
+    def __init__(self):
+        super().__init__(mora_s=0.02, yoin_s=0.05)
+        self.gate = threading.Event()
+        self.made: list[tuple[int, str]] = []
+
+    def _clip(self, no, part):
+        if no == GATED:
+            self.gate.wait(30)
+        clip = super()._clip(no, part)
+        self.made.append((no, part))
+        return clip
+
+
+@pytest.fixture
+def reader(qtbot, tmp_path):
+    LANG.set("en")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.MA, 0.3), (S.PAUSE, 0.3), (S.JOKA_GAP, 0.3), (S.JOKA, True)):
+        settings.set(key, value)
+    player = Player(backend="silent").open()
+    book = VoiceBook(settings, player=player)
+    voice = SlowVoice()
+    book._voices[settings.get(S.VOICE)] = voice
+    driver = ReadingDriver(book)
+    panel = ReaderPanel(settings, driver)
+    qtbot.addWidget(panel)
+    panel.session = ReaderSession.new(ORDER, seed=1)
+    yield panel, driver, voice
+    voice.gate.set()
+    driver.stop()
+    player.close()
+
+
+def test_the_reading_starts_before_every_clip_exists_and_reads_every_card_in_order(qtbot, reader):
+    panel, driver, voice = reader
+    order = panel.session.order
+    started, finished, kimariji, preparing = [], [], [], []
+    driver.card_started.connect(started.append)
+    driver.card_finished.connect(finished.append)
+    driver.kimariji.connect(lambda i, no, t: kimariji.append((i, no)))
+    driver.preparing.connect(preparing.append)
+    made_when_ready = []
+    driver.ready.connect(lambda: made_when_ready.append(list(voice.made)))
+    assert panel.status.text() != tr("reader.preparing")
+    panel.command("start")
+    assert panel.status.text() == tr("reader.preparing")       # nothing to hear yet
+    with qtbot.waitSignal(driver.ready, timeout=10_000):
+        pass
+    # it began with the joka made and the gated card (and those after it) not yet
+    assert made_when_ready and (GATED, "kami") not in made_when_ready[0]
+    assert (0, "kami") in made_when_ready[0]
+    # the cards before the gated one are read; then the player waits, silent, and says so
+    before = order[:order.index(GATED)]
+    qtbot.waitUntil(lambda: driver.is_preparing and started == [0] + before, timeout=20_000)
+    assert panel.status.text() == tr("reader.preparing")
+    assert driver.voices.player().starved
+    assert driver.state == "playing" and panel.reading
+    voice.gate.set()                                           # its clips are made now
+    with qtbot.waitSignal(driver.finished, timeout=30_000):
+        pass
+    assert started == [0] + order
+    assert finished == [0] + order
+    assert kimariji == list(enumerate(order))
+    assert preparing[0] is True and preparing[-1] is False and preparing.count(True) >= 2
+    assert panel.status.text() != tr("reader.preparing")
+    assert panel.session.read == len(order) and panel.session.finished
+
+
+def test_stopping_while_it_prepares_starts_nothing_later(qtbot, reader):
+    panel, driver, voice = reader
+    order = panel.session.order
+    driver.start([GATED] + [no for no in order if no != GATED], panel.timing(), joka=False)
+    assert driver.is_preparing
+    driver.stop()
+    voice.gate.set()                # the first card is made after the reading was stopped
+    qtbot.wait(500)
+    assert driver.state == "idle" and not driver.is_preparing
+    assert driver.voices.player().programme is None
