@@ -39,8 +39,23 @@ class SlowVoice(ToneVoice):
         return clip
 
 
+class Ahead:
+    """Stands in for `audio.synth.SynthesisAhead` (which needs the HTS engine): the voice
+    whose clips are still being made."""
+
+    def __init__(self, voice):
+        self.voice = voice
+        self.stopped = False
+
+    def start(self):
+        return self
+
+    def stop(self):
+        self.stopped = True
+
+
 @pytest.fixture
-def reader(qtbot, tmp_path):
+def reader(qtbot, tmp_path, monkeypatch):
     LANG.set("en")
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     for key, value in ((S.MA, 0.3), (S.PAUSE, 0.3), (S.JOKA_GAP, 0.3), (S.JOKA, True)):
@@ -49,6 +64,7 @@ def reader(qtbot, tmp_path):
     book = VoiceBook(settings, player=player)
     voice = SlowVoice()
     book._voices[settings.get(S.VOICE)] = voice
+    monkeypatch.setattr("trainer.ui.reading._synthesis_ahead", lambda v, poems: Ahead(voice))
     driver = ReadingDriver(book)
     panel = ReaderPanel(settings, driver)
     qtbot.addWidget(panel)

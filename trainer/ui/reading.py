@@ -257,20 +257,20 @@ class ReadingDriver(QObject):
             from audio.notices import notices_for
             from trainer.ui.tasks import TaskCancelled
             notices = notices_for(timing.voice) if memorise else None
-            if ahead is not None:
-                ahead.start()
+            if ahead is None:              # every clip is at hand: the whole programme at once
+                self._grown.emit(Programme.build(voice, order, settings, notices=notices), generation)
+                return None
+            ahead.start()
             try:
                 # The joka alone is the first step (it sounds for about 20 s while the
                 # first card is made); without it, the first card.
-                steps = Programme.grow(ahead.voice if ahead is not None else voice, order, settings,
-                                       notices=notices, first_cards=0 if joka else 1)
-                for step in steps:
+                for step in Programme.grow(ahead.voice, order, settings, notices=notices,
+                                           first_cards=0 if joka else 1):
                     if cancelled.is_set():
                         raise TaskCancelled
                     self._grown.emit(step, generation)
             finally:
-                if ahead is not None:
-                    ahead.stop()           # done, or stopped: start no further poem
+                ahead.stop()               # done, or stopped: start no further poem
             return None
 
         task = BackgroundTask(build, self)
