@@ -22,36 +22,37 @@ ORDER = [7, 3, 99, 42]
 GATED = 99          # this card's clips are made only when the test says so
 
 
-class SlowVoice(ToneVoice):
-    """The tone voice (exact marks), its clips made one at a time in the order asked;
-    poem GATED's wait for `gate`, as a clip still being synthesised would."""
+class MadeVoice(ToneVoice):
+    """The tone voice (exact marks), noting which clips the reading has taken."""
 
     def __init__(self):
         super().__init__(mora_s=0.02, yoin_s=0.05)
-        self.gate = threading.Event()
         self.made: list[tuple[int, str]] = []
+        self.gate = threading.Event()     # set: poem GATED is made (`Ahead.wait`)
 
     def _clip(self, no, part):
-        if no == GATED:
-            self.gate.wait(30)
-        clip = super()._clip(no, part)
         self.made.append((no, part))
-        return clip
+        return super()._clip(no, part)
 
 
 class Ahead:
-    """Stands in for `audio.synth.SynthesisAhead` (which needs the HTS engine): the voice
-    whose clips are still being made."""
+    """Stands in for `audio.synth.SynthesisAhead` (which needs the HTS engine): every poem
+    is made at once but GATED, made when the test opens `voice.gate`; `stop` ends the
+    waits, as the real one's does."""
 
     def __init__(self, voice):
         self.voice = voice
-        self.stopped = False
+        self.stopped = threading.Event()
 
     def start(self):
         return self
 
+    def wait(self, no):
+        while no == GATED and not self.voice.gate.is_set() and not self.stopped.is_set():
+            self.stopped.wait(0.01)
+
     def stop(self):
-        self.stopped = True
+        self.stopped.set()
 
 
 @pytest.fixture
@@ -62,7 +63,7 @@ def reader(qtbot, tmp_path, monkeypatch):
         settings.set(key, value)
     player = Player(backend="silent").open()
     book = VoiceBook(settings, player=player)
-    voice = SlowVoice()
+    voice = MadeVoice()
     book._voices[settings.get(S.VOICE)] = voice
     monkeypatch.setattr("trainer.ui.reading._synthesis_ahead", lambda v, poems: Ahead(voice))
     driver = ReadingDriver(book)
@@ -115,8 +116,10 @@ def test_stopping_while_it_prepares_starts_nothing_later(qtbot, reader):
     order = panel.session.order
     driver.start([GATED] + [no for no in order if no != GATED], panel.timing(), joka=False)
     assert driver.is_preparing
-    driver.stop()
-    voice.gate.set()                # the first card is made after the reading was stopped
-    qtbot.wait(500)
+    driver.stop()                   # its worker, waiting for the first card, leaves at once
+    assert driver._task is not None and driver._task.wait(0)
+    voice.gate.set()
+    qtbot.wait(300)
     assert driver.state == "idle" and not driver.is_preparing
     assert driver.voices.player().programme is None
+    assert (GATED, "kami") not in voice.made           # nor was the clip taken afterwards

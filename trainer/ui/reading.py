@@ -264,8 +264,8 @@ class ReadingDriver(QObject):
             try:
                 # The joka alone is the first step (it sounds for about 20 s while the
                 # first card is made); without it, the first card.
-                for step in Programme.grow(ahead.voice, order, settings, notices=notices,
-                                           first_cards=0 if joka else 1):
+                for step in Programme.grow(_ClipsAsMade(ahead, voice, cancelled), order, settings,
+                                           notices=notices, first_cards=0 if joka else 1):
                     if cancelled.is_set():
                         raise TaskCancelled
                     self._grown.emit(step, generation)
@@ -397,6 +397,8 @@ class ReadingDriver(QObject):
         if self._ahead is not None:
             self._ahead.stop()            # poems in flight finish and are cached; no more start
             self._ahead = None
+            if self._task is not None:    # its worker leaves at once (`_ClipsAsMade`): let it
+                self._task.wait(2000)     # go before the window that owns it can
         self._pending = None
         if self._state != IDLE:
             self._player_call("stop")
@@ -555,6 +557,32 @@ class ReadingDriver(QObject):
         if index not in self._done:
             self._done.add(index)
             self.card_finished.emit(poem)
+
+
+class _ClipsAsMade:
+    """The voice as a growing reading asks it: each clip once `ahead` has made its poem;
+    once the reading is stopped (`cancelled`) no clip is taken (nor rendered here), so
+    the worker laying the programme out ends at once."""
+
+    def __init__(self, ahead, voice, cancelled):
+        self._ahead, self._voice, self._cancelled = ahead, voice, cancelled
+        self.name, self.rate = voice.name, voice.rate
+
+    def _clip(self, no: int, part: str):
+        from trainer.ui.tasks import TaskCancelled
+        self._ahead.wait(no)
+        if self._cancelled.is_set():
+            raise TaskCancelled
+        return getattr(self._voice, part)(no)
+
+    def kami(self, no: int):
+        return self._clip(no, "kami")
+
+    def shimo(self, no: int):
+        return self._clip(no, "shimo")
+
+    def available(self) -> frozenset[int]:
+        return self._voice.available()
 
 
 def _synthesis_ahead(voice, poems_in_order: list[int]):
