@@ -123,3 +123,39 @@ def test_stopping_while_it_prepares_starts_nothing_later(qtbot, reader):
     assert driver.state == "idle" and not driver.is_preparing
     assert driver.voices.player().programme is None
     assert (GATED, "kami") not in voice.made           # nor was the clip taken afterwards
+
+
+def test_a_match_begins_without_a_progress_dialog_and_its_banner_says_it_prepares(qtbot, tmp_path):
+    from PySide6.QtCore import Signal
+
+    from audio.clock import FakeClock
+    from trainer.ui.match_panel import MatchPanel
+    from ui_fakes import FakeDriver
+
+    class GrowingDriver(FakeDriver):
+        preparing = Signal(bool)
+
+    class EmptyCache:
+        asked = 0
+
+        def needs_synthesis(self):
+            return True
+
+        def ensure_ready(self, parent, then=None):
+            self.asked += 1
+
+    LANG.set("en")
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    voices, driver = EmptyCache(), GrowingDriver()
+    panel = MatchPanel(settings, voices, driver=driver, clock=FakeClock(1000.0))
+    qtbot.addWidget(panel)
+    panel.new_match(11)
+    panel.begin_match()
+    assert voices.asked == 0 and driver.count("start") == 1     # reads while the voice is made
+    driver.preparing.emit(True)
+    assert panel.banner.text() == tr("match.preparing")
+    driver.preparing.emit(False)
+    assert panel.banner.text() == ""
+    panel.banner.setText("something else the match says")
+    driver.preparing.emit(True)
+    assert panel.banner.text() == "something else the match says"   # not written over
