@@ -619,6 +619,12 @@ class Player:
         return self._snap[2]
 
     @property
+    def starved(self) -> bool:
+        """A growing programme ran out before its continuation came: the reading waits
+        at its end, silent, until `extend` brings the next card (issue 25)."""
+        return self._waiting
+
+    @property
     def programme(self) -> Programme | None:
         loaded = self._snap[0]
         return loaded.programme if loaded else None

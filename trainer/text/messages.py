@@ -107,6 +107,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "match.memorise": ("暗記時間", "Memorisation"),
     "match.memorise_left": ("暗記 残り {mm}:{ss}", "Memorise: {mm}:{ss} left"),
     "match.swing": ("素振りができます（残り2分）", "Practice swings allowed (last 2 minutes)"),
+    "match.preparing": ("読みの声を用意しています…", "Preparing the reader's voice…"),
     "match.begin": ("試合開始", "Begin the match"),
     "match.skip_memorise": ("暗記を終えて開始", "End memorisation and begin"),
     "match.arrange_hint": ("札をドラッグして自陣を並べ替えられます", "Drag cards to arrange your territory"),

@@ -146,6 +146,8 @@ class MatchPanel(UsesStatsStore, QWidget):
         self.driver.card_started.connect(self._on_card_started)
         self.driver.finished.connect(self._on_reading_finished)
         self.driver.error.connect(self._on_error)
+        if hasattr(self.driver, "preparing"):     # a test double may not say it
+            self.driver.preparing.connect(self._on_preparing)
         self.floor.clock = clock
         self.floor.touched.connect(self.route_touch)
         self.driver.card_finished.connect(self._on_card_finished)
@@ -439,9 +441,8 @@ class MatchPanel(UsesStatsStore, QWidget):
     def begin_match(self) -> None:
         if self.phase not in (ARRANGE, MEMORISE):
             return
-        if self.voices is not None and self.voices.needs_synthesis():
-            self.voices.ensure_ready(self.window(), then=self.begin_match)
-            return
+        # From an empty cache the synthesised voice is made while the match reads (issue 25):
+        # the reading begins once the joka is made; a card is placed only with its marks.
         self._memorise_timer.stop()
         self._show(self.dealt.begin())
         self.banner.setText("")
@@ -462,6 +463,15 @@ class MatchPanel(UsesStatsStore, QWidget):
 
     def _on_card_finished(self, poem: int) -> None:
         self._show(self.dealt.card_finished(poem))
+
+    def _on_preparing(self, waiting: bool) -> None:
+        """The reading waits for the voice (its first clips, or it caught up with synthesis):
+        said in the banner when nothing else is."""
+        text = tr("match.preparing")
+        if waiting and not self.banner.text():
+            self.banner.setText(text)
+        elif not waiting and self.banner.text() == text:
+            self.banner.setText("")
 
     def _on_reading_finished(self) -> None:
         self._show(self.dealt.reading_finished())

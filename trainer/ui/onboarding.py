@@ -3,8 +3,11 @@ File → Import recordings…, Help → Guide, Help → About.
 
 The main window calls ``add_menu_entries(window)`` once its menus exist and
 ``first_run(window)`` once it is shown. The first start asks for the language
-and the voice (synthesise it now, or import a folder of recordings), then shows
-the guide once; later starts only make sure the voice is ready, as before.
+and the voice (the synthesised one, or import a folder of recordings), then shows
+the guide once. Nothing is synthesised up front (issue 25): the Reader and a match
+make the synthesised voice while they read (playing within 2 s of Start), and the
+modes that must have every clip first (drills read aloud, Mubeyama) prepare it
+with a progress bar when they start.
 """
 from __future__ import annotations
 
@@ -152,7 +155,7 @@ def first_run(window):
     settings = window.settings
     # Someone who already chose a language used the app before the welcome existed.
     if settings.get(WELCOMED) or settings.get(S.LANGUAGE):
-        window.voices.ensure_ready(window, then=lambda: _guide_once(window))
+        _guide_once(window)
         return None
     welcome = WelcomeDialog(window)
 
@@ -167,7 +170,7 @@ def first_run(window):
             open_import(window, then=lambda: _guide_once(window))
         else:
             settings.set(S.VOICE, "synth")
-            window.voices.ensure_ready(window, then=lambda: _guide_once(window))
+            _guide_once(window)
     welcome.finished.connect(chosen)
     welcome.open()
     return welcome

@@ -60,6 +60,7 @@ TEXT: dict[str, tuple[str, str]] = {
                                "began ({kind})"),
     "reader.kind.shimo_only": ("下の句のみ", "shimo-no-ku only"),
     "reader.kind.both": ("上の句と下の句", "both verses"),
+    "reader.preparing": ("読みの声を用意しています…", "Preparing the reader's voice…"),
 }
 add_messages(TEXT)
 
@@ -85,6 +86,7 @@ class ReaderPanel(QWidget):
         self.paused = False
         self.held = False
         self.memorise_left: float | None = None   # seconds, while the memorisation period runs
+        self.preparing = False                # the reading waits for clips still being made
         self._build()
         if self.session is not None:
             self._show_session_controls(self.session)   # a restart shows how the reading was made
@@ -94,6 +96,8 @@ class ReaderPanel(QWidget):
         driver.finished.connect(self._on_finished)
         driver.state_changed.connect(self._on_state)
         driver.error.connect(self._on_error)
+        if hasattr(driver, "preparing"):          # a test double may not say it
+            driver.preparing.connect(self._on_preparing)
         self._tick = QTimer(self, interval=200)   # the countdown reads the reading's clock
         self._tick.timeout.connect(self._update_countdown)
         LANG.changed.connect(self.retranslate)
@@ -348,12 +352,10 @@ class ReaderPanel(QWidget):
         self.status_message.emit(tr("reader.replaying"))
 
     def start(self, memorise: bool = True) -> None:
-        """Start or continue; the first time, the synthesised voice is made first.
+        """Start or continue. The first time, the synthesised voice is made while it reads:
+        the driver starts once the joka (or the first card) is made (issue 25).
         The memorisation period (if chosen) comes only before a session's first card."""
         voices = getattr(self.driver, "voices", None)
-        if voices is not None and voices.needs_synthesis():
-            voices.ensure_ready(self.window(), then=lambda: self.start(memorise))
-            return
         s = self.session
         if s is None or s.finished:
             s = self._fresh_session()
@@ -401,6 +403,10 @@ class ReaderPanel(QWidget):
         return have
 
     # -- events from the driver (GUI thread) ------------------------------------------------
+    def _on_preparing(self, waiting: bool) -> None:
+        self.preparing = waiting
+        self._refresh()
+
     def _on_card_started(self, no: int) -> None:
         self.memorise_left = None
         self.current = no
@@ -488,6 +494,8 @@ class ReaderPanel(QWidget):
             status = tr("reader.resumed", n=s.read + 1)
         elif not self.reading:
             status = tr("reader.ready")
+        elif self.preparing:
+            status = tr("reader.preparing")
         elif self.memorise_left is not None:
             status = self.memorise_notice()
         elif self.current == 0:

@@ -1,7 +1,9 @@
 """The reading as the Qt side sees it: a `Programme` played by the shared `Player`.
 
-``ReadingDriver`` builds the programme off the GUI thread, loads it into the
-player and turns the player's events (polled every 15 ms: the audio callback
+``ReadingDriver`` lays the programme out off the GUI thread card by card
+(`Programme.grow`), loads the first step into the player as soon as it is ready
+(the joka, or the first card without it) and hands it each longer step
+(`Player.extend`) while it plays; it turns the player's events (polled every 15 ms: the audio callback
 never touches Qt) into signals on the GUI thread.  It knows nothing of rules:
 Reader mode and Match mode listen to the same signals.
 
@@ -26,6 +28,12 @@ which every mode already answers by ending its reading; a refused start emits
 other, rather than pausing it underneath, is deliberate: a paused driver whose
 programme was replaced on the player would "resume" someone else's reading.
 Only the driver that has the floor polls the player.
+
+From an empty cache the synthesised voice is made while it reads (issue 25):
+`audio.synth.SynthesisAhead` renders the clips in reading order, and a card is
+placed only once its clips (and so its marks) exist. If the reading catches up
+with synthesis the player waits at the end of what is placed, silent, and the
+driver says so (`preparing`), as it does while the first step is being made.
 """
 from __future__ import annotations
 
@@ -148,6 +156,8 @@ class ReadingDriver(QObject):
     error = Signal(str)                   # the reading could not go on (it has stopped)
     device_problem = Signal(str)          # the sound device was lost: paused where it was
     ready = Signal()                      # the programme is loaded and sounding
+    preparing = Signal(bool)              # True while the reading waits for clips still being made
+    _grown = Signal(object, int)          # (a longer programme, its reading's generation): worker -> GUI
 
     def __init__(self, voices, parent=None, name: str = ""):
         """`name`: what the person calls this reading ("the match"), for the questions
@@ -170,6 +180,12 @@ class ReadingDriver(QObject):
         self.held_before = "kami"         # where the last hold waits: "shimo", "kami" or "card"
         self._task: BackgroundTask | None = None
         self._generation = 0              # drops programmes built for a reading since stopped
+        self._pending = None              # the longest programme built before the reading began
+        self._loaded = False              # this reading's first step is in the player
+        self._order_next: list[int] = []
+        self._ahead = None                # the synthesis running ahead of this reading, if any
+        self._preparing = False
+        self._grown.connect(self._on_grown)
         self._timer = QTimer(self, interval=15)
         self._timer.timeout.connect(self._poll)
         _drivers.add(self)
@@ -206,6 +222,8 @@ class ReadingDriver(QObject):
             notify_sound(message, words)
 
     # -- control -----------------------------------------------------------------------------
+    _start_at: float | None = None
+
     def start(self, order, timing, joka: bool, start_at: float | None = None) -> None:
         """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked.
 
@@ -220,6 +238,7 @@ class ReadingDriver(QObject):
             return
         self._generation += 1
         generation = self._generation
+        self._start_at = start_at
         order = list(order)
         # A club reading's extras (Reader mode): shimo-no-ku only, a memorisation period.
         memorise = 60.0 * getattr(timing, "memorise", 0.0)
@@ -229,44 +248,82 @@ class ReadingDriver(QObject):
                                    voice=timing.voice, joka=joka, memorise=memorise,
                                    read_kami=not getattr(timing, "shimo_only", False))
         voice = self.voices.voice(timing.voice)
+        ahead = self._ahead = _synthesis_ahead(voice, ([0] if joka else []) + order)
+        self._pending = None
+        self._loaded = False
+        self._order_next = order          # `order` once it sounds (an online race asks which is on)
 
         def build(progress, cancelled):
             from audio.notices import notices_for
+            from trainer.ui.tasks import TaskCancelled
             notices = notices_for(timing.voice) if memorise else None
-            return Programme.build(voice, order, settings, notices=notices)
+            if ahead is None:              # every clip is at hand: the whole programme at once
+                self._grown.emit(Programme.build(voice, order, settings, notices=notices), generation)
+                return None
+            ahead.start()
+            try:
+                # The joka alone is the first step (it sounds for about 20 s while the
+                # first card is made); without it, the first card.
+                for step in Programme.grow(_ClipsAsMade(ahead, voice, cancelled), order, settings,
+                                           notices=notices, first_cards=0 if joka else 1):
+                    if cancelled.is_set():
+                        raise TaskCancelled
+                    self._grown.emit(step, generation)
+            finally:
+                ahead.stop()               # done, or stopped: start no further poem
+            return None
 
         task = BackgroundTask(build, self)
-        task.succeeded.connect(lambda prog: self._play_at(prog, order, generation, start_at))
-        task.failed.connect(self._failed)
+        task.failed.connect(lambda message: self._failed(message) if generation == self._generation else None)
         self._task = task
         self._set_state(PLAYING)
+        self._set_preparing(True)
         task.start()
 
+    def _on_grown(self, programme, generation: int) -> None:
+        """A longer step of the programme (GUI thread): the first one starts the reading
+        (at `start_at`), the later ones extend what the player has."""
+        if generation != self._generation or self._state == IDLE:
+            return
+        if self._loaded:
+            self.programme = programme
+            self.voices.player().extend(programme)
+            return
+        first = self._pending is None
+        self._pending = programme      # a longer one before the reading began replaces it
+        if first:
+            self._play_at(generation, self._start_at)
+
     def _failed(self, message: str) -> None:
+        if self._loaded:                    # a clip failed while the placed cards were playing
+            self._player_call("stop")
         self._timer.stop()
+        self._set_preparing(False)
         self._set_state(IDLE)
         self.error_words = None             # the cause's own text: nothing to word again
         self.error.emit(message)
 
-    def _play_at(self, programme, order, generation, start_at: float | None) -> None:
+    def _play_at(self, generation, start_at: float | None) -> None:
         import time
         wait_ms = 0 if start_at is None else round((start_at - time.perf_counter()) * 1000)
         if wait_ms <= 0:
-            self._play(programme, order, generation)
+            self._play(generation)
             return
         timer = QTimer(self, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
 
         def play() -> None:
-            self._play(programme, order, generation)
+            self._play(generation)
             timer.deleteLater()
         timer.timeout.connect(play)
         timer.start(wait_ms)
 
-    def _play(self, programme, order, generation) -> None:
-        if generation != self._generation or self._state == IDLE:
+    def _play(self, generation) -> None:
+        if generation != self._generation or self._state == IDLE or self._pending is None:
             return
+        programme, self._pending = self._pending, None
         self.programme = programme
-        self.order = order
+        self.order = self._order_next
+        self._loaded = True
         self._started.clear()
         self._done.clear()
         player = self.voices.player()
@@ -277,6 +334,7 @@ class ReadingDriver(QObject):
         if self._state == PAUSED:   # paused while the programme was being built
             player.pause()
         self._timer.start()
+        self._set_preparing(False)
         self.ready.emit()
 
     def pause(self) -> None:
@@ -334,9 +392,18 @@ class ReadingDriver(QObject):
 
     def stop(self) -> None:
         self._generation += 1
+        if self._task is not None:
+            self._task.cancel()
+        if self._ahead is not None:
+            self._ahead.stop()            # poems in flight finish and are cached; no more start
+            self._ahead = None
+            if self._task is not None:    # its worker leaves at once (`_ClipsAsMade`): let it
+                self._task.wait(2000)     # go before the window that owns it can
+        self._pending = None
         if self._state != IDLE:
             self._player_call("stop")
         self._timer.stop()
+        self._set_preparing(False)
         self._set_state(IDLE)
 
     def memorise_left(self) -> float | None:
@@ -372,6 +439,16 @@ class ReadingDriver(QObject):
     def _player_call(self, name: str) -> None:
         if self.voices.has_player():
             getattr(self.voices.player(), name)()
+
+    def _set_preparing(self, waiting: bool) -> None:
+        if waiting != self._preparing:
+            self._preparing = waiting
+            self.preparing.emit(waiting)
+
+    @property
+    def is_preparing(self) -> bool:
+        """The reading waits for clips still being made (before its first sound, or run dry)."""
+        return self._preparing
 
     def _set_state(self, state: str) -> None:
         self._device_paused = False       # any change of state after a device pause is the person's
@@ -420,6 +497,8 @@ class ReadingDriver(QObject):
                 self._timer.stop()
                 self._set_state(IDLE)
                 self.finished.emit()
+        if self._state != IDLE:
+            self._set_preparing(bool(getattr(player, "starved", False)))
         self._tell_stutters(player)
 
     def _tell_stutters(self, player) -> None:
@@ -478,3 +557,45 @@ class ReadingDriver(QObject):
         if index not in self._done:
             self._done.add(index)
             self.card_finished.emit(poem)
+
+
+class _ClipsAsMade:
+    """The voice as a growing reading asks it: each clip once `ahead` has made its poem;
+    once the reading is stopped (`cancelled`) no clip is taken (nor rendered here), so
+    the worker laying the programme out ends at once."""
+
+    def __init__(self, ahead, voice, cancelled):
+        self._ahead, self._voice, self._cancelled = ahead, voice, cancelled
+        self.name, self.rate = voice.name, voice.rate
+
+    def _clip(self, no: int, part: str):
+        from trainer.ui.tasks import TaskCancelled
+        self._ahead.wait(no)
+        if self._cancelled.is_set():
+            raise TaskCancelled
+        return getattr(self._voice, part)(no)
+
+    def kami(self, no: int):
+        return self._clip(no, "kami")
+
+    def shimo(self, no: int):
+        return self._clip(no, "shimo")
+
+    def available(self) -> frozenset[int]:
+        return self._voice.available()
+
+
+def _synthesis_ahead(voice, poems_in_order: list[int]):
+    """A `SynthesisAhead` (not started) for the synthesised voice when some clip of the
+    reading is not made yet, so the reading starts once its first step is ready; else
+    None (a recorded or stand-in voice, a full cache, no engine: read as it is)."""
+    from audio.synth import SynthesisAhead, SynthVoice
+    if not isinstance(voice, SynthVoice) or not voice.available():
+        return None
+    todo = list(dict.fromkeys(poems_in_order))
+    if all(voice.key(no, part) in voice.cache for no in todo for part in ("kami", "shimo")):
+        return None
+    return SynthesisAhead(voice, todo, workers=SYNTH_WORKERS)
+
+
+SYNTH_WORKERS = 2   # as `karuta read`: one HTS engine per worker (audio.synth.synthesize_all)
