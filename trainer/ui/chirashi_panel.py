@@ -238,6 +238,8 @@ class FloorView(QWidget):
         self.names: list[str] = []
         self.last: int | None = None
         self.sending = False
+        self.me = 0                          # the person's seat (online it may be any)
+        self.own_side = 0                    # the side a send marks (Genpei: the giver's)
         self.setMinimumSize(520, 420)
         self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
@@ -346,7 +348,7 @@ class FloorView(QWidget):
 
     def _paint_areas(self, p: QPainter, v: View) -> None:
         """Each player's area, the person's reach (own and the opponent facing) outlined."""
-        reach = {0, OPPOSITE[0]}
+        reach = {self.me, OPPOSITE[self.me]}
         for seat in range(self.players):
             rect = self.area_rect(seat).adjusted(3, 3, -3, -3)
             gone = seat not in v.eligible
@@ -355,7 +357,7 @@ class FloorView(QWidget):
             p.drawRoundedRect(rect, 6, 6)
 
     def _paint_cards(self, p: QPainter, v: View) -> None:
-        own_side = 0
+        own_side = self.own_side
         for card, (centre, w, h, angle) in self._rects.items():
             p.save()
             p.translate(centre)
@@ -423,7 +425,7 @@ class FloorView(QWidget):
             if along_side:                   # a seat at the side: its label runs along the edge
                 p.rotate(-90 if x < 0.5 else 90)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(255, 255, 255, 200) if seat else QColor("#fff3c4"))
+            p.setBrush(QColor(255, 255, 255, 200) if seat != self.me else QColor("#fff3c4"))
             p.drawRoundedRect(QRectF(-width / 2, -11, width, 22), 6, 6)
             p.setPen(QColor("#222"))
             p.drawText(QRectF(-width / 2, -11, width, 22), Qt.AlignmentFlag.AlignCenter, text)

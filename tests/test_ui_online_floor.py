@@ -1,0 +1,150 @@
+"""An online floor race (chirashi-dori) in the Online tab against a real server (uvicorn in a thread):
+the tab creates a seeded 3-seat table from the create form (one seat the table's CPU), a bot client
+(`trainer.server.race_bot.FloorBot`) sits at seat 1, and the tab reads each card the server
+releases with the tone voice on the player's silent clock. Its presses are clicks on the floor
+widget at a chosen time after the kimariji as it sounded here. The server judges; the tab shows
+each judgement (taker, times, faults) and the result.
+
+What is simulated here: the clicks are Qt events sent by the test (offscreen), not an X server's."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import asyncio  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, QSettings, Qt, QTimer  # noqa: E402
+
+from tests.server_fixtures import running_server  # noqa: E402
+from tests.test_ui_online_race import BotThread, sign_in  # noqa: E402
+from tests.ui_fakes import ToneVoices  # noqa: E402
+from trainer.server.app import ServerConfig  # noqa: E402
+from trainer.server.bot import Client  # noqa: E402
+from trainer.server.race_bot import FloorBot  # noqa: E402
+from trainer.text.online_race import floor_judged_line, floor_result_text  # noqa: E402
+from trainer.ui import settings as S  # noqa: E402
+from trainer.ui.i18n import LANG, tr  # noqa: E402
+from trainer.ui.online_floor import OnlineFloorPanel  # noqa: E402
+from trainer.ui.online_panel import TABLE, OnlinePanel  # noqa: E402
+
+READS = 6
+MY_MS = 300          # the tab's touches: this long after the kimariji as it sounded here
+BOT_MS = 700         # the bot's: later
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = LANG.code
+    LANG.set("en")
+    yield
+    LANG.set(before)
+
+
+@pytest.fixture
+def server():
+    with running_server(ServerConfig(allow_seeds=True)) as s:
+        yield s
+
+
+def make_tab(qtbot, tmp_path) -> OnlinePanel:
+    from audio.fake_voice import ToneVoice
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.LANGUAGE, "en"), (S.PAUSE, 0.3), (S.SPEED, 1.0)):
+        settings.set(key, value)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
+    qtbot.addWidget(tab)
+    tab.resize(1024, 700)
+    tab.show()
+    return tab
+
+
+def create_from_form(tab: OnlinePanel, game: str, seats: int, cpus: int, level: str) -> None:
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData(f"{game}/standard"))
+    tab.seats_box.setCurrentIndex(tab.seats_box.findData(seats))
+    tab.length_spin.setValue(cpus)
+    tab.level_box.setCurrentIndex(tab.level_box.findData(level))
+    tab.create_button.click()
+
+
+def click_card(qtbot, panel: OnlineFloorPanel, card: int) -> None:
+    centre = panel.floor.card_rect(card).center()
+    assert panel.floor.card_at(centre) == card
+    qtbot.mouseClick(panel.floor, Qt.MouseButton.LeftButton, pos=QPoint(round(centre.x()), round(centre.y())))
+
+
+def test_the_form_offers_the_floor_races_with_seats_cpus_and_level(qtbot, tmp_path):
+    tab = make_tab(qtbot, tmp_path)
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("genpei/standard"))
+    assert tab.kind_box.currentText() == tr("race.floor.game", game=tr("race.floor.name.genpei"))
+    seats = [tab.seats_box.itemData(i) for i in range(tab.seats_box.count())]
+    assert seats[0] == 2 and seats[-1] == 12
+    tab.seats_box.setCurrentIndex(tab.seats_box.findData(4))
+    assert tab.length_spin.maximum() == 3               # a seat is kept for the person
+    assert tab.length_label.text() == tr("race.floor.cpus")
+    assert tab.level_box.findData("meijin") >= 0
+
+
+def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, server):
+    tab = make_tab(qtbot, tmp_path)
+    bot = BotThread(server.url)
+    clicked: dict[int, float] = {}
+    try:
+        sign_in(qtbot, tab, server.url)
+        tab.race_options = {"seed": "7", "speed": 20.0, "reads": READS, "hold_seconds": 20.0}
+        create_from_form(tab, "chirashi", seats=3, cpus=1, level="beginner")
+        qtbot.waitUntil(lambda: isinstance(tab.race_panel, OnlineFloorPanel) and tab.race_panel.race.seat == 0,
+                        timeout=10_000)
+        assert tab.pages.currentIndex() == TABLE
+        panel: OnlineFloorPanel = tab.race_panel
+        table = panel.table
+        assert tab.table_title.text() == tr("race.floor.title", table=table,
+                                            game=tr("race.floor.game", game=tr("race.floor.name.chirashi")))
+
+        def on_card(poem: int) -> None:
+            read = panel.race.read
+            if read is None or read.poem != poem:
+                return
+            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+            def press() -> None:
+                if panel.race.view is None or panel.race.view.spot(poem) is None or not panel.race.races_now:
+                    return
+                clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
+                click_card(qtbot, panel, poem)
+            timer = QTimer(panel, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
+            timer.timeout.connect(press)
+            timer.start(max(0, round(due * 1000)))
+        panel.driver.card_started.connect(on_card)
+
+        def plan(seat: int, number: int, poem: int, sides: list[list[int]]) -> list[tuple[int, float]]:
+            return [(poem, float(BOT_MS))] if any(poem in side for side in sides) else []
+
+        async def sit() -> Any:
+            bot.client, _ = await Client.connect(server.url, "bot")
+            bot.bot = FloorBot(bot.client, table, plan)
+            await bot.bot.join(1)
+            return await bot.bot.play()
+        future = asyncio.run_coroutine_threadsafe(sit(), bot.loop)
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+        future.result(20)
+    finally:
+        bot.stop()
+        tab.shutdown()
+    race = panel.race
+    assert race.cpus == [2] and race.over["by"] == "reads" and len(race.judged) == READS
+    sent = {m["read"]: m for m in panel.touches_sent}
+    mine = [j for j in race.judged if j["reaction_ms"][0] is not None]
+    assert len(mine) >= READS - 1                      # a fault may sit the tab out of one card
+    for j in mine:
+        assert j["reaction_ms"][0] == pytest.approx(sent[j["read"]]["reaction_ms"], abs=1)   # what the tab sent
+        assert abs(j["reaction_ms"][0] - clicked[j["read"]]) < 5, (j, clicked)             # what the test pressed
+        if j["reaction_ms"][1] is not None:
+            assert j["taker"] != 1                      # the bot's 700 ms came after the tab's 300 ms
+    assert any(j["taker"] == 0 for j in race.judged)
+    # what the tab showed: every judgement in the log, its scores, the result
+    assert panel.log.count() == READS
+    assert panel.log.item(0).text() == floor_judged_line(race.judged[0], 0, race.names, panel._kimariji[1])
+    assert panel.banner.text() == floor_result_text(race.over, 0, race.names)
+    assert race.scores == race.judged[-1]["scores"]
+    assert tr("race.floor.score", who=tr("race.online.you"), n=race.scores[0]) in panel.scores.text()
