@@ -148,3 +148,57 @@ def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, ser
     assert panel.banner.text() == floor_result_text(race.over, 0, race.names)
     assert race.scores == race.judged[-1]["scores"]
     assert tr("race.floor.score", who=tr("race.online.you"), n=race.scores[0]) in panel.scores.text()
+
+
+def test_the_tab_plays_genpei_online_and_sends_when_it_owes(qtbot, tmp_path, server):
+    """Genpei, the tab against the table's CPU: the tab takes from the CPU's side, so it owes a
+    send (``race.owe``); a click on a card of its own side sends it and the game goes on."""
+    tab = make_tab(qtbot, tmp_path)
+    try:
+        sign_in(qtbot, tab, server.url)
+        tab.race_options = {"seed": "3", "speed": 20.0, "reads": READS, "hold_seconds": 20.0}
+        create_from_form(tab, "genpei", seats=2, cpus=1, level="beginner")
+        qtbot.waitUntil(lambda: isinstance(tab.race_panel, OnlineFloorPanel) and tab.race_panel.race.view is not None,
+                        timeout=10_000)
+        panel: OnlineFloorPanel = tab.race_panel
+        sent: list[dict[str, Any]] = []
+        original = panel.send
+
+        def send(kind: str, **fields: Any) -> Any:
+            sent.append({"type": kind, **fields})
+            return original(kind, **fields)
+        panel.send = send
+
+        def on_card(poem: int) -> None:
+            read = panel.race.read
+            if read is None or read.poem != poem:
+                return
+            due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
+
+            def press() -> None:
+                if panel.race.view is not None and panel.race.view.spot(poem) is not None and panel.race.races_now:
+                    click_card(qtbot, panel, poem)
+            QTimer.singleShot(max(0, round(due * 1000)), panel, press)
+        panel.driver.card_started.connect(on_card)
+
+        def owe() -> None:
+            race = panel.race
+            if race.owe is not None and race.view is not None and race.view.owing is not None:
+                side = race.view.owing[1]
+                mine = [card for card, spot in race.view.floor if spot.side == side]
+                if mine and not any(m["type"] == "race.send" and m["card"] == mine[0] for m in sent):
+                    assert panel.banner.text() == tr("race.floor.send", cards=race.owe["cards"])
+                    click_card(qtbot, panel, mine[0])
+        timer = QTimer(panel, interval=100)
+        timer.timeout.connect(owe)
+        timer.start()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+        timer.stop()
+    finally:
+        tab.shutdown()
+    race = panel.race
+    sends = [m for m in sent if m["type"] == "race.send"]
+    takes_over = [j for j in race.judged if j["taker"] == 0]
+    assert takes_over and sends                          # it took, it owed, it sent
+    assert race.over["by"] == "reads" and len(race.judged) == READS
+    assert panel.floor.teams and race.scores == race.judged[-1]["scores"]

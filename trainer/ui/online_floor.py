@@ -74,6 +74,8 @@ class OnlineFloorPanel(RaceReading, QWidget):
         self.scores = QLabel(alignment=Qt.AlignmentFlag.AlignLeft, wordWrap=True)
         self.log = QListWidget()
         self.log.setWordWrap(True)
+        self.log.setTextElideMode(Qt.TextElideMode.ElideNone)     # a judgement wraps, it is never cut
+        self.log.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.begin_button, self.resign_button = QPushButton(), QPushButton()
         for b in (self.begin_button, self.resign_button):

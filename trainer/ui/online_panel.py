@@ -174,6 +174,7 @@ class OnlinePanel(QWidget):
         self._race_codes: dict[str, str] = {}
         self.race_options: dict[str, Any] = {}
         """More ``race.create`` fields for a race table made from the form (a test's ``karafuda: 0``)."""
+        self._floor_kind = ""                 # the floor race the create form was last set for
         self._race_poll = QTimer(self, interval=3000)   # race tables are not in the lobby's pushes
         self._race_poll.timeout.connect(self.ask_race_tables)
         self.lobby: list[dict[str, Any]] = []
@@ -480,7 +481,8 @@ class OnlinePanel(QWidget):
         self.seats_box.clear()
         for n in range(variant.min_seats, variant.max_seats + 1):
             self.seats_box.addItem(str(n), n)
-        self.seats_box.setCurrentIndex(max(0, self.seats_box.findData(keep if keep else variant.seats)))
+        fits = keep if keep and variant.min_seats <= keep <= variant.max_seats and self._floor_kind == game else None
+        self.seats_box.setCurrentIndex(max(0, self.seats_box.findData(fits or variant.seats)))
         self.seats_box.blockSignals(False)
         keep_level = self.level_box.currentData()
         self.level_box.clear()
@@ -492,6 +494,9 @@ class OnlinePanel(QWidget):
         self.length_spin.setVisible(True)
         self.length_label.setText(tr("race.floor.cpus"))
         self.length_spin.setSingleStep(1)
+        if self._floor_kind != game:          # a new game: no CPUs until asked (the host may begin with them)
+            self.length_spin.setValue(0)
+        self._floor_kind = game
         self._floor_seats_changed()
 
     def _floor_seats_changed(self) -> None:
