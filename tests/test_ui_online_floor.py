@@ -144,8 +144,8 @@ def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, ser
     assert any(j["taker"] == 0 for j in race.judged)
     # what the tab showed: every judgement in the log, its scores, the result
     assert panel.log.count() == READS
-    assert panel.log.item(0).text() == floor_judged_line(race.judged[0], 0, race.names, panel._kimariji[1])
-    assert panel.banner.text() == floor_result_text(race.over, 0, race.names)
+    assert panel.log.item(0).text() == floor_judged_line(race.judged[0], 0, panel.names(), panel._kimariji[1])
+    assert panel.banner.text() == floor_result_text(race.over, 0, panel.names())
     assert race.scores == race.judged[-1]["scores"]
     assert tr("race.floor.score", who=tr("race.online.you"), n=race.scores[0]) in panel.scores.text()
 

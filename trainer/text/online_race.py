@@ -151,6 +151,7 @@ FLOOR_MESSAGES: dict[str, tuple[str, str]] = {
     "race.floor.game": ("{game}（オンライン）", "{game} (online)"),
     "race.floor.title": ("卓 {table} — {game}", "Table {table} — {game}"),
     "race.floor.players": ("人数", "Players"),
+    "race.floor.cpu_seat": ("CPU（席{n}）", "CPU (seat {n})"),
     "race.floor.cpus": ("CPU の人数", "CPU players"),
     "race.floor.begin": ("空席を CPU にして始める", "Begin (CPUs in empty seats)"),
     "race.floor.waiting": ("参加者を待っています", "Waiting for players"),

@@ -110,8 +110,15 @@ class OnlineFloorPanel(RaceReading, QWidget):
     def title_text(self) -> str:
         return tr("race.floor.title", table=self.race.table, game=self.game_name())
 
+    def names(self) -> list[str | None]:
+        """The seats' names as shown: a CPU seat (the table's, or a stand-in) worded here, in the
+        interface language, not as the server names it."""
+        race = self.race
+        cpus = set(race.cpus) | set(race.stand_ins)
+        return [tr("race.floor.cpu_seat", n=s + 1) if s in cpus else name for s, name in enumerate(race.names)]
+
     def _name(self, seat: int | None) -> str:
-        return who(seat, self.race.seat, self.race.names)
+        return who(seat, self.race.seat, self.names())
 
     def retranslate(self, *_: Any) -> None:
         self.begin_button.setText(tr("race.floor.begin"))
@@ -126,7 +133,7 @@ class OnlineFloorPanel(RaceReading, QWidget):
         self._show_state()
 
     def _line(self, frame: dict[str, Any]) -> str:
-        line = floor_judged_line(frame, self.race.seat, self.race.names, self._kimariji.get(frame["read"], ""))
+        line = floor_judged_line(frame, self.race.seat, self.names(), self._kimariji.get(frame["read"], ""))
         return f"{line}　⚠ {tr('race.disturbed')}" if frame["read"] in self.disturbed else line
 
     # -- frames from the server ----------------------------------------------------------------------
@@ -184,13 +191,13 @@ class OnlineFloorPanel(RaceReading, QWidget):
             colour = "#c0392b" if faulted else "#1f5fbf" if frame.get("taker") == me else "#555"
             self.reaction.setStyleSheet(f"color: {colour};")
         self.judgement.setText(self._line(frame).split(" ", 1)[-1])
-        self.flags.setText("\n".join(flag_lines(frame, me, self.race.names, self.race.floor_ms)))
+        self.flags.setText("\n".join(flag_lines(frame, me, self.names(), self.race.floor_ms)))
 
     def _show_state(self) -> None:
         race = self.race
         view = race.view
         if race.over is not None:
-            self.banner.setText(floor_result_text(race.over, race.seat, race.names))
+            self.banner.setText(floor_result_text(race.over, race.seat, self.names()))
         elif view is None:
             self.banner.setText(tr("race.floor.waiting"))
         elif race.owe is not None:
