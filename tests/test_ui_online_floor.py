@@ -202,3 +202,46 @@ def test_the_tab_plays_genpei_online_and_sends_when_it_owes(qtbot, tmp_path, ser
     assert takes_over and sends                          # it took, it owed, it sent
     assert race.over["by"] == "reads" and len(race.judged) == READS
     assert panel.floor.teams and race.scores == race.judged[-1]["scores"]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_genpei_seat_sees_its_own_team_at_the_bottom(qtbot, seat):
+    """Heiji's seat (team 1) online sees the floor turned half round: its own side at the bottom,
+    upright, as Genji's seat does; the seats' labels turn with it."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    game = new_session(find("genpei"), 3, (HUMAN, HUMAN), {"clock": FakeClock(0.0)})
+    game.begin()
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.resize(1024, 640)
+    panel.show()
+    panel.apply({"type": "race.start", "table": panel.table, "game": "genpei", "seat": seat, "names": ["a", "b"],
+                 "cpus": [], "speed": 1, "floor_ms": 100, "verse": "kami", "reach": None})
+    panel.apply({"type": "race.view", "table": panel.table, "seat": seat, "view": codec.to_json(game.view(seat)),
+                 "scores": [50, 50]})
+    floor = panel.floor
+    mid = floor.floor_rect().center().y()
+    for card, spot in game.view(seat).floor:
+        centre, _, _, angle = floor._rects[card]
+        assert (centre.y() > mid) == (spot.side == seat % 2), (card, spot)   # own side below the line
+        assert (angle == 0.0) == (spot.side == seat % 2)                      # and upright
+    assert floor._seat_place(seat)[1] > mid                                  # the person's label below too
+
+
+class _NoDriver:
+    """A reading driver that reads nothing (the table is only drawn here)."""
+
+    programme = None
+    order: list[int] = []
+
+    class _Signal:
+        def connect(self, *_: Any) -> None:
+            pass
+
+    card_finished = error = card_started = _Signal()
+
+    def stop(self) -> None:
+        pass

@@ -240,6 +240,7 @@ class FloorView(QWidget):
         self.sending = False
         self.me = 0                          # the person's seat (online it may be any)
         self.own_side = 0                    # the side a send marks (Genpei: the giver's)
+        self.turned = False                  # Genpei/relay seen from Heiji's end (online, a seat of team 1)
         self.setMinimumSize(520, 420)
         self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
@@ -286,8 +287,11 @@ class FloorView(QWidget):
                 x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
                 self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
                 continue
-            centre = QPointF(f.left() + spot.x * f.width(), f.top() + spot.y * f.height())
-            self._rects[card] = (centre, w, h, spot.angle)
+            x, y, angle = spot.x, spot.y, spot.angle
+            if self.turned and self.teams and not self.areas:     # the whole floor turned half round
+                x, y, angle = 1 - x, 1 - y, (0.0 if abs(angle) == 180.0 else 180.0)
+            centre = QPointF(f.left() + x * f.width(), f.top() + y * f.height())
+            self._rects[card] = (centre, w, h, angle)
 
     def card_at(self, pos: QPointF) -> int | None:
         """The topmost card under `pos` (cards drawn later lie on top)."""
@@ -379,6 +383,8 @@ class FloorView(QWidget):
             r, f = self.area_rect(seat), self.floor_rect()
             return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
         x, y = seat_position(seat, self.players, self.teams)
+        if self.turned and self.teams:
+            x, y = 1 - x, 1 - y
         return self._label_place(x, y)
 
     def _label_place(self, x: float, y: float) -> tuple[float, float, bool]:
