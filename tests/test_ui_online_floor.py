@@ -85,21 +85,24 @@ def test_the_form_offers_the_floor_races_with_seats_cpus_and_level(qtbot, tmp_pa
     assert tab.level_box.findData("meijin") >= 0
 
 
-def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, server):
+@pytest.mark.parametrize("game,seats,cpus,reads", [("chirashi", 3, 1, READS), ("sakasama", 3, 1, READS),
+                                                   ("shimonoku", 6, 4, 2 * READS)])
+def test_the_tab_plays_a_floor_race_online_with_a_bot_and_cpus(qtbot, tmp_path, server, game, seats, cpus, reads):
+    """Sakasama and shimonoku read the shimo-no-ku alone: the tab's times run from its kimariji."""
     tab = make_tab(qtbot, tmp_path)
     bot = BotThread(server.url)
     clicked: dict[int, float] = {}
     try:
         sign_in(qtbot, tab, server.url)
-        tab.race_options = {"seed": "7", "speed": 20.0, "reads": READS, "hold_seconds": 20.0}
-        create_from_form(tab, "chirashi", seats=3, cpus=1, level="beginner")
+        tab.race_options = {"seed": "7", "speed": 20.0, "reads": reads, "hold_seconds": 20.0}
+        create_from_form(tab, game, seats=seats, cpus=cpus, level="beginner")
         qtbot.waitUntil(lambda: isinstance(tab.race_panel, OnlineFloorPanel) and tab.race_panel.race.seat == 0,
                         timeout=10_000)
         assert tab.pages.currentIndex() == TABLE
         panel: OnlineFloorPanel = tab.race_panel
         table = panel.table
         assert tab.table_title.text() == tr("race.floor.title", table=table,
-                                            game=tr("race.floor.game", game=tr("race.floor.name.chirashi")))
+                                            game=tr("race.floor.game", game=tr(f"race.floor.name.{game}")))
 
         def on_card(poem: int) -> None:
             read = panel.race.read
@@ -108,7 +111,9 @@ def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, ser
             due = panel.kimariji_time(read) + MY_MS / 1000 - panel.clock.now()
 
             def press() -> None:
-                if panel.race.view is None or panel.race.view.spot(poem) is None or not panel.race.races_now:
+                race = panel.race
+                spot = None if race.view is None else race.view.spot(poem)
+                if spot is None or not race.races_now or (race.reach is not None and spot.side not in race.reach):
                     return
                 clicked[read.number] = (panel.clock.now() - panel.kimariji_time(read)) * 1000
                 click_card(qtbot, panel, poem)
@@ -132,10 +137,11 @@ def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, ser
         bot.stop()
         tab.shutdown()
     race = panel.race
-    assert race.cpus == [2] and race.over["by"] == "reads" and len(race.judged) == READS
+    assert race.cpus == list(range(seats - cpus, seats)) and race.over["by"] == "reads" and len(race.judged) == reads
+    assert race.read is not None and race.read.verse == ("kami" if game == "chirashi" else "shimo")
     sent = {m["read"]: m for m in panel.touches_sent}
     mine = [j for j in race.judged if j["reaction_ms"][0] is not None]
-    assert len(mine) >= READS - 1                      # a fault may sit the tab out of one card
+    assert len(mine) == len(clicked) >= (1 if game == "shimonoku" else reads - 1)   # out of reach: not touched
     for j in mine:
         assert j["reaction_ms"][0] == pytest.approx(sent[j["read"]]["reaction_ms"], abs=1)   # what the tab sent
         assert abs(j["reaction_ms"][0] - clicked[j["read"]]) < 5, (j, clicked)             # what the test pressed
@@ -143,7 +149,7 @@ def test_the_tab_plays_chirashi_online_with_a_bot_and_a_cpu(qtbot, tmp_path, ser
             assert j["taker"] != 1                      # the bot's 700 ms came after the tab's 300 ms
     assert any(j["taker"] == 0 for j in race.judged)
     # what the tab showed: every judgement in the log, its scores, the result
-    assert panel.log.count() == READS
+    assert panel.log.count() == reads
     assert panel.log.item(0).text() == floor_judged_line(race.judged[0], 0, panel.names(), panel._kimariji[1])
     assert panel.banner.text() == floor_result_text(race.over, 0, panel.names())
     assert race.scores == race.judged[-1]["scores"]
