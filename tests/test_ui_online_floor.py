@@ -251,3 +251,52 @@ class _NoDriver:
 
     def stop(self) -> None:
         pass
+
+
+def test_the_host_begins_with_a_cpu_and_a_spectator_watches_from_the_lobby(qtbot, tmp_path, server):
+    """A 2-seat chirashi table with no CPU asked for: its host's Begin fills seat 1 with a CPU.
+    A second tab finds the table in the lobby's list (its game and seats shown), watches it:
+    the floor, every judgement and the end, never a card before it is judged."""
+    host = make_tab(qtbot, tmp_path / "a")
+    watcher = make_tab(qtbot, tmp_path / "b")
+    try:
+        sign_in(qtbot, host, server.url)
+        sign_in(qtbot, watcher, server.url)
+        host.race_options = {"seed": "5", "speed": 20.0, "reads": 40, "hold_seconds": 20.0}
+        create_from_form(host, "chirashi", seats=2, cpus=0, level="club")
+        qtbot.waitUntil(lambda: isinstance(host.race_panel, OnlineFloorPanel) and host.race_panel.race.seat == 0,
+                        timeout=10_000)
+        panel: OnlineFloorPanel = host.race_panel
+        assert panel.begin_button.isVisible() and panel.banner.text() == tr("race.floor.waiting")
+        panel.begin_button.click()
+        qtbot.waitUntil(lambda: panel.race.view is not None, timeout=10_000)
+        assert panel.race.cpus == [1] and not panel.begin_button.isVisible()
+        row = {}
+
+        def listed() -> bool:
+            for r in range(watcher.table_list.rowCount()):
+                item = watcher.table_list.item(r, 0)
+                if item is not None and item.data(Qt.ItemDataRole.UserRole) == panel.table:
+                    row["r"] = r
+                    return True
+            return False
+        qtbot.waitUntil(listed, timeout=10_000)
+        assert watcher.table_list.item(row["r"], 1).text() == tr("race.floor.game",
+                                                                 game=tr("race.floor.name.chirashi"))
+        watcher.table_list.selectRow(row["r"])
+        watcher.watch_button.click()
+        qtbot.waitUntil(lambda: isinstance(watcher.race_panel, OnlineFloorPanel)
+                        and watcher.race_panel.race.view is not None, timeout=10_000)
+        seen: OnlineFloorPanel = watcher.race_panel
+        qtbot.waitUntil(lambda: len(seen.race.judged) >= 2, timeout=60_000)
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: seen.race.over is not None and panel.race.over is not None, timeout=20_000)
+    finally:
+        host.shutdown()
+        watcher.shutdown()
+    assert seen.race.seat is None and seen.race.read is None          # a spectator never gets race.read
+    assert seen.log.count() == len(seen.race.judged) and seen.race.judged[-1] == panel.race.judged[-1]
+    assert seen.race.over["by"] == panel.race.over["by"] == "resignation"
+    assert seen.banner.text() == floor_result_text(seen.race.over, None, seen.names())
+    assert not seen.begin_button.isVisible() and not seen.resign_button.isEnabled()
