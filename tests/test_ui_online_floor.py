@@ -76,6 +76,7 @@ def click_card(qtbot, panel: OnlineFloorPanel, card: int) -> None:
 def test_the_form_offers_the_floor_races_with_seats_cpus_and_level(qtbot, tmp_path):
     tab = make_tab(qtbot, tmp_path)
     tab.kind_box.setCurrentIndex(tab.kind_box.findData("genpei/standard"))
+    assert tab.length_spin.value() == 0                 # no CPUs until asked: the host may begin with them
     assert tab.kind_box.currentText() == tr("race.floor.game", game=tr("race.floor.name.genpei"))
     seats = [tab.seats_box.itemData(i) for i in range(tab.seats_box.count())]
     assert seats[0] == 2 and seats[-1] == 12

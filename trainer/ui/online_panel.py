@@ -495,6 +495,7 @@ class OnlinePanel(QWidget):
         self.length_label.setText(tr("race.floor.cpus"))
         self.length_spin.setSingleStep(1)
         if self._floor_kind != game:          # a new game: no CPUs until asked (the host may begin with them)
+            self.length_spin.setMinimum(0)
             self.length_spin.setValue(0)
         self._floor_kind = game
         self._floor_seats_changed()
