@@ -243,6 +243,37 @@ def online_mubeyama(qtbot, w):
     tab._table_changed()
 
 
+def online_floor(qtbot, w):
+    """An online chirashi-dori table (4 seats, two the table's CPUs) with three reads judged."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import CPU, HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    from trainer.ui.online_floor import OnlineFloorPanel
+    from trainer.ui.online_panel import TABLE
+    tab = _tab(w, "mode.online")
+    panel = OnlineFloorPanel("r1a2b3c4d", lambda *a, **k: None, tab.settings, tab.voices)
+    tab.race_panel = panel
+    tab.game_area.addWidget(panel, 1)
+    tab.pages.setCurrentIndex(TABLE)
+    game = new_session(find("chirashi"), 7, (HUMAN, HUMAN, CPU, CPU), {"clock": FakeClock(0.0), "cpu_level": "club"})
+    game.begin()
+    names = ["emi", "ken", "CPU (club)", "CPU (strong)"]
+    panel.apply({"type": "race.start", "table": panel.table, "game": "chirashi", "seat": 0, "names": names,
+                 "cpus": [2, 3], "speed": 1, "floor_ms": 100, "verse": "kami", "reach": None})
+    on_floor = [card for card, _ in game.view(0).floor]
+    reads = [(0, [312, 455, None, None], []), (2, [None, 520, None, None], [1]), (None, [None, None, None, None], [])]
+    for n, (taker, times, faulted) in enumerate(reads, start=1):
+        panel._kimariji[n] = "あきの"
+        panel.apply({"type": "race.judged", "table": panel.table, "read": n, "poem": on_floor[n], "kimariji": "あきの",
+                     "taker": taker, "taker_ms": 312 if taker == 0 else 498 if taker == 2 else None,
+                     "reaction_ms": times, "faulted": faulted, "scores": [1, 0, 1, 0], "owing": None,
+                     "stalled": [], "fast": [], "timed_out": False})
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
+                 "scores": [1, 0, 1, 0]})
+    tab._table_changed()
+
+
 def _whole_score_sheet(w):
     """Unsun's score sheet filled to its 8 deals (after the screenshot: the rows are made up)."""
     sheet = w.games.show_game("unsun").shell.scores
@@ -286,7 +317,7 @@ def _games():
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
            ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race),
-           ("online_mubeyama", online_mubeyama)] + \
+           ("online_mubeyama", online_mubeyama), ("online_floor", online_floor)] + \
     [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "kimariji_henka", "positional")] + \
     [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku", "nanae")]
 

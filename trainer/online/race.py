@@ -42,12 +42,14 @@ class RaceRead:
     kami_s: float
     card_s: float
     ma_s: float
+    verse: str = "kami"            # the verse read: "shimo" in sakasama and shimonoku (a floor race)
 
     @classmethod
     def of(cls, frame: dict[str, Any]) -> "RaceRead":
         return cls(str(frame["table"]), int(frame["read"]), int(frame["poem"]), int(frame["mora"]),
                    str(frame.get("kimariji", "")), float(frame["start_at"]), float(frame.get("speed") or 1.0),
-                   float(frame["kimariji_s"]), float(frame["kami_s"]), float(frame["card_s"]), float(frame["ma_s"]))
+                   float(frame["kimariji_s"]), float(frame["kami_s"]), float(frame["card_s"]), float(frame["ma_s"]),
+                   "shimo" if frame.get("verse") == "shimo" else "kami")
 
     @property
     def kimariji_at(self) -> float:
@@ -197,7 +199,8 @@ class RaceState:
                             faults[0] if faults else None)
 
 
-__all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA"]
+__all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "FloorRaceState", "decode_floor_view", "FLOOR_GAMES",
+           "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA"]
 
 
 @dataclass
@@ -260,3 +263,75 @@ def decode_mubeyama_view(payload: Any, pending: str) -> Any:
     if isinstance(kind, type) and dataclasses.is_dataclass(kind) and isinstance(payload, dict):
         view = dataclasses.replace(view, pending=codec._from_json("mubeyama", kind, payload.get("pending")))
     return view
+
+
+FLOOR_GAMES = ("chirashi", "sakasama", "genpei", "relay", "shimonoku")
+"""The floor races the server plays (``docs/online-races.md``, "The floor races")."""
+
+
+@dataclass
+class FloorRaceState(RaceState):
+    """An online floor race (chirashi-dori, sakasama, Genpei, relay, shimonoku): the same reads,
+    holds and result as a kyōgi table, the seat's own view of the floor (``race.view``, decoded
+    into the engine's `View` the Games tab draws), the scores, the CPU seats and a send owed."""
+
+    game: str = "chirashi"
+    view: Any = None
+    scores: list[int] = field(default_factory=list)
+    cpus: list[int] = field(default_factory=list)
+    reach: list[int] | None = None
+    owe: dict[str, Any] | None = None                 # race.owe to this seat, until the view says it is sent
+    stand_ins: list[int] = field(default_factory=list)
+
+    @property
+    def started(self) -> bool:
+        return self.view is not None
+
+    def apply(self, frame: dict[str, Any]) -> bool:
+        kind = frame.get("type")
+        if kind != "rating" and frame.get("table") not in (None, self.table):
+            return False
+        if kind == "race.start":
+            self.seat, self.game = frame.get("seat"), str(frame.get("game", self.game))
+            self.names = list(frame.get("names") or [])
+            self.cpus, self.reach = list(frame.get("cpus") or []), frame.get("reach")
+            self.floor_ms = float(frame.get("floor_ms", 100.0))
+            self.offset_ms, self.error_ms = frame.get("offset_ms"), frame.get("error_ms")
+        elif kind == "race.view":
+            self.view = decode_floor_view(frame["view"])
+            self.scores = list(frame.get("scores") or self.scores)
+            owing = self.view.owing
+            if owing is None or owing[0] != self.seat:
+                self.owe = None
+        elif kind == "race.owe":
+            self.owe = frame if frame.get("seat") == self.seat else None
+        elif kind == "race.judged":
+            self.judged.append(frame)
+            self.scores = list(frame.get("scores") or self.scores)
+        elif kind == "race.watching":
+            self.names = list(frame.get("names") or self.names)
+            self.judged = list(frame.get("history") or [])
+            if frame.get("view") is not None:
+                self.view = decode_floor_view(frame["view"])
+        elif kind == "race.stand_in":
+            seat = int(frame["seat"])
+            self.stand_ins.append(seat)
+            if 0 <= seat < len(self.names) and frame.get("name"):
+                self.names[seat] = str(frame["name"])
+        elif kind == "race.over":
+            self.over, self.owe = frame, None
+        else:
+            return super().apply(frame)
+        return True
+
+    @property
+    def races_now(self) -> bool:
+        """This seat races the card being read (not sitting out, on turn in relay)."""
+        return self.seat is not None and self.view is not None and self.seat in self.view.eligible
+
+
+def decode_floor_view(payload: Any) -> Any:
+    """A floor race's ``race.view`` as the engine's `View` (the server's codec, read back)."""
+    from trainer.rules.chirashi import View
+    from trainer.server import codec
+    return codec._from_json("chirashi", View, payload)  # the codec's one reader of its JSON

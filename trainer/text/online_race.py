@@ -142,6 +142,76 @@ def result_text(over: dict[str, Any], me: int | None, names: Sequence[str | None
     return head
 
 
+FLOOR_MESSAGES: dict[str, tuple[str, str]] = {
+    "race.floor.name.chirashi": ("散らし取り", "Chirashi-dori"),
+    "race.floor.name.sakasama": ("逆さまかるた", "Sakasama karuta"),
+    "race.floor.name.genpei": ("源平合戦", "Genpei-gassen"),
+    "race.floor.name.relay": ("リレーかるた", "Relay karuta"),
+    "race.floor.name.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.floor.game": ("{game}（オンライン）", "{game} (online)"),
+    "race.floor.title": ("卓 {table} — {game}", "Table {table} — {game}"),
+    "race.floor.players": ("人数", "Players"),
+    "race.floor.cpu_seat": ("CPU（席{n}）", "CPU (seat {n})"),
+    "race.floor.cpus": ("CPU の人数", "CPU players"),
+    "race.floor.begin": ("空席を CPU にして始める", "Begin (CPUs in empty seats)"),
+    "race.floor.waiting": ("参加者を待っています", "Waiting for players"),
+    "race.floor.send": ("自陣の札を {cards} 枚クリックして送ってください",
+                        "Click {cards} card(s) of your side to send"),
+    "race.floor.sending_other": ("{who} が送る札を選んでいます", "{who} is choosing a card to send"),
+    "race.floor.resting": ("{number} 枚目：お手つきのため休み", "Read {number}: you sit out (a fault)"),
+    "race.floor.not_turn": ("{number} 枚目：あなたの番ではありません", "Read {number}: not your turn"),
+    "race.floor.nobody": ("誰も取らず", "nobody took it"),
+    "race.floor.fault": ("お手つき：{who}", "fault: {who}"),
+    "race.floor.late": ("遅い：{who}", "late: {who}"),
+    "race.floor.taken": ("取った札", "Cards taken"),
+    "race.floor.side_left": ("組の陣の残り", "Cards left on the team's side"),
+    "race.floor.score": ("{who}：{n}", "{who}: {n}"),
+    "race.floor.over": ("終局（{by}）：勝ち {winners}", "Game over ({by}): won by {winners}"),
+    "race.floor.by.side_empty": ("陣が空になった", "a side emptied"),
+    "race.floor.by.stack_empty": ("札を読み終えた", "every card read"),
+    "race.floor.by.floor_empty": ("場の札がなくなった", "the floor emptied"),
+    "race.floor.by.stack_out": ("札を読み終えた", "every card read"),
+    "race.floor.by.reads": ("読み数の上限", "the read limit"),
+    "race.floor.stand_in": ("{who} の席は CPU が代わります", "A CPU plays {who}'s seat from now on"),
+}
+add_messages(FLOOR_MESSAGES)
+
+
+def floor_judged_line(frame: dict[str, Any], me: int | None, names: Sequence[str | None],
+                      kimariji: str = "") -> str:
+    """One judged floor-race read (``race.judged``) as a log line: number, kimariji and card,
+    the taker and their time, the people's other times, faults:
+    ``  3. これ（10） → You +250 ms （Aki +400 ms） [fault: CPU (club)]``."""
+    head = f"{frame['read']:>3}. {kimariji}（{frame['poem']}）"
+    times = frame.get("reaction_ms") or []
+    faulted = set(frame.get("faulted") or [])
+    taker = frame.get("taker")
+    if taker is None:
+        what = f"→ {tr('race.floor.nobody')}"
+    else:
+        ms = frame.get("taker_ms")
+        what = f"→ {who(taker, me, names)} {reaction_text(round(ms), False) if ms is not None else ''}".rstrip()
+    others = [f"{who(s, me, names)} {reaction_text(round(ms), False)}" for s, ms in enumerate(times)
+              if ms is not None and s != taker and s not in faulted]
+    parts = [head, what, f"（{'　'.join(others)}）" if others else ""]
+    if faulted:
+        parts.append(f"[{tr('race.floor.fault', who='、'.join(who(s, me, names) for s in sorted(faulted)))}]")
+    flags = flag_lines(frame, me, names)
+    if frame.get("timed_out"):
+        flags.append(tr("race.online.timed_out"))
+    parts += [f"⚠ {f}" for f in flags]
+    return " ".join(p for p in parts if p)
+
+
+def floor_result_text(over: dict[str, Any], me: int | None, names: Sequence[str | None]) -> str:
+    """The end of a floor race (``race.over``): how it ended and who won."""
+    by = over.get("by")
+    key = f"race.floor.by.{by}" if f"race.floor.by.{by}" in FLOOR_MESSAGES else f"race.online.by.{by}"
+    how = tr(key) if key in FLOOR_MESSAGES or key in RACE_MESSAGES else str(by or "")
+    winners = "、".join(who(s, me, names) for s in over.get("winners") or []) or "—"
+    return tr("race.floor.over", by=how, winners=winners)
+
+
 def rating_text(frame: dict[str, Any]) -> str:
     """A rated match's new rating (``rating``): "Rating 1532 (+32)"."""
     change = float(frame.get("change") or 0)
@@ -149,4 +219,5 @@ def rating_text(frame: dict[str, Any]) -> str:
     return tr("race.online.rating", rating=f"{float(frame['rating']):.0f}", change=f"{sign}{abs(change):.0f}")
 
 
-__all__ = ["RACE_MESSAGES", "judged_line", "flag_lines", "result_text", "rating_text", "who"]
+__all__ = ["RACE_MESSAGES", "FLOOR_MESSAGES", "floor_judged_line", "floor_result_text",
+           "judged_line", "flag_lines", "result_text", "rating_text", "who"]

@@ -238,6 +238,9 @@ class FloorView(QWidget):
         self.names: list[str] = []
         self.last: int | None = None
         self.sending = False
+        self.me = 0                          # the person's seat (online it may be any)
+        self.own_side = 0                    # the side a send marks (Genpei: the giver's)
+        self.turned = False                  # Genpei/relay seen from Heiji's end (online, a seat of team 1)
         self.setMinimumSize(520, 420)
         self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
@@ -284,8 +287,11 @@ class FloorView(QWidget):
                 x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
                 self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
                 continue
-            centre = QPointF(f.left() + spot.x * f.width(), f.top() + spot.y * f.height())
-            self._rects[card] = (centre, w, h, spot.angle)
+            x, y, angle = spot.x, spot.y, spot.angle
+            if self.turned and self.teams and not self.areas:     # the whole floor turned half round
+                x, y, angle = 1 - x, 1 - y, (0.0 if abs(angle) == 180.0 else 180.0)
+            centre = QPointF(f.left() + x * f.width(), f.top() + y * f.height())
+            self._rects[card] = (centre, w, h, angle)
 
     def card_at(self, pos: QPointF) -> int | None:
         """The topmost card under `pos` (cards drawn later lie on top)."""
@@ -346,7 +352,7 @@ class FloorView(QWidget):
 
     def _paint_areas(self, p: QPainter, v: View) -> None:
         """Each player's area, the person's reach (own and the opponent facing) outlined."""
-        reach = {0, OPPOSITE[0]}
+        reach = {self.me, OPPOSITE[self.me]}
         for seat in range(self.players):
             rect = self.area_rect(seat).adjusted(3, 3, -3, -3)
             gone = seat not in v.eligible
@@ -355,7 +361,7 @@ class FloorView(QWidget):
             p.drawRoundedRect(rect, 6, 6)
 
     def _paint_cards(self, p: QPainter, v: View) -> None:
-        own_side = 0
+        own_side = self.own_side
         for card, (centre, w, h, angle) in self._rects.items():
             p.save()
             p.translate(centre)
@@ -377,6 +383,8 @@ class FloorView(QWidget):
             r, f = self.area_rect(seat), self.floor_rect()
             return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
         x, y = seat_position(seat, self.players, self.teams)
+        if self.turned and self.teams:
+            x, y = 1 - x, 1 - y
         return self._label_place(x, y)
 
     def _label_place(self, x: float, y: float) -> tuple[float, float, bool]:
@@ -423,7 +431,7 @@ class FloorView(QWidget):
             if along_side:                   # a seat at the side: its label runs along the edge
                 p.rotate(-90 if x < 0.5 else 90)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(255, 255, 255, 200) if seat else QColor("#fff3c4"))
+            p.setBrush(QColor(255, 255, 255, 200) if seat != self.me else QColor("#fff3c4"))
             p.drawRoundedRect(QRectF(-width / 2, -11, width, 22), 6, 6)
             p.setPen(QColor("#222"))
             p.drawText(QRectF(-width / 2, -11, width, 22), Qt.AlignmentFlag.AlignCenter, text)

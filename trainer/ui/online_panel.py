@@ -31,6 +31,8 @@ from trainer.online.table import RemoteTable
 from trainer.games.protocol import IllegalAction
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
+from trainer.online.race import FLOOR_GAMES
+from trainer.ui.online_floor import OnlineFloorPanel
 from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
 from trainer.ui.online_race import OnlineRacePanel
 from trainer.ui.online_table import OnlineTablePanel, panel_for
@@ -134,6 +136,8 @@ def game_label(game: str, variant: str) -> str:
         return tr("race.online.game")
     if game == MUBEYAMA:
         return f"{tr('race.mubeyama.game')} — {tr(f'mubeyama.variant.{variant}')}"
+    if game in FLOOR_GAMES:
+        return tr("race.floor.game", game=tr(f"race.floor.name.{game}"))
     if game == "yomi37":
         return tr("yomi.variant.yomi37")
     if game == "yomi" and variant == "wild":
@@ -162,7 +166,7 @@ class OnlinePanel(QWidget):
         self.conn: Connection | None = None
         self.remote: RemoteTable | None = None
         self.game_panel: Any = None
-        self.race_panel: OnlineRacePanel | OnlineMubeyamaPanel | None = None
+        self.race_panel: OnlineRacePanel | OnlineMubeyamaPanel | OnlineFloorPanel | None = None
         self._race_games: dict[str, str] = {}           # race tables created here: their game
         self.race_tables: list[dict[str, Any]] = []     # race.list: the race tables in the lobby
         self.leaders: list[dict[str, Any]] = []
@@ -170,6 +174,7 @@ class OnlinePanel(QWidget):
         self._race_codes: dict[str, str] = {}
         self.race_options: dict[str, Any] = {}
         """More ``race.create`` fields for a race table made from the form (a test's ``karafuda: 0``)."""
+        self._floor_kind = ""                 # the floor race the create form was last set for
         self._race_poll = QTimer(self, interval=3000)   # race tables are not in the lobby's pushes
         self._race_poll.timeout.connect(self.ask_race_tables)
         self.lobby: list[dict[str, Any]] = []
@@ -267,6 +272,7 @@ class OnlinePanel(QWidget):
         self.length_spin = QSpinBox()
         self.private_box = QCheckBox()
         self.kind_box.currentIndexChanged.connect(self._kind_changed)
+        self.seats_box.currentIndexChanged.connect(self._floor_seats_changed)
         self.game_label, self.seats_label, self.level_label, self.timer_label = QLabel(), QLabel(), QLabel(), QLabel()
         form.addRow(self.game_label, self.kind_box)
         form.addRow(self.seats_label, self.seats_box)
@@ -407,6 +413,13 @@ class OnlinePanel(QWidget):
             self.conn.send("race.create", game=MUBEYAMA, variant=variant, private=self.private_box.isChecked(),
                            **self.race_options)
             return
+        if game in FLOOR_GAMES:
+            self.notice.clear()
+            seats, cpus = int(self.seats_box.currentData()), self.length_spin.value()
+            self.conn.send("race.create", game=game, seats=seats, cpus=list(range(seats - cpus, seats)),
+                           level=self.level_box.currentData(), private=self.private_box.isChecked(),
+                           **self.race_options)
+            return
         minutes = self.timer_spin.value()
         length = {LENGTH[game][0]: self.length_spin.value()} if game in LENGTH else {}
         self.notice.clear()
@@ -425,6 +438,9 @@ class OnlinePanel(QWidget):
         self.create_form.setRowVisible(self.length_spin, game != MUBEYAMA)
         self.private_box.setText(tr("race.online.private" if game == RACE else "online.private"))
         if game == MUBEYAMA:
+            return
+        if game in FLOOR_GAMES:
+            self._floor_form(game)
             return
         if race:
             self.length_label.setText(tr("race.online.cards"))
@@ -454,6 +470,45 @@ class OnlinePanel(QWidget):
         self.length_spin.setSingleStep(2 if game == "umebotan" else 1)     # Ume Botan: an even number
         self.length_spin.setValue(usual)
 
+    def _floor_form(self, game: str) -> None:
+        """A floor race's form: its seats (the registry's range), the CPUs among them, their level."""
+        from trainer.games.registry import find
+        from trainer.players.karuta_cpu import LEVELS as RACE_LEVELS
+        self.create_form.setRowVisible(self.timer_spin, False)
+        variant = find(game)
+        keep = self.seats_box.currentData()
+        self.seats_box.blockSignals(True)
+        self.seats_box.clear()
+        for n in range(variant.min_seats, variant.max_seats + 1):
+            self.seats_box.addItem(str(n), n)
+        fits = keep if keep and variant.min_seats <= keep <= variant.max_seats and self._floor_kind == game else None
+        self.seats_box.setCurrentIndex(max(0, self.seats_box.findData(fits or variant.seats)))
+        self.seats_box.blockSignals(False)
+        keep_level = self.level_box.currentData()
+        self.level_box.clear()
+        for level in RACE_LEVELS:
+            self.level_box.addItem(tr(f"level.{level}"), level)
+        k = self.level_box.findData(keep_level)
+        self.level_box.setCurrentIndex(k if k >= 0 else self.level_box.findData("club"))
+        self.length_label.setVisible(True)
+        self.length_spin.setVisible(True)
+        self.length_label.setText(tr("race.floor.cpus"))
+        self.length_spin.setSingleStep(1)
+        if self._floor_kind != game:          # a new game: no CPUs until asked (the host may begin with them)
+            self.length_spin.setMinimum(0)
+            self.length_spin.setValue(0)
+        self._floor_kind = game
+        self._floor_seats_changed()
+
+    def _floor_seats_changed(self) -> None:
+        """A floor race keeps a seat for the person: at most seats − 1 CPUs."""
+        game = str(self.kind_box.currentData() or "").split("/")[0]
+        seats = self.seats_box.currentData()
+        if game in FLOOR_GAMES and seats:
+            keep = self.length_spin.value()
+            self.length_spin.setRange(0, int(seats) - 1)
+            self.length_spin.setValue(min(keep, int(seats) - 1))
+
     def _show_lobby(self, tables: list[dict[str, Any]]) -> None:
         keep = self.selected_table()
         self.lobby = tables
@@ -480,6 +535,14 @@ class OnlinePanel(QWidget):
     def _race_cells(t: dict[str, Any]) -> list[str]:
         names = [n or tr("online.seat_free") for n in (t.get("names") or [None, None])]
         taken = sum(1 for n in t.get("names") or [] if n)
+        if t.get("game") in FLOOR_GAMES:
+            seats = t.get("seats") or []
+            shown = [s.get("name") or "?" if isinstance(s, dict) and "name" in s else tr("online.seat_cpu")
+                     if isinstance(s, dict) else tr("online.seat_free") for s in seats] or names
+            status = f"race.online.status.{t.get('status')}"
+            return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
+                    game_label(t["game"], ""), f"{sum(1 for s in seats if s)}/{len(shown)}: " + ", ".join(shown),
+                    tr(status) if status in MESSAGES else str(t.get("status", "")), "—"]
         if t.get("game") == MUBEYAMA:
             return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
                     tr("race.mubeyama.game"), f"{taken}/{len(names)}: " + ", ".join(names),
@@ -661,8 +724,9 @@ class OnlinePanel(QWidget):
         if kind == "race.created":
             if frame.get("code"):
                 self._race_codes[frame["table"]] = frame["code"]
-            kind_data = str(self.kind_box.currentData() or "")
-            self._race_games[frame["table"]] = kind_data.split("/")[0] if kind_data.startswith(MUBEYAMA) else RACE
+            kind_game = str(self.kind_box.currentData() or "").split("/")[0]
+            self._race_games[frame["table"]] = kind_game if kind_game == MUBEYAMA or kind_game in FLOOR_GAMES \
+                else RACE
             self.join_race(frame["table"])
             return
         if kind in ("race.joined", "race.watching", "race.resumed") and (
@@ -672,6 +736,10 @@ class OnlinePanel(QWidget):
                 and not isinstance(self.race_panel, OnlineMubeyamaPanel):
             self._race_games[frame["table"]] = MUBEYAMA      # joined by invitation: the start says the game
             self._open_race(frame["table"], MUBEYAMA)
+        elif kind == "race.start" and frame.get("game") in FLOOR_GAMES and self.race_panel is not None \
+                and not isinstance(self.race_panel, OnlineFloorPanel):
+            self._race_games[frame["table"]] = frame["game"]
+            self._open_race(frame["table"], frame["game"])
         panel = self.race_panel
         if panel is not None:
             panel.apply(frame)
@@ -691,8 +759,11 @@ class OnlinePanel(QWidget):
     def _open_race(self, table: str, game: str = RACE) -> None:
         self._close_table()
         assert self.conn is not None
-        panel_type = OnlineMubeyamaPanel if game == MUBEYAMA else OnlineRacePanel
+        panel_type = OnlineMubeyamaPanel if game == MUBEYAMA else OnlineFloorPanel if game in FLOOR_GAMES \
+            else OnlineRacePanel
         self.race_panel = panel_type(table, self.conn.send, self.settings, self.voices)
+        if isinstance(self.race_panel, OnlineFloorPanel):
+            self.race_panel.race.game = game
         code = self._race_codes.get(table)
         self.invitation = f"{table}/{code}" if code else None
         self.game_area.addWidget(self.race_panel, 1)
@@ -823,6 +894,8 @@ class OnlinePanel(QWidget):
         from trainer.rules.mubeyama import VARIANTS
         for variant in VARIANTS:
             self.kind_box.addItem(game_label(MUBEYAMA, variant), f"{MUBEYAMA}/{variant}")
+        for game in FLOOR_GAMES:
+            self.kind_box.addItem(game_label(game, "standard"), f"{game}/standard")
         self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(keep)))
         self.kind_box.blockSignals(False)
         self._kind_changed()

@@ -102,7 +102,8 @@ class RaceReading:
         self._released(read)
         g = self.settings.get
         # the card alone, its kami-no-ku at once (no ma before it: the server set the moment)
-        timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False)
+        timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False,
+                               shimo_only=read.verse == "shimo")   # sakasama, shimonoku: the shimo-no-ku alone
         self.driver.start([read.poem], timing=timing, joka=False, start_at=read.start_at)
 
     def _mark(self, read: RaceRead, name: str) -> float | None:
@@ -117,13 +118,19 @@ class RaceReading:
     def kimariji_time(self, read: RaceRead) -> float:
         """When the kimariji (the mora that completes it now) sounded here; the programme's
         layout from the start moment while this reading has not placed it yet."""
-        start = self._mark(read, "kami_start")
-        mora = self._mark(read, f"kami:mora:{read.mora}")
+        start = self._mark(read, f"{read.verse}_start")
+        mora = self._mark(read, f"{read.verse}:mora:{read.mora}")
         if start is None or mora is None:
             return read.kimariji_at
         return max(start, mora)
 
     def part_of(self, read: RaceRead, stamp: float) -> str:
+        if read.verse == "shimo":          # the read verse is "kami" on the wire, the yoin after it "shimo"
+            verse_end = self._mark(read, "shimo_end")
+            if verse_end is None:
+                return read.programme_part((stamp - read.start_at) * read.speed)
+            yoin_s = (read.card_s - read.kami_s) / read.speed
+            return KAMI if stamp < verse_end else SHIMO if stamp < verse_end + yoin_s else MA
         kami_end, shimo_end = self._mark(read, "kami_end"), self._mark(read, "shimo_end")
         if kami_end is None or shimo_end is None:
             return read.programme_part((stamp - read.start_at) * read.speed)
