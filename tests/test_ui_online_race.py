@@ -462,3 +462,68 @@ def test_a_dropped_connection_resumes_the_race_with_the_same_floor(qtbot, tmp_pa
     numbers = [j["read"] for j in race.judged]
     assert numbers == sorted(set(numbers)) and numbers[0] == 1       # every read judged once, in order
     assert race.offset_ms is not None and tab.conn.races == set()
+
+
+def test_the_joka_is_read_before_card_1_and_a_press_during_it_is_a_fault_at_read_1(qtbot, tmp_path, server,
+                                                                                   store, monkeypatch):
+    """Card 1's ``race.read`` names the joka read before it (``joka_s``): the tab reads the joka with
+    its own voice, so that card 1's kami-no-ku begins at the moment the server set, and a press on
+    the floor while the joka sounds is sent in the part "joka" and judged seat 0's fault at read 1.
+    The server reads at speed 2 here: its joka (13.8 s of programme) leaves 6.9 s, the tone voice's
+    joka and ma take 4.3 s."""
+    from audio.fake_voice import ToneVoice
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    monkeypatch.setitem(MATCH, "speed", 2.0)
+    settings = S.Settings(QSettings(str(tmp_path / "j.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.PAUSE, 0.3), (S.SPEED, 1.0), (S.MA, 0.3), (S.JOKA_GAP, 0.3)):
+        settings.set(key, value)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
+    qtbot.addWidget(tab)
+    tab.show()
+    bot = BotThread(server.url)
+    started: list[tuple[int, float]] = []        # (poem, when its kami-no-ku began here); 0 is the joka
+    touches: list[dict[str, Any]] = []
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+        tab.join(table)
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        panel = tab.race_panel
+        original = panel.send
+
+        def send(kind: str, **fields: Any) -> Any:
+            if kind == "race.touch":
+                touches.append(fields)
+            return original(kind, **fields)
+        panel.send = send
+
+        first: dict[str, Any] = {}
+
+        def on_card(poem: int) -> None:
+            started.append((poem, panel.clock.now()))
+            if poem == 0:               # the joka began: a press on one's own side a moment into it
+                first["read"] = panel.race.read
+                QTimer.singleShot(300, lambda: click(qtbot, panel, panel.race.sides[0][0]))
+            elif "kami" not in first:
+                first["kami"] = panel.driver.mark_time(0, "kami_start")
+        panel.driver.card_started.connect(on_card)
+        bot.sit_and_play(table)
+        qtbot.waitUntil(lambda: bool(panel.race.judged), timeout=60_000)
+        read, kami_here = first["read"], first["kami"]
+        assert read.number == 1 and read.joka_s > 5.0
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        bot.future.result(20)
+    finally:
+        bot.stop()
+        tab.shutdown()
+    assert [poem for poem, _ in started[:2]] == [0, read.poem], "the joka, then card 1"
+    assert started[0][1] < read.start_at - 3.0, "the joka sounded seconds before card 1"
+    assert abs(kami_here - read.start_at) < 0.03, "card 1's kami-no-ku began when the server set it"
+    assert touches and touches[0]["part"] == "joka" and touches[0]["read"] == 1
+    assert touches[0]["reaction_ms"] < -3000              # from card 1's kimariji, seconds before it
+    judged = panel.race.judged[0]
+    assert judged["read"] == 1 and any(seat == 0 for seat, _ in judged["faults"]), judged
+

@@ -24,7 +24,7 @@ from typing import Any
 
 from trainer.server.race_protocol import PARTS
 
-KAMI, SHIMO, MA = PARTS[:3]        # ("joka": a touch before read 1; this client reads no joka)
+KAMI, SHIMO, MA, JOKA = PARTS      # the joka: before kyōgi's first card (read 1) only
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,14 @@ class RaceRead:
     kami_s: float
     card_s: float
     ma_s: float
+    joka_s: float = 0.0          # kyōgi's read 1: programme seconds of the joka before its kami-no-ku
 
     @classmethod
     def of(cls, frame: dict[str, Any]) -> "RaceRead":
         return cls(str(frame["table"]), int(frame["read"]), int(frame["poem"]), int(frame["mora"]),
                    str(frame.get("kimariji", "")), float(frame["start_at"]), float(frame.get("speed") or 1.0),
-                   float(frame["kimariji_s"]), float(frame["kami_s"]), float(frame["card_s"]), float(frame["ma_s"]))
+                   float(frame["kimariji_s"]), float(frame["kami_s"]), float(frame["card_s"]), float(frame["ma_s"]),
+                   float(frame.get("joka_s") or 0.0))
 
     @property
     def kimariji_at(self) -> float:
@@ -57,6 +59,8 @@ class RaceRead:
 
     def programme_part(self, at: float) -> str:
         """The part of the reading `at` (seconds from the kami-no-ku's start, programme time) falls in."""
+        if at < 0 and self.joka_s:
+            return JOKA
         return KAMI if at < self.kami_s else SHIMO if at < self.card_s else MA
 
     def touch(self, card: int, reaction_ms: float, stamp: float, part: str, stall: bool) -> dict[str, Any]:
@@ -197,7 +201,8 @@ class RaceState:
                             faults[0] if faults else None)
 
 
-__all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA"]
+__all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "OnlineRecord", "decode_mubeyama_view",
+           "KAMI", "SHIMO", "MA", "JOKA"]
 
 
 @dataclass

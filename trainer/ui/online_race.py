@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QMessageBox, QP
                                QVBoxLayout, QWidget)
 
 from audio.clock import SYSTEM, Clock
-from trainer.online.race import KAMI, MA, SHIMO, RaceRead, RaceState
+from trainer.online.race import JOKA, KAMI, MA, SHIMO, RaceRead, RaceState
 from trainer.rules.territory import LayoutError, Territory
 from trainer.text.kyogi import reaction_text
 from trainer.text.online_race import flag_lines, judged_line, rating_text, result_text, who
@@ -101,6 +101,13 @@ class RaceReading:
         self._ma.stop()
         self._released(read)
         g = self.settings.get
+        if read.joka_s and g(S.JOKA):
+            # kyōgi's first card: the joka before it, this voice's joka and ma ending as the card's
+            # kami-no-ku begins at the moment the server set (the server released it joka_s early)
+            timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=True,
+                                   joka_gap=g(S.JOKA_GAP))
+            self.driver.start([read.poem], timing=timing, joka=True, start_at=read.start_at, first_card_at=True)
+            return
         # the card alone, its kami-no-ku at once (no ma before it: the server set the moment)
         timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False)
         self.driver.start([read.poem], timing=timing, joka=False, start_at=read.start_at)
@@ -124,6 +131,10 @@ class RaceReading:
         return max(start, mora)
 
     def part_of(self, read: RaceRead, stamp: float) -> str:
+        """The part of this reading a press at `stamp` fell in: before read 1's kami-no-ku
+        (whether the joka was heard or not) it is the joka, a fault the server charges with read 1."""
+        if read.joka_s and stamp < (self._mark(read, "kami_start") or read.start_at):
+            return JOKA
         kami_end, shimo_end = self._mark(read, "kami_end"), self._mark(read, "shimo_end")
         if kami_end is None or shimo_end is None:
             return read.programme_part((stamp - read.start_at) * read.speed)

@@ -139,6 +139,13 @@ def reword(words: tuple[str, str]) -> str:
     return tr(msg, mode=tr(mode)) if mode else tr(msg)
 
 
+def _lead_in(programme, first_card_at: float | None) -> float | None:
+    """When `programme` must begin for its first card's kami-no-ku to begin at `first_card_at`."""
+    if first_card_at is None or not programme.has_mark(0, "kami_start"):
+        return first_card_at
+    return first_card_at - programme.seconds(programme.mark_sample(0, "kami_start"))
+
+
 class ReadingDriver(QObject):
     card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
     kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
@@ -206,12 +213,15 @@ class ReadingDriver(QObject):
             notify_sound(message, words)
 
     # -- control -----------------------------------------------------------------------------
-    def start(self, order, timing, joka: bool, start_at: float | None = None) -> None:
+    def start(self, order, timing, joka: bool, start_at: float | None = None, *,
+              first_card_at: bool = False) -> None:
         """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked.
 
         `start_at` (perf_counter, the player's clock): begin sounding then, not as soon as
         the programme is built (an online race's card starts at the moment the server set;
-        a programme built later than that starts at once)."""
+        a programme built later than that starts at once). With `first_card_at`, `start_at`
+        is when the first card's kami-no-ku begins: what comes before it (the joka, as long
+        as this voice reads it) starts that much earlier."""
         from audio.programme import Programme, ReadingSettings
         self.stop()
         if not self._make_room():
@@ -236,7 +246,8 @@ class ReadingDriver(QObject):
             return Programme.build(voice, order, settings, notices=notices)
 
         task = BackgroundTask(build, self)
-        task.succeeded.connect(lambda prog: self._play_at(prog, order, generation, start_at))
+        task.succeeded.connect(lambda prog: self._play_at(prog, order, generation,
+                                                          _lead_in(prog, start_at) if first_card_at else start_at))
         task.failed.connect(self._failed)
         self._task = task
         self._set_state(PLAYING)
