@@ -268,6 +268,9 @@ def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbo
         tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
         assert not tab.seats_box.isVisible() and tab.length_label.text() == tr("race.online.cards")
         tab.length_spin.setValue(3)
+        assert tab.race_form.karafuda_spin.maximum() == 94          # the cards not dealt
+        tab.race_form.karafuda_spin.setValue(0)
+        tab.race_form.spins["floor_ms"].setValue(150)
         tab.private_box.setChecked(True)
         tab.create_button.click()
         qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
@@ -277,6 +280,7 @@ def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbo
         panel = tab.race_panel
         qtbot.waitUntil(lambda: panel.race.started, timeout=10_000)
         assert [len(s) for s in panel.race.sides] == [3, 3] and not panel.race.rated
+        assert panel.race.floor_ms == 150.0                         # the form's option, as the server took it
         assert len(panel.floor.floor.own) == 3 and len(panel.floor.floor.opp) == 3
         panel.confirm_resign = lambda: True
         panel.resign_button.click()
@@ -527,3 +531,59 @@ def test_the_joka_is_read_before_card_1_and_a_press_during_it_is_a_fault_at_read
     judged = panel.race.judged[0]
     assert judged["read"] == 1 and any(seat == 0 for seat, _ in judged["faults"]), judged
 
+
+class SentFrames:
+    """A connection that keeps what the tab sends (no server: the create form's message only)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.sent.append((kind, fields))
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbot, tmp_path, store):
+    """The form's karafuda and timing rows: shown for a race table (karafuda for kyōgi only), sent
+    only when changed from the server's defaults, the karafuda bounded by the cards not dealt,
+    and worded in both languages."""
+    tab = make_tab(qtbot, tmp_path, store)
+    conn = SentFrames()
+    tab.conn = conn
+    form = tab.race_form
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
+    assert not form.isHidden() and not form.karafuda_spin.isHidden()     # (the lobby page is not shown)
+    tab.create_button.click()
+    assert conn.sent[-1] == ("race.create", {"game": "kyogi", "cards": 25, "private": False})   # the standard table
+    assert form.karafuda_spin.text() == tr("race.form.karafuda_all") and form.karafuda_spin.maximum() == 50
+    tab.length_spin.setValue(5)
+    assert form.karafuda_spin.maximum() == 90
+    form.karafuda_spin.setValue(4)
+    form.spins["hold_seconds"].setValue(30)
+    form.spins["wait_seconds"].setValue(120)
+    form.spins["floor_ms"].setValue(80)
+    tab.create_button.click()
+    assert conn.sent[-1] == ("race.create", {"game": "kyogi", "cards": 5, "private": False, "karafuda": 4,
+                                             "hold_seconds": 30, "wait_seconds": 120, "floor_ms": 80})
+    tab.race_options = {"karafuda": 0}                  # a test's own options still win
+    tab.create_button.click()
+    assert conn.sent[-1][1]["karafuda"] == 0
+    mubeyama = next(i for i in range(tab.kind_box.count()) if str(tab.kind_box.itemData(i)).startswith("mubeyama/"))
+    tab.kind_box.setCurrentIndex(mubeyama)
+    assert not form.isHidden() and form.karafuda_spin.isHidden()
+    tab.race_options = {}
+    tab.create_button.click()
+    kind, fields = conn.sent[-1]
+    assert kind == "race.create" and fields["game"] == "mubeyama" and "karafuda" not in fields
+    assert fields["hold_seconds"] == 30 and fields["floor_ms"] == 80
+    turn = next(i for i in range(tab.kind_box.count())
+                if str(tab.kind_box.itemData(i)).split("/")[0] not in ("kyogi", "mubeyama"))
+    tab.kind_box.setCurrentIndex(turn)
+    assert form.isHidden()
+    LANG.set("ja")
+    assert form.karafuda_label.text() == "空札の枚数" and form.spins["hold_seconds"].suffix() == " 秒"
+    LANG.set("en")
+    assert form.karafuda_label.text() == "Karafuda read" and form.labels["floor_ms"].text() == tr("race.form.floor")
+    tab.conn = None
