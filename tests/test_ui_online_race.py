@@ -343,6 +343,12 @@ def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp
         bot.stop()
         watcher.shutdown()
     assert seen.log.count() == len(seen.race.judged) == len(panel.race.judged)
+    # the spectator's log has each read's kimariji as the players' reads named it, and both sides' names
+    assert [kana for _, kana in seen.lines] == [panel._kimariji[j["read"]] for j in panel.race.judged]
+    assert all(kana for _, kana in seen.lines)
+    assert seen.log.item(0).text() == judged_line(seen.race.judged[0], None, seen.race.names, seen.lines[0][1])
+    assert (seen.top_name.text(), seen.bottom_name.text()) == (seen.race.names[1], seen.race.names[0])
+    assert not seen.top_name.isHidden() and panel.top_name.isHidden()
     assert seen.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
                                             by=tr("race.online.by.resignation")))
 

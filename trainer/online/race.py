@@ -177,6 +177,16 @@ class RaceState:
         return (self.seat is not None and self.seat in self.holds and self.over is None and self.owing is None
                 and (read is None or read.number == judged))
 
+    def kimariji_of(self, number: int) -> str:
+        """The kimariji read `number` had when it was read, from the reads judged before it (every
+        read, karafuda too, is judged in order): what a spectator, who gets no ``race.read``, logs."""
+        import poems.kimariji
+        judged = {int(j["read"]): int(j["poem"]) for j in self.judged if "poem" in j}
+        if number not in judged:
+            return ""
+        before = [poem for n, poem in judged.items() if n < number]
+        return poems.kimariji.current(judged[number], before).kana
+
     def touched(self, number: int, card: int, reaction_ms: float) -> None:
         """This client sent a touch for read `number` (kept for the statistics)."""
         self.touches.setdefault(number, []).append((card, reaction_ms))

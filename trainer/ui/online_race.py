@@ -238,8 +238,19 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
             sv.addWidget(w)
         sv.addWidget(self.log, 1)
         sv.addWidget(self.clock_label)
+        # a spectator's floor: seat 0 below, each side named (a player's is "you" below, as locally)
+        self.top_name, self.bottom_name = QLabel(), QLabel()
+        for label in (self.top_name, self.bottom_name):
+            label.setStyleSheet("font-weight: bold; color: #333;")
+            label.hide()
+        floor_box = QWidget()
+        fv = QVBoxLayout(floor_box)
+        fv.setContentsMargins(0, 0, 0, 0)
+        fv.addWidget(self.top_name)
+        fv.addWidget(self.floor, 1)
+        fv.addWidget(self.bottom_name)
         split = QSplitter()
-        split.addWidget(self.floor)
+        split.addWidget(floor_box)
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
@@ -291,7 +302,7 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
             self.retranslate()
         elif kind == "race.watching":              # a spectator: the floor and the reads so far
             self._floor_from_sides(fresh=True)
-            self.lines = [(j, "") for j in self.race.judged]
+            self.lines = [(j, self.race.kimariji_of(j["read"])) for j in self.race.judged]
             self.retranslate()
         elif kind == "race.layout":
             self._layout(frame)
@@ -332,6 +343,12 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         else:
             self.banner.setText("")
         me = race.seat if race.seat is not None else 0
+        watching = race.seat is None and race.started
+        self.top_name.setVisible(watching)
+        self.bottom_name.setVisible(watching)
+        if watching:
+            self.top_name.setText(who(1, None, race.names))
+            self.bottom_name.setText(who(0, None, race.names))
         if len(race.left) == 2:
             self.scores.setText("\n".join(tr("race.online.left", who=who(s, race.seat, race.names), n=race.left[s])
                                           for s in (me, 1 - me)))
@@ -400,7 +417,7 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
     # -- the server's judgement -----------------------------------------------------------------------
     def _judged(self, frame: dict[str, Any]) -> None:
         race = self.race
-        kana = self._kimariji.get(frame["read"], "")
+        kana = self._kimariji.get(frame["read"]) or race.kimariji_of(frame["read"])   # a spectator's: no race.read
         self.lines.append((frame, kana))
         self.log.addItem(self._log_line(frame, kana))
         self.log.scrollToBottom()
