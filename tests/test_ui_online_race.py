@@ -560,7 +560,7 @@ def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbo
     tab.conn = conn
     form = tab.race_form
     tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
-    assert not form.isHidden() and not form.karafuda_spin.isHidden()     # (the lobby page is not shown)
+    assert not form.karafuda_spin.isHidden() and not form.spins["hold_seconds"].isHidden()   # (lobby not shown)
     tab.create_button.click()
     assert conn.sent[-1] == ("race.create", {"game": "kyogi", "cards": 25, "private": False})   # the standard table
     assert form.karafuda_spin.text() == tr("race.form.karafuda_all") and form.karafuda_spin.maximum() == 50
@@ -578,7 +578,7 @@ def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbo
     assert conn.sent[-1][1]["karafuda"] == 0
     mubeyama = next(i for i in range(tab.kind_box.count()) if str(tab.kind_box.itemData(i)).startswith("mubeyama/"))
     tab.kind_box.setCurrentIndex(mubeyama)
-    assert not form.isHidden() and form.karafuda_spin.isHidden()
+    assert not form.spins["hold_seconds"].isHidden() and form.karafuda_spin.isHidden()
     tab.race_options = {}
     tab.create_button.click()
     kind, fields = conn.sent[-1]
@@ -587,7 +587,7 @@ def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbo
     turn = next(i for i in range(tab.kind_box.count())
                 if str(tab.kind_box.itemData(i)).split("/")[0] not in ("kyogi", "mubeyama"))
     tab.kind_box.setCurrentIndex(turn)
-    assert form.isHidden()
+    assert all(spin.isHidden() for spin in (form.karafuda_spin, *form.spins.values()))
     LANG.set("ja")
     assert form.karafuda_label.text() == "空札の枚数" and form.spins["hold_seconds"].suffix() == " 秒"
     LANG.set("en")

@@ -275,9 +275,8 @@ class OnlinePanel(QWidget):
         self.length_label = QLabel()
         form.addRow(self.length_label, self.length_spin)
         form.addRow(self.timer_label, self.timer_spin)
-        self.race_form = RaceOptionsForm()          # karafuda and timings of a race table
+        self.race_form = RaceOptionsForm(form, self.create_box)   # karafuda and timings of a race table
         self.length_spin.valueChanged.connect(self.race_form.set_cards)
-        form.addRow(self.race_form)
         form.addRow(self.private_box)
         self.create_button = QPushButton()
         self.create_button.clicked.connect(self.create_table)
@@ -428,8 +427,7 @@ class OnlinePanel(QWidget):
         for w in (self.seats_box, self.level_box, self.timer_spin):
             self.create_form.setRowVisible(w, not race)
         self.create_form.setRowVisible(self.length_spin, game != MUBEYAMA)
-        self.create_form.setRowVisible(self.race_form, race)
-        self.race_form.show_karafuda(game == RACE)
+        self.race_form.show_for(race, kyogi=game == RACE)
         self.private_box.setText(tr("race.online.private" if game == RACE else "online.private"))
         if game == MUBEYAMA:
             return

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QLabel, QSpinBox, QWidget
 
 from trainer.ui.i18n import LANG, tr
@@ -33,13 +34,13 @@ TIMINGS = (                  # option, message id, low, high, the server's defau
 )
 
 
-class RaceOptionsForm(QWidget):
-    """The rows (see the module docstring); `options(kyogi)` gives the ``race.create`` fields set."""
+class RaceOptionsForm(QObject):
+    """The rows (see the module docstring), added to the create form `form` (so their labels
+    line up with its own); `options(kyogi)` gives the ``race.create`` fields set."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, form: QFormLayout, parent: QWidget):
         super().__init__(parent)
-        self.form = QFormLayout(self)
-        self.form.setContentsMargins(0, 0, 0, 0)
+        self.form = form
         self.karafuda_label = QLabel()
         self.karafuda_spin = QSpinBox(minimum=ALL, maximum=100 - CARDS_DEALT * 25, value=ALL)
         self.form.addRow(self.karafuda_label, self.karafuda_spin)
@@ -63,9 +64,11 @@ class RaceOptionsForm(QWidget):
         """Cards a side changed: at most the cards not dealt can be read as karafuda."""
         self.karafuda_spin.setMaximum(100 - CARDS_DEALT * cards)
 
-    def show_karafuda(self, shown: bool) -> None:
-        """Kyōgi reads karafuda; Mubeyama reads its own deck."""
-        self.form.setRowVisible(self.karafuda_spin, shown)
+    def show_for(self, race: bool, kyogi: bool) -> None:
+        """The rows for a race table; the karafuda row for kyōgi (Mubeyama reads its own deck)."""
+        self.form.setRowVisible(self.karafuda_spin, race and kyogi)
+        for spin in self.spins.values():
+            self.form.setRowVisible(spin, race)
 
     def options(self, kyogi: bool) -> dict[str, Any]:
         """The fields of ``race.create`` the person set away from the server's defaults."""
