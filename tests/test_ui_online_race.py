@@ -268,6 +268,9 @@ def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbo
         tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
         assert not tab.seats_box.isVisible() and tab.length_label.text() == tr("race.online.cards")
         tab.length_spin.setValue(3)
+        assert tab.race_form.karafuda_spin.maximum() == 94          # the cards not dealt
+        tab.race_form.karafuda_spin.setValue(0)
+        tab.race_form.spins["floor_ms"].setValue(150)
         tab.private_box.setChecked(True)
         tab.create_button.click()
         qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
@@ -277,6 +280,7 @@ def test_a_private_table_from_the_form_is_joined_by_invitation_and_resigned(qtbo
         panel = tab.race_panel
         qtbot.waitUntil(lambda: panel.race.started, timeout=10_000)
         assert [len(s) for s in panel.race.sides] == [3, 3] and not panel.race.rated
+        assert panel.race.floor_ms == 150.0                         # the form's option, as the server took it
         assert len(panel.floor.floor.own) == 3 and len(panel.floor.floor.opp) == 3
         panel.confirm_resign = lambda: True
         panel.resign_button.click()
@@ -339,6 +343,12 @@ def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp
         bot.stop()
         watcher.shutdown()
     assert seen.log.count() == len(seen.race.judged) == len(panel.race.judged)
+    # the spectator's log has each read's kimariji as the players' reads named it, and both sides' names
+    assert [kana for _, kana in seen.lines] == [panel._kimariji[j["read"]] for j in panel.race.judged]
+    assert all(kana for _, kana in seen.lines)
+    assert seen.log.item(0).text() == judged_line(seen.race.judged[0], None, seen.race.names, seen.lines[0][1])
+    assert (seen.top_name.text(), seen.bottom_name.text()) == (seen.race.names[1], seen.race.names[0])
+    assert not seen.top_name.isHidden() and panel.top_name.isHidden()
     assert seen.banner.text().startswith(tr("race.online.over", winner=panel.race.names[1],
                                             by=tr("race.online.by.resignation")))
 
@@ -462,3 +472,124 @@ def test_a_dropped_connection_resumes_the_race_with_the_same_floor(qtbot, tmp_pa
     numbers = [j["read"] for j in race.judged]
     assert numbers == sorted(set(numbers)) and numbers[0] == 1       # every read judged once, in order
     assert race.offset_ms is not None and tab.conn.races == set()
+
+
+def test_the_joka_is_read_before_card_1_and_a_press_during_it_is_a_fault_at_read_1(qtbot, tmp_path, server,
+                                                                                   store, monkeypatch):
+    """Card 1's ``race.read`` names the joka read before it (``joka_s``): the tab reads the joka with
+    its own voice, so that card 1's kami-no-ku begins at the moment the server set, and a press on
+    the floor while the joka sounds is sent in the part "joka" and judged seat 0's fault at read 1.
+    The server reads at speed 2 here: its joka (13.8 s of programme) leaves 6.9 s, the tone voice's
+    joka and ma take 4.3 s."""
+    from audio.fake_voice import ToneVoice
+    monkeypatch.setattr("trainer.ui.online_race.OnlineRacePanel.store", property(lambda self: store))
+    monkeypatch.setitem(MATCH, "speed", 2.0)
+    settings = S.Settings(QSettings(str(tmp_path / "j.ini"), QSettings.Format.IniFormat))
+    for key, value in ((S.PAUSE, 0.3), (S.SPEED, 1.0), (S.MA, 0.3), (S.JOKA_GAP, 0.3)):
+        settings.set(key, value)
+    tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
+    qtbot.addWidget(tab)
+    tab.show()
+    bot = BotThread(server.url)
+    started: list[tuple[int, float]] = []        # (poem, when its kami-no-ku began here); 0 is the joka
+    touches: list[dict[str, Any]] = []
+    try:
+        table = bot.create()
+        sign_in(qtbot, tab, server.url)
+        qtbot.waitUntil(lambda: any(t["table"] == table for t in tab.race_tables), timeout=10_000)
+        tab.join(table)
+        qtbot.waitUntil(lambda: tab.race_panel is not None and tab.race_panel.race.seat == 0, timeout=10_000)
+        panel = tab.race_panel
+        original = panel.send
+
+        def send(kind: str, **fields: Any) -> Any:
+            if kind == "race.touch":
+                touches.append(fields)
+            return original(kind, **fields)
+        panel.send = send
+
+        first: dict[str, Any] = {}
+
+        def on_card(poem: int) -> None:
+            started.append((poem, panel.clock.now()))
+            if poem == 0:               # the joka began: a press on one's own side a moment into it
+                first["read"] = panel.race.read
+                QTimer.singleShot(300, lambda: click(qtbot, panel, panel.race.sides[0][0]))
+            elif "kami" not in first:
+                first["kami"] = panel.driver.mark_time(0, "kami_start")
+        panel.driver.card_started.connect(on_card)
+        bot.sit_and_play(table)
+        qtbot.waitUntil(lambda: bool(panel.race.judged), timeout=60_000)
+        read, kami_here = first["read"], first["kami"]
+        assert read.number == 1 and read.joka_s > 5.0
+        panel.confirm_resign = lambda: True
+        panel.resign_button.click()
+        qtbot.waitUntil(lambda: panel.race.over is not None, timeout=10_000)
+        bot.future.result(20)
+    finally:
+        bot.stop()
+        tab.shutdown()
+    assert [poem for poem, _ in started[:2]] == [0, read.poem], "the joka, then card 1"
+    assert started[0][1] < read.start_at - 3.0, "the joka sounded seconds before card 1"
+    assert abs(kami_here - read.start_at) < 0.03, "card 1's kami-no-ku began when the server set it"
+    assert touches and touches[0]["part"] == "joka" and touches[0]["read"] == 1
+    assert touches[0]["reaction_ms"] < -3000              # from card 1's kimariji, seconds before it
+    judged = panel.race.judged[0]
+    assert judged["read"] == 1 and any(seat == 0 for seat, _ in judged["faults"]), judged
+
+
+class SentFrames:
+    """A connection that keeps what the tab sends (no server: the create form's message only)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.sent.append((kind, fields))
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbot, tmp_path, store):
+    """The form's karafuda and timing rows: shown for a race table (karafuda for kyōgi only), sent
+    only when changed from the server's defaults, the karafuda bounded by the cards not dealt,
+    and worded in both languages."""
+    tab = make_tab(qtbot, tmp_path, store)
+    conn = SentFrames()
+    tab.conn = conn
+    form = tab.race_form
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("kyogi/standard"))
+    assert not form.karafuda_spin.isHidden() and not form.spins["hold_seconds"].isHidden()   # (lobby not shown)
+    tab.create_button.click()
+    assert conn.sent[-1] == ("race.create", {"game": "kyogi", "cards": 25, "private": False})   # the standard table
+    assert form.karafuda_spin.text() == tr("race.form.karafuda_all") and form.karafuda_spin.maximum() == 50
+    tab.length_spin.setValue(5)
+    assert form.karafuda_spin.maximum() == 90
+    form.karafuda_spin.setValue(4)
+    form.spins["hold_seconds"].setValue(30)
+    form.spins["wait_seconds"].setValue(120)
+    form.spins["floor_ms"].setValue(80)
+    tab.create_button.click()
+    assert conn.sent[-1] == ("race.create", {"game": "kyogi", "cards": 5, "private": False, "karafuda": 4,
+                                             "hold_seconds": 30, "wait_seconds": 120, "floor_ms": 80})
+    tab.race_options = {"karafuda": 0}                  # a test's own options still win
+    tab.create_button.click()
+    assert conn.sent[-1][1]["karafuda"] == 0
+    mubeyama = next(i for i in range(tab.kind_box.count()) if str(tab.kind_box.itemData(i)).startswith("mubeyama/"))
+    tab.kind_box.setCurrentIndex(mubeyama)
+    assert not form.spins["hold_seconds"].isHidden() and form.karafuda_spin.isHidden()
+    tab.race_options = {}
+    tab.create_button.click()
+    kind, fields = conn.sent[-1]
+    assert kind == "race.create" and fields["game"] == "mubeyama" and "karafuda" not in fields
+    assert fields["hold_seconds"] == 30 and fields["floor_ms"] == 80
+    turn = next(i for i in range(tab.kind_box.count())
+                if str(tab.kind_box.itemData(i)).split("/")[0] not in ("kyogi", "mubeyama"))
+    tab.kind_box.setCurrentIndex(turn)
+    assert all(spin.isHidden() for spin in (form.karafuda_spin, *form.spins.values()))
+    LANG.set("ja")
+    assert form.karafuda_label.text() == "空札の枚数" and form.spins["hold_seconds"].suffix() == " 秒"
+    LANG.set("en")
+    assert form.karafuda_label.text() == "Karafuda read" and form.labels["floor_ms"].text() == tr("race.form.floor")
+    tab.conn = None

@@ -117,7 +117,11 @@ def run_child(role: str, status_path: str, ini_path: str, url: str) -> int:
         while len(panel.shown) > seen["judged"]:
             shown = panel.shown[seen["judged"]]
             seen["judged"] += 1
-            say(kind="judged", **shown, label=panel.reaction.text(), line=panel.log.item(panel.log.count() - 1).text())
+            frame = next((j for j in race.judged if j["read"] == shown["read"]), {})
+            # a take flagged stalled is judged from its stamp against the server's schedule: said, to tell
+            # a late stamp from a late kimariji when a take's time is off
+            say(kind="judged", **shown, label=panel.reaction.text(), line=panel.log.item(panel.log.count() - 1).text(),
+                stalled=frame.get("stalled") or [], disturbed=panel.disturbed.get(shown["read"]))
         if race.okuri is not None and seen["okuri"] != len(race.judged) and race.sides[race.seat]:
             seen["okuri"] = len(race.judged)
             x, y = window_point(panel, race.sides[race.seat][0])
@@ -273,7 +277,8 @@ def test_two_windows_play_a_match_and_show_the_reactions_pressed(tmp_path, sink)
             rows.append(f"read {number:2d} card {ja['poem']:3d}: taken by window {win.role} "
                         f"shown {shown:+d} ms in both, its press {(lo + hi) / 2:+.1f} ms after its kimariji "
                         f"(bracket {hi - lo:.2f} ms; the kimariji sounded {-foreseen:+.1f} ms from when the "
-                        f"player foresaw it as the card began)")
+                        f"player foresaw it as the card began; judged from its stamp: "
+                        f"{taker in (ja.get('stalled') or [])}, disturbed: {win.judged[number].get('disturbed')})")
             assert win.judged[number]["label"] == f"+{shown} ms"
         print("\n".join(rows))
         print(f"worst distance of a shown reaction from its real press: {max(outside):.2f} ms "

@@ -24,7 +24,7 @@ from typing import Any
 
 from trainer.server.race_protocol import PARTS
 
-KAMI, SHIMO, MA = PARTS[:3]        # ("joka": a touch before read 1; this client reads no joka)
+KAMI, SHIMO, MA, JOKA = PARTS      # the joka: before kyōgi's first card (read 1) only
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,14 @@ class RaceRead:
     card_s: float
     ma_s: float
     verse: str = "kami"            # the verse read: "shimo" in sakasama and shimonoku (a floor race)
+    joka_s: float = 0.0          # kyōgi's read 1: programme seconds of the joka before its kami-no-ku
 
     @classmethod
     def of(cls, frame: dict[str, Any]) -> "RaceRead":
         return cls(str(frame["table"]), int(frame["read"]), int(frame["poem"]), int(frame["mora"]),
                    str(frame.get("kimariji", "")), float(frame["start_at"]), float(frame.get("speed") or 1.0),
                    float(frame["kimariji_s"]), float(frame["kami_s"]), float(frame["card_s"]), float(frame["ma_s"]),
-                   "shimo" if frame.get("verse") == "shimo" else "kami")
+                   "shimo" if frame.get("verse") == "shimo" else "kami", float(frame.get("joka_s") or 0.0))
 
     @property
     def kimariji_at(self) -> float:
@@ -59,6 +60,8 @@ class RaceRead:
 
     def programme_part(self, at: float) -> str:
         """The part of the reading `at` (seconds from the kami-no-ku's start, programme time) falls in."""
+        if at < 0 and self.joka_s:
+            return JOKA
         return KAMI if at < self.kami_s else SHIMO if at < self.card_s else MA
 
     def touch(self, card: int, reaction_ms: float, stamp: float, part: str, stall: bool) -> dict[str, Any]:
@@ -175,6 +178,16 @@ class RaceState:
         return (self.seat is not None and self.seat in self.holds and self.over is None and self.owing is None
                 and (read is None or read.number == judged))
 
+    def kimariji_of(self, number: int) -> str:
+        """The kimariji read `number` had when it was read, from the reads judged before it (every
+        read, karafuda too, is judged in order): what a spectator, who gets no ``race.read``, logs."""
+        import poems.kimariji
+        judged = {int(j["read"]): int(j["poem"]) for j in self.judged if "poem" in j}
+        if number not in judged:
+            return ""
+        before = [poem for n, poem in judged.items() if n < number]
+        return poems.kimariji.current(judged[number], before).kana
+
     def touched(self, number: int, card: int, reaction_ms: float) -> None:
         """This client sent a touch for read `number` (kept for the statistics)."""
         self.touches.setdefault(number, []).append((card, reaction_ms))
@@ -200,7 +213,7 @@ class RaceState:
 
 
 __all__ = ["RaceRead", "RaceState", "MubeyamaRaceState", "FloorRaceState", "decode_floor_view", "FLOOR_GAMES",
-           "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA"]
+           "OnlineRecord", "decode_mubeyama_view", "KAMI", "SHIMO", "MA", "JOKA"]
 
 
 @dataclass

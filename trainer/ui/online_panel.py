@@ -36,6 +36,7 @@ from trainer.ui.online_floor import OnlineFloorPanel
 from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
 from trainer.ui.online_race import OnlineRacePanel
 from trainer.ui.online_table import OnlineTablePanel, panel_for
+from trainer.ui.race_options import RaceOptionsForm
 from trainer.ui.settings import Key
 
 add_messages({
@@ -280,6 +281,8 @@ class OnlinePanel(QWidget):
         self.length_label = QLabel()
         form.addRow(self.length_label, self.length_spin)
         form.addRow(self.timer_label, self.timer_spin)
+        self.race_form = RaceOptionsForm(form, self.create_box)   # karafuda and timings of a race table
+        self.length_spin.valueChanged.connect(self.race_form.set_cards)
         form.addRow(self.private_box)
         self.create_button = QPushButton()
         self.create_button.clicked.connect(self.create_table)
@@ -406,12 +409,13 @@ class OnlinePanel(QWidget):
         if game == RACE:
             self.notice.clear()
             self.conn.send("race.create", game=RACE, cards=self.length_spin.value(),
-                           private=self.private_box.isChecked(), **self.race_options)
+                           private=self.private_box.isChecked(),
+                           **{**self.race_form.options(kyogi=True), **self.race_options})
             return
         if game == MUBEYAMA:
             self.notice.clear()
             self.conn.send("race.create", game=MUBEYAMA, variant=variant, private=self.private_box.isChecked(),
-                           **self.race_options)
+                           **{**self.race_form.options(kyogi=False), **self.race_options})
             return
         if game in FLOOR_GAMES:
             self.notice.clear()
@@ -436,6 +440,7 @@ class OnlinePanel(QWidget):
         for w in (self.seats_box, self.level_box, self.timer_spin):
             self.create_form.setRowVisible(w, not race)
         self.create_form.setRowVisible(self.length_spin, game != MUBEYAMA)
+        self.race_form.show_for(race, kyogi=game == RACE)
         self.private_box.setText(tr("race.online.private" if game == RACE else "online.private"))
         if game == MUBEYAMA:
             return

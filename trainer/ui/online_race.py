@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QMessageBox, QP
                                QVBoxLayout, QWidget)
 
 from audio.clock import SYSTEM, Clock
-from trainer.online.race import KAMI, MA, SHIMO, RaceRead, RaceState
+from trainer.online.race import JOKA, KAMI, MA, SHIMO, RaceRead, RaceState
 from trainer.rules.territory import LayoutError, Territory
 from trainer.text.kyogi import reaction_text
 from trainer.text.online_race import flag_lines, judged_line, rating_text, result_text, who
@@ -101,6 +101,13 @@ class RaceReading:
         self._ma.stop()
         self._released(read)
         g = self.settings.get
+        if read.joka_s and g(S.JOKA):
+            # kyōgi's first card: the joka before it, this voice's joka and ma ending as the card's
+            # kami-no-ku begins at the moment the server set (the server released it joka_s early)
+            timing = ReadingTiming(ma=g(S.MA), pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=True,
+                                   joka_gap=g(S.JOKA_GAP))
+            self.driver.start([read.poem], timing=timing, joka=True, start_at=read.start_at, first_card_at=True)
+            return
         # the card alone, its kami-no-ku at once (no ma before it: the server set the moment)
         timing = ReadingTiming(ma=0.0, pause=g(S.PAUSE), speed=g(S.SPEED), voice=g(S.VOICE), joka=False,
                                shimo_only=read.verse == "shimo")   # sakasama, shimonoku: the shimo-no-ku alone
@@ -125,6 +132,10 @@ class RaceReading:
         return max(start, mora)
 
     def part_of(self, read: RaceRead, stamp: float) -> str:
+        """The part of this reading a press at `stamp` fell in: before read 1's kami-no-ku
+        (whether the joka was heard or not) it is the joka, a fault the server charges with read 1."""
+        if read.joka_s and stamp < (self._mark(read, "kami_start") or read.start_at):
+            return JOKA
         if read.verse == "shimo":          # the read verse is "kami" on the wire, the yoin after it "shimo"
             verse_end = self._mark(read, "shimo_end")
             if verse_end is None:
@@ -234,8 +245,19 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
             sv.addWidget(w)
         sv.addWidget(self.log, 1)
         sv.addWidget(self.clock_label)
+        # a spectator's floor: seat 0 below, each side named (a player's is "you" below, as locally)
+        self.top_name, self.bottom_name = QLabel(), QLabel()
+        for label in (self.top_name, self.bottom_name):
+            label.setStyleSheet("font-weight: bold; color: #333;")
+            label.hide()
+        floor_box = QWidget()
+        fv = QVBoxLayout(floor_box)
+        fv.setContentsMargins(0, 0, 0, 0)
+        fv.addWidget(self.top_name)
+        fv.addWidget(self.floor, 1)
+        fv.addWidget(self.bottom_name)
         split = QSplitter()
-        split.addWidget(self.floor)
+        split.addWidget(floor_box)
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
@@ -287,7 +309,7 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
             self.retranslate()
         elif kind == "race.watching":              # a spectator: the floor and the reads so far
             self._floor_from_sides(fresh=True)
-            self.lines = [(j, "") for j in self.race.judged]
+            self.lines = [(j, self.race.kimariji_of(j["read"])) for j in self.race.judged]
             self.retranslate()
         elif kind == "race.layout":
             self._layout(frame)
@@ -328,6 +350,12 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         else:
             self.banner.setText("")
         me = race.seat if race.seat is not None else 0
+        watching = race.seat is None and race.started
+        self.top_name.setVisible(watching)
+        self.bottom_name.setVisible(watching)
+        if watching:
+            self.top_name.setText(who(1, None, race.names))
+            self.bottom_name.setText(who(0, None, race.names))
         if len(race.left) == 2:
             self.scores.setText("\n".join(tr("race.online.left", who=who(s, race.seat, race.names), n=race.left[s])
                                           for s in (me, 1 - me)))
@@ -396,7 +424,7 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
     # -- the server's judgement -----------------------------------------------------------------------
     def _judged(self, frame: dict[str, Any]) -> None:
         race = self.race
-        kana = self._kimariji.get(frame["read"], "")
+        kana = self._kimariji.get(frame["read"]) or race.kimariji_of(frame["read"])   # a spectator's: no race.read
         self.lines.append((frame, kana))
         self.log.addItem(self._log_line(frame, kana))
         self.log.scrollToBottom()

@@ -147,6 +147,13 @@ def reword(words: tuple[str, str]) -> str:
     return tr(msg, mode=tr(mode)) if mode else tr(msg)
 
 
+def _lead_in(programme, first_card_at: float | None) -> float | None:
+    """When `programme` must begin for its first card's kami-no-ku to begin at `first_card_at`."""
+    if first_card_at is None or not programme.has_mark(0, "kami_start"):
+        return first_card_at
+    return first_card_at - programme.seconds(programme.mark_sample(0, "kami_start"))
+
+
 class ReadingDriver(QObject):
     card_started = Signal(int)            # poem (0 = joka): its kami-no-ku began to sound
     kimariji = Signal(int, int, float)    # card index, poem, perf_counter time the kimariji sounded
@@ -223,13 +230,17 @@ class ReadingDriver(QObject):
 
     # -- control -----------------------------------------------------------------------------
     _start_at: float | None = None
+    _first_card_at = False
 
-    def start(self, order, timing, joka: bool, start_at: float | None = None) -> None:
+    def start(self, order, timing, joka: bool, start_at: float | None = None, *,
+              first_card_at: bool = False) -> None:
         """Read ``order`` (poem numbers) with ``timing`` (a ReadingTiming), the joka first if asked.
 
         `start_at` (perf_counter, the player's clock): begin sounding then, not as soon as
         the programme is built (an online race's card starts at the moment the server set;
-        a programme built later than that starts at once)."""
+        a programme built later than that starts at once). With `first_card_at`, `start_at`
+        is when the first card's kami-no-ku begins: what comes before it (the joka, as long
+        as this voice reads it) starts that much earlier."""
         from audio.programme import Programme, ReadingSettings
         self.stop()
         if not self._make_room():
@@ -238,7 +249,7 @@ class ReadingDriver(QObject):
             return
         self._generation += 1
         generation = self._generation
-        self._start_at = start_at
+        self._start_at, self._first_card_at = start_at, first_card_at
         order = list(order)
         # A club reading's extras (Reader mode): shimo-no-ku only, a memorisation period.
         memorise = 60.0 * getattr(timing, "memorise", 0.0)
@@ -264,11 +275,16 @@ class ReadingDriver(QObject):
             try:
                 # The joka alone is the first step (it sounds for about 20 s while the
                 # first card is made); without it, the first card.
+                last = None
                 for step in Programme.grow(_ClipsAsMade(ahead, voice, cancelled), order, settings,
                                            notices=notices, first_cards=0 if joka else 1):
                     if cancelled.is_set():
                         raise TaskCancelled
-                    self._grown.emit(step, generation)
+                    if not first_card_at:
+                        self._grown.emit(step, generation)
+                    last = step
+                if first_card_at:      # the first card's moment is fixed: what leads in to it
+                    self._grown.emit(last, generation)     # must be known, so the whole programme
             finally:
                 ahead.stop()               # done, or stopped: start no further poem
             return None
@@ -292,7 +308,8 @@ class ReadingDriver(QObject):
         first = self._pending is None
         self._pending = programme      # a longer one before the reading began replaces it
         if first:
-            self._play_at(generation, self._start_at)
+            self._play_at(generation, _lead_in(programme, self._start_at) if self._first_card_at
+                          else self._start_at)
 
     def _failed(self, message: str) -> None:
         if self._loaded:                    # a clip failed while the placed cards were playing
