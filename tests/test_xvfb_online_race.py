@@ -258,7 +258,7 @@ def test_two_windows_play_a_match_and_show_the_reactions_pressed(tmp_path, sink)
                 done[(win.role, ev["read"])] = _press(xdo, win_wid(win), ev["x"], ev["y"], when)
             else:
                 time.sleep(0.001)
-        rows, outside = [], []
+        rows, outside, stalled_takes = [], [], []
         assert a.over["over"]["winner"] == b.over["over"]["winner"] is not None
         assert sorted(a.judged) == sorted(b.judged) and len(a.judged) >= CARDS
         for number in sorted(a.judged):
@@ -273,7 +273,14 @@ def test_two_windows_play_a_match_and_show_the_reactions_pressed(tmp_path, sink)
             foreseen = (win.reads[number]["kimariji"] - kim) * 1000
             shown = ja["reaction_ms"][taker]
             lo, hi = (before - kim) * 1000, (after - kim) * 1000
-            outside.append(max(0.0, lo - shown, shown - hi))
+            if taker in (ja.get("stalled") or []):
+                # its sound stalled, so the server judged it from its stamp against the schedule,
+                # keeping the later time (docs/online-races.md): a stall may cost its player time,
+                # never win it, so it is shown no earlier than the press, and not held to 5 ms
+                stalled_takes.append(shown - lo)
+                assert shown >= lo - TOLERANCE_MS, f"a stalled take was shown earlier than its press ({number})"
+            else:
+                outside.append(max(0.0, lo - shown, shown - hi))
             rows.append(f"read {number:2d} card {ja['poem']:3d}: taken by window {win.role} "
                         f"shown {shown:+d} ms in both, its press {(lo + hi) / 2:+.1f} ms after its kimariji "
                         f"(bracket {hi - lo:.2f} ms; the kimariji sounded {-foreseen:+.1f} ms from when the "
@@ -281,9 +288,11 @@ def test_two_windows_play_a_match_and_show_the_reactions_pressed(tmp_path, sink)
                         f"{taker in (ja.get('stalled') or [])}, disturbed: {win.judged[number].get('disturbed')})")
             assert win.judged[number]["label"] == f"+{shown} ms"
         print("\n".join(rows))
-        print(f"worst distance of a shown reaction from its real press: {max(outside):.2f} ms "
-              f"over {len(outside)} takes")
-        assert outside and max(outside) <= TOLERANCE_MS, "\n".join(rows)
+        print(f"worst distance of a shown reaction from its real press: {max(outside, default=0):.2f} ms "
+              f"over {len(outside)} takes ({len(stalled_takes)} stalled takes judged from their stamps, "
+              f"shown {', '.join(f'{d:+.1f}' for d in stalled_takes) or '-'} ms after the press)")
+        assert len(outside) >= CARDS - 1, "too few takes were not stalled to check the timing:\n" + "\n".join(rows)
+        assert max(outside) <= TOLERANCE_MS, "\n".join(rows)
     finally:
         if xdo is not None:
             xdo.close()
