@@ -453,3 +453,20 @@ def test_kimariji_henka_cards_read_wrap_in_their_list_at_1024(qtbot, panel):
         assert all(lst.visualItemRect(lst.item(k)).width() <= lst.viewport().width() for k in range(lst.count()))
     finally:
         LANG.set("en")
+
+
+def test_a_running_drill_gets_the_options_room_and_gives_it_back(qtbot, panel, clock):
+    """While a drill runs its options are hidden (they apply to the next start): at 1024×700 the
+    listening reflex's floor beside them was too narrow for 21's six-kana column at 9 px."""
+    panel.resize(1024, 640)
+    choose(panel, "listening_reflex", "pick", "21, 1-11", territory=12)
+    qtbot.wait(20)
+    idle = panel.chooser.width()
+    assert panel.start()
+    floor = panel.drill_screen.floor
+    qtbot.waitUntil(lambda: floor.width() > 1024 - idle)
+    assert not panel.options.isVisible() and panel.stop_button.isVisible()
+    assert panel.chooser.width() < idle
+    panel.command("stop")
+    qtbot.waitUntil(lambda: panel.chooser.width() == idle)
+    assert panel.options.isVisible() and panel.start_button.isEnabled()

@@ -27,6 +27,7 @@ from trainer.ui.i18n import LANG  # noqa: E402
 from ui_fakes import main_window_on  # noqa: E402
 
 SIZES = [(1024, 700), (1600, 1000)]
+LONGEST_TORIFUDA = 21     # ありあけのつきをまちいでつるかな: the one shimo-no-ku with a six-kana column
 LANGS = ["en", "ja"]
 
 # Screens still failing, each with what fails; the walk says so when one is fixed (remove it then).
@@ -113,16 +114,22 @@ def drills(qtbot, w):
 
 def drill(name):
     """Each other drill in play, shown as text (fuda-nagashi's six picks in a row once forced
-    a 1024-px window to 1130 px in Japanese). Not the listening reflex: on its real floor at
-    1024×700 the kana are 9 px when settled but were painted at 7 px once on a loaded machine
-    (the floor shrinks for a moment), so its screen would make the walk flaky (left open)."""
+    a 1024-px window to 1130 px in Japanese). The listening reflex's floor holds its largest
+    territory, with 21 in it: its torifuda's six-kana column painted 7 px at 1024×700 whenever
+    a random deal put it on the floor (the walk looked flaky)."""
     def open_drill(qtbot, w):
-        from trainer.ui.drills_panel import DRILLS
+        from trainer.ui.drills_panel import DRILLS, SETS
         panel = _tab(w, "mode.drills")
         panel.drill_box.setCurrentIndex(DRILLS.index(name))
+        if name == "listening_reflex":
+            panel.set_box.setCurrentIndex(SETS.index("pick"))
+            panel.set_arg.setText(f"{LONGEST_TORIFUDA}, 1-11")
+            panel.spins["territory"].setValue(panel.spins["territory"].maximum())
         if panel.audio_box.isEnabled():
             panel.audio_box.setChecked(False)
         assert panel.start()
+        if name == "listening_reflex":
+            assert LONGEST_TORIFUDA in panel.drill_screen.floor.card_rects()
         _settle(qtbot, 600)
     return open_drill
 
@@ -287,7 +294,7 @@ def _games():
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
            ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race),
            ("online_mubeyama", online_mubeyama)] + \
-    [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "kimariji_henka", "positional")] + \
+    [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "listening_reflex", "kimariji_henka", "positional")] + \
     [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku", "nanae")]
 
 
