@@ -168,6 +168,13 @@ def race(name):
     return open_race
 
 
+def online_sign_in(qtbot, w):
+    """The Online tab as a new player first meets it: server, name, password, three ways in."""
+    from trainer.ui.online_panel import SIGN_IN
+    tab = _tab(w, "mode.online")
+    assert tab.pages.currentIndex() == SIGN_IN
+
+
 def online_lobby(qtbot, w):
     """(Account names are Latin letters, digits, - and _: short ones here, which the walk's
     check for English left on a Japanese screen does not take for words.)
@@ -292,8 +299,8 @@ def _games():
 
 
 SCREENS = [("reader", reader), ("match", match), ("match_stopped", match_stopped), ("drills", drills),
-           ("stats", stats), ("online_lobby", online_lobby), ("online_race", online_race),
-           ("online_mubeyama", online_mubeyama)] + \
+           ("stats", stats), ("online_sign_in", online_sign_in), ("online_lobby", online_lobby),
+           ("online_race", online_race), ("online_mubeyama", online_mubeyama)] + \
     [(f"drill_{d}", drill(d)) for d in ("fuda_nagashi", "listening_reflex", "kimariji_henka", "positional")] + \
     [(g, game(g)) for g in _games()] + [(g, race(g)) for g in ("sakasama", "genpei", "shimonoku", "nanae")]
 
@@ -343,3 +350,45 @@ def test_switching_to_japanese_mid_use_leaves_no_english(qtbot, window, name, op
     _settle(qtbot)
     left = english_left(w)
     assert not left, "\n".join(left)
+
+
+def settings_dialog(w):
+    from trainer.ui.settings_dialog import SettingsDialog
+    return SettingsDialog(w.settings, ["my reader"], w, devices=["pulse", "default"])
+
+
+def import_dialog(w):
+    from trainer.ui.import_dialog import ImportDialog
+    return ImportDialog(w.settings, w.voices, w)
+
+
+DIALOGS = [("settings", settings_dialog), ("import", import_dialog)]
+TITLE_BAR_PX = 40      # what a window manager's frame takes from the screen's height
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name,open_dialog", DIALOGS, ids=[n for n, _ in DIALOGS])
+def test_dialogs_fit_a_small_screen_and_speak_its_language(qtbot, window, name, open_dialog, lang):
+    """The dialogs a new player opens from the menus (Settings, with the reading's pauses, the
+    joka's gap and the own-pauses box; File → Import recordings) at their own size on a
+    1024×700 screen: whole on it, legible, and in Japanese with no English left (the import's
+    intro once named its example files in English)."""
+    w = window
+    LANG.set(lang)
+    w.resize(1024, 700)
+    w.show()
+    dialog = open_dialog(w)
+    dialog.show()
+    _settle(qtbot)
+    shots = os.environ.get("KARUTA_WALK_SHOTS")
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        dialog.grab().save(str(Path(shots) / f"dialog_{name}-{lang}.png"))
+    size = dialog.size()
+    found = problems(dialog, (size.width(), size.height()))
+    if size.width() > 1024 or size.height() > 700 - TITLE_BAR_PX:
+        found.append(f"forced: the dialog is {size.width()}×{size.height()} on a 1024×700 screen")
+    if lang == "ja":
+        found += [f"english: {t!r}" for t in english_left(dialog)]
+    dialog.close()
+    assert not found, "\n".join(found)

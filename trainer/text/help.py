@@ -111,7 +111,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "import.title": ("録音を取り込む", "Import recordings"),
     "import.intro": (
         "読手の録音のフォルダを声として取り込みます。ファイル名に歌番号を入れてください"
-        "（001.wav、poem 1.mp3、kami_017.flac と shimo_017.flac、序歌は joka.* か 000.*）。"
+        "（001.wav、歌1.mp3、上の句_017.wav と 下の句_017.wav、序歌は 序歌.* か 000.*）。"
         "ファイルは読むだけで、移動も変更もしません。",
         "A folder of a reader's recordings becomes a voice. Each file's name must carry the "
         "poem number (001.wav, poem 1.mp3, kami_017.flac + shimo_017.flac; joka.* or 000.* for "
