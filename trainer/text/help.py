@@ -86,7 +86,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "guide.voice.body": (
         "最初は合成音声で読みます（このパソコンで一度だけ作ります）。"
         "読手の録音を持っていれば「ファイル → 録音を取り込む…」でフォルダごと取り込めます。"
-        "ファイル名に歌番号を入れてください（001.wav、kami_017.flac と shimo_017.flac、序歌は joka.*）。<br>"
+        "ファイル名に歌番号を入れてください（001.wav、上の句_017.wav と 下の句_017.wav、序歌は 序歌.*）。<br>"
         "声、間、速さ、言語は「設定」で変えられます。このガイドは「ヘルプ」からいつでも開けます。",
         "At first a synthesised voice reads (made once, on this computer). If you have "
         "recordings of a reader, File → Import recordings… takes a whole folder. Each file's "
