@@ -36,7 +36,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "guide.reader.title": ("読手 — 実際の畳で遊ぶ会のために", "Reader — for clubs playing on a real floor"),
     "guide.reader.body": (
         "序歌から百首を専任読手のように読み上げます。上の句、間、下の句、余韻まで。<br>"
-        "<b>Return</b> 読み始め　<b>Space</b> 一時停止／再開　<b>W</b> 待った　"
+        "<b>Enter</b> 読み始め　<b>スペース</b> 一時停止／再開　<b>W</b> 待った　"
         "<b>R</b> 下の句をもう一度　<b>N</b> 次の札へ　<b>Esc</b> やめる<br>"
         "読みは一枚ごとに保存され、次に開いたときに続きから読めます。",
         "Reads the 100 poems from the joka as an official reader does: kami-no-ku, pause, "
