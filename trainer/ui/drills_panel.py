@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout,
                                QWidget)
 
@@ -214,6 +214,9 @@ class DrillsPanel(UsesStatsStore, QWidget):
         reflex's floor was 640 px wide beside it, its cards 38 px, and the one card with a
         six-kana column (21, ありあけの…) painted its kana at 7 px; without the options the
         floor is as large as the height allows and every kana is 9 px or more."""
+        focus = QApplication.focusWidget()
+        if running and focus is not None and self.options.isAncestorOf(focus):
+            self.stop_button.setFocus()      # not left to Qt's hunt for a next widget in a hidden box
         self.options.setVisible(not running)
         buttons = self.start_button.sizeHint().width() + self.stop_button.sizeHint().width()
         self.chooser.setFixedWidth(buttons + RUNNING_SLACK_PX if running else CHOOSER_W)
