@@ -283,7 +283,8 @@ def rect_text_fits(p: QPainter, rect: QRectF, text: str) -> bool:
 
 LATIN_WORD = re.compile(r"[A-Za-z]{4,}")
 NOT_ENGLISH = {"Okié", "Monchi", "Guru", "Meiraf", "Meri", "Robai", "Unsun",   # the seeds' own words
-               "Enter"}                           # a key, named as its keycap reads on a Japanese keyboard too
+               "Enter",                           # a key, named as its keycap reads on a Japanese keyboard too
+               "English"}                         # the language picker names each language in itself
 
 
 @lru_cache(maxsize=1)

@@ -79,6 +79,32 @@ def test_the_import_dialog_shows_the_report_in_the_interface_language(qtbot, tmp
         LANG.set("en")
 
 
+
+def test_the_report_wraps_at_the_dialogs_width(qtbot, tmp_path):
+    """Every line of the report reads whole at the dialog's own size, without sideways scrolling
+    (the Japanese command line to run again once ran past its 760 px)."""
+    from PySide6.QtCore import QSettings
+
+    from trainer.ui import settings as S
+    from trainer.ui.i18n import LANG
+    from trainer.ui.import_dialog import ImportDialog
+    LANG.set("ja")
+    try:
+        dialog = ImportDialog(S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+        qtbot.addWidget(dialog)
+        dialog.show()
+        report = a_report()
+        report.poems, report.cancelled = [], False
+        dialog._finished(report)
+        view = dialog.report_view
+        qtbot.waitUntil(lambda: view.document().blockCount() > 3)
+        longest = max(view.fontMetrics().horizontalAdvance(line) for line in view.toPlainText().splitlines())
+        assert longest > view.viewport().width()            # the report has a line longer than the view
+        assert view.horizontalScrollBar().maximum() == 0    # and it wraps
+    finally:
+        LANG.set("en")
+
+
 # --- the importer's own lines, in Japanese -----------------------------------------------
 
 NAMES = re.compile(r"\S+\.(?:wav|flac|mp3|m4a|txt|\*)|`[^`]*`|/\S+|'[^']*'|mv ")   # files, commands, paths

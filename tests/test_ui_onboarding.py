@@ -153,7 +153,7 @@ def test_guide_pages_name_the_keys_of_the_reader(settings, qtbot):
         qtbot.addWidget(guide)
         first = guide.stack.widget(0).findChildren(type(guide.counter))
         text = " ".join(label.text() for label in first)
-        assert "読手" in text and "待った" in text and "Space" in text
+        assert "読手" in text and "待った" in text and "スペース" in text and "Enter" in text
     finally:
         LANG.set("en")
 

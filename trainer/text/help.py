@@ -36,7 +36,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "guide.reader.title": ("読手 — 実際の畳で遊ぶ会のために", "Reader — for clubs playing on a real floor"),
     "guide.reader.body": (
         "序歌から百首を専任読手のように読み上げます。上の句、間、下の句、余韻まで。<br>"
-        "<b>Return</b> 読み始め　<b>Space</b> 一時停止／再開　<b>W</b> 待った　"
+        "<b>Enter</b> 読み始め　<b>スペース</b> 一時停止／再開　<b>W</b> 待った　"
         "<b>R</b> 下の句をもう一度　<b>N</b> 次の札へ　<b>Esc</b> やめる<br>"
         "読みは一枚ごとに保存され、次に開いたときに続きから読めます。",
         "Reads the 100 poems from the joka as an official reader does: kami-no-ku, pause, "
@@ -86,7 +86,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "guide.voice.body": (
         "最初は合成音声で読みます（このパソコンで一度だけ作ります）。"
         "読手の録音を持っていれば「ファイル → 録音を取り込む…」でフォルダごと取り込めます。"
-        "ファイル名に歌番号を入れてください（001.wav、kami_017.flac と shimo_017.flac、序歌は joka.*）。<br>"
+        "ファイル名に歌番号を入れてください（001.wav、上の句_017.wav と 下の句_017.wav、序歌は 序歌.*）。<br>"
         "声、間、速さ、言語は「設定」で変えられます。このガイドは「ヘルプ」からいつでも開けます。",
         "At first a synthesised voice reads (made once, on this computer). If you have "
         "recordings of a reader, File → Import recordings… takes a whole folder. Each file's "
@@ -111,7 +111,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "import.title": ("録音を取り込む", "Import recordings"),
     "import.intro": (
         "読手の録音のフォルダを声として取り込みます。ファイル名に歌番号を入れてください"
-        "（001.wav、poem 1.mp3、kami_017.flac と shimo_017.flac、序歌は joka.* か 000.*）。"
+        "（001.wav、歌1.mp3、上の句_017.wav と 下の句_017.wav、序歌は 序歌.* か 000.*）。"
         "ファイルは読むだけで、移動も変更もしません。",
         "A folder of a reader's recordings becomes a voice. Each file's name must carry the "
         "poem number (001.wav, poem 1.mp3, kami_017.flac + shimo_017.flac; joka.* or 000.* for "

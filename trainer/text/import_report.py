@@ -38,7 +38,7 @@ REPORT_TEXT: dict[str, tuple[str, str]] = {
     "import.report.imported_one": ("{n} 首を声 {name}（{dir}）に取り込みました。この声は {stored} 首です。",
                                    "Imported {n} poem into voice {name} ({dir}); the voice now holds {stored}."),
     "import.report.missing": ("ない札番号（{n}）: {which}", "Missing poem numbers ({n}): {which}"),
-    "import.report.no_joka": ("このフォルダに序歌がありません。joka.* か 000.* という名前で加えられます。",
+    "import.report.no_joka": ("このフォルダに序歌がありません。序歌.* か 000.* という名前で加えられます。",
                               "No joka (序歌) in this folder: name its file joka.* or 000.* to add it."),
     "import.report.skipped": ("名前から音声ではないファイル {n} 個を飛ばしました: {files}",
                               "Skipped {n} file(s) that are not audio by their name: {files}"),

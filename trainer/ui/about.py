@@ -14,6 +14,8 @@ import trainer.text.help  # noqa: F401  (its messages)
 from trainer import __version__
 from trainer.ui.i18n import tr
 
+FRAME_PX = 40      # what a window manager's title bar and frame take from the screen's height
+
 # (component, licence, message id of what it does here). The font and the system libraries ship
 # only in the standalone build. Every folder of the build's licenses/ is named in a row here
 # (tests/test_packaging.py compares them when a build exists).
@@ -96,7 +98,10 @@ class AboutDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(tr("about.title"))
         self.setMinimumWidth(760)
-        self.resize(900, 680)        # the whole licence table without scrolling
+        # the whole licence table without scrolling where the screen has the room; on a 1024×700
+        # screen 680 px (with the window's frame) ran off its bottom, the Close button with it
+        room = self.screen().availableGeometry()
+        self.resize(min(900, room.width()), min(680, room.height() - FRAME_PX))
         layout = QVBoxLayout(self)
         layout.addLayout(self._heading())
         layout.addWidget(self._data_box(settings))

@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
                                QLineEdit, QPushButton, QSpinBox, QStackedWidget, QVBoxLayout,
                                QWidget)
 
@@ -32,6 +32,9 @@ from trainer.ui.stats_store import UsesStatsStore
 
 if TYPE_CHECKING:                  # the screens load with the first drill run
     from trainer.ui.drills_screens import DrillScreen
+
+CHOOSER_W = 340           # the drill options column, while no drill runs
+RUNNING_SLACK_PX = 40     # the chooser's margins and the gap between Start and Stop
 
 DRILLS = ("fuda_nagashi", "kami_to_torifuda", "listening_reflex", "kimariji_henka", "positional")
 SETS = ("all", "first", "length", "group", "weakest", "due", "pick")
@@ -126,14 +129,17 @@ class DrillsPanel(UsesStatsStore, QWidget):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b3261e;")
+        self.options = QWidget()      # hidden while a drill runs: its room goes to the drill
+        self.options.setLayout(self.form)
+        self.form.setContentsMargins(0, 0, 0, 0)
         left = QVBoxLayout()
-        left.addLayout(self.form)
+        left.addWidget(self.options)
         left.addLayout(buttons)
         left.addWidget(self.message)
         left.addStretch(1)
-        chooser = QWidget()
-        chooser.setLayout(left)
-        chooser.setFixedWidth(340)
+        self.chooser = QWidget()
+        self.chooser.setLayout(left)
+        self.chooser.setFixedWidth(CHOOSER_W)
 
         self.intro = QLabel()
         self.intro.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -142,7 +148,7 @@ class DrillsPanel(UsesStatsStore, QWidget):
         self.stack.addWidget(self.intro)
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 6, 6, 6)
-        row.addWidget(chooser)
+        row.addWidget(self.chooser)
         row.addWidget(self.stack, 1)
 
     def _restore(self) -> None:
@@ -201,6 +207,19 @@ class DrillsPanel(UsesStatsStore, QWidget):
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
         self.drill_box.setEnabled(not running)
+        self._fit_chooser(running)
+
+    def _fit_chooser(self, running: bool) -> None:
+        """A running drill gets the chooser's room but for Start/Stop: at 1024×700 the listening
+        reflex's floor was 640 px wide beside it, its cards 38 px, and the one card with a
+        six-kana column (21, ありあけの…) painted its kana at 7 px; without the options the
+        floor is as large as the height allows and every kana is 9 px or more."""
+        focus = QApplication.focusWidget()
+        if running and focus is not None and self.options.isAncestorOf(focus):
+            self.stop_button.setFocus()      # not left to Qt's hunt for a next widget in a hidden box
+        self.options.setVisible(not running)
+        buttons = self.start_button.sizeHint().width() + self.stop_button.sizeHint().width()
+        self.chooser.setFixedWidth(buttons + RUNNING_SLACK_PX if running else CHOOSER_W)
 
     # -- choosing ------------------------------------------------------------------------------
     def card_set(self) -> card_sets.CardSet:

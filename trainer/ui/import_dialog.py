@@ -73,7 +73,9 @@ class ImportDialog(QDialog):
         self.report_view = QPlainTextEdit()
         self.report_view.setReadOnly(True)
         self.report_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.report_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # wrapped at the view's width: a Japanese line (a failure's reason, the command to run
+        # again) ran past 760 px and hid its end behind a sideways scroll
+        self.report_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         layout.addWidget(self.report_view, 1)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
