@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QMessageBox, QPushButton, QSplitter, QVBoxLayout, \
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSplitter, QVBoxLayout, \
     QWidget
 
 from audio.clock import SYSTEM, Clock
@@ -249,19 +249,6 @@ class OnlineFloorPanel(RaceReading, QWidget):
         if self.race.view is None and self.race.over is None:
             self.send("race.begin", table=self.race.table)
 
-    def confirm_resign(self) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, tr("race.online.resign"), tr("race.online.resign_ask"),
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        return box.exec() == QMessageBox.StandardButton.Yes
-
-    def resign(self) -> None:
-        race = self.race
-        if race.seat is not None and race.over is None and self.confirm_resign():
-            self.send("race.resign", table=race.table)
-
-    def shutdown(self) -> None:
-        self._stop_reading()
 
 
 __all__ = ["OnlineFloorPanel"]

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QMessageBox, QPushButton, QSplitter, QVBoxLayout, \
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSplitter, QVBoxLayout, \
     QWidget
 
 from audio.clock import SYSTEM, Clock
@@ -204,19 +204,6 @@ class OnlineMubeyamaPanel(RaceReading, QWidget):
             self.send("race.flip", **msg)
         self.race_checks.add(kimariji_t, stamp, send)
 
-    def confirm_resign(self) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, tr("race.online.resign"), tr("race.online.resign_ask"),
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        return box.exec() == QMessageBox.StandardButton.Yes
-
-    def resign(self) -> None:
-        race = self.race
-        if race.seat is not None and race.over is None and self.confirm_resign():
-            self.send("race.resign", table=race.table)
-
-    def shutdown(self) -> None:
-        self._stop_reading()
 
 
 __all__ = ["OnlineMubeyamaPanel"]

@@ -24,7 +24,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont
@@ -177,6 +177,22 @@ class RaceReading:
         self._ma.stop()
         self.race_checks.flush()
         self.driver.stop()
+
+    def confirm_resign(self) -> bool:
+        """Ask before resigning (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("race.online.resign"), tr("race.online.resign_ask"),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                          cast(QWidget, self))
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
+    def resign(self) -> None:
+        race = self.race
+        if race.seat is not None and race.over is None and self.confirm_resign():
+            self.send("race.resign", table=race.table)
+
+    def shutdown(self) -> None:
+        self._stop_reading()
 
 
 class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
@@ -471,25 +487,9 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         if race.seat is not None and race.over is None:
             self.send("race.wait", table=race.table, hold=race.seat not in race.holds)
 
-    def confirm_resign(self) -> bool:
-        """Ask before resigning (tests replace this)."""
-        box = QMessageBox(QMessageBox.Icon.Question, tr("race.online.resign"), tr("race.online.resign_ask"),
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        return box.exec() == QMessageBox.StandardButton.Yes
-
-    def resign(self) -> None:
-        race = self.race
-        if race.seat is not None and race.over is None and self.confirm_resign():
-            self.send("race.resign", table=race.table)
-
     def _released(self, read: RaceRead) -> None:
         self.floor.highlights.clear()
         self.floor.update()
         self._kimariji[read.number] = read.kimariji
-
-    def shutdown(self) -> None:
-        self._stop_reading()
-
 
 __all__ = ["OnlineRacePanel", "kept_layout", "KIND"]
