@@ -353,13 +353,14 @@ def test_wait_rearranges_between_reads_and_a_spectator_sees_the_floor(qtbot, tmp
                                             by=tr("race.online.by.resignation")))
 
 
-def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, server, store):
+def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, server, store, monkeypatch):
     """Mubeyama (Okayama, 4 seats): three bots and the tab. The tab reads each card released, and
     when the card is its own it is clicked MY_MS after the kimariji as it sounded here: the
     server's judgement carries that flip time. After two of its own flips the tab resigns."""
     from audio.fake_voice import ToneVoice
     from trainer.server.race_bot import MubeyamaBot, fixed_flip
     from trainer.ui.online_mubeyama import OnlineMubeyamaPanel
+    monkeypatch.setattr(OnlineMubeyamaPanel, "store", property(lambda self: store))
     settings = S.Settings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat))
     settings.set(S.PAUSE, 0.3)
     tab = OnlinePanel(settings, voices=ToneVoices(backend="silent", voice=ToneVoice(mora_s=0.04, yoin_s=0.1)))
@@ -438,6 +439,12 @@ def test_the_tab_plays_mubeyama_online_its_flips_timed_here(qtbot, tmp_path, ser
         assert abs(flip["reaction_ms"] - clicked[flip["read"]]) < 5, (flip, clicked)   # what the test pressed
     assert panel.race.over["by"] == "resignation" and 0 not in panel.race.over["winners"]
     assert panel.log.count() == len(panel.race.judged)
+    # each flip the tab sent is in the person's statistics as a local game keeps it
+    kept = store.query("SELECT card, reaction_ms FROM trials WHERE kind = 'mubeyama' ORDER BY id")
+    assert [round(row[1]) for row in kept] == [round(m["reaction_ms"]) for m in panel.flips_sent]
+    poem_of = {j["read"]: j.get("poem") for j in panel.race.judged}
+    checked = [(row[0], poem_of[m["read"]]) for row, m in zip(kept, panel.flips_sent) if m["read"] in poem_of]
+    assert len(checked) >= 2 and all(card == poem for card, poem in checked), checked
     assert tab.table_title.text() == tr("race.mubeyama.title", table=table, variant=tr("mubeyama.variant.okayama4"))
 
 

@@ -21,15 +21,17 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSp
 from audio.clock import SYSTEM, Clock
 from trainer.online.race import MubeyamaRaceState, RaceRead
 from trainer.text.messages import MESSAGES
-from trainer.text.mubeyama import kami_words
+from trainer.text.mubeyama import kami_words, seat_name
 from trainer.text.online_race import who
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.mubeyama_play import flip_time
 from trainer.ui.mubeyama_table import TableWidget
+from trainer.ui import settings as S
 from trainer.ui.online_race import RaceReading
+from trainer.ui.stats_store import UsesStatsStore
 
 
-class OnlineMubeyamaPanel(RaceReading, QWidget):
+class OnlineMubeyamaPanel(RaceReading, UsesStatsStore, QWidget):
     """One Mubeyama race table (see the module docstring). `send(type, **fields)` sends to the server."""
 
     race: MubeyamaRaceState
@@ -202,7 +204,19 @@ class OnlineMubeyamaPanel(RaceReading, QWidget):
                    "stamp": stamp, "part": part, "stall": reason is not None}
             self.flips_sent.append(msg)
             self.send("race.flip", **msg)
+            self._record(read.poem, reaction_ms, reason)
         self.race_checks.add(kimariji_t, stamp, send)
+
+    def _record(self, poem: int, reaction_ms: float, disturbed: str | None) -> None:
+        """The person's flip time in the statistics as a local game keeps it (kind "mubeyama"),
+        measured here on this client's audio clock; marked when its sound stuttered."""
+        from trainer.stats.store import Trial
+        try:
+            self.store.record(Trial(kind="mubeyama", card=poem, correct=True, reaction_ms=float(reaction_ms),
+                                    answer=seat_name(self.race.seat or 0), voice=self.settings.get(S.VOICE),
+                                    disturbed=disturbed))
+        except Exception as exc:  # noqa: BLE001 - statistics must never stop a game
+            self.banner.setText(tr("mubeyama.stats_failed", error=str(exc)))
 
 
 
