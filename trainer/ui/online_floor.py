@@ -55,10 +55,6 @@ class OnlineFloorPanel(RaceReading, QWidget):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    @property
-    def table(self) -> str:
-        return self.race.table
-
     def _build(self) -> None:
         self.floor = FloorView()
         self.banner = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)

@@ -53,10 +53,6 @@ class OnlineMubeyamaPanel(RaceReading, UsesStatsStore, QWidget):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    @property
-    def table(self) -> str:
-        return self.race.table
-
     def _build(self) -> None:
         self.table_view = TableWidget()
         self.banner = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)

@@ -72,6 +72,10 @@ class RaceReading:
     settings: Any
     banner: QLabel
 
+    @property
+    def table(self) -> str:
+        return self.race.table
+
     def _setup_reading(self, driver: Any, clock: Clock, owner: QWidget) -> None:
         self.driver = driver
         self.clock = clock
@@ -218,10 +222,6 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         self.floor.arranged.connect(self.arranged)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
-
-    @property
-    def table(self) -> str:
-        return self.race.table
 
     # -- layout -------------------------------------------------------------------------------------
     def _build(self) -> None:
