@@ -125,8 +125,17 @@ def to_json(obj: Any, hana: bool = False) -> Any:
     raise TypeError(f"no JSON form for {type(obj).__name__}")
 
 
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+"""Each dataclass's (field name, holds hana cards) pairs, worked out once per type: every view
+and event the server sends goes through here, and `dataclasses.fields` with the annotation
+test per object was a large share of the server's time per action."""
+
+
 def _fields_json(obj: Any) -> dict[str, Any]:
-    return {f.name: to_json(getattr(obj, f.name), _is_hana(f.type)) for f in dataclasses.fields(obj)}
+    fields = _FIELDS.get(type(obj))
+    if fields is None:
+        fields = _FIELDS[type(obj)] = tuple((f.name, _is_hana(f.type)) for f in dataclasses.fields(obj))
+    return {name: to_json(getattr(obj, name), hana) for name, hana in fields}
 
 
 # -- actions ------------------------------------------------------------------------------------
