@@ -115,6 +115,13 @@ def test_baseline_has_takes_faults_and_the_cpu_seat(baselines, name):
         "an anticipated touch takes a card"
     if name == "genpei":
         assert any(j["owing"] for j in first.judged), "a take from the other side owes a send"
+    # who raced each card (a client tells a miss from sitting out): in chirashi a faulting seat
+    # sits out the next card; a Genpei fault is paid with a card, nobody sits out
+    everyone = set(range(GAMES[name]["seats"]))
+    assert set(first.judged[0]["raced"]) == everyone
+    for before, j in zip(first.judged, first.judged[1:]):
+        assert set(j["raced"]) == everyone - (set(before["faulted"]) if name == "chirashi" else set())
+    assert name != "chirashi" or any(len(j["raced"]) < len(everyone) for j in first.judged)
 
 
 @pytest.mark.parametrize("name", list(GAMES))

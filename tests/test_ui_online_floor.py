@@ -301,3 +301,42 @@ def test_the_host_begins_with_a_cpu_and_a_spectator_watches_from_the_lobby(qtbot
     assert seen.race.over["by"] == panel.race.over["by"] == "resignation"
     assert seen.banner.text() == floor_result_text(seen.race.over, None, seen.names())
     assert not seen.begin_button.isVisible() and not seen.resign_button.isEnabled()
+
+
+def test_the_persons_floor_reads_go_into_their_statistics_as_the_games_own_kind(qtbot, tmp_path):
+    """Each judged read the seat raced is a trial of the game's kind (as the Games tab records
+    it); a card it sat out is none; a race whose sound stuttered is kept with its reason, marked
+    in the log and left out of the mean."""
+    from trainer.stats import aggregates as A
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver(), store=store)
+    qtbot.addWidget(panel)
+    panel.settings = _Settings()
+    panel.apply({"type": "race.start", "table": panel.table, "game": "sakasama", "seat": 0,
+                 "names": ["a", "b", "c"], "cpus": [2], "speed": 1, "floor_ms": 100, "verse": "shimo", "reach": None})
+
+    def judged(read, poem, **kw):
+        frame = {"type": "race.judged", "table": panel.table, "read": read, "poem": poem, "kimariji": "あ",
+                 "taker": None, "taker_ms": None, "reaction_ms": [None, None, None], "faulted": [],
+                 "raced": [0, 1, 2], "scores": [0, 0, 0], "owing": None, "stalled": [], "fast": [], "timed_out": False}
+        panel.apply({**frame, **kw})
+
+    judged(1, 10, taker=0, taker_ms=300, reaction_ms=[300, None, None])
+    judged(2, 11, faulted=[0], taker=2, reaction_ms=[150, None, None])
+    judged(3, 12, raced=[1, 2], taker=1, reaction_ms=[None, 500, None])      # sat out after the fault
+    panel.disturbed[4] = "sound stuttered"                                      # as the touch's sound check says
+    judged(4, 13, taker=0, taker_ms=900, reaction_ms=[900, None, None])
+    rows = store.query("SELECT kind, card, correct, answer, reaction_ms, fault, disturbed FROM trials ORDER BY id")
+    assert rows == [("sakasama", 10, 1, "take", 300.0, None, None),
+                    ("sakasama", 11, 0, "fault", 150.0, "otetsuki", None),
+                    ("sakasama", 13, 1, "take", 900.0, None, "sound stuttered")]
+    (day,) = A.trend_by_day(store, "sakasama")
+    assert day.mean_reaction_ms == pytest.approx(300.0)                       # the disturbed take left out
+    assert tr("race.disturbed") in panel.log.item(3).text()
+    store.close()
+
+
+class _Settings:
+    def get(self, key: str) -> Any:
+        return None

@@ -704,7 +704,7 @@ class RaceHall:
         frame: dict[str, Any] = {
             "type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
             "kimariji": read.kimariji, "stalled": sorted({t.seat for t in read.touches if t.stalled}),
-            "timed_out": timed_out, "taker": taker,
+            "timed_out": timed_out, "taker": taker, "raced": list(table.raced),
             "taker_ms": None if summary is None else summary.reaction_ms, "reaction_ms": reactions,
             "faulted": [] if summary is None else list(summary.faulted), "scores": table.scores(),
             "owing": None if table.owing() is None else list(table.owing()),

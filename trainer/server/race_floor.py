@@ -73,6 +73,9 @@ class FloorRaceTable:
         self.max_reads = reads
         """A test server's shortened game: it ends after this many reads, with no winner."""
         self.start_events: list[GameEvent] = []    # what the session said as the read's verse began
+        self.raced: list[int] = []
+        """The seats that race the card being read (not sitting out, on turn): ``race.judged``'s
+        ``raced``, so a client can tell "missed" from "sat out" (public: every view shows it)."""
 
     def seat_of(self, user: int) -> int | None:
         return next((s for s, seat in enumerate(self.seats)
@@ -113,7 +116,10 @@ class FloorRaceTable:
         assert self.session is not None and self.reader is not None
         self.clock.set(max(self.clock.now(), times.kami_start))
         self.reader.t = times.next_kami
-        return self.session.verse_started(poem, marks)
+        events = self.session.verse_started(poem, marks)
+        race = self.session.race
+        self.raced = sorted(race.touches) if race is not None and race.poem == poem else []
+        return events
 
     def refusal(self, seat: int, card: int, t: float) -> Any:
         """Why a person's touch cannot be raced (the session's IllegalAction), or None."""

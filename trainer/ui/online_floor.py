@@ -29,19 +29,21 @@ from trainer.text.online_race import floor_judged_line, floor_result_text, flag_
 from trainer.ui.chirashi_panel import FloorView
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.online_race import RaceReading
+from trainer.ui.stats_store import UsesStatsStore
 
 TEAM_GAMES = ("genpei", "relay")
 
 
-class OnlineFloorPanel(RaceReading, QWidget):
+class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
     """One floor race table (see the module docstring). `send(type, **fields)` sends to the server."""
 
     race: FloorRaceState
 
     def __init__(self, table: str, send: Callable[..., Any], settings: Any, voices: Any, *,
-                 driver: Any = None, clock: Clock = SYSTEM, parent: QWidget | None = None):
+                 driver: Any = None, clock: Clock = SYSTEM, store: Any = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.send, self.settings, self.voices = send, settings, voices
+        self._store = store
         self.race = FloorRaceState(table)
         if driver is None:
             from trainer.ui.reading import ReadingDriver
@@ -100,6 +102,12 @@ class OnlineFloorPanel(RaceReading, QWidget):
         v.addLayout(bar)
         v.addWidget(split, 1)
 
+    @property
+    def stats_kind(self) -> str:  # type: ignore[override]
+        """The person's reads are trials of the game's own kind, as the Games tab keeps them:
+        the Statistics tab's filter shows a game's online and local races together."""
+        return self.race.game
+
     def game_name(self) -> str:
         return tr("race.floor.game", game=tr(f"race.floor.name.{self.race.game}"))
 
@@ -148,6 +156,7 @@ class OnlineFloorPanel(RaceReading, QWidget):
             self.log.addItem(self._line(frame))
             self.log.scrollToBottom()
             self._show_judgement(frame)
+            self._record_read(frame)
         elif kind == "race.stand_in":
             self.flags.setText(tr("race.floor.stand_in", who=self._name(frame.get("seat"))))
         elif kind == "race.over":
