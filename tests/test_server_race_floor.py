@@ -319,6 +319,8 @@ def test_floor_race_options_that_do_not_apply_are_refused_in_one_line(args, word
     ({"game": "genpei", "cards": 5}, "bad_option"),
     ({"game": "kyogi", "seats": 3}, "bad_option"),
     ({"game": "chirashi", "reads": 0}, "bad_option"),
+    ({"game": "shimonoku", "variant": "hokkaido"}, "bad_option"),
+    ({"game": "chirashi", "variant": "nanae"}, "bad_option"),
 ])
 def test_bad_floor_race_options_are_refused(server, message, error):
     async def ask() -> dict[str, Any]:
@@ -398,3 +400,40 @@ def test_a_person_who_drops_and_returns_within_the_wait_plays_on_and_one_who_sta
     assert [f["type"] for f in told_away] == ["race.waiting", "race.stand_in"]
     assert told_away[1]["seat"] == 1 and told_away[1]["by"] == "abandonment"
     assert away.over is not None and away.over["by"] == "reads" and len(away.judged) == 10
+
+
+def test_shimonoku_nanae_is_served_and_a_bad_variant_changes_nothing(server):
+    """Nanae-town shimonoku (``variant: "nanae"``): the start names it, the floor is Nanae's deal
+    (15/20/15 a side); a variant the game lacks is refused in one line and no table is made."""
+    async def ask() -> tuple[dict[str, Any], list[Any], dict[str, Any], dict[str, Any]]:
+        client, _ = await Client.connect(server.url, "nanae")
+        try:
+            before = (await client.call("race.list"))["tables"]
+            ident = await client.send("race.create", game="shimonoku", variant="teppa", seats=6, cpus=[1, 2, 3, 4, 5])
+            refused = await client.recv()
+            while refused.get("id") != ident:
+                refused = await client.recv()
+            after = (await client.call("race.list"))["tables"]
+            created = await client.call("race.create", game="shimonoku", variant="nanae", seats=6,
+                                        cpus=[1, 2, 3, 4, 5], reads=1)
+            listed = next(t for t in (await client.call("race.list"))["tables"] if t["table"] == created["table"])
+            bot = FloorBot(client, created["table"], floor_plan)
+            await bot.join(0)
+            views: list[dict[str, Any]] = []
+
+            def first_view(frame: dict[str, Any]) -> bool:
+                if frame.get("type") == "race.view":
+                    views.append(frame)
+                return bool(views)
+            result = await bot.play(stop_after=first_view)
+            await client.send("race.resign", table=created["table"])
+            assert result.start is not None
+            return refused, [before, after], {**result.start, "listed": listed}, views[0]
+        finally:
+            await client.close()
+
+    refused, (before, after), start, view = asyncio.run(asyncio.wait_for(ask(), 30))
+    assert refused["error"] == "bad_option" and "nanae" in refused["message"] and "\n" not in refused["message"]
+    assert after == before
+    assert start["variant"] == "nanae" and start["listed"]["variant"] == "nanae" and start["game"] == "shimonoku"
+    assert sorted(view["view"]["side_counts"]) == [15, 15, 15, 15, 20, 20]

@@ -340,3 +340,40 @@ def test_the_persons_floor_reads_go_into_their_statistics_as_the_games_own_kind(
 class _Settings:
     def get(self, key: str) -> Any:
         return None
+
+
+def test_the_form_offers_nanae_shimonoku_and_its_table_is_drawn_with_nanaes_areas(qtbot, tmp_path):
+    """The create form lists Nanae-town shimonoku beside the standard game and asks the server
+    for ``variant: "nanae"``; its table lays each area in Nanae's three rows."""
+    from trainer.rules.shimonoku import NANAE_ROWS
+    tab = make_tab(qtbot, tmp_path)
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    class Conn:
+        def send(self, kind: str, **fields: Any) -> None:
+            sent.append((kind, fields))
+    tab.conn = Conn()  # type: ignore[assignment]
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("shimonoku/nanae"))
+    assert tab.kind_box.currentText() == "Shimonoku karuta (Nanae) (online)"
+    tab.create_table()
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("shimonoku/standard"))
+    tab.create_table()
+    (_, nanae), (_, standard) = sent
+    assert nanae["game"] == "shimonoku" and nanae["variant"] == "nanae" and nanae["seats"] == 6
+    assert "variant" not in standard
+    assert "Nanae" in tab._race_cells({"table": "r00000001", "game": "shimonoku", "variant": "nanae",
+                                        "status": "open", "seats": [None] * 6})[1]
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.apply({"type": "race.start", "table": panel.table, "game": "shimonoku", "variant": "nanae", "seat": 0,
+                 "names": ["a"] + [None] * 5, "cpus": [1, 2, 3, 4, 5], "speed": 1, "floor_ms": 100,
+                 "verse": "shimo", "reach": [0, 3]})
+    from trainer.games.chirashi_session import CPU, HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    from audio.clock import FakeClock
+    game = new_session(find("shimonoku", "nanae"), 3, (HUMAN,) + (CPU,) * 5, {"clock": FakeClock(0.0)})
+    game.begin()
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
+                 "scores": [50] * 6})
+    assert panel.floor.area_rows == NANAE_ROWS and "Nanae" in panel.title_text()

@@ -290,6 +290,7 @@ class FloorRaceState(RaceState):
     into the engine's `View` the Games tab draws), the scores, the CPU seats and a send owed."""
 
     game: str = "chirashi"
+    variant: str = "standard"                         # the registry's variant (shimonoku: "nanae" too)
     view: Any = None
     scores: list[int] = field(default_factory=list)
     cpus: list[int] = field(default_factory=list)
@@ -307,6 +308,7 @@ class FloorRaceState(RaceState):
             return False
         if kind == "race.start":
             self.seat, self.game = frame.get("seat"), str(frame.get("game", self.game))
+            self.variant = str(frame.get("variant") or "standard")
             self.names = list(frame.get("names") or [])
             self.cpus, self.reach = list(frame.get("cpus") or []), frame.get("reach")
             self.floor_ms = float(frame.get("floor_ms", 100.0))

@@ -45,10 +45,11 @@ class FloorRaceTable:
 
     def __init__(self, ident: str, seed: int, host: int, game: str, *, seats: int, cpus: list[int],
                  level: str, speed: float, wait_seconds: float, hold_seconds: float, floor_ms: float,
-                 cpu_seat: Any, reads: int | None = None):
+                 cpu_seat: Any, reads: int | None = None, variant: str | None = None):
         from trainer.server.race import OPEN
         self.game = game
-        self.variant = find(game)
+        self.variant = find(game, variant)
+        """The registry's variant (shimonoku: ``standard`` or ``nanae``): the session's rules."""
         self.id, self.seed, self.host, self.level = ident, seed, host, level
         self.speed, self.wait_seconds, self.hold_seconds, self.floor_ms = speed, wait_seconds, hold_seconds, floor_ms
         self.cpu_seat = cpu_seat
@@ -191,7 +192,8 @@ class FloorRaceTable:
                 "scores": self.scores()}
 
     def start_frame(self, seat: int) -> dict[str, Any]:
-        return {"type": "race.start", "table": self.id, "game": self.game, "seat": seat,
+        return {"type": "race.start", "table": self.id, "game": self.game, "variant": self.variant.variant,
+                "seat": seat,
                 "names": [s.name if s else None for s in self.seats], "cpus": self.cpu_seats(),
                 "speed": self.speed, "floor_ms": self.floor_ms,
                 "verse": self.session.verse if self.session else "kami", "reach": self.reach(seat)}

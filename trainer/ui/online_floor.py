@@ -25,7 +25,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSp
 from audio.clock import SYSTEM, Clock
 from trainer.online.race import FloorRaceState, RaceRead
 from trainer.text.kyogi import reaction_text
-from trainer.text.online_race import floor_judged_line, floor_result_text, flag_lines, who
+from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS
+from trainer.text.online_race import floor_game_name, floor_judged_line, floor_result_text, flag_lines, who
 from trainer.ui.chirashi_panel import FloorView
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.online_race import RaceReading
@@ -109,7 +110,7 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
         return self.race.game
 
     def game_name(self) -> str:
-        return tr("race.floor.game", game=tr(f"race.floor.name.{self.race.game}"))
+        return tr("race.floor.game", game=floor_game_name(self.race.game, self.race.variant))
 
     def title_text(self) -> str:
         return tr("race.floor.title", table=self.race.table, game=self.game_name())
@@ -172,6 +173,7 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
             floor.players = n
             floor.teams = race.game in TEAM_GAMES
             floor.areas = race.game == "shimonoku"
+            floor.area_rows = NANAE_ROWS if race.variant == "nanae" else AREA_ROWS    # Nanae: three rows an area
             floor.sakasama = race.game == "sakasama"
             floor.me = race.seat if race.seat is not None else 0
             floor.turned = floor.teams and floor.me % 2 == 1      # the person's team at the bottom
