@@ -437,3 +437,50 @@ def test_shimonoku_nanae_is_served_and_a_bad_variant_changes_nothing(server):
     assert after == before
     assert start["variant"] == "nanae" and start["listed"]["variant"] == "nanae" and start["game"] == "shimonoku"
     assert sorted(view["view"]["side_counts"]) == [15, 15, 15, 15, 20, 20]
+
+
+class MattaFloorBot(FloorBot):
+    """Asks 待った as read 2 is released and goes on 0.3 s after its judgement."""
+
+    released_at = 0.0
+    read_frames: dict[int, dict[str, Any]] = {}
+    held: list[list[int]] = []
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "race.read":
+            MattaFloorBot.read_frames[frame["read"]] = frame
+            if frame["read"] == 2:
+                self._spawn(self.send("race.wait", table=self.table, hold=True))
+        elif kind == "race.held":
+            MattaFloorBot.held.append(frame["seats"])
+        elif kind == "race.judged" and frame["read"] == 2:
+            self._spawn(self._go_on())
+        super().on_frame(frame)
+
+    async def _go_on(self) -> None:
+        await asyncio.sleep(0.3)
+        MattaFloorBot.released_at = self.clock()
+        await self.send("race.wait", table=self.table, hold=False)
+
+
+def test_matta_at_a_floor_table_holds_the_next_card_until_the_seat_goes_on(server):
+    """待った at a chirashi table (the reference is silent; kyōgi's courtesy, docs/online-races.md):
+    the card being read is raced to its end as usual, then the next waits for the seat."""
+    MattaFloorBot.read_frames, MattaFloorBot.held = {}, []
+
+    async def game() -> RaceResult:
+        client, _ = await Client.connect(server.url, "matta")
+        try:
+            created = await client.call("race.create", game="chirashi", seed="7", speed=SPEED, reads=3,
+                                        seats=2, cpus=[1])
+            bot = MattaFloorBot(client, created["table"], floor_plan)
+            await bot.join(0)
+            return await asyncio.wait_for(bot.play(), 60)
+        finally:
+            await client.close()
+
+    result = asyncio.run(game())
+    assert result.over is not None and result.over["by"] == "reads" and len(result.judged) == 3
+    assert not result.refusals and MattaFloorBot.held == [[0], []]
+    assert MattaFloorBot.read_frames[3]["start_at"] > MattaFloorBot.released_at, "the next card waited"

@@ -377,3 +377,32 @@ def test_the_form_offers_nanae_shimonoku_and_its_table_is_drawn_with_nanaes_area
     panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
                  "scores": [50] * 6})
     assert panel.floor.area_rows == NANAE_ROWS and "Nanae" in panel.title_text()
+
+
+def test_matta_at_a_floor_table_asks_the_server_to_hold_and_to_go_on(qtbot):
+    """The 待った button sends ``race.wait``; while the server says the seat holds, the banner
+    names who holds and the button goes on."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import CPU, HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    sent: list[tuple[str, dict[str, Any]]] = []
+    panel = OnlineFloorPanel("r00000001", lambda kind, **f: sent.append((kind, f)), None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.apply({"type": "race.start", "table": panel.table, "game": "chirashi", "seat": 0, "names": ["a", "b"],
+                 "cpus": [1], "speed": 1, "floor_ms": 100, "verse": "kami", "reach": None})
+    game = new_session(find("chirashi"), 3, (HUMAN, CPU), {"clock": FakeClock(0.0)})
+    game.begin()
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
+                 "scores": [0, 0]})
+    assert panel.wait_button.isEnabled() and panel.wait_button.text() == tr("race.online.wait")
+    panel.wait_button.click()
+    panel.apply({"type": "race.held", "table": panel.table, "seats": [0]})
+    assert panel.banner.text() == tr("race.online.held", who=tr("race.online.you"))
+    assert panel.wait_button.text() == tr("race.online.go_on")
+    panel.wait_button.click()
+    panel.apply({"type": "race.held", "table": panel.table, "seats": []})
+    assert sent == [("race.wait", {"table": panel.table, "hold": True}),
+                    ("race.wait", {"table": panel.table, "hold": False})]
+    assert panel.wait_button.text() == tr("race.online.wait")

@@ -9,9 +9,10 @@ shimonoku read the shimo-no-ku alone); the floor is the Games tab's drawing
 it (``race.view``). A click on a floor card while a card is read is a touch
 (``race.touch``) with its reaction from the kimariji as it sounded here; while
 this seat owes a Genpei send (``race.owe``) a click on its side sends that card
-(``race.send``). The server judges: the panel shows each judgement (taker, times,
-faults), the scores and the result. The host may fill the empty seats with CPUs
-and begin (``race.begin``).
+(``race.send``). 待った (``race.wait``) holds the next card until the seat goes on. The
+server judges: the panel shows each judgement (taker, times, faults), the scores and
+the result; each card the person's seat raced becomes a statistics trial of the
+game's own kind. The host may fill the empty seats with CPUs and begin (``race.begin``).
 """
 from __future__ import annotations
 
@@ -76,14 +77,16 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
         self.log.setTextElideMode(Qt.TextElideMode.ElideNone)     # a judgement wraps, it is never cut
         self.log.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.begin_button, self.resign_button = QPushButton(), QPushButton()
-        for b in (self.begin_button, self.resign_button):
+        self.begin_button, self.wait_button, self.resign_button = QPushButton(), QPushButton(), QPushButton()
+        for b in (self.begin_button, self.wait_button, self.resign_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.begin_button.clicked.connect(self.begin)
+        self.wait_button.clicked.connect(self.toggle_wait)
         self.resign_button.clicked.connect(self.resign)
         bar = QHBoxLayout()
         bar.addWidget(self.banner, 1)
         bar.addWidget(self.begin_button)
+        bar.addWidget(self.wait_button)
         bar.addWidget(self.resign_button)
         side = QWidget()
         side.setMinimumWidth(200)
@@ -212,6 +215,8 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
             self.banner.setText(tr("race.floor.send", cards=race.owe.get("cards", 1)))
         elif view.owing is not None:
             self.banner.setText(tr("race.floor.sending_other", who=self._name(view.owing[0])))
+        elif race.holds and race.open_read is None:
+            self.banner.setText(tr("race.online.held", who="、".join(self._name(s) for s in race.holds)))
         elif race.read is not None and race.seat is not None and not race.races_now:
             key = "race.floor.not_turn" if race.game == "relay" else "race.floor.resting"
             self.banner.setText(tr(key, number=race.read.number))
@@ -220,7 +225,11 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
         else:
             self.banner.setText("")
         self.begin_button.setVisible(view is None and race.over is None and race.seat is not None)
-        self.resign_button.setEnabled(race.seat is not None and race.over is None and view is not None)
+        playing = race.seat is not None and race.over is None and view is not None
+        self.wait_button.setText(tr("race.online.go_on" if race.seat in race.holds else "race.online.wait"))
+        self.wait_button.setVisible(race.seat is not None)
+        self.wait_button.setEnabled(playing)
+        self.resign_button.setEnabled(playing)
 
     def _released(self, read: RaceRead) -> None:
         self._kimariji[read.number] = read.kimariji

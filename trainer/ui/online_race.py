@@ -183,6 +183,12 @@ class RaceReading:
         self.race_checks.flush()
         self.driver.stop()
 
+    def toggle_wait(self) -> None:
+        """待った: ask the server to hold the next card (again: go on)."""
+        race = self.race
+        if race.seat is not None and race.over is None:
+            self.send("race.wait", table=race.table, hold=race.seat not in race.holds)
+
     stats_kind = KIND
     """The statistics kind of the person's reads here (a floor race: the game's own)."""
 
@@ -486,12 +492,6 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         self.floor.interactive = False
 
     # -- the person's buttons -------------------------------------------------------------------------
-    def toggle_wait(self) -> None:
-        """待った: ask the server to hold the next card (again: go on)."""
-        race = self.race
-        if race.seat is not None and race.over is None:
-            self.send("race.wait", table=race.table, hold=race.seat not in race.holds)
-
     def _released(self, read: RaceRead) -> None:
         self.floor.highlights.clear()
         self.floor.update()
