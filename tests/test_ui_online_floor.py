@@ -406,3 +406,45 @@ def test_matta_at_a_floor_table_asks_the_server_to_hold_and_to_go_on(qtbot):
     assert sent == [("race.wait", {"table": panel.table, "hold": True}),
                     ("race.wait", {"table": panel.table, "hold": False})]
     assert panel.wait_button.text() == tr("race.online.wait")
+
+
+@pytest.mark.parametrize("game,seats,seat,turned", [("chirashi", 4, 2, True), ("chirashi", 4, 1, False),
+                                                    ("sakasama", 3, 0, False), ("shimonoku", 6, 4, True),
+                                                    ("shimonoku", 6, 1, False)])
+def test_a_floor_is_turned_toward_the_persons_seat(qtbot, game, seats, seat, turned):
+    """A scattered floor turns half round when the person sits across it (their place in the
+    circle comes to the bottom; every card keeps its cell, mirrored, and still reads upright);
+    a shimonoku seat of the second team sees its own area at the bottom, its cards upright
+    and the opponents' upside down. A seat at the side keeps the floor as it is."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    game_session = new_session(find(game), 3, (HUMAN,) * seats, {"clock": FakeClock(0.0)})
+    game_session.begin()
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.resize(1024, 640)
+    panel.show()
+    panel.apply({"type": "race.start", "table": panel.table, "game": game, "seat": seat,
+                 "names": [f"p{k}" for k in range(seats)], "cpus": [], "speed": 1, "floor_ms": 100,
+                 "verse": "kami", "reach": None})
+    view = game_session.view(seat)
+    panel.apply({"type": "race.view", "table": panel.table, "seat": seat, "view": codec.to_json(view),
+                 "scores": [0] * seats})
+    floor = panel.floor
+    assert floor.turned == turned
+    f, mid = floor.floor_rect(), floor.floor_rect().center()
+    label_x, label_y, _ = floor._seat_place(seat)
+    if turned:
+        assert label_y > f.bottom(), "the person's label below the floor"
+    for card, spot in view.floor:
+        centre, _, _, angle = floor._rects[card]
+        assert floor.card_at(centre) == card
+        if game == "shimonoku":
+            assert (angle == 0.0) == (spot.side // 3 == seat // 3), (card, spot)   # own team's cards upright
+            if spot.side == seat:
+                assert floor.area_rect(seat).contains(centre) and centre.y() > mid.y()
+        elif turned:                      # mirrored: a card in the top half lies in the bottom half now
+            assert (centre.y() > mid.y()) == (spot.y < 0.5) or abs(spot.y - 0.5) < 0.07
+            assert abs(angle) <= 35

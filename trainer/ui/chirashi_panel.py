@@ -271,11 +271,25 @@ class FloorView(QWidget):
         self.sending = False
         self.me = 0                          # the person's seat (online it may be any)
         self.own_side = 0                    # the side a send marks (Genpei: the giver's)
-        self.turned = False                  # Genpei/relay seen from Heiji's end (online, a seat of team 1)
+        self.turned = False                  # the floor turned half round toward the person (`turn_toward`)
         self.setMinimumSize(520, 420)
         self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
         self.on_top: int | None = None           # the card last touched: drawn over its neighbours' borders
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
+
+    def turn_toward(self, me: int) -> None:
+        """The person sits at seat `me` (online it may be any): the floor is turned half round
+        when that brings their seat to the bottom edge, their own side (Genpei, relay), their
+        own area (shimonoku) or their place in the circle (a scattered floor) nearest them.
+        A seat at the left or right of a scattered floor keeps it as it is: the cards always
+        read upright, whichever way the floor is turned."""
+        self.me = me
+        if self.teams and not self.areas:
+            self.turned = me % 2 == 1
+        elif self.areas:
+            self.turned = me >= 3
+        else:
+            self.turned = seat_position(me, self.players, False)[1] < 0.5 - 1e-9
 
     # -- geometry -----------------------------------------------------------------------------------
     def floor_rect(self) -> QRectF:
@@ -316,11 +330,12 @@ class FloorView(QWidget):
             if self.plan is not None:
                 # a yomifuda shows as much of its poem as reads at any angle: the floor's widest
                 widest = self.plan.tilt if self.sakasama else self.plan.card_tilt(self.columns(card))
-                x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
+                sx, sy = (1 - spot.x, 1 - spot.y) if self.turned else (spot.x, spot.y)   # cell for cell
+                x, y, angle = self.plan.place(sx, sy, spot.angle, widest)
                 self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
                 continue
             x, y, angle = spot.x, spot.y, spot.angle
-            if self.turned and self.teams and not self.areas:     # the whole floor turned half round
+            if self.turned:                   # the whole floor turned half round: its far side upside down
                 x, y, angle = 1 - x, 1 - y, (0.0 if abs(angle) == 180.0 else 180.0)
             centre = QPointF(f.left() + x * f.width(), f.top() + y * f.height())
             self._rects[card] = (centre, w, h, angle)
@@ -385,7 +400,10 @@ class FloorView(QWidget):
         total, c = sum(widths), screen_column(seat)
         x = f.left() + f.width() * sum(widths[:c]) / total
         half = f.height() / 2
-        return QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+        area = QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+        if self.turned:                       # half round: the far team's areas below
+            area.moveTopLeft(QPointF(f.left() + f.right() - area.right(), f.top() + f.bottom() - area.bottom()))
+        return area
 
     def _paint_areas(self, p: QPainter, v: View) -> None:
         """Each player's area, the person's reach (own and the opponent facing) outlined."""
@@ -418,9 +436,9 @@ class FloorView(QWidget):
     def _seat_place(self, seat: int) -> tuple[float, float, bool]:
         if self.areas:                        # under (or over) the seat's own area
             r, f = self.area_rect(seat), self.floor_rect()
-            return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
+            return r.center().x(), (f.bottom() + 17 if r.center().y() > f.center().y() else f.top() - 17), False
         x, y = seat_position(seat, self.players, self.teams)
-        if self.turned and self.teams:
+        if self.turned:
             x, y = 1 - x, 1 - y
         return self._label_place(x, y)
 
@@ -445,6 +463,7 @@ class FloorView(QWidget):
         p.setFont(font)
         for seat in range(self.players):
             x, _ = seat_position(seat, self.players, self.teams)
+            x = 1 - x if self.turned else x
             cx, cy, along_side = self._seat_place(seat)
             name = self.names[seat] if seat < len(self.names) else str(seat + 1)
             n = len(v.taken[seat])

@@ -178,8 +178,7 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
             floor.areas = race.game == "shimonoku"
             floor.area_rows = NANAE_ROWS if race.variant == "nanae" else AREA_ROWS    # Nanae: three rows an area
             floor.sakasama = race.game == "sakasama"
-            floor.me = race.seat if race.seat is not None else 0
-            floor.turned = floor.teams and floor.me % 2 == 1      # the person's team at the bottom
+            floor.turn_toward(race.seat if race.seat is not None else 0)   # the person's seat at the bottom
             floor.names = [self._name(s) for s in range(n)]
             floor.sending = race.owe is not None
             floor.own_side = view.owing[1] if view.owing is not None else 0
