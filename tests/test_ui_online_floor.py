@@ -155,6 +155,12 @@ def test_the_tab_plays_a_floor_race_online_with_a_bot_and_cpus(qtbot, tmp_path, 
     assert panel.banner.text() == floor_result_text(race.over, 0, panel.names())
     assert race.scores == race.judged[-1]["scores"]
     assert tr("race.floor.score", who=tr("race.online.you"), n=race.scores[0]) in panel.scores.text()
+    # the person's statistics: a trial of the game's kind for each card the seat raced (the server's `raced`)
+    raced = [j for j in race.judged if 0 in j["raced"]]
+    trials = panel.store.query("SELECT kind, card, answer, reaction_ms FROM trials ORDER BY id")
+    assert [(k, c) for k, c, _, _ in trials] == [(game, j["poem"]) for j in raced]
+    takes = {j["poem"]: j["reaction_ms"][0] for j in raced if j["taker"] == 0}
+    assert takes and all(ms == pytest.approx(takes[c]) for _, c, answer, ms in trials if answer == "take")
 
 
 def test_the_tab_plays_genpei_online_and_sends_when_it_owes(qtbot, tmp_path, server):
