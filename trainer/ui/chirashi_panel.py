@@ -11,7 +11,7 @@ chosen in the setup row). The floor is drawn from the person's view only:
   down to what the room allows (`ScatterPlan`): a card's border may lie over
   the next cards' borders, as on a floor (the card last touched on top), never
   over their text, and every card's kana stand at least 9 px tall: about ±12°
-  in the window at 1024×700, ±27° at 1600×1000. Sakasama lays the yomifuda on
+  in the window at 1024×700, ±30° at 1600×1000. Sakasama lays the yomifuda on
   the floor: the poet's drawn figure (bōzu-mekuri's, `paint_poet`) under the
   kami-no-ku in kanji and kana, as much of it as reads at 9 px;
 - Genpei and relay: the two sides, Genji's (the person's team) at the bottom in
