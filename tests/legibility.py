@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
-from PySide6.QtGui import QFontMetrics, QFontMetricsF, QPainter
+from PySide6.QtGui import QFontMetrics, QFontMetricsF, QPainter, QPolygonF, QTransform
 from PySide6.QtWidgets import (QAbstractButton, QAbstractScrollArea, QComboBox, QLabel, QLayout, QLineEdit, QListWidget,
                                QMainWindow,
                                QSpinBox, QTableWidget, QStyle, QStyleOptionComboBox, QTabBar, QWidget)
@@ -37,7 +37,9 @@ class _Drawn:
         self.small: list[tuple[str, str, float]] = []
         self.elided: list[tuple[str, str]] = []
         self.overflow: list[tuple[str, float, float, float, float]] = []
-        self.boxes: dict[int, list[tuple[str, QRectF]]] = {}     # per paint device: text and its ink
+        self.boxes: dict[int, list[tuple[str, QRectF, QRectF, QTransform]]] = {}
+        """Per paint device: each text, the upright box its ink covers on the device, and the
+        ink's own box with the painter's transform (a card lying askew turns its kana)."""
 
 
 def _painter_px(p: QPainter) -> float:
@@ -78,9 +80,9 @@ def recording() -> Iterator[_Drawn]:
             if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)):
                 ink = _ink(p, QRectF(box), int(args[1]), text)
                 drawn.boxes.setdefault(id(p.device()), []).append(
-                    (text.replace("\n", " / "), p.worldTransform().mapRect(ink)))
+                    (text.replace("\n", " / "), p.worldTransform().mapRect(ink), ink, p.worldTransform()))
             else:                               # at a point: its words only, no box to compare
-                drawn.boxes.setdefault(id(p.device()), []).append((text, QRectF()))
+                drawn.boxes.setdefault(id(p.device()), []).append((text, QRectF(), QRectF(), QTransform()))
             flags = args[1] if box is not None and isinstance(args[1], (int, Qt.AlignmentFlag)) else 0
             if box is not None and not int(flags) & int(Qt.TextFlag.TextWordWrap):
                 fm = QFontMetricsF(p.font())
@@ -236,20 +238,36 @@ def _drop_drawn_faces(window: QWidget) -> None:
                 getattr(w, cache).clear()
 
 
-def _overlapping_text(boxes: dict[int, list[tuple[str, QRectF]]]) -> list[str]:
+def _overlapping_text(boxes: dict[int, list[tuple[str, QRectF, QRectF, QTransform]]]) -> list[str]:
     """Lines of text painted over each other on one surface (a status card whose lines
     were spaced for smaller type than they were drawn in)."""
     out = []
     for texts in boxes.values():
         texts = sorted(texts, key=lambda t: t[1].top())
-        for k, (a, ra) in enumerate(texts):
-            for b, rb in texts[k + 1:]:
+        for k, (a, ra, ink_a, ta) in enumerate(texts):
+            for b, rb, ink_b, tb in texts[k + 1:]:
                 if rb.top() >= ra.bottom():
                     break                   # sorted by top: nothing further down reaches this line
-                both = ra.intersected(rb)
-                if a != b and both.height() > OVERLAP_PX and both.width() > OVERLAP_PX:
+                if a == b or not ra.intersects(rb):
+                    continue
+                w, h = _shared(ink_a, ta, ink_b, tb)
+                if h > OVERLAP_PX and w > OVERLAP_PX:
                     out.append(f"overlap: painted {a[:30]!r} over {b[:30]!r}")
     return out
+
+
+def _shared(ink_a: QRectF, ta: QTransform, ink_b: QRectF, tb: QTransform) -> tuple[float, float]:
+    """The device pixels two inks share, across and down the first one's own lines: measured in
+    its own frame, so two kana of one card turned askew, side by side in their column, share
+    nothing (their upright boxes on the screen overlap at the corners, the glyphs do not). Upright
+    text is measured as before: the two boxes' common rectangle."""
+    inverse, ok = ta.inverted()
+    if not ok:
+        return 0.0, 0.0
+    b_in_a = inverse.map(tb.map(QPolygonF(ink_b)))
+    both = QPolygonF(ink_a).intersected(b_in_a).boundingRect()
+    sx, sy = (ta.m11() ** 2 + ta.m12() ** 2) ** 0.5, (ta.m21() ** 2 + ta.m22() ** 2) ** 0.5
+    return both.width() * sx, both.height() * sy
 
 
 def painted_problems(window: QWidget) -> list[str]:
@@ -329,7 +347,7 @@ def painted_texts(window: QWidget) -> list[str]:
     _drop_drawn_faces(window)
     with recording() as drawn:
         window.grab()
-    return [text for boxes in drawn.boxes.values() for text, _ in boxes]
+    return [box[0] for boxes in drawn.boxes.values() for box in boxes]
 
 
 def english_left(window: QWidget) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.online.race import KAMI, MA, SHIMO, RaceRead, RaceState
+from trainer.online.race import KAMI, MA, SHIMO, FloorRaceState, RaceRead, RaceState
 from trainer.server.race_protocol import PARTS, canonical_time
 from trainer.text.messages import tr_in
 from trainer.text.online_race import judged_line, rating_text, result_text
@@ -64,6 +64,39 @@ def test_each_judged_read_becomes_the_trial_a_local_match_records():
     assert started().record_of(judged(karafuda=True, taker=None, reaction_ms=[None, None])) is None
     watcher = RaceState("r00000001")
     assert watcher.record_of(judged()) is None
+
+
+def floor_judged(**kw):
+    frame = {"type": "race.judged", "table": "r00000001", "read": 3, "poem": 10, "kimariji": "これ",
+             "taker": 2, "taker_ms": 280, "reaction_ms": [None, None, None], "faulted": [], "raced": [0, 1, 2],
+             "scores": [0, 0, 1], "owing": None, "stalled": [], "fast": [], "timed_out": False}
+    return {**frame, **kw}
+
+
+def floor_seat(seat=0):
+    race = FloorRaceState("r00000001")
+    race.apply({"type": "race.start", "table": "r00000001", "game": "chirashi", "seat": seat,
+                "names": ["emi", "ken", "CPU"], "cpus": [2], "speed": 1, "floor_ms": 100, "verse": "kami",
+                "reach": None})
+    return race
+
+
+def test_a_floor_read_is_a_trial_only_when_the_seat_raced_it():
+    """``raced`` tells a miss from sitting the card out (after a chirashi fault, off turn in relay)."""
+    race = floor_seat()
+    race.touched(3, 10, 250.0)
+    take = race.record_of(floor_judged(taker=0, taker_ms=251, reaction_ms=[251, None, None]))
+    assert (take.card, take.correct, take.answer, take.reaction_ms, take.fault) == (10, True, "take", 251.0, None)
+    fault = floor_seat().record_of(floor_judged(faulted=[0], reaction_ms=[120, None, None]))
+    assert (fault.correct, fault.answer, fault.reaction_ms, fault.fault) == (False, "fault", 120.0, "otetsuki")
+    late = floor_seat()
+    late.touched(3, 10, 400.0)
+    assert (late.record_of(floor_judged()).answer, late.record_of(floor_judged()).reaction_ms) == ("late", 400.0)
+    missed = floor_seat().record_of(floor_judged())
+    assert (missed.answer, missed.reaction_ms) == ("missed", None)
+    assert floor_seat().record_of(floor_judged(raced=[1, 2])) is None        # sat out: no trial
+    assert floor_seat().record_of({k: v for k, v in floor_judged().items() if k != "raced"}) is None
+    assert FloorRaceState("r00000001").record_of(floor_judged()) is None     # a spectator
 
 
 def test_okurifuda_owed_to_this_seat_until_sent():

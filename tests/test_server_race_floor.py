@@ -115,6 +115,13 @@ def test_baseline_has_takes_faults_and_the_cpu_seat(baselines, name):
         "an anticipated touch takes a card"
     if name == "genpei":
         assert any(j["owing"] for j in first.judged), "a take from the other side owes a send"
+    # who raced each card (a client tells a miss from sitting out): in chirashi a faulting seat
+    # sits out the next card; a Genpei fault is paid with a card, nobody sits out
+    everyone = set(range(GAMES[name]["seats"]))
+    assert set(first.judged[0]["raced"]) == everyone
+    for before, j in zip(first.judged, first.judged[1:]):
+        assert set(j["raced"]) == everyone - (set(before["faulted"]) if name == "chirashi" else set())
+    assert name != "chirashi" or any(len(j["raced"]) < len(everyone) for j in first.judged)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -312,6 +319,8 @@ def test_floor_race_options_that_do_not_apply_are_refused_in_one_line(args, word
     ({"game": "genpei", "cards": 5}, "bad_option"),
     ({"game": "kyogi", "seats": 3}, "bad_option"),
     ({"game": "chirashi", "reads": 0}, "bad_option"),
+    ({"game": "shimonoku", "variant": "hokkaido"}, "bad_option"),
+    ({"game": "chirashi", "variant": "nanae"}, "bad_option"),
 ])
 def test_bad_floor_race_options_are_refused(server, message, error):
     async def ask() -> dict[str, Any]:
@@ -391,3 +400,87 @@ def test_a_person_who_drops_and_returns_within_the_wait_plays_on_and_one_who_sta
     assert [f["type"] for f in told_away] == ["race.waiting", "race.stand_in"]
     assert told_away[1]["seat"] == 1 and told_away[1]["by"] == "abandonment"
     assert away.over is not None and away.over["by"] == "reads" and len(away.judged) == 10
+
+
+def test_shimonoku_nanae_is_served_and_a_bad_variant_changes_nothing(server):
+    """Nanae-town shimonoku (``variant: "nanae"``): the start names it, the floor is Nanae's deal
+    (15/20/15 a side); a variant the game lacks is refused in one line and no table is made."""
+    async def ask() -> tuple[dict[str, Any], list[Any], dict[str, Any], dict[str, Any]]:
+        client, _ = await Client.connect(server.url, "nanae")
+        try:
+            before = (await client.call("race.list"))["tables"]
+            ident = await client.send("race.create", game="shimonoku", variant="teppa", seats=6, cpus=[1, 2, 3, 4, 5])
+            refused = await client.recv()
+            while refused.get("id") != ident:
+                refused = await client.recv()
+            after = (await client.call("race.list"))["tables"]
+            created = await client.call("race.create", game="shimonoku", variant="nanae", seats=6,
+                                        cpus=[1, 2, 3, 4, 5], reads=1)
+            listed = next(t for t in (await client.call("race.list"))["tables"] if t["table"] == created["table"])
+            bot = FloorBot(client, created["table"], floor_plan)
+            await bot.join(0)
+            views: list[dict[str, Any]] = []
+
+            def first_view(frame: dict[str, Any]) -> bool:
+                if frame.get("type") == "race.view":
+                    views.append(frame)
+                return bool(views)
+            result = await bot.play(stop_after=first_view)
+            await client.send("race.resign", table=created["table"])
+            assert result.start is not None
+            return refused, [before, after], {**result.start, "listed": listed}, views[0]
+        finally:
+            await client.close()
+
+    refused, (before, after), start, view = asyncio.run(asyncio.wait_for(ask(), 30))
+    assert refused["error"] == "bad_option" and "nanae" in refused["message"] and "\n" not in refused["message"]
+    assert after == before
+    assert start["variant"] == "nanae" and start["listed"]["variant"] == "nanae" and start["game"] == "shimonoku"
+    assert sorted(view["view"]["side_counts"]) == [15, 15, 15, 15, 20, 20]
+
+
+class MattaFloorBot(FloorBot):
+    """Asks 待った as read 2 is released and goes on 0.3 s after its judgement."""
+
+    released_at = 0.0
+    read_frames: dict[int, dict[str, Any]] = {}
+    held: list[list[int]] = []
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "race.read":
+            MattaFloorBot.read_frames[frame["read"]] = frame
+            if frame["read"] == 2:
+                self._spawn(self.send("race.wait", table=self.table, hold=True))
+        elif kind == "race.held":
+            MattaFloorBot.held.append(frame["seats"])
+        elif kind == "race.judged" and frame["read"] == 2:
+            self._spawn(self._go_on())
+        super().on_frame(frame)
+
+    async def _go_on(self) -> None:
+        await asyncio.sleep(0.3)
+        MattaFloorBot.released_at = self.clock()
+        await self.send("race.wait", table=self.table, hold=False)
+
+
+def test_matta_at_a_floor_table_holds_the_next_card_until_the_seat_goes_on(server):
+    """待った at a chirashi table (the reference is silent; kyōgi's courtesy, docs/online-races.md):
+    the card being read is raced to its end as usual, then the next waits for the seat."""
+    MattaFloorBot.read_frames, MattaFloorBot.held = {}, []
+
+    async def game() -> RaceResult:
+        client, _ = await Client.connect(server.url, "matta")
+        try:
+            created = await client.call("race.create", game="chirashi", seed="7", speed=SPEED, reads=3,
+                                        seats=2, cpus=[1])
+            bot = MattaFloorBot(client, created["table"], floor_plan)
+            await bot.join(0)
+            return await asyncio.wait_for(bot.play(), 60)
+        finally:
+            await client.close()
+
+    result = asyncio.run(game())
+    assert result.over is not None and result.over["by"] == "reads" and len(result.judged) == 3
+    assert not result.refusals and MattaFloorBot.held == [[0], []]
+    assert MattaFloorBot.read_frames[3]["start_at"] > MattaFloorBot.released_at, "the next card waited"

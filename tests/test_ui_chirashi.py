@@ -124,9 +124,14 @@ def test_the_setup_keeps_its_choices_when_the_language_changes(panel):
     assert panel.game.currentText() == "下の句かるた"
 
 
-def _card_outline(floor, card):
+def _card_outline(floor, card, text=False):
+    """The card's outline on the floor as drawn (turned), or with `text` the box of its kana."""
     from PySide6.QtGui import QPainterPath, QTransform
+
+    from trainer.ui.chirashi_panel import text_size
     centre, w, h, angle = floor._rects[card]
+    if text:
+        w, h = text_size(w)
     path = QPainterPath()
     path.addRect(-w / 2, -h / 2, w, h)
     return QTransform().translate(centre.x(), centre.y()).rotate(angle).map(path)
@@ -138,11 +143,11 @@ FLOOR_SIZES = [(772, 550), (1348, 850), (520, 420)]
 
 @pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("game", ["chirashi", "sakasama"])
-def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel, game, size):
+def test_scattered_cards_never_cover_text_and_every_card_reads_at_9_px(qtbot, panel, game, size):
     """Issue 27: 'cards at random angles, as on a real floor, still readable and clickable at
-    1024×700'. Each card lies inside its own grid cell at the engine's angle scaled to the room:
-    no two turned cards share a pixel, every card's kana stand 9 px or more, and a click on a
-    card's centre touches that card."""
+    1024×700'. Each card lies in its own grid cell at the engine's angle scaled to the room:
+    a card's border may lie over a neighbour's border, never over its text; every card's kana
+    stand 9 px or more, and a click on a card's centre touches that card."""
     from legibility import _overlapping_text, recording
     s, _ = start(panel, game, 4)
     floor = panel.floor
@@ -150,9 +155,12 @@ def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel
     floor.refresh()
     cards = list(floor._rects)
     outlines = {c: _card_outline(floor, c) for c in cards}
-    overlaps = [(a, b) for k, a in enumerate(cards) for b in cards[k + 1:]
-                if outlines[a].intersects(outlines[b])]
-    assert overlaps == []
+    texts = {c: _card_outline(floor, c, text=True) for c in cards}
+    covered = [(a, b) for a in cards for b in cards if a != b and outlines[a].intersects(texts[b])]
+    assert covered == []
+    if size == FLOOR_SIZES[0]:                  # in the window at 1024×700: askew, as on a floor
+        assert floor.plan.tilt >= 10
+        assert sum(abs(floor._rects[c][3]) >= 5 for c in cards) >= len(cards) // 2
     spots = dict(s.view(0).floor)
     for card in cards:
         centre, w, h, angle = floor._rects[card]
@@ -165,6 +173,25 @@ def test_scattered_cards_never_overlap_and_every_card_reads_at_9_px(qtbot, panel
     whole = game == "chirashi" and size != FLOOR_SIZES[-1]      # in the window at 1024×700 and up
     assert len(kana) >= (14 if whole else 4) * len(cards), "every card shows its text (or its start)"
     assert drawn.small == [] and _overlapping_text(drawn.boxes) == []
+
+
+def test_the_touched_card_lies_on_top_of_its_neighbours(qtbot, panel):
+    """Where two askew cards' borders overlap, the one last touched is drawn over the other and
+    a click there is its."""
+    start(panel, "chirashi", 4)
+    floor = panel.floor
+    floor.resize(*FLOOR_SIZES[0])
+    floor.refresh()
+    outlines = {c: _card_outline(floor, c) for c in floor._rects}
+    pair = next((a, b) for a in outlines for b in outlines if a < b and outlines[a].intersects(outlines[b]))
+    shared = outlines[pair[0]].intersected(outlines[pair[1]]).boundingRect().center()
+    for card in pair:
+        centre = floor._rects[card][0]
+        qtbot.mouseClick(floor, Qt.MouseButton.LeftButton, pos=centre.toPoint())
+        assert floor.on_top == card and list(floor._rects)[-1] == card
+        assert floor.card_at(shared) == card
+    floor.refresh()                              # a new layout keeps it on top
+    assert list(floor._rects)[-1] == pair[1]
 
 
 def test_a_larger_floor_lays_its_cards_more_askew_and_larger(qtbot, panel):
@@ -212,3 +239,21 @@ def test_sakasama_floor_cards_carry_the_poets_drawn_figure(qtbot, no, figure):
         return sum(1 for y in range(top, bottom) for x in range(60) if image.pixel(x, y) == robe)
     split = round(84 * YOMIFUDA_TEXT)
     assert robe_pixels(split, 84) > 20 and robe_pixels(0, split - 4) == 0
+
+
+def test_the_walks_checker_measures_turned_text_in_its_own_frame():
+    """Two kana one above the other in a card turned 20° share no ink (their upright boxes on the
+    screen overlap at the corners: the old check's false alarm, which once shrank every turned
+    kana); two turned texts that do lie over each other are still found."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QTransform
+
+    from legibility import _overlapping_text
+    turned = QTransform().translate(100, 100).rotate(20)
+    upper, lower = QRectF(-5, -10, 10, 10), QRectF(-5, 0, 10, 10)
+    boxes = {1: [("あ", turned.mapRect(upper), upper, turned), ("い", turned.mapRect(lower), lower, turned)]}
+    assert turned.mapRect(upper).intersected(turned.mapRect(lower)).height() > 1     # upright boxes meet
+    assert _overlapping_text(boxes) == []
+    over = QRectF(-5, -6, 10, 10)
+    boxes[1].append(("う", turned.mapRect(over), over, turned))
+    assert sorted(_overlapping_text(boxes)) == ["overlap: painted 'あ' over 'う'", "overlap: painted 'う' over 'い'"]

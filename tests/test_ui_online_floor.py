@@ -132,7 +132,20 @@ def test_the_tab_plays_a_floor_race_online_with_a_bot_and_cpus(qtbot, tmp_path, 
             await bot.bot.join(1)
             return await bot.bot.play()
         future = asyncio.run_coroutine_threadsafe(sit(), bot.loop)
+        owed: set[int] = set()
+
+        def owe() -> None:                 # a shimonoku send owed: the first card of the side (not the hold's wait)
+            race = panel.race
+            if race.owe is not None and race.view is not None and race.view.owing is not None:
+                mine = [card for card, spot in race.view.floor if spot.side == race.view.owing[1]]
+                if mine and mine[0] not in owed:
+                    owed.add(mine[0])
+                    click_card(qtbot, panel, mine[0])
+        timer = QTimer(panel, interval=100)
+        timer.timeout.connect(owe)
+        timer.start()
         qtbot.waitUntil(lambda: panel.race.over is not None, timeout=120_000)
+        timer.stop()
         future.result(20)
     finally:
         bot.stop()
@@ -155,6 +168,12 @@ def test_the_tab_plays_a_floor_race_online_with_a_bot_and_cpus(qtbot, tmp_path, 
     assert panel.banner.text() == floor_result_text(race.over, 0, panel.names())
     assert race.scores == race.judged[-1]["scores"]
     assert tr("race.floor.score", who=tr("race.online.you"), n=race.scores[0]) in panel.scores.text()
+    # the person's statistics: a trial of the game's kind for each card the seat raced (the server's `raced`)
+    raced = [j for j in race.judged if 0 in j["raced"]]
+    trials = panel.store.query("SELECT kind, card, answer, reaction_ms FROM trials ORDER BY id")
+    assert [(k, c) for k, c, _, _ in trials] == [(game, j["poem"]) for j in raced]
+    takes = {j["poem"]: j["reaction_ms"][0] for j in raced if j["taker"] == 0}
+    assert takes and all(ms == pytest.approx(takes[c]) for _, c, answer, ms in trials if answer == "take")
 
 
 def test_the_tab_plays_genpei_online_and_sends_when_it_owes(qtbot, tmp_path, server):
@@ -301,3 +320,150 @@ def test_the_host_begins_with_a_cpu_and_a_spectator_watches_from_the_lobby(qtbot
     assert seen.race.over["by"] == panel.race.over["by"] == "resignation"
     assert seen.banner.text() == floor_result_text(seen.race.over, None, seen.names())
     assert not seen.begin_button.isVisible() and not seen.resign_button.isEnabled()
+
+
+def test_the_persons_floor_reads_go_into_their_statistics_as_the_games_own_kind(qtbot, tmp_path):
+    """Each judged read the seat raced is a trial of the game's kind (as the Games tab records
+    it); a card it sat out is none; a race whose sound stuttered is kept with its reason, marked
+    in the log and left out of the mean."""
+    from trainer.stats import aggregates as A
+    from trainer.stats.store import StatsStore
+    store = StatsStore.open(tmp_path / "stats.sqlite3")
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver(), store=store)
+    qtbot.addWidget(panel)
+    panel.settings = _Settings()
+    panel.apply({"type": "race.start", "table": panel.table, "game": "sakasama", "seat": 0,
+                 "names": ["a", "b", "c"], "cpus": [2], "speed": 1, "floor_ms": 100, "verse": "shimo", "reach": None})
+
+    def judged(read, poem, **kw):
+        frame = {"type": "race.judged", "table": panel.table, "read": read, "poem": poem, "kimariji": "あ",
+                 "taker": None, "taker_ms": None, "reaction_ms": [None, None, None], "faulted": [],
+                 "raced": [0, 1, 2], "scores": [0, 0, 0], "owing": None, "stalled": [], "fast": [], "timed_out": False}
+        panel.apply({**frame, **kw})
+
+    judged(1, 10, taker=0, taker_ms=300, reaction_ms=[300, None, None])
+    judged(2, 11, faulted=[0], taker=2, reaction_ms=[150, None, None])
+    judged(3, 12, raced=[1, 2], taker=1, reaction_ms=[None, 500, None])      # sat out after the fault
+    panel.disturbed[4] = "sound stuttered"                                      # as the touch's sound check says
+    judged(4, 13, taker=0, taker_ms=900, reaction_ms=[900, None, None])
+    rows = store.query("SELECT kind, card, correct, answer, reaction_ms, fault, disturbed FROM trials ORDER BY id")
+    assert rows == [("sakasama", 10, 1, "take", 300.0, None, None),
+                    ("sakasama", 11, 0, "fault", 150.0, "otetsuki", None),
+                    ("sakasama", 13, 1, "take", 900.0, None, "sound stuttered")]
+    (day,) = A.trend_by_day(store, "sakasama")
+    assert day.mean_reaction_ms == pytest.approx(300.0)                       # the disturbed take left out
+    assert tr("race.disturbed") in panel.log.item(3).text()
+    store.close()
+
+
+class _Settings:
+    def get(self, key: str) -> Any:
+        return None
+
+
+def test_the_form_offers_nanae_shimonoku_and_its_table_is_drawn_with_nanaes_areas(qtbot, tmp_path):
+    """The create form lists Nanae-town shimonoku beside the standard game and asks the server
+    for ``variant: "nanae"``; its table lays each area in Nanae's three rows."""
+    from trainer.rules.shimonoku import NANAE_ROWS
+    tab = make_tab(qtbot, tmp_path)
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    class Conn:
+        def send(self, kind: str, **fields: Any) -> None:
+            sent.append((kind, fields))
+    tab.conn = Conn()  # type: ignore[assignment]
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("shimonoku/nanae"))
+    assert tab.kind_box.currentText() == "Shimonoku karuta (Nanae) (online)"
+    tab.create_table()
+    tab.kind_box.setCurrentIndex(tab.kind_box.findData("shimonoku/standard"))
+    tab.create_table()
+    (_, nanae), (_, standard) = sent
+    assert nanae["game"] == "shimonoku" and nanae["variant"] == "nanae" and nanae["seats"] == 6
+    assert "variant" not in standard
+    assert "Nanae" in tab._race_cells({"table": "r00000001", "game": "shimonoku", "variant": "nanae",
+                                        "status": "open", "seats": [None] * 6})[1]
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.apply({"type": "race.start", "table": panel.table, "game": "shimonoku", "variant": "nanae", "seat": 0,
+                 "names": ["a"] + [None] * 5, "cpus": [1, 2, 3, 4, 5], "speed": 1, "floor_ms": 100,
+                 "verse": "shimo", "reach": [0, 3]})
+    from trainer.games.chirashi_session import CPU, HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    from audio.clock import FakeClock
+    game = new_session(find("shimonoku", "nanae"), 3, (HUMAN,) + (CPU,) * 5, {"clock": FakeClock(0.0)})
+    game.begin()
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
+                 "scores": [50] * 6})
+    assert panel.floor.area_rows == NANAE_ROWS and "Nanae" in panel.title_text()
+
+
+def test_matta_at_a_floor_table_asks_the_server_to_hold_and_to_go_on(qtbot):
+    """The 待った button sends ``race.wait``; while the server says the seat holds, the banner
+    names who holds and the button goes on."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import CPU, HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    sent: list[tuple[str, dict[str, Any]]] = []
+    panel = OnlineFloorPanel("r00000001", lambda kind, **f: sent.append((kind, f)), None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.apply({"type": "race.start", "table": panel.table, "game": "chirashi", "seat": 0, "names": ["a", "b"],
+                 "cpus": [1], "speed": 1, "floor_ms": 100, "verse": "kami", "reach": None})
+    game = new_session(find("chirashi"), 3, (HUMAN, CPU), {"clock": FakeClock(0.0)})
+    game.begin()
+    panel.apply({"type": "race.view", "table": panel.table, "seat": 0, "view": codec.to_json(game.view(0)),
+                 "scores": [0, 0]})
+    assert panel.wait_button.isEnabled() and panel.wait_button.text() == tr("race.online.wait")
+    panel.wait_button.click()
+    panel.apply({"type": "race.held", "table": panel.table, "seats": [0]})
+    assert panel.banner.text() == tr("race.online.held", who=tr("race.online.you"))
+    assert panel.wait_button.text() == tr("race.online.go_on")
+    panel.wait_button.click()
+    panel.apply({"type": "race.held", "table": panel.table, "seats": []})
+    assert sent == [("race.wait", {"table": panel.table, "hold": True}),
+                    ("race.wait", {"table": panel.table, "hold": False})]
+    assert panel.wait_button.text() == tr("race.online.wait")
+
+
+@pytest.mark.parametrize("game,seats,seat,turned", [("chirashi", 4, 2, True), ("chirashi", 4, 1, False),
+                                                    ("sakasama", 3, 0, False), ("shimonoku", 6, 4, True),
+                                                    ("shimonoku", 6, 1, False)])
+def test_a_floor_is_turned_toward_the_persons_seat(qtbot, game, seats, seat, turned):
+    """A scattered floor turns half round when the person sits across it (their place in the
+    circle comes to the bottom; every card keeps its cell, mirrored, and still reads upright);
+    a shimonoku seat of the second team sees its own area at the bottom, its cards upright
+    and the opponents' upside down. A seat at the side keeps the floor as it is."""
+    from audio.clock import FakeClock
+    from trainer.games.chirashi_session import HUMAN, new_session
+    from trainer.games.registry import find
+    from trainer.server import codec
+    game_session = new_session(find(game), 3, (HUMAN,) * seats, {"clock": FakeClock(0.0)})
+    game_session.begin()
+    panel = OnlineFloorPanel("r00000001", lambda *a, **k: None, None, None, driver=_NoDriver())
+    qtbot.addWidget(panel)
+    panel.resize(1024, 640)
+    panel.show()
+    panel.apply({"type": "race.start", "table": panel.table, "game": game, "seat": seat,
+                 "names": [f"p{k}" for k in range(seats)], "cpus": [], "speed": 1, "floor_ms": 100,
+                 "verse": "kami", "reach": None})
+    view = game_session.view(seat)
+    panel.apply({"type": "race.view", "table": panel.table, "seat": seat, "view": codec.to_json(view),
+                 "scores": [0] * seats})
+    floor = panel.floor
+    assert floor.turned == turned
+    f, mid = floor.floor_rect(), floor.floor_rect().center()
+    label_x, label_y, _ = floor._seat_place(seat)
+    if turned:
+        assert label_y > f.bottom(), "the person's label below the floor"
+    for card, spot in view.floor:
+        centre, _, _, angle = floor._rects[card]
+        assert floor.card_at(centre) == card
+        if game == "shimonoku":
+            assert (angle == 0.0) == (spot.side // 3 == seat // 3), (card, spot)   # own team's cards upright
+            if spot.side == seat:
+                assert floor.area_rect(seat).contains(centre) and centre.y() > mid.y()
+        elif turned:                      # mirrored: a card in the top half lies in the bottom half now
+            assert (centre.y() > mid.y()) == (spot.y < 0.5) or abs(spot.y - 0.5) < 0.07
+            assert abs(angle) <= 35

@@ -1,11 +1,12 @@
 """Retake the README's floor-race pictures: the Games → 散らし取り・源平 table at 1024×700 in play.
 
-    DISPLAY=:N QT_QPA_PLATFORM=xcb python tools/race_screenshots.py [OUT_DIR]
+    DISPLAY=:N QT_QPA_PLATFORM=xcb python tools/race_screenshots.py [OUT_DIR] [--all]
 
 Each picture is the table alone, 1024×700, after `READS` cards of an all-CPU game (seeded, played
 by the app's session on the nominal reading, as `karuta simulate` plays), so the floor is part
 taken and the log full. Writes docs/screenshots/<game>-table[-ja].png (or into OUT_DIR), then
-checks each table with the legibility walk's checker and prints what it finds.
+checks each table with the legibility walk's checker and prints what it finds. With ``--all``
+each table is also taken at 1600×1000 and in both languages (<table>-<lang>-<W>x<H>.png), to look at.
 """
 from __future__ import annotations
 
@@ -72,13 +73,19 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     from legibility import problems
 
+    every = "--all" in argv
+    argv = [a for a in argv if a != "--all"]
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv[:1])  # noqa: F841
-    for name, table, players, lang, seed in SHOTS:
+    shots = [(name, table, players, lang, seed, SIZE) for name, table, players, lang, seed in SHOTS]
+    if every:
+        shots = [(f"{table}-{lang}-{w}x{h}.png", table, players, lang, seed, (w, h))
+                 for _, table, players, _, seed in SHOTS for lang in ("en", "ja") for w, h in (SIZE, (1600, 1000))]
+    for name, table, players, lang, seed, size in shots:
         LANG.set(lang)
         panel = ChirashiPanel(None, None, driver=Driver())
-        panel.resize(*SIZE)
+        panel.resize(*size)
         panel.show()
         panel.game.setCurrentIndex(RACE_TABLES.index(table))
         panel.players.setValue(players)
@@ -87,7 +94,7 @@ def main(argv: list[str]) -> int:
         _played(panel, READS)
         QApplication.processEvents()
         panel.grab().save(str(out / name))
-        found = problems(panel, SIZE)
+        found = problems(panel, size)
         print(out / name, "legible" if not found else "; ".join(found[:3]))
         panel.close()
     return 0

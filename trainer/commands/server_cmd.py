@@ -149,12 +149,15 @@ def cmd_bot(args) -> int:
         status, line = race_bot.run(args.server, args.tables, args.level, args.timeout or 3600.0, game="mubeyama",
                                     variant=args.variant, speed=args.speed, cards=None)
     elif args.game in FLOOR_GAMES:
-        if args.variant is not None or args.cards or args.karafuda is not None:
-            raise UsageError(f"bot: a {args.game} table has no variant, and --cards and --karafuda do not apply")
+        from trainer.games.registry import variants
+        known = [v.variant for v in variants(args.game)]
+        if args.variant not in (None, *known) or args.cards or args.karafuda is not None:
+            raise UsageError(f"bot: a {args.game} table has no variant {args.variant or ''} (its variants: "
+                             f"{', '.join(known)}), and --cards and --karafuda do not apply")
         from trainer.server import race_bot
         level = "club" if args.level in ("random", "first") else args.level
         status, line = race_bot.run(args.server, args.tables, level, args.timeout or 3600.0, game=args.game,
-                                    speed=args.speed, cards=None, seed=args.seed,
+                                    speed=args.speed, cards=None, seed=args.seed, variant=args.variant,
                                     options={"seats": args.seats, "reads": args.reads})
     elif race_only:
         raise UsageError(f"bot: {', '.join(race_only)} apply to --game kyogi (--speed: mubeyama and the floor "

@@ -72,7 +72,8 @@ class RaceRead:
 
 @dataclass(frozen=True)
 class OnlineRecord:
-    """One statistics trial of an online read (kind "online"), as a local match's `ReadRecord`."""
+    """One statistics trial of an online read (kind "online"; a floor race's: the game's own kind),
+    as a local match's `ReadRecord`."""
 
     card: int
     correct: bool
@@ -289,6 +290,7 @@ class FloorRaceState(RaceState):
     into the engine's `View` the Games tab draws), the scores, the CPU seats and a send owed."""
 
     game: str = "chirashi"
+    variant: str = "standard"                         # the registry's variant (shimonoku: "nanae" too)
     view: Any = None
     scores: list[int] = field(default_factory=list)
     cpus: list[int] = field(default_factory=list)
@@ -306,6 +308,7 @@ class FloorRaceState(RaceState):
             return False
         if kind == "race.start":
             self.seat, self.game = frame.get("seat"), str(frame.get("game", self.game))
+            self.variant = str(frame.get("variant") or "standard")
             self.names = list(frame.get("names") or [])
             self.cpus, self.reach = list(frame.get("cpus") or []), frame.get("reach")
             self.floor_ms = float(frame.get("floor_ms", 100.0))
@@ -336,6 +339,24 @@ class FloorRaceState(RaceState):
         else:
             return super().apply(frame)
         return True
+
+    def record_of(self, judged: dict[str, Any]) -> OnlineRecord | None:
+        """The person's trial of a judged floor read, as the Games tab records one: a card
+        the seat raced (``raced``: not sitting out after a fault, on turn in relay); None
+        for a card it sat out, for a spectator, and from a server that does not say who
+        raced (a miss could not be told from sitting out)."""
+        me = self.seat
+        if me is None or me not in (judged.get("raced") or ()):
+            return None
+        taken = judged.get("taker") == me
+        faulted = me in (judged.get("faulted") or ())
+        mine = [ms for _card, ms in self.touches.get(int(judged["read"]), [])]
+        times = judged.get("reaction_ms") or []
+        said = times[me] if me < len(times) else None
+        reaction = float(said) if said is not None else (min(mine) if mine else None)
+        answer = "take" if taken else "fault" if faulted else "late" if mine or said is not None else "missed"
+        return OnlineRecord(int(judged["poem"]), taken, answer, None if answer == "missed" else reaction,
+                            "otetsuki" if faulted else None)
 
     @property
     def races_now(self) -> bool:

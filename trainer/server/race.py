@@ -41,6 +41,7 @@ from trainer.games.kyogi_session import (HUMAN, NO_TAKE_GRACE_S, PLAY, KyogiSess
 from trainer.games.chirashi_session import Reaction as FloorReaction
 from trainer.games.chirashi_session import ReadSummary as FloorSummary
 from trainer.games.protocol import GameEvent, IllegalAction
+from trainer.games.registry import variants as registry_variants
 from trainer.rules import kyogi
 from trainer.rules.kyogi import Phase
 from trainer.rules.territory import LayoutError, Territory
@@ -225,8 +226,11 @@ class RaceHall:
         if floor_options and msg["game"] not in FLOOR_GAMES:
             raise ClientError("bad_option", f"{', '.join(floor_options)}: options of the floor races")
         if msg["game"] in FLOOR_GAMES:
-            if variant is not None or msg.get("cards") is not None or msg.get("karafuda") is not None:
-                raise ClientError("bad_option", "variant, cards and karafuda are not options of the floor races")
+            if msg.get("cards") is not None or msg.get("karafuda") is not None:
+                raise ClientError("bad_option", "cards and karafuda are not options of the floor races")
+            floor_variants = [v.variant for v in registry_variants(msg["game"])]
+            if variant is not None and variant not in floor_variants:
+                raise ClientError("bad_option", f"{msg['game']} variants: {', '.join(floor_variants)}")
         elif msg["game"] == "mubeyama":
             from trainer.rules.mubeyama import VARIANTS
             if variant not in VARIANTS:
@@ -269,7 +273,7 @@ class RaceHall:
                 raise ClientError("bad_option", "reads (a shortened game) is 1 to 100, on test servers only")
             table = FloorRaceTable(ident, number, _user(conn).id, msg["game"], seats=seats, cpus=cpus, level=level,
                                    speed=speed, wait_seconds=wait, hold_seconds=hold, floor_ms=floor,
-                                   cpu_seat=cpu_seat, reads=reads)
+                                   cpu_seat=cpu_seat, reads=reads, variant=variant)
         elif msg["game"] == "mubeyama":
             table = MubeyamaRaceTable(ident, number, _user(conn).id, str(variant), speed=speed, wait_seconds=wait,
                                       hold_seconds=hold, floor_ms=floor)
@@ -290,7 +294,7 @@ class RaceHall:
         """A floor race's seats, its CPU seats and their level, as `race.create` asks."""
         from trainer.games.registry import find
         from trainer.players.karuta_cpu import LEVELS
-        variant = find(msg["game"])
+        variant = find(msg["game"], msg.get("variant"))     # checked by the caller
         try:
             seats = variant.check_seats(msg.get("seats"))
         except ValueError as exc:
@@ -704,7 +708,7 @@ class RaceHall:
         frame: dict[str, Any] = {
             "type": "race.judged", "table": table.id, "read": read.number, "poem": read.poem,
             "kimariji": read.kimariji, "stalled": sorted({t.seat for t in read.touches if t.stalled}),
-            "timed_out": timed_out, "taker": taker,
+            "timed_out": timed_out, "taker": taker, "raced": list(table.raced),
             "taker_ms": None if summary is None else summary.reaction_ms, "reaction_ms": reactions,
             "faulted": [] if summary is None else list(summary.faulted), "scores": table.scores(),
             "owing": None if table.owing() is None else list(table.owing()),
@@ -894,6 +898,8 @@ class RaceHall:
                "rated": t.game == "kyogi" and not t.private}
         if t.game == "mubeyama":
             out["variant"] = t.variant
+        elif t.game in FLOOR_GAMES:
+            out["variant"] = t.variant.variant
         return out
 
     def lobby_changed(self) -> None:

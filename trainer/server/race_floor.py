@@ -45,10 +45,11 @@ class FloorRaceTable:
 
     def __init__(self, ident: str, seed: int, host: int, game: str, *, seats: int, cpus: list[int],
                  level: str, speed: float, wait_seconds: float, hold_seconds: float, floor_ms: float,
-                 cpu_seat: Any, reads: int | None = None):
+                 cpu_seat: Any, reads: int | None = None, variant: str | None = None):
         from trainer.server.race import OPEN
         self.game = game
-        self.variant = find(game)
+        self.variant = find(game, variant)
+        """The registry's variant (shimonoku: ``standard`` or ``nanae``): the session's rules."""
         self.id, self.seed, self.host, self.level = ident, seed, host, level
         self.speed, self.wait_seconds, self.hold_seconds, self.floor_ms = speed, wait_seconds, hold_seconds, floor_ms
         self.cpu_seat = cpu_seat
@@ -73,6 +74,9 @@ class FloorRaceTable:
         self.max_reads = reads
         """A test server's shortened game: it ends after this many reads, with no winner."""
         self.start_events: list[GameEvent] = []    # what the session said as the read's verse began
+        self.raced: list[int] = []
+        """The seats that race the card being read (not sitting out, on turn): ``race.judged``'s
+        ``raced``, so a client can tell "missed" from "sat out" (public: every view shows it)."""
 
     def seat_of(self, user: int) -> int | None:
         return next((s for s, seat in enumerate(self.seats)
@@ -113,7 +117,10 @@ class FloorRaceTable:
         assert self.session is not None and self.reader is not None
         self.clock.set(max(self.clock.now(), times.kami_start))
         self.reader.t = times.next_kami
-        return self.session.verse_started(poem, marks)
+        events = self.session.verse_started(poem, marks)
+        race = self.session.race
+        self.raced = sorted(race.touches) if race is not None and race.poem == poem else []
+        return events
 
     def refusal(self, seat: int, card: int, t: float) -> Any:
         """Why a person's touch cannot be raced (the session's IllegalAction), or None."""
@@ -185,7 +192,8 @@ class FloorRaceTable:
                 "scores": self.scores()}
 
     def start_frame(self, seat: int) -> dict[str, Any]:
-        return {"type": "race.start", "table": self.id, "game": self.game, "seat": seat,
+        return {"type": "race.start", "table": self.id, "game": self.game, "variant": self.variant.variant,
+                "seat": seat,
                 "names": [s.name if s else None for s in self.seats], "cpus": self.cpu_seats(),
                 "speed": self.speed, "floor_ms": self.floor_ms,
                 "verse": self.session.verse if self.session else "kami", "reach": self.reach(seat)}

@@ -155,6 +155,7 @@ FLOOR_MESSAGES: dict[str, tuple[str, str]] = {
     "race.floor.name.genpei": ("源平合戦", "Genpei-gassen"),
     "race.floor.name.relay": ("リレーかるた", "Relay karuta"),
     "race.floor.name.shimonoku": ("下の句かるた", "Shimonoku karuta"),
+    "race.floor.name.shimonoku.nanae": ("下の句かるた（七飯）", "Shimonoku karuta (Nanae)"),
     "race.floor.game": ("{game}（オンライン）", "{game} (online)"),
     "race.floor.title": ("卓 {table} — {game}", "Table {table} — {game}"),
     "race.floor.players": ("人数", "Players"),
@@ -182,6 +183,13 @@ FLOOR_MESSAGES: dict[str, tuple[str, str]] = {
     "race.floor.stand_in": ("{who} の席は CPU が代わります", "A CPU plays {who}'s seat from now on"),
 }
 add_messages(FLOOR_MESSAGES)
+
+
+def floor_game_name(game: str, variant: str | None = None) -> str:
+    """A floor race's name with its variant when it is not the standard one (Nanae's shimonoku)."""
+    key = f"race.floor.name.{game}"
+    return tr(f"{key}.{variant}" if variant and variant != "standard" and f"{key}.{variant}" in FLOOR_MESSAGES
+              else key)
 
 
 def floor_judged_line(frame: dict[str, Any], me: int | None, names: Sequence[str | None],

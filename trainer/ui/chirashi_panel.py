@@ -6,11 +6,12 @@ chosen in the setup row). The floor is drawn from the person's view only:
 
 - chirashi and sakasama: the 100 cards scattered at their seeded places and
   angles, the seats round the floor with their counts, the person's at the
-  bottom. Each card lies inside its own cell of the engine's jittered grid,
-  as large as the cell allows; the angles are the engine's (up to ±35°) scaled
-  down to what the room allows, so that no two cards overlap and every card's
-  kana stand at least 9 px tall (`ScatterPlan`): at 1024×700 the cards lie
-  straight, on a large screen they lie askew. Sakasama lays the yomifuda on
+  bottom. Each card lies in its own cell of the engine's jittered grid, as
+  large as the cell allows; the angles are the engine's (up to ±35°) scaled
+  down to what the room allows (`ScatterPlan`): a card's border may lie over
+  the next cards' borders, as on a floor (the card last touched on top), never
+  over their text, and every card's kana stand at least 9 px tall: about ±12°
+  in the window at 1024×700, ±30° at 1600×1000. Sakasama lays the yomifuda on
   the floor: the poet's drawn figure (bōzu-mekuri's, `paint_poet`) under the
   kami-no-ku in kanji and kana, as much of it as reads at 9 px;
 - Genpei and relay: the two sides, Genji's (the person's team) at the bottom in
@@ -116,7 +117,8 @@ REACH = QColor("#d4a017")
 
 LEGIBLE_KANA_PX = 9          # the smallest kana a player is asked to read (the legibility walk's floor)
 TILT_KEEPS = 0.7             # lying askew may cost a scattered card at most 30 % of its kana size
-CELL_GAP = 3.0               # px kept clear between the cells' cards
+CELL_GAP = 3.0               # px kept clear between one card's text and the next cell's cards
+TEXT_PAD = 0.04              # the blank round a torifuda's text inside its face (`torifuda_layout`'s)
 TYPICAL_TORIFUDA = ["あ" * 5, "あ" * 5, "あ" * 4]      # 14 kana: 88 of the 100 shimo-no-ku
 
 
@@ -126,11 +128,39 @@ def turned_box(w: float, h: float, tilt: float) -> tuple[float, float]:
     return w * c + h * s, w * s + h * c
 
 
+def text_size(card_w: float) -> tuple[float, float]:
+    """The box a card `card_w` wide keeps its kana in: its face less the text's blank."""
+    face = card_face(QRectF(0, 0, card_w, card_w / ASPECT))
+    return face.width() * (1 - 2 * TEXT_PAD), face.height() * (1 - 2 * TEXT_PAD)
+
+
+def _fits(card_w: float, tilt: float, cell_w: float, cell_h: float) -> bool:
+    """A card `card_w` wide lying at `tilt` may lie in a cell: in each direction some reach `a`
+    into the next cells exists with its outline within the cell and `a` on each side, and its
+    text within the cell less `a` and the gap on each side (so a neighbour's edge never covers
+    it: cards overlap at their borders, as on a floor, never over text)."""
+    outer = turned_box(card_w, card_w / ASPECT, tilt)
+    text = turned_box(*text_size(card_w), tilt)
+    return all(o + t <= 2 * cell - CELL_GAP and t <= cell - CELL_GAP
+               for o, t, cell in zip(outer, text, (cell_w, cell_h)))
+
+
+@lru_cache(maxsize=512)
+def widest_card(cell_w: float, cell_h: float, tilt: float) -> float:
+    """The widest card (px) that `_fits` a cell at `tilt` (to a tenth of a pixel)."""
+    low, high = 1.0, max(1.0, cell_w * 1.5)
+    while high - low > 0.1:
+        mid = (low + high) / 2
+        low, high = (mid, high) if _fits(mid, tilt, cell_w, cell_h) else (low, mid)
+    return low
+
+
 @dataclass(frozen=True)
 class ScatterPlan:
     """How a scattered floor is drawn in the room it has: the engine's grid cells, one card
     size, and the widest angle the cards may lie at. The angle is the widest (up to the
-    engine's ±35°) at which a card still fits its cell and a typical card's kana stay at least
+    engine's ±35°) at which a card still fits its cell (`_fits`: its border may lie over the
+    next cells' borders, never over their text) and a typical card's kana stay at least
     `LEGIBLE_KANA_PX` tall and no less than `TILT_KEEPS` of what a straight card would show."""
     cell_w: float
     cell_h: float
@@ -139,19 +169,18 @@ class ScatterPlan:
 
     @staticmethod
     def for_room(cell_w: float, cell_h: float) -> "ScatterPlan":
-        room_w, room_h = max(1.0, cell_w - CELL_GAP), max(1.0, cell_h - CELL_GAP)
-
-        def widest_card(tilt: float) -> float:       # the widest card that fits the cell at `tilt`
-            c, s = math.cos(math.radians(tilt)), math.sin(math.radians(tilt))
-            return min(room_w / (c + s / ASPECT), room_h / (s + c / ASPECT))
-
-        straight = widest_card(0)
+        straight = widest_card(cell_w, cell_h, 0.0)
         want = max(LEGIBLE_KANA_PX, TILT_KEEPS * kana_px_on(straight, TYPICAL_TORIFUDA))
         for tilt in range(int(SCATTER_ANGLE), 0, -1):
-            w = widest_card(tilt)
+            w = widest_card(cell_w, cell_h, float(tilt))
             if kana_px_on(w, TYPICAL_TORIFUDA, tilt) >= want:
                 return ScatterPlan(cell_w, cell_h, w, float(tilt))
         return ScatterPlan(cell_w, cell_h, straight, 0.0)
+
+    def reach(self) -> tuple[float, float]:
+        """How far (px) the most askew card's outline reaches past its cell, across and down."""
+        outer = turned_box(self.card_w, self.card_w / ASPECT, self.tilt)
+        return max(0.0, (outer[0] - self.cell_w) / 2), max(0.0, (outer[1] - self.cell_h) / 2)
 
     def card_tilt(self, columns: list[str]) -> float:
         """The widest angle this card may lie at: the floor's, less if its own text (a longer
@@ -160,18 +189,20 @@ class ScatterPlan:
 
     def place(self, x: float, y: float, angle: float, widest: float) -> tuple[float, float, float]:
         """A card's centre (in floor pixels from the floor's corner) and angle, from the engine's
-        spot: in its own cell, off the centre by the engine's jitter scaled to the room left, at
-        the engine's angle scaled to the card's `widest` (see `card_tilt`)."""
+        spot: in its own cell, off the centre by the engine's jitter scaled to the room left
+        (its outline within the floor's reach past the cell, its text clear of the next cells'
+        by the gap), at the engine's angle scaled to the card's `widest` (see `card_tilt`)."""
         cols, rows = scatter_grid(100)
         c, r = min(cols - 1, int(x * cols)), min(rows - 1, int(y * rows))
         tilt = angle / SCATTER_ANGLE * widest
-        bw, bh = turned_box(self.card_w, self.card_w / ASPECT, tilt)
+        outer = turned_box(self.card_w, self.card_w / ASPECT, tilt)
+        text = turned_box(*text_size(self.card_w), tilt)
+        slack = [max(0.0, min(cell + 2 * a - o, cell - CELL_GAP - 2 * a - t)) / 2
+                 for cell, a, o, t in zip((self.cell_w, self.cell_h), self.reach(), outer, text)]
         jx, jy = SCATTER_JITTER
         fx = max(-1.0, min(1.0, (x * cols - c - 0.5) / jx))
         fy = max(-1.0, min(1.0, (y * rows - r - 0.5) / jy))
-        slack_x = max(0.0, self.cell_w - CELL_GAP - bw) / 2
-        slack_y = max(0.0, self.cell_h - CELL_GAP - bh) / 2
-        return (c + 0.5) * self.cell_w + fx * slack_x, (r + 0.5) * self.cell_h + fy * slack_y, tilt
+        return (c + 0.5) * self.cell_w + fx * slack[0], (r + 0.5) * self.cell_h + fy * slack[1], tilt
 
 
 @lru_cache(maxsize=256)
@@ -240,10 +271,25 @@ class FloorView(QWidget):
         self.sending = False
         self.me = 0                          # the person's seat (online it may be any)
         self.own_side = 0                    # the side a send marks (Genpei: the giver's)
-        self.turned = False                  # Genpei/relay seen from Heiji's end (online, a seat of team 1)
+        self.turned = False                  # the floor turned half round toward the person (`turn_toward`)
         self.setMinimumSize(520, 420)
         self.plan: ScatterPlan | None = None     # a scattered floor's geometry in the room it has
+        self.on_top: int | None = None           # the card last touched: drawn over its neighbours' borders
         self._rects: dict[int, tuple[QPointF, float, float, float]] = {}   # card: centre, w, h, angle
+
+    def turn_toward(self, me: int) -> None:
+        """The person sits at seat `me` (online it may be any): the floor is turned half round
+        when that brings their seat to the bottom edge, their own side (Genpei, relay), their
+        own area (shimonoku) or their place in the circle (a scattered floor) nearest them.
+        A seat at the left or right of a scattered floor keeps it as it is: the cards always
+        read upright, whichever way the floor is turned."""
+        self.me = me
+        if self.teams and not self.areas:
+            self.turned = me % 2 == 1
+        elif self.areas:
+            self.turned = me >= 3
+        else:
+            self.turned = seat_position(me, self.players, False)[1] < 0.5 - 1e-9
 
     # -- geometry -----------------------------------------------------------------------------------
     def floor_rect(self) -> QRectF:
@@ -284,14 +330,17 @@ class FloorView(QWidget):
             if self.plan is not None:
                 # a yomifuda shows as much of its poem as reads at any angle: the floor's widest
                 widest = self.plan.tilt if self.sakasama else self.plan.card_tilt(self.columns(card))
-                x, y, angle = self.plan.place(spot.x, spot.y, spot.angle, widest)
+                sx, sy = (1 - spot.x, 1 - spot.y) if self.turned else (spot.x, spot.y)   # cell for cell
+                x, y, angle = self.plan.place(sx, sy, spot.angle, widest)
                 self._rects[card] = (QPointF(f.left() + x, f.top() + y), w, h, angle)
                 continue
             x, y, angle = spot.x, spot.y, spot.angle
-            if self.turned and self.teams and not self.areas:     # the whole floor turned half round
+            if self.turned:                   # the whole floor turned half round: its far side upside down
                 x, y, angle = 1 - x, 1 - y, (0.0 if abs(angle) == 180.0 else 180.0)
             centre = QPointF(f.left() + x * f.width(), f.top() + y * f.height())
             self._rects[card] = (centre, w, h, angle)
+        if self.on_top in self._rects:           # drawn last, found first
+            self._rects[self.on_top] = self._rects.pop(self.on_top)
 
     def card_at(self, pos: QPointF) -> int | None:
         """The topmost card under `pos` (cards drawn later lie on top)."""
@@ -312,6 +361,9 @@ class FloorView(QWidget):
         stamp = self.clock.now()
         card = self.card_at(event.position())
         if card is not None:
+            self.on_top = card                   # as a hand on a floor: the touched card lies on top
+            self._rects[card] = self._rects.pop(card)
+            self.update()
             self.touched.emit(card, stamp)
 
     def resizeEvent(self, event) -> None:
@@ -348,7 +400,10 @@ class FloorView(QWidget):
         total, c = sum(widths), screen_column(seat)
         x = f.left() + f.width() * sum(widths[:c]) / total
         half = f.height() / 2
-        return QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+        area = QRectF(x, f.top() + (half if seat < 3 else 0), f.width() * widths[c] / total, half)
+        if self.turned:                       # half round: the far team's areas below
+            area.moveTopLeft(QPointF(f.left() + f.right() - area.right(), f.top() + f.bottom() - area.bottom()))
+        return area
 
     def _paint_areas(self, p: QPainter, v: View) -> None:
         """Each player's area, the person's reach (own and the opponent facing) outlined."""
@@ -381,9 +436,9 @@ class FloorView(QWidget):
     def _seat_place(self, seat: int) -> tuple[float, float, bool]:
         if self.areas:                        # under (or over) the seat's own area
             r, f = self.area_rect(seat), self.floor_rect()
-            return r.center().x(), (f.bottom() + 17 if seat < 3 else f.top() - 17), False
+            return r.center().x(), (f.bottom() + 17 if r.center().y() > f.center().y() else f.top() - 17), False
         x, y = seat_position(seat, self.players, self.teams)
-        if self.turned and self.teams:
+        if self.turned:
             x, y = 1 - x, 1 - y
         return self._label_place(x, y)
 
@@ -408,6 +463,7 @@ class FloorView(QWidget):
         p.setFont(font)
         for seat in range(self.players):
             x, _ = seat_position(seat, self.players, self.teams)
+            x = 1 - x if self.turned else x
             cx, cy, along_side = self._seat_place(seat)
             name = self.names[seat] if seat < len(self.names) else str(seat + 1)
             n = len(v.taken[seat])

@@ -9,9 +9,10 @@ shimonoku read the shimo-no-ku alone); the floor is the Games tab's drawing
 it (``race.view``). A click on a floor card while a card is read is a touch
 (``race.touch``) with its reaction from the kimariji as it sounded here; while
 this seat owes a Genpei send (``race.owe``) a click on its side sends that card
-(``race.send``). The server judges: the panel shows each judgement (taker, times,
-faults), the scores and the result. The host may fill the empty seats with CPUs
-and begin (``race.begin``).
+(``race.send``). 待った (``race.wait``) holds the next card until the seat goes on. The
+server judges: the panel shows each judgement (taker, times, faults), the scores and
+the result; each card the person's seat raced becomes a statistics trial of the
+game's own kind. The host may fill the empty seats with CPUs and begin (``race.begin``).
 """
 from __future__ import annotations
 
@@ -25,23 +26,26 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QSp
 from audio.clock import SYSTEM, Clock
 from trainer.online.race import FloorRaceState, RaceRead
 from trainer.text.kyogi import reaction_text
-from trainer.text.online_race import floor_judged_line, floor_result_text, flag_lines, who
+from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS
+from trainer.text.online_race import floor_game_name, floor_judged_line, floor_result_text, flag_lines, who
 from trainer.ui.chirashi_panel import FloorView
 from trainer.ui.i18n import LANG, tr
 from trainer.ui.online_race import RaceReading
+from trainer.ui.stats_store import UsesStatsStore
 
 TEAM_GAMES = ("genpei", "relay")
 
 
-class OnlineFloorPanel(RaceReading, QWidget):
+class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
     """One floor race table (see the module docstring). `send(type, **fields)` sends to the server."""
 
     race: FloorRaceState
 
     def __init__(self, table: str, send: Callable[..., Any], settings: Any, voices: Any, *,
-                 driver: Any = None, clock: Clock = SYSTEM, parent: QWidget | None = None):
+                 driver: Any = None, clock: Clock = SYSTEM, store: Any = None, parent: QWidget | None = None):
         super().__init__(parent)
         self.send, self.settings, self.voices = send, settings, voices
+        self._store = store
         self.race = FloorRaceState(table)
         if driver is None:
             from trainer.ui.reading import ReadingDriver
@@ -73,14 +77,16 @@ class OnlineFloorPanel(RaceReading, QWidget):
         self.log.setTextElideMode(Qt.TextElideMode.ElideNone)     # a judgement wraps, it is never cut
         self.log.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.begin_button, self.resign_button = QPushButton(), QPushButton()
-        for b in (self.begin_button, self.resign_button):
+        self.begin_button, self.wait_button, self.resign_button = QPushButton(), QPushButton(), QPushButton()
+        for b in (self.begin_button, self.wait_button, self.resign_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.begin_button.clicked.connect(self.begin)
+        self.wait_button.clicked.connect(self.toggle_wait)
         self.resign_button.clicked.connect(self.resign)
         bar = QHBoxLayout()
         bar.addWidget(self.banner, 1)
         bar.addWidget(self.begin_button)
+        bar.addWidget(self.wait_button)
         bar.addWidget(self.resign_button)
         side = QWidget()
         side.setMinimumWidth(200)
@@ -100,8 +106,14 @@ class OnlineFloorPanel(RaceReading, QWidget):
         v.addLayout(bar)
         v.addWidget(split, 1)
 
+    @property
+    def stats_kind(self) -> str:  # type: ignore[override]
+        """The person's reads are trials of the game's own kind, as the Games tab keeps them:
+        the Statistics tab's filter shows a game's online and local races together."""
+        return self.race.game
+
     def game_name(self) -> str:
-        return tr("race.floor.game", game=tr(f"race.floor.name.{self.race.game}"))
+        return tr("race.floor.game", game=floor_game_name(self.race.game, self.race.variant))
 
     def title_text(self) -> str:
         return tr("race.floor.title", table=self.race.table, game=self.game_name())
@@ -148,6 +160,7 @@ class OnlineFloorPanel(RaceReading, QWidget):
             self.log.addItem(self._line(frame))
             self.log.scrollToBottom()
             self._show_judgement(frame)
+            self._record_read(frame)
         elif kind == "race.stand_in":
             self.flags.setText(tr("race.floor.stand_in", who=self._name(frame.get("seat"))))
         elif kind == "race.over":
@@ -163,9 +176,9 @@ class OnlineFloorPanel(RaceReading, QWidget):
             floor.players = n
             floor.teams = race.game in TEAM_GAMES
             floor.areas = race.game == "shimonoku"
+            floor.area_rows = NANAE_ROWS if race.variant == "nanae" else AREA_ROWS    # Nanae: three rows an area
             floor.sakasama = race.game == "sakasama"
-            floor.me = race.seat if race.seat is not None else 0
-            floor.turned = floor.teams and floor.me % 2 == 1      # the person's team at the bottom
+            floor.turn_toward(race.seat if race.seat is not None else 0)   # the person's seat at the bottom
             floor.names = [self._name(s) for s in range(n)]
             floor.sending = race.owe is not None
             floor.own_side = view.owing[1] if view.owing is not None else 0
@@ -201,6 +214,8 @@ class OnlineFloorPanel(RaceReading, QWidget):
             self.banner.setText(tr("race.floor.send", cards=race.owe.get("cards", 1)))
         elif view.owing is not None:
             self.banner.setText(tr("race.floor.sending_other", who=self._name(view.owing[0])))
+        elif race.holds and race.open_read is None:
+            self.banner.setText(tr("race.online.held", who="、".join(self._name(s) for s in race.holds)))
         elif race.read is not None and race.seat is not None and not race.races_now:
             key = "race.floor.not_turn" if race.game == "relay" else "race.floor.resting"
             self.banner.setText(tr(key, number=race.read.number))
@@ -209,7 +224,11 @@ class OnlineFloorPanel(RaceReading, QWidget):
         else:
             self.banner.setText("")
         self.begin_button.setVisible(view is None and race.over is None and race.seat is not None)
-        self.resign_button.setEnabled(race.seat is not None and race.over is None and view is not None)
+        playing = race.seat is not None and race.over is None and view is not None
+        self.wait_button.setText(tr("race.online.go_on" if race.seat in race.holds else "race.online.wait"))
+        self.wait_button.setVisible(race.seat is not None)
+        self.wait_button.setEnabled(playing)
+        self.resign_button.setEnabled(playing)
 
     def _released(self, read: RaceRead) -> None:
         self._kimariji[read.number] = read.kimariji

@@ -29,6 +29,8 @@ from trainer.online.client import CLOSED, CONNECTING, DEFAULT_SERVER, LOST, ONLI
 from trainer.online.games import DEFAULT_LEVEL, LENGTH, LEVELS, TABLE_KINDS, TURN_SECONDS, seat_range
 from trainer.online.table import RemoteTable
 from trainer.games.protocol import IllegalAction
+from trainer.games.registry import variants as registry_variants
+from trainer.text.online_race import floor_game_name
 from trainer.text.refusals import describe_refusal
 from trainer.ui.i18n import LANG, MESSAGES, add_messages, tr
 from trainer.online.race import FLOOR_GAMES
@@ -138,7 +140,7 @@ def game_label(game: str, variant: str) -> str:
     if game == MUBEYAMA:
         return f"{tr('race.mubeyama.game')} — {tr(f'mubeyama.variant.{variant}')}"
     if game in FLOOR_GAMES:
-        return tr("race.floor.game", game=tr(f"race.floor.name.{game}"))
+        return tr("race.floor.game", game=floor_game_name(game, variant))
     if game == "yomi37":
         return tr("yomi.variant.yomi37")
     if game == "yomi" and variant == "wild":
@@ -420,9 +422,10 @@ class OnlinePanel(QWidget):
         if game in FLOOR_GAMES:
             self.notice.clear()
             seats, cpus = int(self.seats_box.currentData()), self.length_spin.value()
+            chosen = {} if variant == "standard" else {"variant": variant}
             self.conn.send("race.create", game=game, seats=seats, cpus=list(range(seats - cpus, seats)),
                            level=self.level_box.currentData(), private=self.private_box.isChecked(),
-                           **self.race_options)
+                           **chosen, **self.race_options)
             return
         minutes = self.timer_spin.value()
         length = {LENGTH[game][0]: self.length_spin.value()} if game in LENGTH else {}
@@ -546,7 +549,8 @@ class OnlinePanel(QWidget):
                      if isinstance(s, dict) else tr("online.seat_free") for s in seats] or names
             status = f"race.online.status.{t.get('status')}"
             return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
-                    game_label(t["game"], ""), f"{sum(1 for s in seats if s)}/{len(shown)}: " + ", ".join(shown),
+                    game_label(t["game"], str(t.get("variant") or "")),
+                    f"{sum(1 for s in seats if s)}/{len(shown)}: " + ", ".join(shown),
                     tr(status) if status in MESSAGES else str(t.get("status", "")), "—"]
         if t.get("game") == MUBEYAMA:
             return [t["table"] + (f" ({tr('online.private_mark')})" if t.get("private") else ""),
@@ -900,7 +904,8 @@ class OnlinePanel(QWidget):
         for variant in VARIANTS:
             self.kind_box.addItem(game_label(MUBEYAMA, variant), f"{MUBEYAMA}/{variant}")
         for game in FLOOR_GAMES:
-            self.kind_box.addItem(game_label(game, "standard"), f"{game}/standard")
+            for floor_variant in registry_variants(game):          # shimonoku: standard, Nanae's
+                self.kind_box.addItem(game_label(game, floor_variant.variant), f"{game}/{floor_variant.variant}")
         self.kind_box.setCurrentIndex(max(0, self.kind_box.findData(keep)))
         self.kind_box.blockSignals(False)
         self._kind_changed()

@@ -71,6 +71,7 @@ class RaceReading:
     send: Callable[..., Any]
     settings: Any
     banner: QLabel
+    flags: QLabel
 
     @property
     def table(self) -> str:
@@ -181,6 +182,29 @@ class RaceReading:
         self._ma.stop()
         self.race_checks.flush()
         self.driver.stop()
+
+    def toggle_wait(self) -> None:
+        """待った: ask the server to hold the next card (again: go on)."""
+        race = self.race
+        if race.seat is not None and race.over is None:
+            self.send("race.wait", table=race.table, hold=race.seat not in race.holds)
+
+    stats_kind = KIND
+    """The statistics kind of the person's reads here (a floor race: the game's own)."""
+
+    def _record_read(self, frame: dict[str, Any]) -> None:
+        """The person's read as a statistics trial (`race.record_of`), marked when its race was
+        disturbed (the panel's `store`: `UsesStatsStore`)."""
+        from trainer.stats.store import Trial
+        record = self.race.record_of(frame)
+        if record is None:
+            return
+        try:
+            self.store.record(Trial(kind=self.stats_kind, card=record.card, correct=record.correct,  # type: ignore[attr-defined]
+                                    answer=record.answer, reaction_ms=record.reaction_ms, fault=record.fault,
+                                    voice=self.settings.get(S.VOICE), disturbed=self.disturbed.get(frame["read"])))
+        except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
+            self.flags.setText(tr("match.stats_failed", error=str(exc)))
 
     def confirm_resign(self) -> bool:
         """Ask before resigning (tests replace this)."""
@@ -459,20 +483,7 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         if frame.get("poem") in self.floor.highlights or frame.get("taker") is not None:
             self.floor.highlights[frame["poem"]] = GOLD
         self._floor_from_sides()
-        self._record(frame)
-
-    def _record(self, frame: dict[str, Any]) -> None:
-        """The person's read as a statistics trial (kind "online"), marked when its race was disturbed."""
-        from trainer.stats.store import Trial
-        record = self.race.record_of(frame)
-        if record is None:
-            return
-        try:
-            self.store.record(Trial(kind=KIND, card=record.card, correct=record.correct, answer=record.answer,
-                                    reaction_ms=record.reaction_ms, fault=record.fault,
-                                    voice=self.settings.get(S.VOICE), disturbed=self.disturbed.get(frame["read"])))
-        except Exception as exc:  # noqa: BLE001 - statistics must never stop a match
-            self.flags.setText(tr("match.stats_failed", error=str(exc)))
+        self._record_read(frame)
 
     def _over(self) -> None:
         self.driver.stop()
@@ -481,12 +492,6 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         self.floor.interactive = False
 
     # -- the person's buttons -------------------------------------------------------------------------
-    def toggle_wait(self) -> None:
-        """待った: ask the server to hold the next card (again: go on)."""
-        race = self.race
-        if race.seat is not None and race.over is None:
-            self.send("race.wait", table=race.table, hold=race.seat not in race.holds)
-
     def _released(self, read: RaceRead) -> None:
         self.floor.highlights.clear()
         self.floor.update()

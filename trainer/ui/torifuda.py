@@ -76,8 +76,8 @@ def paint_torifuda(painter: QPainter, rect: QRectF, columns: list[str], *,
 
     With *legible_px*, a card too small for its whole shimo-no-ku at that size shows its
     beginning instead, as many kana as fit at a readable size (see `torifuda_layout`).
-    *tilt* is the angle (degrees) the caller has turned the painter by: the kana are sized so
-    that neighbours stay apart when the card lies askew (see `tilted_kana_px`)."""
+    *tilt* is the angle (degrees) the caller has turned the painter by: a kana turned with its
+    card stands `upright_px` tall on the screen, and *legible_px* is asked of that height."""
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
@@ -137,23 +137,13 @@ def kana_px_on(w: float, columns: list[str], tilt: float = 0.0) -> float:
     """How tall the kana of a card `w` pixels wide with these columns stand on the screen when
     it lies at `tilt` degrees (all of its text; 0 kimariji)."""
     face = card_face(QRectF(0, 0, w, w / ASPECT))
-    return upright_px(_full_layout(face, columns, None, tilt).kana_px, tilt)
+    return upright_px(_full_layout(face, columns, None).kana_px, tilt)
 
 
 def upright_px(px: float, tilt: float) -> float:
     """How tall a kana of `px` pixels turned by `tilt` degrees stands on the screen (its
     vertical extent along the card's own axis, as the legibility walk measures it)."""
     return px * math.cos(math.radians(tilt))
-
-
-def tilted_kana_px(px: int, col_w: float, cell_h: float, tilt: float) -> int:
-    """The kana size for a card turned by `tilt`: a turned kana's upright box is (cos + sin)
-    times its em, so neighbours in a column (or a row) would touch unless the em shrinks to
-    cos / (cos + sin) of their spacing. 0° leaves `px` as it is."""
-    if not tilt:
-        return px
-    c, s = math.cos(math.radians(abs(tilt))), math.sin(math.radians(abs(tilt)))
-    return max(4, min(px, int(min(col_w * 0.96, cell_h) * c / (c + s))))
 
 
 def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = None,
@@ -164,7 +154,7 @@ def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = Non
     beginning of its shimo-no-ku (where a player's eye starts) in as many columns and rows as
     fit at that size, and no kimariji strip: fewer kana a player can read rather than all of
     them as specks (Mubeyama's 100 cards on a 1024×700 screen)."""
-    full = _full_layout(face, columns, kimariji, tilt)
+    full = _full_layout(face, columns, kimariji)
     if legible_px is None or upright_px(full.kana_px, tilt) >= legible_px:
         return full
     return _lead_layout(face, "".join(columns), legible_px, tilt)
@@ -173,12 +163,10 @@ def torifuda_layout(face: QRectF, columns: list[str], kimariji: str | None = Non
 def _lead_layout(face: QRectF, text: str, px: int, tilt: float = 0.0) -> TorifudaLayout:
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
-    if tilt:      # turned: kana stand `px` tall upright, spaced so their upright boxes stay apart
-        c, s = math.cos(math.radians(abs(tilt))), math.sin(math.radians(abs(tilt)))
-        em = math.ceil(px / c - 1e-9)
-        pitch = em * (c + s) / c
-    else:
-        em, pitch = px, px
+    # turned, a kana of em `em` stands em·cos(tilt) tall upright: the em grows to keep `px`. The kana
+    # turn with their card, so neighbours in its columns stay a cell apart at any angle.
+    em = math.ceil(px / math.cos(math.radians(tilt)) - 1e-9) if tilt else px
+    pitch = em
     n_cols = max(1, min(3, int(area.width() * 0.92 // pitch)))
     n_rows = max(1, int(area.height() // pitch))
     text = text[:n_cols * n_rows]
@@ -192,7 +180,7 @@ def _lead_layout(face: QRectF, text: str, px: int, tilt: float = 0.0) -> Torifud
     return TorifudaLayout(cells, size, [], 0, shown)
 
 
-def _full_layout(face: QRectF, columns: list[str], kimariji: str | None, tilt: float = 0.0) -> TorifudaLayout:
+def _full_layout(face: QRectF, columns: list[str], kimariji: str | None) -> TorifudaLayout:
     rows = max(max((len(c) for c in columns), default=5), 5)
     pad_x, pad_y = face.width() * 0.04, face.height() * 0.04
     area = face.adjusted(pad_x, pad_y, -pad_x, -pad_y)
@@ -214,7 +202,6 @@ def _full_layout(face: QRectF, columns: list[str], kimariji: str | None, tilt: f
         # on a small card a kana's em may fill its cell's height (its ink is shorter: neighbours
         # do not touch), so a six-row column still reads (9 px, not 8, on the match floor at 1024×700)
         size = max(size, round(min(col_w * 0.92, cell_h)))
-    size = tilted_kana_px(size, col_w, cell_h, tilt)
     cells = []
     for k, column in enumerate(columns):          # k = 0 is the rightmost column
         x = area.right() - (k + 1) * col_w
@@ -258,5 +245,5 @@ def torifuda_pixmap(columns: list[str], width: int, **kw):
 
 
 __all__ = ["torifuda_columns", "strip_dakuten", "paint_torifuda", "torifuda_pixmap", "torifuda_layout",
-           "tilted_kana_px", "upright_px", "kana_px_on", "card_face", "paint_kana",
+           "upright_px", "kana_px_on", "card_face", "paint_kana",
            "card_font_family", "ASPECT", "CARD_W_MM", "CARD_H_MM"]
