@@ -8,9 +8,20 @@
 # they are not. Both run on private names (a fresh XDG_RUNTIME_DIR, a free display number)
 # and are stopped when this script ends, however it ends: other programs on the machine
 # may use PulseAudio and X displays of their own, and nothing here touches them.
+#
+# Tests that need neither run on one pytest-xdist worker per core (KARUTA_TEST_WORKERS=N to
+# choose, 0 for one process, as `--pdb` needs), each test file on one worker (its
+# module fixtures, a server or a PostgreSQL cluster, start once). The real-audio and
+# real-display tests then run alone, one at a time: they measure milliseconds against the
+# sound server and the display, and must not share the machine with the rest of the suite.
+# Pytest arguments go to both parts; a part they select nothing from is skipped.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FAST_SELECTION="not slow and not realaudio and not xvfb"
+REAL_SELECTION="realaudio or xvfb"
+workers=${KARUTA_TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
+parallel=()
+[ "$workers" -gt 1 ] && parallel=(-n "$workers" --dist loadfile)
 
 fast=0
 if [ "${1:-}" = "--fast" ]; then
@@ -22,6 +33,8 @@ fi
 cd "$ROOT"
 
 private=$(mktemp -d "${TMPDIR:-/tmp}/karuta-test.XXXXXX")
+# One synthesis cache for every worker and both parts (each fills it once; writes are atomic).
+export KARUTA_TEST_CACHE="${KARUTA_TEST_CACHE:-$private/cache}"
 
 # pytest runs with an empty home of its own (and no XDG folders), and the run fails if
 # anything is left in it: tests keep out of the user's home and cache (tests/conftest.py
@@ -45,7 +58,7 @@ if [ "$fast" = 1 ]; then
     # Nothing selected needs a sound server or a display: start neither.
     trap 'rm -rf "$private"' EXIT
     status=0
-    run_pytest -m "$FAST_SELECTION" "$@" || status=$?
+    run_pytest "${parallel[@]}" -m "$FAST_SELECTION" "$@" || status=$?
     exit $status
 fi
 
@@ -86,7 +99,17 @@ fi
 # A Ctrl-C reaches pytest and this script together; the EXIT trap then stops the servers.
 # (A TERM sent to this script alone is acted on once pytest has ended: bash holds a trap
 # until its foreground child returns.)
+# pytest's 5 means no test ran: allowed in one part (arguments that name only real-audio
+# tests, say), a failure when neither part ran a test.
 status=0
-run_pytest "$@" || status=$?
-# pytest's 5 means no test ran: that is a failure here, not a pass.
-exit $status
+run_pytest "${parallel[@]}" -m "not ($REAL_SELECTION)" "$@" || status=$?
+rm -rf "$private/home"
+real=0
+run_pytest -m "$REAL_SELECTION" "$@" || real=$?
+if [ "$status" = 5 ] && [ "$real" = 5 ]; then
+    exit 5
+fi
+[ "$status" = 5 ] && status=0
+[ "$real" = 5 ] && real=0
+[ "$status" != 0 ] && exit "$status"
+exit "$real"
