@@ -77,6 +77,8 @@ class TurnSession:
         self.turn_seconds = turn_seconds
         self._stand_in = stand_in
         self.log: list[GameEvent] = []
+        self._seen: dict[int, list[GameEvent]] = {}     # log_for's redacted log per seat, so far
+        self._seen_upto: dict[int, int] = {}
         self.cpu_delay = cpu_delay
         self.pause_after: dict[str, float] = dict(pause_after or {})
         self.check_each_move = False
@@ -137,8 +139,15 @@ class TurnSession:
         redact = getattr(self.state, "redact", None)
         if redact is None:
             return list(self.log)
-        seen = (redact(e, seat) for e in self.log)
-        return [e for e in seen if e is not None]
+        # The log only grows and a redaction depends on the event and the seat alone, so each
+        # seat's log is extended, not redone: a server sends it to every member at every move.
+        seen, upto = self._seen.setdefault(seat, []), self._seen_upto.get(seat, 0)
+        if upto > len(self.log):        # not expected; start again rather than show a stale log
+            seen.clear()
+            upto = 0
+        seen.extend(e for e in (redact(e, seat) for e in self.log[upto:]) if e is not None)
+        self._seen_upto[seat] = len(self.log)
+        return list(seen)
 
     def turn_left(self) -> float | None:
         """Seconds left on the person's turn timer, or None when no timer runs."""
