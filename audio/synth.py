@@ -59,7 +59,7 @@ from audio.clip import Clip
 from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 12  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 13  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -120,7 +120,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     looped = [h for h in [*hold_list, *sustain_list] if h.extra]
-    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states,
+                        spectrum_gv=style.spectrum_gv > 0)
 
     # Onsets and the voice's end in the rendering, then the held ends and sustained vowels restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -241,7 +242,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
     engine = engine or hts.engine()
     verse, frames, hold_list, sustain_list, pitch, states = _plan(
         phrases, phrase_morae, part, style, kimariji_mora, engine)
-    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states,
+                        spectrum_gv=style.spectrum_gv > 0)
     # The plan's lengthening of each held end and sustained vowel (not what the loops actually insert).
     held = sorted((out.phoneme_starts[h.label + 1], h.extra * hts.FRAME)
                   for h in [*hold_list, *sustain_list] if h.extra)

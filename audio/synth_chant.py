@@ -136,6 +136,10 @@ class ChantStyle:
     # is heard as a voiced stop. The vowel's own period instead of the bar: voiced
     # stops heard right 128 of 223 against 143; the bar 145. docs/synth-voice.md.)
     closure_murmur_db: float = 36.0
+    # 0: the engine's spectrum without global variance (`HtsEngine._without_gv`): scaled
+    # to speech's variance, a chant's spectrum came out exaggerated (issue 25: Whisper,
+    # 100 kami-no-ku, 78.2 % of morae right with it, 82.6 % without); 1: with it.
+    spectrum_gv: float = 0.0
     closure_guard_s: float = 0.016
     yoin_fade_db: float = 24.0    # the yoin fades by this much before the voice stops
     edge_s: float = 0.025         # HTS silence at both ends of a rendering (cut off)
