@@ -121,7 +121,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     looped = [h for h in [*hold_list, *sustain_list] if h.extra]
     out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states,
-                        spectrum_gv=style.spectrum_gv > 0)
+                        plain_spectrum=chant.plain_spectrum(verse, style, engine.nstate))
 
     # Onsets and the voice's end in the rendering, then the held ends and sustained vowels restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -160,7 +160,12 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(a, b - h.fall * hts.FRAME - ending)
         samples, inserted = _glide(samples, glide, b, h.fall * hts.FRAME, h.fall_st)
         splices.append((stop, inserted))
-        _vibrato(samples, a, b + inserted, style, yoin=part == "shimo" and h.label == last)
+        # Inside the verse the vibrato dies out before the voice's own ending, which
+        # glides into the next phrase: a voice's vibrato stops as its pitch moves, and
+        # the join then sounds as the engine made it (the plain-rendering check finds
+        # the next mora by its waveform there; issue 25).
+        joined = ending if h.label != last else 0
+        _vibrato(samples, a, b + inserted - joined, style, yoin=part == "shimo" and h.label == last)
 
     onsets = [moved(x) for x in onsets]
     voice_end = moved(voice_end)
@@ -243,7 +248,7 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
     verse, frames, hold_list, sustain_list, pitch, states = _plan(
         phrases, phrase_morae, part, style, kimariji_mora, engine)
     out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states,
-                        spectrum_gv=style.spectrum_gv > 0)
+                        plain_spectrum=chant.plain_spectrum(verse, style, engine.nstate))
     # The plan's lengthening of each held end and sustained vowel (not what the loops actually insert).
     held = sorted((out.phoneme_starts[h.label + 1], h.extra * hts.FRAME)
                   for h in [*hold_list, *sustain_list] if h.extra)

@@ -250,15 +250,15 @@ class HtsEngine:
     def render(self, labels: Sequence[str], frames: Sequence[int], pitch: PitchFn,
                c0_phonemes: Sequence[int] = (), spectrum_phonemes: Sequence[int] = (),
                states: Mapping[int, Sequence[int | None]] | None = None,
-               spectrum_gv: bool = True) -> Rendering:
+               plain_spectrum: Sequence[int] = ()) -> Rendering:
         """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
 
         `c0_phonemes`: labels whose generated energy track is wanted (stop releases);
         `spectrum_phonemes`: labels whose energy track and voicing are wanted (in `spectra`);
         `states`: for some labels, the frames of each of their states (None:
         HTS's share of the rest); the other labels' frames are shared out by HTS;
-        `spectrum_gv`: global variance on the spectrum as the voice has it (False:
-        the spectrum's own most likely track, `_without_gv`).
+        `plain_spectrum`: states (label * nstate + state) whose spectrum is left
+        out of global variance (`_without_gv`).
         """
         if len(frames) != len(labels) or min(frames) < self.nstate:
             raise ValueError(f"every phoneme needs at least {self.nstate} frames")
@@ -282,7 +282,7 @@ class HtsEngine:
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 0, level)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 1, slope)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 2, 0.0)
-                self._without_gv(len(info), spectrum=not spectrum_gv)
+                self._without_gv(len(info), plain_spectrum)
                 if lib.HTS_Engine_generate_parameter_sequence(e) != b"\x01":
                     raise RuntimeError("HTS parameter generation failed")
                 if lib.HTS_Engine_generate_sample_sequence(e) != b"\x01":
@@ -345,21 +345,19 @@ class HtsEngine:
                 if lib.HTS_Engine_get_state_duration(e, label * ns + k) != n:
                     raise HtsUnavailable("the engine does not read the state durations where they were set")
 
-    def _without_gv(self, n_states: int, spectrum: bool = False) -> None:
+    def _without_gv(self, n_states: int, spectrum: Sequence[int] = ()) -> None:
         """Switch global variance off for the pitch of every state (see __init__),
-        and for its spectrum too if asked.
+        and for the spectrum of the states `spectrum`.
 
         GV scales the spectrum's track over the whole utterance to the variance
         the voice has in speech. A chant is mostly held vowels, whose spectrum
-        hardly moves: scaled to speech's variance, every consonant and every
-        vowel's colour came out exaggerated, and the recogniser heard a fifth of
-        the morae wrong (issue 25: 100 kami-no-ku, morae right 78.2 % with GV,
-        82.6 % without; plain speech, GV on, 91.9 %)."""
+        hardly moves: scaled to speech's variance, every consonant and vowel
+        colour came out exaggerated (issue 25: `synth_chant.plain_spectrum`)."""
         sss, switch = self._state_streams(), self._lib.HTS_SStreamSet_set_gv_switch
         for index in range(n_states):
             switch(sss, STREAM_LF0, index, b"\x00")
-            if spectrum:
-                switch(sss, STREAM_MGC, index, b"\x00")
+        for index in spectrum:
+            switch(sss, STREAM_MGC, index, b"\x00")
 
     def _spectrum(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """Generated energy coefficients c0 (frames a..b-1) and their voicing (log-F0 generated or not)."""
