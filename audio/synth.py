@@ -185,7 +185,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     for k, mora in enumerate(verse.morae):
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
         if phonemes[mora.first - 1] in chant.SILENCES and phonemes[mora.first] not in chant.RELEASED:
-            _clean_start(samples, marks[f"mora:{k}"])
+            _clean_start(samples, marks[f"mora:{k}"], whole=phonemes[mora.first - 1] == "sil")
         if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
     if style.closure_murmur_db > 0:
@@ -455,12 +455,16 @@ def _silence(samples: np.ndarray, a: int, b: int) -> None:
     samples[a:b] = 0.0
 
 
-def _clean_start(samples: np.ndarray, at: int) -> None:
+def _clean_start(samples: np.ndarray, at: int, whole: bool = False) -> None:
     """A phrase's first sound starts at its mark: HTS's faint fade-in before it
-    (some 40 dB under the voice, too faint to be heard as the start) is silenced."""
+    (some 40 dB under the voice, too faint to be heard as the start) is silenced,
+    60 ms of it (inside a break, 0.08 s before the label), or all of it in the
+    lead-in before a verse (`whole`). (Without global variance on the spectrum,
+    issue 25, the fade-in starts louder and up to 0.15 s before the mark: the
+    importer heard the verse start there, 0.12 s early.)"""
     fade = int(ONSET_FADE_S * RATE)
     a = max(0, at - fade)
-    start = max(0, at - int(0.06 * RATE))  # inside the break (0.08 s before the label) or the lead-in
+    start = 0 if whole else max(0, at - int(0.06 * RATE))
     samples[start:a] = 0.0
     samples[a:at] *= (0.5 * (1 - np.cos(np.linspace(0, np.pi, at - a)))).astype(np.float32)
 
