@@ -59,7 +59,7 @@ from audio.clip import Clip
 from audio.loudness import levelled
 from audio.voice import RATE, VoiceError
 
-SYNTH_VERSION = 12  # bump when the rendering changes in a way the settings do not show
+SYNTH_VERSION = 13  # bump when the rendering changes in a way the settings do not show
 LEAD_IN_S = 0.25    # silence before the first mora onset
 TAIL_S = 0.05       # silence after the end of the voice
 OUTPUT_GAIN = 1.8   # the engine runs at -6 dB for headroom; this brings speech near -3 dBFS peaks
@@ -120,7 +120,8 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
             for m in verse.morae]
     tracked = [m.first for m, r in zip(verse.morae, rise) if r is not None]
     looped = [h for h in [*hold_list, *sustain_list] if h.extra]
-    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, tracked, [h.label for h in looped], states,
+                        plain_spectrum=chant.plain_spectrum(verse, style, engine.nstate))
 
     # Onsets and the voice's end in the rendering, then the held ends and sustained vowels restored.
     onsets = [_onset(out, m.first, r) for m, r in zip(verse.morae, rise)]
@@ -159,7 +160,12 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
         glide = max(a, b - h.fall * hts.FRAME - ending)
         samples, inserted = _glide(samples, glide, b, h.fall * hts.FRAME, h.fall_st)
         splices.append((stop, inserted))
-        _vibrato(samples, a, b + inserted, style, yoin=part == "shimo" and h.label == last)
+        # Inside the verse the vibrato dies out before the voice's own ending, which
+        # glides into the next phrase: a voice's vibrato stops as its pitch moves, and
+        # the join then sounds as the engine made it (the plain-rendering check finds
+        # the next mora by its waveform there; issue 25).
+        joined = ending if h.label != last else 0
+        _vibrato(samples, a, b + inserted - joined, style, yoin=part == "shimo" and h.label == last)
 
     onsets = [moved(x) for x in onsets]
     voice_end = moved(voice_end)
@@ -179,7 +185,7 @@ def render(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], part: 
     for k, mora in enumerate(verse.morae):
         marks.setdefault(f"phrase:{mora.phrase}", marks[f"mora:{k}"])
         if phonemes[mora.first - 1] in chant.SILENCES and phonemes[mora.first] not in chant.RELEASED:
-            _clean_start(samples, marks[f"mora:{k}"])
+            _clean_start(samples, marks[f"mora:{k}"], whole=phonemes[mora.first - 1] == "sil")
         if style.mora_dip_db > 0 and rise[k] is None and phonemes[mora.first - 1] not in chant.SILENCES:
             _dip(samples, marks[f"mora:{k}"], style.mora_dip_db)
     if style.closure_murmur_db > 0:
@@ -241,7 +247,8 @@ def render_plain(phrases: Sequence[str], phrase_morae: Sequence[Sequence[str]], 
     engine = engine or hts.engine()
     verse, frames, hold_list, sustain_list, pitch, states = _plan(
         phrases, phrase_morae, part, style, kimariji_mora, engine)
-    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states)
+    out = engine.render(chant.sung_labels(verse.labels), frames, pitch, states=states,
+                        plain_spectrum=chant.plain_spectrum(verse, style, engine.nstate))
     # The plan's lengthening of each held end and sustained vowel (not what the loops actually insert).
     held = sorted((out.phoneme_starts[h.label + 1], h.extra * hts.FRAME)
                   for h in [*hold_list, *sustain_list] if h.extra)
@@ -448,12 +455,16 @@ def _silence(samples: np.ndarray, a: int, b: int) -> None:
     samples[a:b] = 0.0
 
 
-def _clean_start(samples: np.ndarray, at: int) -> None:
+def _clean_start(samples: np.ndarray, at: int, whole: bool = False) -> None:
     """A phrase's first sound starts at its mark: HTS's faint fade-in before it
-    (some 40 dB under the voice, too faint to be heard as the start) is silenced."""
+    (some 40 dB under the voice, too faint to be heard as the start) is silenced,
+    60 ms of it (inside a break, 0.08 s before the label), or all of it in the
+    lead-in before a verse (`whole`). (Without global variance on the spectrum,
+    issue 25, the fade-in starts louder and up to 0.15 s before the mark: the
+    importer heard the verse start there, 0.12 s early.)"""
     fade = int(ONSET_FADE_S * RATE)
     a = max(0, at - fade)
-    start = max(0, at - int(0.06 * RATE))  # inside the break (0.08 s before the label) or the lead-in
+    start = 0 if whole else max(0, at - int(0.06 * RATE))
     samples[start:a] = 0.0
     samples[a:at] *= (0.5 * (1 - np.cos(np.linspace(0, np.pi, at - a)))).astype(np.float32)
 

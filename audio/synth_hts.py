@@ -142,7 +142,7 @@ def _bind(lib: ctypes.CDLL) -> None:
         "HTS_Engine_refresh": ([E], None),
         "HTS_Engine_get_nstream": ([E], S),
         # The engine's state streams (HTS_SStreamSet, a member of the engine struct):
-        # where GV is switched off state by state (HtsEngine._pitch_without_gv).
+        # where GV is switched off state by state (HtsEngine._without_gv).
         "HTS_SStreamSet_get_total_state": ([E], S),
         "HTS_SStreamSet_get_mean": ([E, S, S, S], D),
         "HTS_SStreamSet_set_gv_switch": ([E, S, S, B], None),
@@ -208,7 +208,7 @@ class HtsEngine:
         # share that depended on the rest of the verse (14 st asked, 9.7 and
         # 11.7 st heard in poem 2) and squeezed the voice's own contour with it. Its weight cannot
         # switch it off (0 asks for a track without variance: one constant
-        # tone); its per-state switch can (`_pitch_without_gv`, in `render`).
+        # tone); its per-state switch can (`_without_gv`, in `render`).
         self._sss_offset: int | None = None
         self._gss_offset: int | None = None
         self.nstate = lib.HTS_Engine_get_nstate(self._e)
@@ -249,13 +249,16 @@ class HtsEngine:
 
     def render(self, labels: Sequence[str], frames: Sequence[int], pitch: PitchFn,
                c0_phonemes: Sequence[int] = (), spectrum_phonemes: Sequence[int] = (),
-               states: Mapping[int, Sequence[int | None]] | None = None) -> Rendering:
+               states: Mapping[int, Sequence[int | None]] | None = None,
+               plain_spectrum: Sequence[int] = ()) -> Rendering:
         """Synthesise with `frames[i]` frames for label i and the pitch targets `pitch` gives.
 
         `c0_phonemes`: labels whose generated energy track is wanted (stop releases);
         `spectrum_phonemes`: labels whose energy track and voicing are wanted (in `spectra`);
         `states`: for some labels, the frames of each of their states (None:
-        HTS's share of the rest); the other labels' frames are shared out by HTS.
+        HTS's share of the rest); the other labels' frames are shared out by HTS;
+        `plain_spectrum`: states (label * nstate + state) whose spectrum is left
+        out of global variance (`_without_gv`).
         """
         if len(frames) != len(labels) or min(frames) < self.nstate:
             raise ValueError(f"every phoneme needs at least {self.nstate} frames")
@@ -279,7 +282,7 @@ class HtsEngine:
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 0, level)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 1, slope)
                     lib.HTS_Engine_set_state_mean(e, STREAM_LF0, index, 2, 0.0)
-                self._pitch_without_gv(len(info))
+                self._without_gv(len(info), plain_spectrum)
                 if lib.HTS_Engine_generate_parameter_sequence(e) != b"\x01":
                     raise RuntimeError("HTS parameter generation failed")
                 if lib.HTS_Engine_generate_sample_sequence(e) != b"\x01":
@@ -342,11 +345,19 @@ class HtsEngine:
                 if lib.HTS_Engine_get_state_duration(e, label * ns + k) != n:
                     raise HtsUnavailable("the engine does not read the state durations where they were set")
 
-    def _pitch_without_gv(self, n_states: int) -> None:
-        """Switch global variance off for the pitch of every state (see __init__)."""
+    def _without_gv(self, n_states: int, spectrum: Sequence[int] = ()) -> None:
+        """Switch global variance off for the pitch of every state (see __init__),
+        and for the spectrum of the states `spectrum`.
+
+        GV scales the spectrum's track over the whole utterance to the variance
+        the voice has in speech. A chant is mostly held vowels, whose spectrum
+        hardly moves: scaled to speech's variance, every consonant and vowel
+        colour came out exaggerated (issue 25: `synth_chant.plain_spectrum`)."""
         sss, switch = self._state_streams(), self._lib.HTS_SStreamSet_set_gv_switch
         for index in range(n_states):
             switch(sss, STREAM_LF0, index, b"\x00")
+        for index in spectrum:
+            switch(sss, STREAM_MGC, index, b"\x00")
 
     def _spectrum(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """Generated energy coefficients c0 (frames a..b-1) and their voicing (log-F0 generated or not)."""

@@ -62,6 +62,7 @@ FLOOR_BELOW_DB = 70.0  # a rise is measured from at most this far below its top
 MIN_RISE_DB = 12.0   # least rise out of a closure or silence
 RISE_TOP_S = 0.1     # the loud part a rise leads to is looked for this far past the window
 RISE_ABOVE_FLOOR_DB = 15.0  # a release is heard once the level is this far above the closure
+CLOSURE_HOPS = 4     # a closure's level: its lowest 10 ms
 MIN_DIP_DB = 4.0
 
 
@@ -126,7 +127,11 @@ class Analysis:
     def _rise(self, lo: int, hi: int) -> Onset:
         level = self.level_db
         ahead = int(RISE_TOP_S * self.rate / HOP)
-        bottom = lo + int(np.argmin(level[lo:hi + 1]))
+        # the closure's lowest 10 ms, not one frame's dip where the vowel before fades
+        # (a closure that is not digital silence may lie above such a dip; issue 25)
+        power = 10 ** (level[lo:hi + 1] / 10)
+        smooth = np.convolve(power, np.ones(CLOSURE_HOPS) / CLOSURE_HOPS, "same")
+        bottom = lo + int(np.argmin(smooth))
         top = float(level[bottom:min(len(level), hi + ahead)].max())
         floor = max(float(level[bottom]), top - FLOOR_BELOW_DB)  # digital silence is not a level
         rise = top - floor

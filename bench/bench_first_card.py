@@ -24,6 +24,8 @@ process (offscreen Qt, the same private sink) builds the Reader panel on a real
 `ReadingDriver` and player, presses Start, and prints the seconds from the press to
 the driver's `card_started` for the joka (or card 1) and for card 1; the figures
 exclude the app's own start-up (printed apart: process start to the press).
+`--gui --mubeyama`: the same for a Mubeyama game (okayama4, seed 1, one person and
+three CPUs) started at once on the Mubeyama tab.
 """
 from __future__ import annotations
 
@@ -98,7 +100,7 @@ def play_run(checkout: Path, pulse_env: dict, no_joka: bool,
     return first, card1
 
 
-def gui_run(checkout: Path, pulse_env: dict, no_joka: bool,
+def gui_run(checkout: Path, pulse_env: dict, no_joka: bool, mubeyama: bool = False,
             timeout: float = 120.0) -> tuple[float | None, float | None, float | None]:
     """(start-up to the press, the press to the first verse heard, the press to card 1 heard)
     of one Reader run from an empty cache."""
@@ -106,7 +108,7 @@ def gui_run(checkout: Path, pulse_env: dict, no_joka: bool,
     env["QT_QPA_PLATFORM"] = "offscreen"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(checkout), env.get("PYTHONPATH")]))  # its trainer
     cmd = [sys.executable, str(Path(__file__).resolve()), "--gui-child", dirs[1]] + \
-        (["--no-joka"] if no_joka else [])
+        (["--no-joka"] if no_joka else []) + (["--mubeyama"] if mubeyama else [])
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=checkout, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
@@ -133,9 +135,9 @@ def gui_run(checkout: Path, pulse_env: dict, no_joka: bool,
     return (None if pressed is None else pressed - t0 + 0.0), since("first"), since("card1")
 
 
-def gui_child(data_dir: str, no_joka: bool) -> int:
-    """The Reader on a real driver and player, Start pressed once the panel is up; prints
-    'pressed T', 'first T', 'card1 T' (perf_counter) as they happen."""
+def gui_child(data_dir: str, no_joka: bool, mubeyama: bool = False) -> int:
+    """The Reader (or a Mubeyama game) on a real driver and player, Start pressed once
+    the panel is up; prints 'pressed T', 'first T', 'card1 T' (perf_counter) as they happen."""
     started = time.perf_counter()
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
@@ -150,7 +152,13 @@ def gui_child(data_dir: str, no_joka: bool) -> int:
     book = VoiceBook(settings)
     book.player()                               # the stream opens with the app, before any press
     driver = ReadingDriver(book)
-    panel = ReaderPanel(settings, driver)
+    if mubeyama:
+        from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig
+        from trainer.ui.mubeyama_panel import MubeyamaPanel
+        game = MubeyamaPanel(settings, book, driver=driver)
+        config = GameConfig(variant="okayama4", seats=(HUMAN, CPU, CPU, CPU), seed=1)
+    else:
+        panel = ReaderPanel(settings, driver)
     out = lambda name: print(f"{name} {time.perf_counter()}", flush=True)  # noqa: E731
 
     def heard(poem: int) -> None:
@@ -165,7 +173,10 @@ def gui_child(data_dir: str, no_joka: bool) -> int:
 
     def press() -> None:
         out("pressed")
-        panel.command("start")
+        if mubeyama:
+            game.start_game(config)
+        else:
+            panel.command("start")
     print(f"launched {started}", flush=True)
     QTimer.singleShot(200, press)               # as a person would, once the window is up
     app.exec()
@@ -199,10 +210,11 @@ def main() -> int:
     parser.add_argument("--checkout", type=Path, default=ROOT, help="the checkout whose CLI to run")
     parser.add_argument("--no-render", action="store_true", help="skip the whole-set --out runs")
     parser.add_argument("--gui", action="store_true", help="the app's Reader, not the CLI")
+    parser.add_argument("--mubeyama", action="store_true", help="with --gui: a Mubeyama game, not the Reader")
     parser.add_argument("--gui-child", metavar="DATA_DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.gui_child:
-        return gui_child(args.gui_child, args.no_joka)
+        return gui_child(args.gui_child, args.no_joka, args.mubeyama)
     print(f"checkout {args.checkout}, {os.cpu_count()} cores, load {load()}")
     pulse = start_pulse()
     try:
@@ -210,8 +222,9 @@ def main() -> int:
             what = "card 1" if args.no_joka else "joka"
             fmt = lambda x: "never" if x is None else f"{x:.2f} s"  # noqa: E731
             if args.gui:
-                up, first, card1 = gui_run(args.checkout, pulse, args.no_joka)
-                print(f"Reader run {k + 1}: app up {fmt(up)}; from Start: first audible ({what}) "
+                up, first, card1 = gui_run(args.checkout, pulse, args.no_joka, args.mubeyama)
+                panel = "Mubeyama" if args.mubeyama else "Reader"
+                print(f"{panel} run {k + 1}: app up {fmt(up)}; from Start: first audible ({what}) "
                       f"{fmt(first)}, card 1 heard {fmt(card1)}  (load {load()})", flush=True)
                 continue
             first, card1 = play_run(args.checkout, pulse, args.no_joka)

@@ -56,7 +56,7 @@ recognises whole half-verses (the recogniser then has the verse's context, as a
 listener has).
 
     python bench/intelligibility.py [--voice chant plain tts kokoro] [--poems 1 2 ...] [--show 10]
-                                    [--verses | --kami-no-ku] [--voiced-stops] [--window 30]
+                                    [--verses | --kami-no-ku] [--voiced-stops] [--window 30] [--where]
 """
 from __future__ import annotations
 
@@ -489,13 +489,45 @@ def tally(heard: Sequence[Heard]) -> Tally:
                  wa=Counter(w for h in heard for w in h.wa()))
 
 
+def mora_kinds(phrase: Phrase) -> list[tuple[str, str]]:
+    """(place, sound) of every mora of a phrase (or a whole half-verse, index -1):
+    place is its place in its phrase (first, inside, before a held end, held end,
+    last of the half-verse); sound its consonant (romaji, "-" for a vowel alone)."""
+    import poems
+    poem = poems.JOKA if phrase.no == 0 else poems.get(phrase.no)
+    phrases = poem.kami_sound if phrase.part == "kami" else poem.shimo_sound
+    lines = [poems.morae(p) for p in phrases] if phrase.index < 0 else [list(phrase.morae)]
+    out = []
+    for p, morae in enumerate(lines):
+        for k, mora in enumerate(morae):
+            place = ("first" if k == 0 else "last" if k == len(morae) - 1 and p == len(lines) - 1
+                     else "held end" if k == len(morae) - 1 else "before held" if k == len(morae) - 2
+                     else "inside")
+            out.append((place, consonant(mora) or "-"))
+    return out
+
+
+def where_lines(heard: Sequence[Heard]) -> list[str]:
+    """Mora error share by place in the phrase and by consonant (`--where`)."""
+    wrong: dict[str, list[int]] = {}
+    for h in heard:
+        ref, at = normalise(h.phrase.morae), dict(h.pairs)
+        for i, (place, sound) in enumerate(mora_kinds(h.phrase)):
+            j = at.get(i)
+            bad = int(j is None or not same(ref[i], h.morae[j]))
+            for key in (f"place {place}", f"sound {sound}"):
+                wrong.setdefault(key, []).append(bad)
+    return [f"    {key:<20} {sum(v):>4} of {len(v):>4} wrong ({100 * sum(v) / len(v):.1f} %)"
+            for key, v in sorted(wrong.items())]
+
+
 def example_lines(heard: Sequence[Heard], count: int) -> list[str]:
     return [f"    {h.phrase.no:>3} {h.phrase.part:<5} {''.join(h.phrase.morae):<10} heard {h.transcript!r}"
             f" -> {''.join(h.morae)}" for h in heard[:count]]
 
 
 def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int = WINDOW_S,
-           stops: bool = False) -> dict[str, Tally]:
+           stops: bool = False, where: bool = False) -> dict[str, Tally]:
     """Recognise every voice's わ phrases and print the figures; {voice: Tally}.
     `voices` maps a name to a function of `wanted` (wa_poems' rows) returning its phrases;
     `stops`: also how many voiced stops inside the phrases were heard right."""
@@ -522,6 +554,8 @@ def report(voices: dict[str, object], show: int = 0, wanted=None, window_s: int 
         print(f"    ({len(phrases)} phrases: made in {made:.1f} s, recognised in {took:.1f} s,"
               f" {took / max(1, len(phrases)):.2f} s a phrase)")
         print("\n".join(example_lines(heard, show)))
+        if where:
+            print("\n".join(where_lines(heard)))
     return out
 
 
@@ -540,6 +574,8 @@ def main() -> int:
                         help="the chant with a ChantStyle number changed (bench/bench_chant.py --style)")
     parser.add_argument("--voiced-stops", action="store_true",
                         help="the phrases with b, d or g after their first mora, and how those are heard")
+    parser.add_argument("--where", action="store_true",
+                        help="mora errors by place in the phrase and by consonant (issue 25)")
     args = parser.parse_args()
     rows = voiced_stop_phrases() if args.voiced_stops else wa_poems()
     wanted = [w for w in rows if args.poems is None or w[0] in args.poems]
@@ -558,7 +594,8 @@ def main() -> int:
               "kokoro jf_alpha": lambda w: spoken_phrases(kokoro_speech, w)}
     names = dict(zip(("chant", "plain", "tts", "kokoro"), voices))
     try:
-        report({names[v]: voices[names[v]] for v in args.voice}, args.show, wanted, args.window, args.voiced_stops)
+        report({names[v]: voices[names[v]] for v in args.voice}, args.show, wanted, args.window, args.voiced_stops,
+               args.where)
     except RecogniserMissing as exc:
         print(f"intelligibility: {exc}", file=sys.stderr)
         return 2

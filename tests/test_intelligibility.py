@@ -65,6 +65,22 @@ def test_voiced_stops_inside_a_phrase_are_counted_heard_or_devoiced(asr):
     assert (90, "kami", 0, tuple("みせばやな")) in rows
 
 
+def test_where_counts_each_mora_by_its_place_and_its_consonant(asr):
+    # poem 1's kami-no-ku whole: あきのたの (held on の), かりおのいおの, とまおあらみ
+    import poems
+    morae = tuple(m for p in poems.get(1).kami_sound for m in poems.morae(p))
+    kinds = asr.mora_kinds(asr.Phrase(1, "kami", -1, morae, np.zeros(10, np.float32)))
+    assert kinds[:6] == [("first", "-"), ("inside", "K"), ("inside", "N"), ("before held", "T"),
+                         ("held end", "N"), ("first", "K")]
+    assert kinds[-1] == ("last", "M") and len(kinds) == len(morae)
+    h = asr.Heard(asr.Phrase(1, "kami", -1, morae, np.zeros(10, np.float32)), "",
+                  tuple(morae[:3]) + ("だ",) + tuple(morae[4:]))   # た heard as だ
+    lines = [line.strip() for line in asr.where_lines([h])]
+    assert "place before held       1 of    3 wrong (33.3 %)" in lines
+    assert "place held end          0 of    2 wrong (0.0 %)" in lines
+    assert any(line.split()[:4] == ["sound", "T", "1", "of"] for line in lines)
+
+
 def test_the_log_mel_of_a_tone_peaks_in_its_band(asr):
     t = np.arange(16_000) / 16_000
     mel = asr.log_mel(np.sin(2 * np.pi * 1000 * t).astype(np.float32))

@@ -66,6 +66,25 @@ def test_wa_is_sung_from_the_o_model_and_nothing_else_changes():
     assert "^w-a+" in sung[w + 1]
 
 
+def test_plain_spectrum_leaves_the_chosen_states_out_of_global_variance():
+    """Issue 25: the spectrum's GV off everywhere (the default), in the vowels'
+    steady middles, or nowhere (the voice's own); and off, the sound changes
+    while the marks stay."""
+    from dataclasses import replace
+
+    from audio.synth_chant import VOWELS, plain_spectrum
+    v = verse(("かわのせに",), [poems.morae("かわのせに")])
+    style = ChantStyle()
+    assert plain_spectrum(v, style) == list(range(5 * len(v.labels)))
+    middles = plain_spectrum(v, replace(style, plain_spectrum=1))
+    assert middles and all(v.phonemes[s // 5] in VOWELS and 0 < s % 5 < 4 for s in middles)
+    assert plain_spectrum(v, replace(style, plain_spectrum=0)) == []
+    own = synth.render(("かわ",), [poems.morae("かわ")], "kami", replace(style, plain_spectrum=0))
+    plain = synth.render(("かわ",), [poems.morae("かわ")], "kami", style)
+    n = min(len(own.samples), len(plain.samples))  # the heard end may move by a 10 ms step
+    assert own.marks["mora:1"] == plain.marks["mora:1"] and not np.allclose(own.samples[:n], plain.samples[:n])
+
+
 @pytest.fixture
 def voice(tmp_path, monkeypatch):
     monkeypatch.setenv("KARUTA_DATA_DIR", str(tmp_path))

@@ -143,3 +143,36 @@ def test_a_take_in_which_the_sound_stuttered_is_left_out_of_the_drills_mean_and_
         assert "音声が途切れた 1 回は平均・最速から除外" in screen.summary.text()
     finally:
         LANG.set("en")
+
+
+def test_a_drill_read_aloud_begins_without_a_progress_dialog_while_the_voice_is_made(qtbot, panel,
+                                                                                       monkeypatch):
+    """Issue 25: the voice not yet made is made while the drill reads (the driver's
+    growing programme, here with every poem made at once): no progress dialog first."""
+    class Ahead:                      # stands in for audio.synth.SynthesisAhead
+        def start(self):
+            return self
+
+        def wait(self, no):
+            pass
+
+        def stop(self):
+            pass
+
+    asked = []
+    monkeypatch.setattr(panel.voices, "needs_synthesis", lambda: True)
+    monkeypatch.setattr(panel.voices, "ensure_ready", lambda *a, **k: asked.append(a))
+    monkeypatch.setattr("trainer.ui.reading._synthesis_ahead", lambda voice, poems: Ahead())
+    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
+    panel.set_box.setCurrentIndex(SETS.index("group"))
+    panel.set_arg.setText("あさ")
+    panel.spins["choices"].setValue(4)
+    panel.spins["rounds"].setValue(1)
+    panel.audio_box.setChecked(True)
+    assert panel.start() and not asked
+    model = panel.drill_screen.model
+    qtbot.waitUntil(lambda: model.round is not None and model.kimariji_at is not None, timeout=15_000)
+    panel._preparing(True)
+    assert panel.message.text() == "Preparing the reader's voice…"
+    panel._preparing(False)
+    assert panel.message.text() == ""

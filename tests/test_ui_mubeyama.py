@@ -754,3 +754,23 @@ def test_the_result_page_shows_the_mean_whole_at_1024(panel, driver, qtbot):
         assert all("平均" not in line for line in panel.result.final.lines)
     finally:
         LANG.set("en")
+
+
+def test_a_game_begins_without_a_progress_dialog_while_the_voice_is_made(qtbot, tmp_path, driver):
+    """Issue 25: a synthesised voice not yet made is made while the game reads (the
+    driver's growing programme), as a kyōgi match does: no progress dialog first."""
+    class EmptyCache:
+        asked = 0
+
+        def needs_synthesis(self):
+            return True
+
+        def ensure_ready(self, parent, then=None):
+            self.asked += 1
+
+    voices = EmptyCache()
+    settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    p = MubeyamaPanel(settings, voices, driver=driver, cpu_delay_s=0)
+    qtbot.addWidget(p)
+    p.start_game(config("okayama4", seed=2))
+    assert voices.asked == 0 and driver.count("start") == 1 and p.pages.currentIndex() == PLAY

@@ -44,6 +44,7 @@ DRILLS_MESSAGES: dict[str, tuple[str, str]] = {
                     "Every result goes to the statistics."),
     "drill.error": ("この練習を始められません: {err}", "This drill cannot start: {err}"),
     "drill.store_error": ("統計に記録できません: {err}", "Cannot write to the statistics: {err}"),
+    "drill.preparing": ("読みの声を用意しています…", "Preparing the reader's voice…"),
     "drill.progress": ("{n} / {total}", "{n} / {total}"),
     "drill.ok": ("○ {text}", "✓ {text}"),
     "drill.ng": ("× {text}", "✗ {text}"),

@@ -290,7 +290,16 @@ class DrillsPanel(UsesStatsStore, QWidget):
         if self._driver is None:
             from trainer.ui.reading import ReadingDriver
             self._driver = ReadingDriver(self.voices, parent=self)
+            self._driver.preparing.connect(self._preparing)
         return AudioReading(self._driver, self._timing(), parent=self)
+
+    def _preparing(self, waiting: bool) -> None:
+        """A synthesised voice not yet made is made while the drill reads, in reading
+        order (issue 25: no progress dialog first); the drill says when it waits for it."""
+        if waiting:
+            self.message.setText(tr("drill.preparing"))
+        elif self.message.text() == tr("drill.preparing"):
+            self.message.setText("")
 
     def _timing(self):
         from trainer.reader.session import ReadingTiming
@@ -306,9 +315,6 @@ class DrillsPanel(UsesStatsStore, QWidget):
     def start(self) -> bool:
         """Build the chosen drill and show it; False (with a message) if it cannot start."""
         if self.running:
-            return False
-        if self.read_aloud and self.voices.needs_synthesis():
-            self.voices.ensure_ready(self.window(), then=self.start)
             return False
         import sqlite3
 

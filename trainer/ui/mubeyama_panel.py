@@ -159,10 +159,9 @@ class MubeyamaPanel(UsesStatsStore, QWidget):
         self.start_game(self.setup.config(layouts=layouts))
 
     def start_game(self, config: GameConfig) -> None:
-        """Seat the players and start reading (the synthesised voice is prepared first if needed)."""
-        if self.voices is not None and self.voices.needs_synthesis():
-            self.voices.ensure_ready(self.window(), then=lambda: self.start_game(config))
-            return
+        """Seat the players and start reading. A synthesised voice not yet made is made
+        while the game reads, in reading order (`ReadingDriver`: the first card within
+        about 2 s, the banner saying the reading prepares until then; issue 25)."""
         self.driver.stop()
         self._tick_timer.stop()
         self.config = config
