@@ -190,7 +190,7 @@ def test_phrase_joins_with_neither_breath_nor_pitch_drop_are_flagged(monkeypatch
     out = capsys.readouterr().out
     assert "? marks uncertain: kami-no-ku phrase 2 start" in out
     assert "the kimariji mark may be off" in out   # poem 11's kimariji is phrase 2's first mora
-    assert "Marks uncertain on 1 poem(s) (11)" in out
+    assert "Kimariji marks uncertain on 1 poem(s) (11)" in out
 
 
 def test_labels_into_a_file_is_refused_before_the_import(tmp_path, capsys):
