@@ -300,29 +300,42 @@ class CountingClock:
     came back (recorded-monitor test, issue 23: the kimariji found in the recording lie
     on one straight line in frames to 0.01 ms, the reports wander around it, almost only
     downward), and the old clock filter followed them, stamping kimariji 5-7 ms early
-    with nothing wrong in the sound. The slope is the device's rate against perf_counter
-    (the PulseAudio null sink here: 450 ppm fast); a segment younger than `FREE_WINDOWS`
-    windows uses the slope learnt on the longest segment so far. Pure Python, no arrays:
-    it runs in the audio callback (a fit of at most `MAX_WINDOWS` points every window).
+    with nothing wrong in the sound.
+
+    The slope is the device's rate against perf_counter (the PulseAudio null sink here:
+    450 ppm fast), one for all segments: the lines of the last `PAST_SEGMENTS` segments at
+    least `LONG_WINDOWS` long, the current one among them once it is, pooled (their
+    windows' regressions summed), within `MAX_RATE_ERROR` of the nominal rate. A short
+    segment alone fitted on a loaded server once gave 6650 ppm, and every restart after
+    it began a line that left the reports within a second. Pure Python, no
+    arrays: it runs in the audio callback (a fit of at most `MAX_WINDOWS` points a window).
     """
 
     WINDOW_S = 0.5
     LOW_S = 0.0007        # a window this far below the line is a dip of the reports: left out
-    FREE_WINDOWS = 6      # windows (3 s) before a segment's slope is its own
+    LONG_WINDOWS = 20     # a segment this long (10 s) tells the device's rate; a shorter one
+                          # does not: the reports' start-up creep alone gave 1450 ppm over 3 s
+    RECENT_WINDOWS = 8    # until the rate is known, the line lies through these last windows
     MAX_WINDOWS = 120     # the fit looks back this far (60 s)
+    PAST_SEGMENTS = 10
+    MAX_RATE_ERROR = 0.002   # a device 0.2 % off its nominal rate is none (crystals: 0.01 %)
 
     def __init__(self, rate: int):
         self.rate = rate
         self.spf = 1.0 / rate           # the line's slope now: seconds per frame
-        self._learnt, self._learnt_over = 1.0 / rate, 0.0   # the slope of the longest segment
+        self._past: collections.deque[tuple[float, float]] = collections.deque(maxlen=self.PAST_SEGMENTS)
+        self._own = (0.0, 0.0)          # this segment's (Sxx, Sxy) over its kept windows
         self.f0: int | None = None
         self.restarts = 0
 
     def restart(self, frame: int, t: float) -> None:
         """A real jump: frame `frame` sounds at `t`; the line starts again from there."""
+        if self._own[0] > 0.0:
+            self._past.append(self._own)
         self.restarts += 1
         self.f0, self.t0, self.c = frame, t, 0.0
-        self.spf = self._ref = self._learnt
+        self._ref = self.spf            # residuals are taken against this slope
+        self._own = (0.0, 0.0)
         self._windows: list[tuple[float, float]] = []   # (frames since f0, median residual)
         self._residuals: list[float] = []
         self._window_start = frame
@@ -349,33 +362,39 @@ class CountingClock:
         return self.at(frame)
 
     def _fit(self) -> None:
-        windows = self._windows
-        free = len(windows) >= self.FREE_WINDOWS
-        c, slope = _upper_line(windows, free)
-        self.c, self.spf = c, self._ref + slope
-        span = windows[-1][0] - windows[0][0]
-        if free and span >= 0.5 * self._learnt_over:
-            self._learnt, self._learnt_over = self.spf, max(span, self._learnt_over)
+        """The line through this segment's windows at the pooled slope, the windows lying
+        LOW_S below it left out (the reports' dips), until none more is left out. While no
+        segment has been long enough to tell the device's rate, the nominal rate is used,
+        through the last RECENT_WINDOWS windows only (450 ppm off over 4 s is 0.9 ms)."""
+        own = len(self._windows) >= self.LONG_WINDOWS
+        known = own or bool(self._past)
+        keep = points = self._windows if known else self._windows[-self.RECENT_WINDOWS:]
+        slope = self.spf if known else 1.0 / self.rate
+        sxx = sxy = 0.0
+        for _ in range(4):
+            mx = sum(x for x, _ in keep) / len(keep)
+            my = sum(y for _, y in keep) / len(keep)
+            sxx = sum((x - mx) ** 2 for x, _ in keep)
+            sxy = sum((x - mx) * (y - my) for x, y in keep) + self._ref * sxx   # against slope 0
+            if known:
+                slope = self._pooled(sxx if own else 0.0, sxy if own else 0.0)
+            c = my - (slope - self._ref) * mx
+            kept = [(x, y) for x, y in points if y - (c + (slope - self._ref) * x) >= -self.LOW_S]
+            if len(kept) == len(keep) or not kept:
+                break
+            keep = kept
+        self._own = (sxx, sxy) if own else (0.0, 0.0)
+        self.c, self.spf = c, slope     # t = t0 + c + slope x: the residual line plus ref x
 
-
-def _upper_line(points: list[tuple[float, float]], free: bool, low: float = CountingClock.LOW_S
-                ) -> tuple[float, float]:
-    """A line y = c + s x through `points` (s = 0 unless `free`), fitted again without the
-    points more than `low` below it until none is left out: the reports' dips do not pull it."""
-    keep = points
-    c = s = 0.0
-    for _ in range(4):
-        n = len(keep)
-        mx = sum(x for x, _ in keep) / n
-        my = sum(y for _, y in keep) / n
-        sxx = sum((x - mx) ** 2 for x, _ in keep)
-        s = sum((x - mx) * (y - my) for x, y in keep) / sxx if free and sxx > 0 else 0.0
-        c = my - s * mx
-        kept = [(x, y) for x, y in points if y - (c + s * x) >= -low]
-        if len(kept) == len(keep) or not kept:
-            break
-        keep = kept
-    return c, s
+    def _pooled(self, sxx: float, sxy: float) -> float:
+        """The slope of this segment's kept windows (Sxx, Sxy: none while it is short) pooled
+        with the past long segments', within MAX_RATE_ERROR of the nominal rate."""
+        nominal = 1.0 / self.rate
+        total_xx = sxx + sum(p[0] for p in self._past)
+        if total_xx <= 0.0:
+            return nominal
+        slope = (sxy + sum(p[1] for p in self._past)) / total_xx
+        return min(max(slope, nominal * (1 - self.MAX_RATE_ERROR)), nominal * (1 + self.MAX_RATE_ERROR))
 
 
 class Player:
