@@ -226,3 +226,38 @@ def test_on_a_stream_that_wobbles_a_step_must_stand_out_of_its_wobble():
     rig.insert_silence(0.006)
     rig.run(50)
     assert [s.cause for s in rig.player.stalls] == []
+
+
+def _feed(clock, seconds: float, frame: int, line) -> int:
+    """Feed `clock` blocks for `seconds` whose reported times follow `line(frame)`."""
+    for _ in range(int(seconds * RATE / FRAMES)):
+        clock.feed(frame, FRAMES, line(frame))
+        frame += FRAMES
+    return frame
+
+
+def test_the_counted_clock_learns_the_device_rate_over_a_long_stretch_and_keeps_it():
+    """A device 450 ppm fast (the PulseAudio null sink here): after 20 s the rate is known
+    to 20 ppm, and a line restarted after a gap counts at it from the start."""
+    from audio.player import CountingClock
+    spf = 1 / (RATE * (1 + 450e-6))
+    rng = np.random.default_rng(2)
+    clock = CountingClock(RATE)
+    frame = _feed(clock, 20.0, 0, lambda f: T0 + f * spf + rng.uniform(-0.001, 0.001))
+    assert abs(clock.spf / spf - 1) < 20e-6
+    clock.restart(frame, T0 + frame * spf + 0.3)          # 0.3 s of silence went in
+    frame = _feed(clock, 2.0, frame, lambda f: T0 + f * spf + 0.3)
+    assert abs(clock.at(frame) - (T0 + frame * spf + 0.3)) < 0.0003
+
+
+def test_a_short_stretch_does_not_teach_the_counted_clock_a_wrong_rate():
+    """A stream's first seconds: its reports crept 1.45 ms a second (what a short segment
+    alone once took for the rate); after a gap the true line (450 ppm fast) is counted
+    at the nominal rate through its last seconds, not at the creep's."""
+    from audio.player import CountingClock
+    spf = 1 / (RATE * (1 + 450e-6))
+    clock = CountingClock(RATE)
+    frame = _feed(clock, 5.0, 0, lambda f: T0 + f * spf + 1450e-6 * f / RATE)
+    clock.restart(frame, T0 + frame * spf + 0.05)
+    frame = _feed(clock, 2.5, frame, lambda f: T0 + f * spf + 0.05)
+    assert abs(clock.at(frame) - (T0 + frame * spf + 0.05)) < 0.001
