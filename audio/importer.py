@@ -11,7 +11,8 @@ resampled to 48 kHz, split at its pause, trimmed, and marked: ``mora:K``,
 The joka read kami · shimo · shimo keeps its kami and first shimo (the
 programme reads the shimo twice). Every poem reports its phrase starts in file
 seconds, and marks resting on the pace alone (no breath, no pitch drop at a
-phrase join) as uncertain; `write_labels` gives Audacity label files to check
+phrase join) as uncertain; a card is flagged doubtful only when its kimariji mark
+is among them (`_doubts`). `write_labels` gives Audacity label files to check
 them by ear and `read_labels` takes the corrected marks back.
 
 One bad file never stops the import: each file gets a line saying what was
@@ -613,6 +614,7 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
         files = [job.kami.name, job.shimo.name]
     if job.no == 0:
         kami = _joka_kimariji(kami)
+    on_kimariji, on_others = _doubts(job.no, kami, shimo)
     return PoemResult(
         no=job.no, files=files,
         kami_start_s=kami.start_s, kami_end_s=kami.end_s,
@@ -621,8 +623,7 @@ def _analyse_job(job: _Job) -> PoemResult | list[FailedFile]:
         kami=kami.clip, shimo=shimo.clip, warnings=warnings,
         phrase_starts_s={part: _phrase_starts(v) for part, v in (("kami", kami), ("shimo", shimo))},
         clip_start_s={"kami": kami.clip_start_s, "shimo": shimo.clip_start_s},
-        uncertain=_uncertain(job.no, kami, shimo),
-        kimariji_uncertain=_doubts(job.no, kami, shimo)[0],
+        uncertain=on_kimariji + on_others, kimariji_uncertain=on_kimariji,
     )
 
 
