@@ -168,7 +168,8 @@ class Stall(NamedTuple):
                              # negative for a jump of the stream's time back
     sample: int              # programme sample due then (-1 if nothing was playing)
     cause: str               # "gap": the stream's time jumped; "underflow": PortAudio's flag;
-                             # "late": the callback ran after its block was due
+                             # "late": the callback ran after its block was due; "step": the
+                             # stream's time stood over the counted line (`STEP_S`)
     rederived: bool          # the stream's time showed it: samples after it are stamped right
 
     @property
