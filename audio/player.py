@@ -341,6 +341,11 @@ class CountingClock:
         self._residuals: list[float] = []
         self._window_start = frame
 
+    @property
+    def rate_known(self) -> bool:
+        """A segment has been long enough (LONG_WINDOWS) to tell the device's rate."""
+        return bool(self._past) or self._own[0] > 0.0
+
     def at(self, frame: int) -> float:
         """When `frame` sounds, by the line."""
         assert self.f0 is not None
@@ -729,6 +734,13 @@ class Player:
         """A growing programme ran out before its continuation came: the reading waits
         at its end, silent, until `extend` brings the next card (issue 25)."""
         return self._waiting
+
+    @property
+    def settled(self) -> bool:
+        """The clock knows the device's rate (a stretch of LONG_WINDOWS told it). Before, in a
+        new stream's first ~10 s, its reports crept 1-7 ms up or down in some runs of the
+        recorded-monitor test and the stamps with them, no stall flagged."""
+        return self._counting.rate_known
 
     @property
     def programme(self) -> Programme | None:

@@ -52,6 +52,7 @@ TOLERANCE_S = 0.005      # the issue: within ±5 ms, or flagged disturbed; with 
 # in frames, to 0.01 ms), and the player's clock filter followed them. The player now counts
 # its frames between real jumps (`audio.player.CountingClock`).
 SHIFT_S = 0.006          # one stamp moved this far must fail the run (a wrong player is told apart)
+SETTLE_WAIT_S = 15.0     # the longest wait for the player's clock to learn the device's rate
 TOUCH_S = 0.5            # the touch the disturbance is asked for: half a second after the mark
 BEFORE_S, AFTER_S = 0.25, 0.15   # the programme's samples correlated around each kimariji
 SEARCH_S = 0.8           # how far from its stamp a kimariji is looked for (a 0.4 s stall fits)
@@ -226,7 +227,12 @@ def play(pulse, sink, programme: Programme, load: int = 0, player_cls: type[Play
     burners: list[subprocess.Popen] = []
     with player_cls(blocksize=256) as player:
         assert not player.silent, player.status_message
-        time.sleep(1.5)                  # a new stream can stall 0.3-2 s after its first callbacks
+        # The reading starts on a settled clock, as in the app, whose stream opens at start-up:
+        # in a new stream's first ~10 s its reports crept 1-7 ms in some runs, the stamps with
+        # them (`Player.settled`; a quiet run once had two kimariji 6-8 ms off so).
+        deadline = time.perf_counter() + SETTLE_WAIT_S
+        while not player.settled and time.perf_counter() < deadline:
+            time.sleep(0.1)
         rec = Recorder(pulse, sink)
         try:
             rec.wait_for(0.3)
