@@ -73,9 +73,12 @@ def _summary_lines(report: Any) -> list[Line]:
         out.append(Line("import.report.some_failed", {"n": len(report.failed), "command": again}))
     candidates = [p.no for p in report.poems if p.candidate]
     checks = [p for p in report.poems if p.warnings and not p.candidate]
-    doubtful = sorted(p.no for p in report.poems if p.uncertain)
+    doubtful = sorted(p.no for p in report.poems if p.kimariji_uncertain)
     if doubtful:
         out.append(Line("import.report.doubtful", {"n": len(doubtful), "which": ranges(doubtful)}))
+    noted = sorted(p.no for p in report.poems if p.uncertain and not p.kimariji_uncertain)
+    if noted:
+        out.append(Line("import.report.other_marks", {"n": len(noted), "which": ranges(noted)}))
     if checks:
         out.append(Line("import.report.checks", {"n": len(checks)}))
     if candidates:

@@ -5,12 +5,16 @@ first ~1 ms), playing silence when nothing is loaded. For every block the
 stream callback knows when its first sample reaches the speaker (PortAudio's
 ``outputBufferDacTime``, in stream time, mapped to ``time.perf_counter`` by an
 offset measured when the stream opens and re-measured if the stream clock
-steps: on ALSA it is the wall clock). Those times are smoothed by a
-delay-locked loop that also learns the device's real sample rate: the
-PulseAudio null sink here runs 470-520 ppm fast against perf_counter, 30 ms a
-minute that counting frames at 48000 a second would accumulate. Measured end
-to end (tests/test_realaudio_player.py): every mark within about ±2 ms of
-where the recording puts it. From that the player answers:
+steps: on ALSA it is the wall clock). Those times are noisy, and under CPU load
+PulseAudio's wander by several ms for seconds; the device itself plays one frame
+after another at a steady rate. So between real jumps a frame's time is counted
+from an anchor, along a line fitted to the reports over seconds (`CountingClock`),
+which also learns the device's real sample rate: the PulseAudio null sink here
+runs 450-520 ppm fast against perf_counter, 30 ms a minute that counting frames
+at 48000 a second would accumulate. Measured end to end
+(tests/test_realaudio_player.py, tests/test_realaudio_kimariji.py): every mark
+within about ±2 ms of where the recording puts it, with CPU load added too.
+From that the player answers:
 
     player.mark_time(card_index, "kimariji")   # perf_counter seconds, or None
 
@@ -61,10 +65,11 @@ Stalls (issue 23): the sound may not leave on time: the device ran dry (PortAudi
 ``output_underflow`` flag), the stream's own time jumped past where this block was
 expected (silence was inserted before it), or the callback ran after its block was
 due (blocked, or starved of CPU). Each is recorded as a `Stall` with its time and
-length in `stalls`. Where the stream's time shows the gap, the clock restarts from
+length in `stalls`. Where the stream's time shows the gap, the count restarts from
 it, so later samples are stamped when they really sound (*re-derived*); where it
-does not (a flag, or a late callback, with no jump in the stream's time), the times
-after it are in doubt for `SETTLE_S`. `disturbance_between(kimariji_time,
+does not (a flag, a late callback, a jump under RESTART_S, or the stream's time
+standing over the counted line: a "step"), the times after it are in doubt for
+`SETTLE_S`. `disturbance_between(kimariji_time,
 touch_time)` gives the stalls that make such a race's reaction time untrustworthy.
 
 No sound: if PortAudio is missing (``import sounddevice`` raises OSError) or
@@ -101,7 +106,6 @@ DEVICE_LOST, DEVICE_BACK = "device_lost", "device_back"
 # SOUND_STALLED's time is when the stream last asked; SOUND_FLOWING's when it asked again.
 SOUND_STALLED, SOUND_FLOWING = "sound_stalled", "sound_flowing"
 
-CLOCK_BANDWIDTH = 1.0  # Hz, of the loop filtering DAC times (see Player._smooth)
 # Output latency asked of PortAudio. It costs nothing in accuracy (the clock
 # reports when samples really sound) and only delays pause/skip by as much;
 # 'low' (about 10 ms on PulseAudio) underran under full load of both cores.
@@ -114,22 +118,16 @@ FIRST_BLOCK_S = 2.0  # a new stream may take this long to ask for its first bloc
 WATCH_S = 0.1      # how often the watchdog looks
 REOPEN_S = 1.0     # how often a lost device is tried again
 STALL_GAP_S = 0.01  # a jump of the stream's time (or a callback this late) is a stall: DAC
-                    # times carry a few ms of noise, and the clock filter smooths those
+                    # times carry a few ms of noise, and the counted clock ignores those
 SETTLE_S = 2.0      # after a stall the stream's time did not show, later times are in doubt
                     # this long (the time PulseAudio's timing updates take to catch up)
-STALL_CAUSES = ("gap", "underflow", "late", "drift", "step")
-STEP_S = 0.004      # a jump of the stream's time under STALL_GAP_S is a "step" over this
-STEP_NOISE = 8.0    # ... and over this many times the stream's usual block-to-block wobble,
-JITTER_BLOCKS = 200  # averaged over these blocks (~1 s), once JITTER_LEARNT blocks are seen.
-JITTER_LEARNT = 50  # Under load PulseAudio's times stepped 4-9 ms in one block (a small silence
-                    # put in, or a report that came back over seconds) and the stamps after
-                    # were 5-9 ms off with nothing flagged (the recorded-monitor test, issue 23;
-                    # the usual wobble there is ~0.05 ms, so STEP_S rules)
-RESTART_S = 0.02    # a jump of the stream's time over this restarts the clock filter from it
-DRIFT_S = 0.003     # the stream's time this far from the clock filter on average (DRIFT_BLOCKS
-DRIFT_BLOCKS = 10   # blocks, ~50 ms) is a drift: steps each under STALL_GAP_S that add up
-                    # (a loaded sound server) leave the stamps that far off until the filter
-                    # catches up; the recorded-monitor test saw 5-13 ms that way, no stall flagged
+STALL_CAUSES = ("gap", "underflow", "late", "drift", "step")   # "drift": older statistics only
+STEP_S = 0.004      # the stream's time this far above the counted line (`CountingClock`) for
+STEP_BLOCKS = 3     # this many blocks running is a "step": silence may have been put in that
+STEP_NOISE = 8.0    # the time showed in no single jump; and over this many times the stream's
+JITTER_BLOCKS = 200  # usual block-to-block wobble, averaged over these blocks (~1 s), once
+JITTER_LEARNT = 50  # JITTER_LEARNT blocks are seen (a host API's coarse times are no step)
+RESTART_S = 0.02    # a jump of the stream's time over this is re-derived: the count starts from it
 
 _EVENT_OF_MARK = {"kami_start": CARD_STARTED, "kimariji": KIMARIJI,
                   "shimo_end": SHIMO_END, "shimo2_end": SHIMO_END}
@@ -170,7 +168,8 @@ class Stall(NamedTuple):
                              # negative for a jump of the stream's time back
     sample: int              # programme sample due then (-1 if nothing was playing)
     cause: str               # "gap": the stream's time jumped; "underflow": PortAudio's flag;
-                             # "late": the callback ran after its block was due
+                             # "late": the callback ran after its block was due; "step": the
+                             # stream's time stood over the counted line (`STEP_S`)
     rederived: bool          # the stream's time showed it: samples after it are stamped right
 
     @property
@@ -289,6 +288,121 @@ class _Loaded:
                                    else s.start for i, s in kami], dtype=np.int64)
 
 
+class CountingClock:
+    """When each output frame sounds, by counting frames from an anchor (issue 23).
+
+    Between real jumps (a gap in the stream's time, an underrun: `restart`), frame `f`
+    sounds at ``t0 + c + s * (f - f0)``: the device plays its frames one after another at
+    its own steady rate, so the only unknowns are where the line lies and its slope. Both
+    are fitted to the stream's reported times (PortAudio's ``outputBufferDacTime``), but
+    not block by block: the reports are summed up as the median of each `WINDOW_S` window,
+    and a window lying more than `LOW_S` below the line is left out of the fit. Under CPU
+    load PulseAudio's reports sank 3-9 ms below the true line for seconds at a time and
+    came back (recorded-monitor test, issue 23: the kimariji found in the recording lie
+    on one straight line in frames to 0.01 ms, the reports wander around it, almost only
+    downward), and the old clock filter followed them, stamping kimariji 5-7 ms early
+    with nothing wrong in the sound.
+
+    The slope is the device's rate against perf_counter (the PulseAudio null sink here:
+    450 ppm fast), one for all segments: the lines of the last `PAST_SEGMENTS` segments at
+    least `LONG_WINDOWS` long, the current one among them once it is, pooled (their
+    windows' regressions summed), within `MAX_RATE_ERROR` of the nominal rate. A short
+    segment alone fitted on a loaded server once gave 6650 ppm, and every restart after
+    it began a line that left the reports within a second. Pure Python, no
+    arrays: it runs in the audio callback (a fit of at most `MAX_WINDOWS` points a window).
+    """
+
+    WINDOW_S = 0.5
+    LOW_S = 0.0007        # a window this far below the line is a dip of the reports: left out
+    LONG_WINDOWS = 20     # a segment this long (10 s) tells the device's rate; a shorter one
+                          # does not: the reports' start-up creep alone gave 1450 ppm over 3 s
+    RECENT_WINDOWS = 8    # until the rate is known, the line lies through these last windows
+    MAX_WINDOWS = 120     # the fit looks back this far (60 s)
+    PAST_SEGMENTS = 10
+    MAX_RATE_ERROR = 0.002   # a device 0.2 % off its nominal rate is none (crystals: 0.01 %)
+
+    def __init__(self, rate: int):
+        self.rate = rate
+        self.spf = 1.0 / rate           # the line's slope now: seconds per frame
+        self._past: collections.deque[tuple[float, float]] = collections.deque(maxlen=self.PAST_SEGMENTS)
+        self._own = (0.0, 0.0)          # this segment's (Sxx, Sxy) over its kept windows
+        self.f0: int | None = None
+        self.restarts = 0
+
+    def restart(self, frame: int, t: float) -> None:
+        """A real jump: frame `frame` sounds at `t`; the line starts again from there."""
+        if self._own[0] > 0.0:
+            self._past.append(self._own)
+        self.restarts += 1
+        self.f0, self.t0, self.c = frame, t, 0.0
+        self._ref = self.spf            # residuals are taken against this slope
+        self._own = (0.0, 0.0)
+        self._windows: list[tuple[float, float]] = []   # (frames since f0, median residual)
+        self._residuals: list[float] = []
+        self._window_start = frame
+
+    @property
+    def rate_known(self) -> bool:
+        """A segment has been long enough (LONG_WINDOWS) to tell the device's rate."""
+        return bool(self._past) or self._own[0] > 0.0
+
+    def at(self, frame: int) -> float:
+        """When `frame` sounds, by the line."""
+        assert self.f0 is not None
+        return self.t0 + self.c + self.spf * (frame - self.f0)
+
+    def feed(self, frame: int, frames: int, t: float) -> float:
+        """The stream reports block [frame, frame + frames) to sound from `t`; when it does."""
+        if self.f0 is None:
+            self.restart(frame, t)
+        assert self.f0 is not None
+        self._residuals.append(t - self.t0 - self._ref * (frame - self.f0))
+        end = frame + frames
+        if end - self._window_start >= self.WINDOW_S * self.rate:
+            self._residuals.sort()
+            middle = (self._window_start + end) / 2 - self.f0
+            self._windows.append((middle, self._residuals[len(self._residuals) // 2]))
+            del self._windows[:-self.MAX_WINDOWS]
+            self._residuals, self._window_start = [], end
+            self._fit()
+        return self.at(frame)
+
+    def _fit(self) -> None:
+        """The line through this segment's windows at the pooled slope, the windows lying
+        LOW_S below it left out (the reports' dips), until none more is left out. While no
+        segment has been long enough to tell the device's rate, the nominal rate is used,
+        through the last RECENT_WINDOWS windows only (450 ppm off over 4 s is 0.9 ms)."""
+        own = len(self._windows) >= self.LONG_WINDOWS
+        known = own or bool(self._past)
+        keep = points = self._windows if known else self._windows[-self.RECENT_WINDOWS:]
+        slope = self.spf if known else 1.0 / self.rate
+        sxx = sxy = 0.0
+        for _ in range(4):
+            mx = sum(x for x, _ in keep) / len(keep)
+            my = sum(y for _, y in keep) / len(keep)
+            sxx = sum((x - mx) ** 2 for x, _ in keep)
+            sxy = sum((x - mx) * (y - my) for x, y in keep) + self._ref * sxx   # against slope 0
+            if known:
+                slope = self._pooled(sxx if own else 0.0, sxy if own else 0.0)
+            c = my - (slope - self._ref) * mx
+            kept = [(x, y) for x, y in points if y - (c + (slope - self._ref) * x) >= -self.LOW_S]
+            if len(kept) == len(keep) or not kept:
+                break
+            keep = kept
+        self._own = (sxx, sxy) if own else (0.0, 0.0)
+        self.c, self.spf = c, slope     # t = t0 + c + slope x: the residual line plus ref x
+
+    def _pooled(self, sxx: float, sxy: float) -> float:
+        """The slope of this segment's kept windows (Sxx, Sxy: none while it is short) pooled
+        with the past long segments', within MAX_RATE_ERROR of the nominal rate."""
+        nominal = 1.0 / self.rate
+        total_xx = sxx + sum(p[0] for p in self._past)
+        if total_xx <= 0.0:
+            return nominal
+        slope = (sxy + sum(p[1] for p in self._past)) / total_xx
+        return min(max(slope, nominal * (1 - self.MAX_RATE_ERROR)), nominal * (1 + self.MAX_RATE_ERROR))
+
+
 class Player:
     """Plays programmes on one long-lived output stream; see the module docstring.
 
@@ -320,7 +434,7 @@ class Player:
         self.last_error = ""
         self.clock_offset = 0.0  # perf_counter - stream time
         self.clock_steps = 0      # times the stream clock was seen to jump
-        self.clock_resets = 0     # times the clock filter restarted
+        self.clock_resets = 0     # times the count of frames started again (real jumps)
         self.realtime: bool | None = None  # did the audio thread get real-time priority?
         self.waits = 0                # times a growing programme ran out before it was extended
         self._waiting = False
@@ -353,15 +467,12 @@ class Player:
         # Published after every block for other threads: (loaded, state, pos, mi,
         # time of the sample at `pos`, hold_at, seconds per frame).
         self._snap: tuple[_Loaded | None, str, int, int, float, int, float] = (None, IDLE, 0, 0, 0.0, -1, 1.0 / rate)
-        # The clock filter (see `_smooth`): predicted time of the next block, seconds per frame.
-        self._t_next: float | None = None
-        self._err_avg = 0.0           # the stream's time minus the filter's, averaged (drift)
+        # The clock (see `CountingClock`): when each frame sounds, seconds per frame.
+        self._counting = CountingClock(rate)
+        self._restart = True          # the next block starts the count again (a real jump)
+        self._above = 0               # blocks running the stream's time was over the line (step)
         self._jitter, self._jitter_n = 0.0, 0   # the stream's usual block-to-block wobble, blocks seen
-        self._drifting = False
         self._spf = 1.0 / rate
-        self._spf_ahead = 1.0 / rate  # long-baseline seconds per frame, for the future
-        self._since = 0               # frame of the last reset
-        self._anchor: tuple[int, float] | None = None
 
     # -- opening and closing --------------------------------------------------
 
@@ -625,6 +736,13 @@ class Player:
         return self._waiting
 
     @property
+    def settled(self) -> bool:
+        """The clock knows the device's rate (a stretch of LONG_WINDOWS told it). Before, in a
+        new stream's first ~10 s, its reports crept 1-7 ms up or down in some runs of the
+        recorded-monitor test and the stamps with them, no stall flagged."""
+        return self._counting.rate_known
+
+    @property
     def programme(self) -> Programme | None:
         loaded = self._snap[0]
         return loaded.programme if loaded else None
@@ -695,7 +813,7 @@ class Player:
         if stream is not None:
             self._track_offset(time_info.currentTime)
         self._notice_stall(dac + self.clock_offset, frames, status)
-        t0 = self._smooth(dac + self.clock_offset, frames)
+        t0 = self._count(dac + self.clock_offset, frames)
         out = outdata[:, 0]
         after = self._apply_commands()
         done = 0
@@ -716,13 +834,16 @@ class Player:
         self._frames += frames
         # While playing, sample `_pos` is the first of the next block.
         self._snap = (self._loaded, self._state, self._pos, self._mi,
-                      t0 + frames * self._spf, self._hold_at, self._spf_ahead)
+                      t0 + frames * self._spf, self._hold_at, self._spf)
 
     def _notice_stall(self, t: float, frames: int, status) -> None:
-        """Record a stall before the block whose first sample sounds at `t` (perf_counter):
-        its time jumped past where the last block ended (re-derived if the clock filter
-        restarts from `t`, over RESTART_S), or PortAudio flagged an underflow, or the
-        callback ran late, with no such jump (not re-derived)."""
+        """Record a stall before the block whose first sample sounds at `t` (perf_counter),
+        and start the count of frames again (`_count`) where the sound really jumped: the
+        stream's time jumped past where the last block ended (re-derived if over RESTART_S),
+        or PortAudio flagged an underflow, or the stream's time stood over the counted line
+        for STEP_BLOCKS blocks (a "step"); or the callback ran late, with none of these (not
+        re-derived: the count goes on). The stream's time sinking below the line is not a
+        stall: under load PulseAudio's reports did that for seconds while the sound was whole."""
         expected, self._raw_next = self._raw_next, t + frames * self._spf
         late, self._late = self._late, 0.0
         jump = None if expected is None else t - expected
@@ -730,22 +851,24 @@ class Player:
         if jump is not None and abs(jump) <= usual:   # a running mean, then an average of the last ~1 s
             self._jitter_n += 1
             self._jitter += (abs(jump) - self._jitter) / min(self._jitter_n, JITTER_BLOCKS)
+        counted = self._counting.f0 is not None and not self._restart
+        above = t - self._counting.at(self._frames) if counted else 0.0
+        self._above = self._above + 1 if above > usual else 0
         flagged = bool(getattr(status, "output_underflow", False))
         sample = self._pos if self._state == PLAYING else -1
-        if expected is not None and abs(t - expected) > STALL_GAP_S:
-            # Over RESTART_S `_smooth` restarts the clock from `t`: later samples are stamped
-            # after the gap. A smaller jump it absorbs over about a second (it may be noise:
-            # restarting on one cost a real-audio run 15 ms on a later mark), in doubt meanwhile.
-            # A jump back (the device's delay shrank after a recovery) is one too.
-            gap = t - expected
-            self.stalls.append(Stall(min(t, expected), gap, sample, "gap", abs(gap) > RESTART_S))
-        elif jump is not None and abs(jump) > usual:
-            # The clock filter follows it over a second or more: the stamps meanwhile are as far off.
-            self.stalls.append(Stall(min(t, t - jump), jump, sample, "step", False))
+        if expected is not None and jump is not None and abs(jump) > STALL_GAP_S:
+            # A jump back (the device's delay shrank after a recovery) is one too. Under
+            # RESTART_S it may be the reports' own noise: in doubt for SETTLE_S all the same.
+            self.stalls.append(Stall(min(t, expected), jump, sample, "gap", abs(jump) > RESTART_S))
+            self._restart = True
+        elif self._above >= STEP_BLOCKS:
+            self.stalls.append(Stall(t - above, above, sample, "step", False))
+            self._restart = True
         elif late > STALL_GAP_S:
             self.stalls.append(Stall(t, late, sample, "late", False))
         elif flagged:
             self.stalls.append(Stall(t, None, sample, "underflow", False))
+            self._restart = True
 
     def disturbance_between(self, t0: float, t1: float) -> list[Stall]:
         """The stalls that make a race untrustworthy whose kimariji sounded at `t0` and
@@ -759,54 +882,16 @@ class Player:
         """Every stall (re-derived or not) from `t0` to `t1`: when the sound stuttered."""
         return [s for s in list(self.stalls) if t0 <= s.end and s.at <= t1]
 
-    def _smooth(self, t: float, frames: int) -> float:
-        """The block's start time through a delay-locked loop (F. Adriaensen, "Using a
-        DLL to filter time", 2005).
-
-        PortAudio's DAC times carry a few ms of noise, and the device consumes
-        samples at its own rate, not exactly `rate` per perf_counter second (the
-        PulseAudio null sink measured 520 ppm fast here: 31 ms a minute). A
-        second-order loop of bandwidth `CLOCK_BANDWIDTH` follows both: the phase
-        term smooths the noise, the frequency term learns seconds-per-frame; future
-        marks use a long-baseline slope instead (see below). A jump over 20 ms
-        (start, underrun, clock step) restarts it from the measurement.
-        """
-        if self._t_next is None or abs(t - self._t_next) > RESTART_S:
+    def _count(self, t: float, frames: int) -> float:
+        """When this block's first sample sounds: counted from the last real jump
+        (`CountingClock`), the stream's time `t` only fitted over seconds."""
+        if self._restart:
+            self._restart, self._above = False, 0
             self.clock_resets += 1
-            filtered = t
-            self._since, self._anchor = self._frames, None
-            self._err_avg, self._drifting = 0.0, False
-        else:
-            err = t - self._t_next
-            omega = 2.0 * math.pi * CLOCK_BANDWIDTH * frames * self._spf
-            filtered = self._t_next + math.sqrt(2.0) * omega * err
-            self._spf += omega * omega * err / frames
-            self._notice_drift(t, err)
-        self._t_next = filtered + frames * self._spf
-        # For predictions seconds ahead the loop's own rate is too jumpy (hundreds
-        # of ppm at 1 Hz): take the slope from an anchor set once the loop settled.
-        if self._anchor is None:
-            if self._frames - self._since >= self.rate:
-                self._anchor = (self._frames, filtered)
-            self._spf_ahead = self._spf
-        elif self._frames - self._anchor[0] >= 2 * self.rate:
-            self._spf_ahead = (filtered - self._anchor[1]) / (self._frames - self._anchor[0])
-        return filtered
-
-    def _notice_drift(self, t: float, err: float) -> None:
-        """Record a "drift" stall when the stream's time has moved away from the filter by
-        DRIFT_S on average: PortAudio's noise averages out, a shift does not (not re-derived:
-        the filter follows it over about a second, the stamps off meanwhile)."""
-        self._err_avg += (err - self._err_avg) / DRIFT_BLOCKS
-        last = self.stalls[-1] if self.stalls else None
-        if last is not None and not last.rederived and t < last.end + SETTLE_S:
-            return      # in an earlier stall's doubt already (the filter's catching up after it)
-        if not self._drifting and abs(self._err_avg) > DRIFT_S:
-            self._drifting = True
-            sample = self._pos if self._state == PLAYING else -1
-            self.stalls.append(Stall(t, self._err_avg, sample, "drift", False))
-        elif self._drifting and abs(self._err_avg) < DRIFT_S / 2:
-            self._drifting = False
+            self._counting.restart(self._frames, t)
+        t0 = self._counting.feed(self._frames, frames, t)
+        self._spf = self._counting.spf
+        return t0
 
     def _track_offset(self, current_time: float) -> None:
         """Follow a step of the stream clock (PortAudio's ALSA stream time is the wall

@@ -2,7 +2,7 @@
 
 A playback on a loaded machine has underruns: the player's callback was not run
 in time, the sound server played silence, and for a moment afterwards the
-player's clock filter re-learns where the stream is. PortAudio flags most of
+player's counted clock re-learns where the stream is. PortAudio flags most of
 them; some it does not (a full run at load 1.8 recorded a burst split in two
 with no underrun flagged), so the recording is searched too, for a silence
 inside a burst the programme plays whole. Those stretches say something about
@@ -28,7 +28,7 @@ THRESHOLD = 0.05      # bursts start at 0.5; silence in the sink is exact zero
 QUIET = 480           # 10 ms of quiet before an onset / after an end (mora gaps are 20 ms)
 TOLERANCE_S = 0.003   # the brief: every mark within 3 ms of the clock's answer
 DISTURBED_BEFORE_S = 0.2   # the underrun flag comes with the block after the gap
-DISTURBED_AFTER_S = 2.0    # the clock filter (1 Hz loop) has settled well within this
+DISTURBED_AFTER_S = 2.0    # the counted clock's line has settled well within this
 MIN_JUDGED = 0.5           # below this share of marks judged, the run cannot be judged
 CALLBACK_CPU_SHARE = 0.5   # a callback using this much of its block's time in CPU is too slow
 # Arrival at parec minus the clock's time, for the first sample of a burst (the

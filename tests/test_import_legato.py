@@ -190,7 +190,7 @@ def test_phrase_joins_with_neither_breath_nor_pitch_drop_are_flagged(monkeypatch
     out = capsys.readouterr().out
     assert "? marks uncertain: kami-no-ku phrase 2 start" in out
     assert "the kimariji mark may be off" in out   # poem 11's kimariji is phrase 2's first mora
-    assert "Marks uncertain on 1 poem(s) (11)" in out
+    assert "Kimariji marks uncertain on 1 poem(s) (11)" in out
 
 
 def test_labels_into_a_file_is_refused_before_the_import(tmp_path, capsys):
@@ -201,3 +201,20 @@ def test_labels_into_a_file_is_refused_before_the_import(tmp_path, capsys):
     assert "--labels wants a folder" in capsys.readouterr().err
     assert note.read_text() == "mine"
     assert not (tmp_path / "data" / "voices" / "real" / "index.json").exists()
+
+
+def test_a_card_is_doubtful_only_for_a_mark_its_kimariji_rests_on():
+    """A phrase start with no cue after the kimariji, or in the shimo-no-ku, is noted; only
+    one the kimariji mark follows (poem 11's six-mora kimariji begins phrase 2) flags the card."""
+    from audio.clip import Clip
+    from audio.importer import _doubts, _Verse
+
+    def verse(uncertain):
+        marks = {f"phrase:{k}": 0.5 + k for k in range(3)}
+        return _Verse(Clip(np.zeros(10, np.float32), 48_000, {}), 0.0, 4.0, marks, uncertain=uncertain)
+    ours, others = _doubts(17, verse([2]), verse([1]))          # ちは: decided in phrase 1
+    assert ours == [] and len(others) == 2
+    ours, others = _doubts(11, verse([1]), verse([]))           # わたのはらや: phrase 2's first mora
+    assert len(ours) == 1 and "the kimariji mark may be off" in ours[0] and others == []
+    ours, others = _doubts(0, verse([1]), verse([]))            # the joka has no kimariji
+    assert ours == [] and len(others) == 1

@@ -17,17 +17,18 @@ from trainer.text.import_report import report_text
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-def poem(no, files, warnings=(), uncertain=(), candidate=False, kimariji=1.25):
+def poem(no, files, warnings=(), uncertain=(), candidate=False, kimariji=1.25, kimariji_uncertain=()):
     return SimpleNamespace(no=no, files=list(files), kami_start_s=0.1, kami_end_s=2.5, shimo_start_s=3.0,
                            shimo_end_s=6.25, kimariji_mark_s=kimariji, warnings=list(warnings),
-                           uncertain=list(uncertain), candidate=candidate)
+                           uncertain=list(uncertain) + list(kimariji_uncertain),
+                           kimariji_uncertain=list(kimariji_uncertain), candidate=candidate)
 
 
 def a_report():
     return SimpleNamespace(
         name="club", folder="/tmp/rec", voice_dir="/v/club",
-        poems=[poem(0, ["joka.wav"]), poem(1, ["001.wav"]), poem(2, ["002.wav"], warnings=["short pause"],
-                                                                 uncertain=["kami phrase 2"]),
+        poems=[poem(0, ["joka.wav"]), poem(1, ["001.wav"], uncertain=["shimo phrase 2"]),
+               poem(2, ["002.wav"], warnings=["short pause"], kimariji_uncertain=["kami phrase 2"]),
                poem(7, ["007.wav"], warnings=["loud"], candidate=True)],
         failed=[SimpleNamespace(file="004.mp3", error="cannot decode")], skipped=["notes.txt"],
         missing=[3, 4, 5, 6] + list(range(8, 101)), stored=[0, 1, 2, 7], joka=True)
@@ -42,6 +43,9 @@ def test_the_command_prints_the_english_report():
     assert "          = NOT used yet: the stored take of poem   7 stays, this one is kept beside it as a " \
            "candidate" in lines
     assert "Missing poem numbers (97): 3-6, 8-100" in lines
+    # a card is doubtful for its kimariji mark; another mark resting on the pace is only noted
+    assert any(line.startswith("Kimariji marks uncertain on 1 poem(s) (2)") for line in lines)
+    assert any(line.startswith("On 1 more poem(s) (1) a phrase or mora mark") for line in lines)
     assert not any(JAPANESE.search(line) for line in lines)
 
 

@@ -287,7 +287,7 @@ def test_missing_portaudio_gives_a_clear_message_and_a_silent_player(monkeypatch
         player.close()
 
 
-def test_clock_filter_follows_a_fast_noisy_device_to_well_under_a_millisecond():
+def test_the_counted_clock_follows_a_fast_noisy_device_to_well_under_a_millisecond():
     """A device 520 ppm fast (as the PulseAudio null sink measured here), DAC times ±2.5 ms noisy."""
     p = Programme.build(VOICE, [44, 17, 3, 88, 61, 9, 77, 25], ReadingSettings())
     player = Player(backend="manual")
@@ -312,7 +312,7 @@ def test_clock_filter_follows_a_fast_noisy_device_to_well_under_a_millisecond():
         errors.append((t - (T0 + sample * true_spf), sample))
     late = [abs(e) for e, s in errors if s > 10 * RATE]  # once the loop has locked
     assert max(abs(e) for e, _ in errors) < 0.003
-    assert max(late) < 0.001  # 1 Hz loop: noise ±2.5 ms in, well under 1 ms out
+    assert max(late) < 0.001  # counted along a fitted line: noise ±2.5 ms in, well under 1 ms out
     assert abs(predicted - (T0 + kim * true_spf)) < 0.001
 
 

@@ -48,9 +48,14 @@ REPORT_TEXT: dict[str, tuple[str, str]] = {
         "{n} file(s) failed: fix, rename or re-record them, then run `{command}` again; "
         "poems already imported stay."),
     "import.report.doubtful": (
-        "{n} 首（{which}）の印が不確かです。--labels DIR で Audacity で確かめてから --read-labels DIR で戻せます。",
-        "Marks uncertain on {n} poem(s) ({which}): check them with --labels DIR in Audacity, "
+        "{n} 首（{which}）の決まり字の印が不確かです。--labels DIR で Audacity で確かめてから "
+        "--read-labels DIR で戻せます。",
+        "Kimariji marks uncertain on {n} poem(s) ({which}): check them with --labels DIR in Audacity, "
         "then --read-labels DIR."),
+    "import.report.other_marks": (
+        "ほかに {n} 首（{which}）で、句の始まりなどの印が間合いだけによります（決まり字の印は確かです）。",
+        "On {n} more poem(s) ({which}) a phrase or mora mark rests on the pace alone (the kimariji "
+        "mark is sure)."),
     "import.report.checks": ("要確認の {n} 首も取り込みましたが、聞いて確かめてください。"
                              "区切りや印がずれているかもしれません。",
                              "{n} poem(s) marked CHECK were imported, but listen to them: the split or the "
