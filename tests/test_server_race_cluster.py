@@ -1,0 +1,85 @@
+"""Race tables on a lobby of several server processes (one PostgreSQL this test starts itself).
+
+A race is timed in the memory of the process that holds it, so it stays there;
+the lobby is one: every process lists every open race table, and a client of
+another process that joins or watches one is told where it is (``race_elsewhere``
+with the owner's address) and follows. When the owning process dies (SIGKILL),
+its tables leave every lobby within the lease and a client coming back to one
+through another process hears ``race_lost`` instead of waiting for ever.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tests.postgres_cluster import postgres  # noqa: F401 - the fixture
+from tests.server_fixtures import free_port
+from tests.test_server_cluster import _serve, _stop
+from trainer.server.bot import Client
+
+
+async def _error(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
+    """The error frame answering one message (BotError would hide its fields)."""
+    ident = await client.send(kind, **fields)
+    while True:
+        frame = await client.recv()
+        if frame.get("id") == ident:
+            assert frame["type"] == "error", frame
+            return frame
+
+
+async def _races(client: Client, until: Any, within: float = 10.0) -> list[dict[str, Any]]:
+    """The lobby's race tables once `until(races)` holds (the other process's note, or its sweep)."""
+    deadline = time.monotonic() + within
+    while True:
+        races = (await client.call("lobby"))["races"]
+        if until(races) or time.monotonic() > deadline:
+            return races
+        await asyncio.sleep(0.1)
+
+
+def test_a_race_table_is_listed_by_every_process_and_joined_where_it_is(postgres):  # noqa: F811
+    ports = [free_port(), free_port()]
+    procs = [_serve(postgres, port) for port in ports]
+    a, b = (f"ws://127.0.0.1:{port}/ws" for port in ports)
+    seen: dict[str, Any] = {}
+
+    async def main() -> None:
+        host, _ = await Client.connect(a, "host")
+        made = await host.call("race.create", game="kyogi", cards=1, wait_seconds=30)
+        private = await host.call("race.create", game="mubeyama", variant="okayama4", private=True)
+        table = made["table"]
+        await host.call("race.join", table=table)
+        other, token = await Client.connect(b, "other")
+        listed = await _races(other, lambda r: any(t["table"] == table for t in r))
+        seen["listed"] = {t["table"]: t for t in listed}
+        seen["watch"] = await _error(other, "race.watch", table=table)
+        seen["join"] = await _error(other, "race.join", table=table)
+        seen["bad"] = await _error(other, "race.join", table="r-nothing")
+        # the address the error names is where the table is: the client moves there and sits
+        await other.move(seen["join"]["url"])
+        seen["joined"] = await other.call("race.join", table=table)
+        procs[0].kill()             # SIGKILL: the process holding the race dies mid-match
+        back, _ = await Client.connect(b, "back", token=token)
+        seen["gone"] = await _races(back, lambda r: all(t["table"] != table for t in r))
+        seen["resume"] = await _error(back, "race.resume", table=table)
+        seen["private"] = private["table"]
+        await back.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 40))
+    finally:
+        _stop(procs[1])
+        _stop(procs[0])
+    table = seen["joined"]["table"]
+    row = seen["listed"][table]
+    assert row["server"] == a and row["game"] == "kyogi" and row["status"] == "open"
+    assert "seed" not in row and "code" not in row
+    assert seen["private"] not in seen["listed"], "a private race table is listed for its host and players only"
+    for kind in ("watch", "join"):
+        assert seen[kind]["error"] == "race_elsewhere" and seen[kind]["url"] == a, seen[kind]
+    assert seen["bad"]["error"] == "no_such_table"
+    assert seen["joined"]["type"] == "race.joined" and seen["joined"]["seat"] == 1
+    assert all(t["table"] != table for t in seen["gone"]), "a dead process's race tables leave the lobby"
+    assert seen["resume"]["error"] == "race_lost", seen["resume"]
