@@ -10,13 +10,17 @@ through another process hears ``race_lost`` instead of waiting for ever.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
 from tests.postgres_cluster import postgres  # noqa: F401 - the fixture
-from tests.server_fixtures import free_port
+from tests.server_fixtures import free_port, running_server
 from tests.test_server_cluster import _serve, _stop
+from trainer.online.client import Connection
+from trainer.server.app import ServerConfig
 from trainer.server.bot import Client
+from trainer.server.race_bot import run_race_bots
 
 
 async def _error(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
@@ -83,3 +87,56 @@ def test_a_race_table_is_listed_by_every_process_and_joined_where_it_is(postgres
     assert seen["joined"]["type"] == "race.joined" and seen["joined"]["seat"] == 1
     assert all(t["table"] != table for t in seen["gone"]), "a dead process's race tables leave the lobby"
     assert seen["resume"]["error"] == "race_lost", seen["resume"]
+
+
+def _until(test: Any, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while not test():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_the_bot_and_the_apps_connection_follow_a_race_table_to_its_process(postgres):  # noqa: F811
+    """`karuta bot --server A,B` seats a race's second player on B, which is sent to A and plays
+    there; the app's connection to B joining a race on A moves to A by itself, and when A stops
+    it goes back to the address it was given, resumes and hears that the match ended (race_lost)."""
+    def config() -> ServerConfig:
+        return ServerConfig(db=postgres, allow_seeds=True, rate=200, burst=400)
+
+    with contextlib.ExitStack() as stop_a, running_server(config()) as b:
+        a = stop_a.enter_context(running_server(config()))
+        for srv in (a, b):
+            srv.hub.config.public_url = srv.url
+        played = asyncio.run(run_race_bots(f"{a.url},{b.url}", 1, game="kyogi", cards=1, karafuda=0,
+                                           speed=20, seed=3, deadline=30))
+        assert played[0].over is not None and played[0].over["by"] == "cards", played[0].over
+        assert not b.hub.races.tables, "the race was played on the process that holds it"
+
+        async def host_table() -> tuple[Client, str]:
+            host, _ = await Client.connect(a.url, "host")
+            table = (await host.call("race.create", game="kyogi", cards=1))["table"]
+            await host.call("race.join", table=table)
+            return host, table
+        loop = asyncio.new_event_loop()
+        host, table = loop.run_until_complete(host_table())
+        frames: list[dict[str, Any]] = []
+        conn = Connection(b.url, frames.append, lambda state, detail: None)
+        conn.open()
+        try:
+            conn.send("guest")
+            assert _until(lambda: any(f["type"] == "signed_in" for f in frames))
+            conn.send("race.join", table=table)
+            assert _until(lambda: any(f["type"] == "race.joined" for f in frames)), frames[-3:]
+            assert conn.url == a.url and table in conn.races
+            assert not any(f.get("error") == "race_elsewhere" for f in frames), "followed, not shown"
+            loop.run_until_complete(host.close())
+            stop_a.close()          # A stops: the match ends with it
+            assert _until(lambda: any(f.get("error") == "race_lost" for f in frames), 15), frames[-3:]
+            lost = next(f for f in frames if f.get("error") == "race_lost")
+            assert lost["table"] == table and table not in conn.races
+            assert conn.url == b.url and conn.state == "online", "back to the address given"
+        finally:
+            conn.close()
+            loop.close()

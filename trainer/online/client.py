@@ -14,6 +14,12 @@ server gave at sign-in, joins again every table it sits at or watches (the
 server gives back the held seat and sends the whole log and the view), and
 asks for the lobby again if it was watching it. Messages sent while offline
 wait and go out after that, in order.
+
+A race table is held by one server process of a lobby (``docs/online-races.md``):
+joining, watching or resuming one that another process holds is answered
+``race_elsewhere`` with that process's address, and the connection moves there
+(the same token, tables and lobby) and sends the message again. Lost after such a
+move, it comes back to the address it was given first.
 """
 from __future__ import annotations
 
@@ -64,6 +70,11 @@ class Connection:
     def __init__(self, url: str, on_frame: Callable[[dict[str, Any]], None],
                  on_status: Callable[[str, str], None]):
         self.url = socket_url(url)
+        self.home = self.url
+        """The address given; `url` may be another process of its lobby that holds our race table."""
+        self._race_asks: dict[int, str] = {}
+        """Recent race.join/watch/resume by id: sent again at the process a ``race_elsewhere`` names."""
+        self._moving = False
         self.on_frame, self.on_status = on_frame, on_status
         self.token: str | None = None
         self.name: str | None = None
@@ -94,6 +105,10 @@ class Connection:
         ident = next(self._ids)
         text = json.dumps({"type": kind, "id": ident, **fields})     # null: absent (or "no timer")
         self._remember(kind, fields)
+        if kind in ("race.join", "race.watch", "race.resume"):
+            self._race_asks[ident] = text
+            for old in list(self._race_asks)[:-16]:
+                del self._race_asks[old]
         with self._lock:
             self._outbox.append(text)
         loop = self._loop
@@ -136,10 +151,33 @@ class Connection:
             self.tables[frame["table"]]["type"] = "spectate" if frame.get("you") is None else "join"
         elif kind == "left":
             self.tables.pop(str(frame.get("table")), None)
-        elif kind == "race.over":
+        elif kind in ("race.joined", "race.resumed"):
+            self.races.add(str(frame.get("table")))
+        elif kind == "race.over" or (kind == "error" and frame.get("error") == "race_lost"):
             self.races.discard(str(frame.get("table")))
         elif kind == "error" and frame.get("error") == "bad_credentials":
             self.token = None           # an expired token is not sent again at the next reconnect
+
+    def _follow(self, frame: dict[str, Any]) -> bool:
+        """A ``race_elsewhere`` answering our race message: move to the process it names and
+        send the message again there (True: the frame is handled, the app need not hear it)."""
+        ident = frame.get("id")
+        text = self._race_asks.pop(ident, None) if isinstance(ident, int) and frame.get("error") == "race_elsewhere" \
+            else None
+        if text is None or not isinstance(frame.get("url"), str):
+            return False
+        try:
+            self.url = socket_url(frame["url"])
+        except AddressError:
+            return False
+        self.races.discard(str(json.loads(text).get("table")))   # joined again by the message itself
+        with self._lock:
+            self._outbox.appendleft(text)
+        self._moving = True
+        ws = self._ws
+        if ws is not None:
+            asyncio.ensure_future(ws.close())
+        return True
 
     # -- the worker thread --------------------------------------------------------------------
     def _main(self) -> None:
@@ -183,6 +221,8 @@ class Connection:
                         if isinstance(frame, dict):
                             if frame.get("type") == "race.ping":
                                 await self._pong(ws, frame)
+                            if frame.get("type") == "error" and self._follow(frame):
+                                continue
                             self._note(frame)
                             self._tell(self.on_frame, frame)
                         if self._closing:
@@ -198,6 +238,10 @@ class Connection:
                 self._ws = None
             if self._closing:
                 break
+            if self._moving:              # to the process holding our race table, at once
+                self._moving = False
+                continue
+            self.url = self.home          # lost: back to the address given (any process of the lobby)
             self._set(LOST, detail)
             self._wake.clear()
             try:

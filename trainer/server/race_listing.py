@@ -110,6 +110,6 @@ class RaceListing:
         _owner, url, alive = found
         if alive:
             raise ClientError("race_elsewhere", "this race table is held by another server process of "
-                              "this lobby; connect to its address (url) and send this again", url=url)
+                              "this lobby; connect to its address (url) and send this again", url=url, table=table_id)
         raise ClientError("race_lost", "the server process holding this race table stopped; "
-                          "the match ended there without a result")
+                          "the match ended there without a result", table=table_id)
