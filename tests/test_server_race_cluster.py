@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import time
 from typing import Any
+
+import pytest
 
 from tests.postgres_cluster import postgres  # noqa: F401 - the fixture
 from tests.server_fixtures import free_port, running_server
 from tests.test_server_cluster import _serve, _stop
+from trainer.commands.server_cmd import _public_url
+from trainer.errors import Failure
 from trainer.online.client import Connection
 from trainer.server.app import ServerConfig
 from trainer.server.bot import Client
@@ -140,3 +145,11 @@ def test_the_bot_and_the_apps_connection_follow_a_race_table_to_its_process(post
         finally:
             conn.close()
             loop.close()
+
+
+def test_each_process_names_its_address_from_public_url_or_its_listen_address():
+    assert _public_url(None, "127.0.0.1", 8751) == "ws://127.0.0.1:8751/ws"
+    assert _public_url(None, "0.0.0.0", 8751) == f"ws://{socket.gethostname()}:8751/ws"
+    assert _public_url("https://club.example/p2/ws", "127.0.0.1", 8751) == "wss://club.example/p2/ws"
+    with pytest.raises(Failure, match="--public-url"):
+        _public_url("ftp://club.example", "127.0.0.1", 8751)
