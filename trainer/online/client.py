@@ -162,7 +162,9 @@ class Connection:
         """A ``race_elsewhere`` answering our race message: move to the process it names and
         send the message again there (True: the frame is handled, the app need not hear it)."""
         ident = frame.get("id")
-        text = self._race_asks.pop(ident, None) if isinstance(ident, int) and frame.get("error") == "race_elsewhere" \
+        # kept, not popped: sent again, the message may be redirected again (its owner's lease
+        # not yet lapsed when we could not reach it), and is followed again
+        text = self._race_asks.get(ident) if isinstance(ident, int) and frame.get("error") == "race_elsewhere" \
             else None
         if text is None or not isinstance(frame.get("url"), str):
             return False

@@ -106,6 +106,8 @@ add_messages({
     "online.error.bad_password": ("パスワードは 8〜128 文字", "A password is 8 to 128 characters"),
     "online.error.bad_code": ("招待コードが違います", "That invitation code is wrong"),
     "online.error.no_such_table": ("その卓はありません", "No such table"),
+    "online.error.race_elsewhere": ("この卓はこのロビーの別のサーバーにあります",
+                                    "This race table is on another server process of this lobby"),
     "online.error.race_lost": ("この卓を持っていたサーバーが止まり、対局は結果なしで終わりました",
                                "The server process holding this race stopped; the match ended without a result"),
     "online.error.seat_taken": ("その席はふさがっています", "That seat is taken"),
