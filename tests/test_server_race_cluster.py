@@ -105,7 +105,8 @@ def _until(test: Any, within: float = 10.0) -> bool:
 
 def test_the_bot_and_the_apps_connection_follow_a_race_table_to_its_process(postgres):  # noqa: F811
     """`karuta bot --server A,B` seats a race's second player on B, which is sent to A and plays
-    there; the app's connection to B joining a race on A moves to A by itself, and when A stops
+    there; the app's connection to B joining a race on A moves to A by itself (and again when it
+    comes back through B after a drop), and when A stops
     it goes back to the address it was given, resumes and hears that the match ended (race_lost)."""
     def config() -> ServerConfig:
         return ServerConfig(db=postgres, allow_seeds=True, rate=200, burst=400)
@@ -136,6 +137,11 @@ def test_the_bot_and_the_apps_connection_follow_a_race_table_to_its_process(post
             assert _until(lambda: any(f["type"] == "race.joined" for f in frames)), frames[-3:]
             assert conn.url == a.url and table in conn.races
             assert not any(f.get("error") == "race_elsewhere" for f in frames), "followed, not shown"
+            # the connection drops: back at B its greeting resumes the race, B names A, it moves again
+            assert conn._loop is not None
+            conn._loop.call_soon_threadsafe(conn._interrupt)
+            assert _until(lambda: any(f["type"] == "race.resumed" for f in frames)), frames[-3:]
+            assert conn.url == a.url and not any(f.get("error") == "race_elsewhere" for f in frames)
             loop.run_until_complete(host.close())
             stop_a.close()          # A stops: the match ends with it
             assert _until(lambda: any(f.get("error") == "race_lost" for f in frames), 15), frames[-3:]

@@ -106,9 +106,7 @@ class Connection:
         text = json.dumps({"type": kind, "id": ident, **fields})     # null: absent (or "no timer")
         self._remember(kind, fields)
         if kind in ("race.join", "race.watch", "race.resume"):
-            self._race_asks[ident] = text
-            for old in list(self._race_asks)[:-16]:
-                del self._race_asks[old]
+            self._ask(ident, text)
         with self._lock:
             self._outbox.append(text)
         loop = self._loop
@@ -158,6 +156,12 @@ class Connection:
         elif kind == "error" and frame.get("error") == "bad_credentials":
             self.token = None           # an expired token is not sent again at the next reconnect
 
+    def _ask(self, ident: int, text: str) -> None:
+        """A race message kept by its id (the last 16) to be sent again where ``race_elsewhere`` says."""
+        self._race_asks[ident] = text
+        for old in list(self._race_asks)[:-16]:
+            self._race_asks.pop(old, None)     # (the GUI thread and the worker both keep asks)
+
     def _follow(self, frame: dict[str, Any]) -> bool:
         """A ``race_elsewhere`` answering our race message: move to the process it names and
         send the message again there (True: the frame is handled, the app need not hear it)."""
@@ -172,9 +176,14 @@ class Connection:
             self.url = socket_url(frame["url"])
         except AddressError:
             return False
-        self.races.discard(str(json.loads(text).get("table")))   # joined again by the message itself
-        with self._lock:
-            self._outbox.appendleft(text)
+        message = json.loads(text)
+        table = str(message.get("table"))
+        if message.get("type") != "race.resume" or table not in self.races:
+            self.races.discard(table)      # joined there by the message itself, sent again first
+            with self._lock:
+                self._outbox.appendleft(text)
+        # (a race we sit at is resumed by the greeting there, as after any reconnection, so a
+        # resume lost with a connection that closed at once is sent again the next time)
         self._moving = True
         ws = self._ws
         if ws is not None:
@@ -264,7 +273,11 @@ class Connection:
             if self.watching_lobby:
                 again.append({"type": "lobby"})
         for message in again:
-            await ws.send(json.dumps({**message, "id": next(self._ids)}))
+            ident = next(self._ids)
+            text = json.dumps({**message, "id": ident})
+            if message["type"] == "race.resume":
+                self._ask(ident, text)              # followed if another process holds the race
+            await ws.send(text)
 
     async def _pong(self, ws: Any, frame: dict[str, Any]) -> None:
         """A race's clock ping is answered here, in the worker, at once: the GUI thread's
