@@ -294,6 +294,7 @@ class RaceHall:
         if msg.get("private"):
             table.private, table.code = True, secrets.token_urlsafe(6)
         self.tables[ident] = table
+        await self.listing.settle()      # created is listed: another process may be asked for it at once
         reply = {"type": "race.created", "table": ident, "rated": table.game == "kyogi" and not table.private}
         if table.code:
             reply["code"] = table.code

@@ -58,6 +58,12 @@ class RaceListing:
                 return
             self.hall._spawn(self._write())
 
+    async def settle(self) -> None:
+        """Write now and return once written (a new table: its creator may hand its id to a
+        client of another process straight away, as `karuta bot` does)."""
+        if self.shared and not self.closing:
+            await self._write()
+
     async def _write(self) -> None:
         async with self._lock:
             self._again = True
