@@ -34,7 +34,7 @@ def test_a_table_plays_on_postgresql_across_a_restart(postgres):  # noqa: F811 -
         assert conn.execute(sa.select(TABLES.c.status).where(TABLES.c.id == table)).scalar_one() == "over"
         seqs = [r.seq for r in conn.execute(sa.select(ACTIONS.c.seq).where(ACTIONS.c.table_id == table)
                                             .order_by(ACTIONS.c.seq))]
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0003"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0004"
     store.close()
     assert seqs == list(range(len(seqs))) and len(seqs) > 5
 

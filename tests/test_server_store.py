@@ -179,7 +179,7 @@ def test_migrations_run_at_start_and_again_harmlessly(tmp_path):
     store = Store(db)
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0003"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0004"
 
 
 def test_sqlite_serves_one_process(tmp_path):

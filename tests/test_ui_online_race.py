@@ -550,6 +550,7 @@ class SentFrames:
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.races: set[str] = set()
 
     def send(self, kind: str, **fields: Any) -> None:
         self.sent.append((kind, fields))
@@ -600,3 +601,19 @@ def test_the_create_form_sends_the_karafuda_and_the_timings_of_a_race_table(qtbo
     LANG.set("en")
     assert form.karafuda_label.text() == "Karafuda read" and form.labels["floor_ms"].text() == tr("race.form.floor")
     tab.conn = None
+
+
+def test_a_race_whose_server_process_is_gone_is_closed_with_a_clear_notice(qtbot, tmp_path, store):
+    """Several processes: resuming a race whose process stopped is answered ``race_lost``; the tab
+    closes the race, says why and shows the lobby (an error naming another table changes nothing)."""
+    tab = make_tab(qtbot, tmp_path, store)
+    conn = SentFrames()
+    tab.conn = conn
+    tab._on_frame({"type": "race.joined", "table": "r00000001", "seat": 0})
+    assert tab.race_panel is not None and tab.pages.currentIndex() == TABLE
+    tab._on_frame({"type": "error", "error": "race_lost", "message": "-", "table": "r99999999"})
+    assert tab.race_panel is not None and tab.pages.currentIndex() == TABLE
+    tab._on_frame({"type": "error", "error": "race_lost", "message": "-", "table": "r00000001"})
+    assert tab.race_panel is None and tab.pages.currentIndex() == LOBBY
+    assert tab.notice.text() == tr("online.error.race_lost") and "stopped" in tab.notice.text()
+    assert ("race.list", {}) in conn.sent, "the lobby's race tables asked again"

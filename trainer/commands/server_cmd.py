@@ -35,6 +35,10 @@ def register(sub) -> None:
     s.add_argument("--keep-finished", type=_seconds, default=600.0, metavar="S",
                    help="seconds a finished table stays in memory for its players to look at; then "
                         "only the database keeps it (default 600)")
+    s.add_argument("--public-url", metavar="URL", default=None,
+                   help="with PostgreSQL and several processes: the address clients reach this process "
+                        "at (wss://club.example/p1/ws); a client of another process is sent here for a "
+                        "race table this process holds (default ws://HOST:PORT/ws)")
     s.set_defaults(func=cmd_serve)
 
     b = sub.add_parser("bot", help="play tables on a game server with bot clients (tests, load, fill seats)")
@@ -96,10 +100,11 @@ def cmd_serve(args) -> int:
         raise Failure(f"the server needs the package {exc.name!r} (reinstall the trainer: "
                       "packaging/bootstrap.sh)") from None
     _check_port_free(args.host, args.port)
+    public = _public_url(args.public_url, args.host, args.port)
     try:
         hub = Hub(ServerConfig(db=args.db, turn_seconds=args.turn_seconds, lease=args.lease,
                                seat_hold=args.seat_hold, keep_finished=args.keep_finished,
-                               beat=min(1.0, args.lease / 3)))
+                               beat=min(1.0, args.lease / 3), public_url=public))
         hub.store.claim_file()
     except StoreError as exc:
         raise Failure(str(exc)) from None
@@ -108,6 +113,21 @@ def cmd_serve(args) -> int:
     uvicorn.run(create_app(hub=hub), host=args.host, port=args.port, ws_max_size=65_536,
                 log_level="warning", lifespan="on")
     return 0
+
+
+def _public_url(given: str | None, host: str, port: int) -> str:
+    """Where clients reach this process: --public-url (checked), else the listen address (a
+    wildcard listen address is named by the machine's host name)."""
+    from trainer.errors import Failure
+    from trainer.server.bot import BotError, socket_url
+    if given is not None:
+        try:
+            return socket_url(given)
+        except BotError as exc:
+            raise Failure(f"--public-url: {exc}") from None
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return f"ws://{'[' + host + ']' if ':' in host else host}:{port}/ws"
 
 
 def _check_port_free(host: str, port: int) -> None:

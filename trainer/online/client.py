@@ -14,6 +14,12 @@ server gave at sign-in, joins again every table it sits at or watches (the
 server gives back the held seat and sends the whole log and the view), and
 asks for the lobby again if it was watching it. Messages sent while offline
 wait and go out after that, in order.
+
+A race table is held by one server process of a lobby (``docs/online-races.md``):
+joining, watching or resuming one that another process holds is answered
+``race_elsewhere`` with that process's address, and the connection moves there
+(the same token, tables and lobby) and sends the message again. Lost after such a
+move, it comes back to the address it was given first.
 """
 from __future__ import annotations
 
@@ -64,6 +70,11 @@ class Connection:
     def __init__(self, url: str, on_frame: Callable[[dict[str, Any]], None],
                  on_status: Callable[[str, str], None]):
         self.url = socket_url(url)
+        self.home = self.url
+        """The address given; `url` may be another process of its lobby that holds our race table."""
+        self._race_asks: dict[int, str] = {}
+        """Recent race.join/watch/resume by id: sent again at the process a ``race_elsewhere`` names."""
+        self._moving = False
         self.on_frame, self.on_status = on_frame, on_status
         self.token: str | None = None
         self.name: str | None = None
@@ -94,6 +105,8 @@ class Connection:
         ident = next(self._ids)
         text = json.dumps({"type": kind, "id": ident, **fields})     # null: absent (or "no timer")
         self._remember(kind, fields)
+        if kind in ("race.join", "race.watch", "race.resume"):
+            self._ask(ident, text)
         with self._lock:
             self._outbox.append(text)
         loop = self._loop
@@ -136,10 +149,46 @@ class Connection:
             self.tables[frame["table"]]["type"] = "spectate" if frame.get("you") is None else "join"
         elif kind == "left":
             self.tables.pop(str(frame.get("table")), None)
-        elif kind == "race.over":
+        elif kind in ("race.joined", "race.resumed"):
+            self.races.add(str(frame.get("table")))
+        elif kind == "race.over" or (kind == "error" and frame.get("error") == "race_lost"):
             self.races.discard(str(frame.get("table")))
         elif kind == "error" and frame.get("error") == "bad_credentials":
             self.token = None           # an expired token is not sent again at the next reconnect
+
+    def _ask(self, ident: int, text: str) -> None:
+        """A race message kept by its id (the last 16) to be sent again where ``race_elsewhere`` says."""
+        self._race_asks[ident] = text
+        for old in list(self._race_asks)[:-16]:
+            self._race_asks.pop(old, None)     # (the GUI thread and the worker both keep asks)
+
+    def _follow(self, frame: dict[str, Any]) -> bool:
+        """A ``race_elsewhere`` answering our race message: move to the process it names and
+        send the message again there (True: the frame is handled, the app need not hear it)."""
+        ident = frame.get("id")
+        # kept, not popped: sent again, the message may be redirected again (its owner's lease
+        # not yet lapsed when we could not reach it), and is followed again
+        text = self._race_asks.get(ident) if isinstance(ident, int) and frame.get("error") == "race_elsewhere" \
+            else None
+        if text is None or not isinstance(frame.get("url"), str):
+            return False
+        try:
+            self.url = socket_url(frame["url"])
+        except AddressError:
+            return False
+        message = json.loads(text)
+        table = str(message.get("table"))
+        if message.get("type") != "race.resume" or table not in self.races:
+            self.races.discard(table)      # joined there by the message itself, sent again first
+            with self._lock:
+                self._outbox.appendleft(text)
+        # (a race we sit at is resumed by the greeting there, as after any reconnection, so a
+        # resume lost with a connection that closed at once is sent again the next time)
+        self._moving = True
+        ws = self._ws
+        if ws is not None:
+            asyncio.ensure_future(ws.close())
+        return True
 
     # -- the worker thread --------------------------------------------------------------------
     def _main(self) -> None:
@@ -183,6 +232,8 @@ class Connection:
                         if isinstance(frame, dict):
                             if frame.get("type") == "race.ping":
                                 await self._pong(ws, frame)
+                            if frame.get("type") == "error" and self._follow(frame):
+                                continue
                             self._note(frame)
                             self._tell(self.on_frame, frame)
                         if self._closing:
@@ -198,6 +249,10 @@ class Connection:
                 self._ws = None
             if self._closing:
                 break
+            if self._moving:              # to the process holding our race table, at once
+                self._moving = False
+                continue
+            self.url = self.home          # lost: back to the address given (any process of the lobby)
             self._set(LOST, detail)
             self._wake.clear()
             try:
@@ -218,7 +273,11 @@ class Connection:
             if self.watching_lobby:
                 again.append({"type": "lobby"})
         for message in again:
-            await ws.send(json.dumps({**message, "id": next(self._ids)}))
+            ident = next(self._ids)
+            text = json.dumps({**message, "id": ident})
+            if message["type"] == "race.resume":
+                self._ask(ident, text)              # followed if another process holds the race
+            await ws.send(text)
 
     async def _pong(self, ws: Any, frame: dict[str, Any]) -> None:
         """A race's clock ping is answered here, in the worker, at once: the GUI thread's

@@ -79,6 +79,9 @@ class ServerConfig:
     login_failures: int = 5
     login_window: float = 300.0
     """Wrong passwords a name may take within this many seconds (`limits.LoginGuard`)."""
+    public_url: str | None = None
+    """The address clients reach this process at (``ws://host:port/ws``): a client of another
+    process is sent here for a race table this one holds (`trainer.server.race_listing`)."""
     base_clock: Any = None
     frame_hook: Callable[["Conn", dict[str, Any]], None] | None = None
     """Called with every frame just before it is queued for a socket (the hidden-information test)."""
@@ -159,7 +162,8 @@ class Hub:
         self._ending: set[str] = set()
         self._jobs: set[asyncio.Future] = set()
         self.note_handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
-            "table": self._note_table, "moved": self._note_moved, "away": self._note_away}
+            "table": self._note_table, "moved": self._note_moved, "away": self._note_away,
+            "races": self._note_races}
         """What a note from another process does, by its ``op`` (a new module may add its own)."""
         self.handlers: dict[str, Callable[[Conn, dict[str, Any]], Awaitable[None]]] = {}
         """Client message kinds handled outside this class (a new module registers its own; the
@@ -313,6 +317,10 @@ class Hub:
         self.wake_timer(table)
         return True
 
+    async def _note_races(self, _note: dict[str, Any]) -> None:
+        """Another process's race tables changed: its rows read again, the lobby told."""
+        await self.races.listing.refresh()
+
     async def _note_away(self, note: dict[str, Any]) -> None:
         table = self.tables.get(note["table"])
         seat = note.get("seat")
@@ -338,7 +346,7 @@ class Hub:
             ident = msg.get("id")
             await self._dispatch(conn, msg)
         except ClientError as exc:
-            conn.send(_with_id({"type": "error", "error": exc.error, "message": exc.message}, ident))
+            conn.send(_with_id({"type": "error", "error": exc.error, "message": exc.message, **exc.fields}, ident))
         except IllegalAction as exc:
             conn.send(_with_id({"type": "refusal", "reason": exc.reason,
                                 "fields": _safe_json(exc.fields)}, ident))

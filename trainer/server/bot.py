@@ -131,6 +131,19 @@ class Client:
                     raise BotError(f"could not reconnect within {self.retry:g} s ({type(exc).__name__})") from None
             await asyncio.sleep(0.2)
 
+    async def move(self, url: str) -> None:
+        """To the process a ``race_elsewhere`` error names (it holds the race table): a new
+        connection there, signed in with this client's token; the old one is closed."""
+        old = self.ws
+        self.ws = await _open(url)
+        await self._sign_in(self.token)
+        if url not in self.urls:
+            self.urls.append(url)
+        try:
+            await old.close()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
     async def send(self, kind: str, **fields: Any) -> int:
         self._next += 1
         await self.ws.send(json.dumps({"type": kind, "id": self._next, **fields}))

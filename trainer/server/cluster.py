@@ -90,6 +90,7 @@ class Cluster:
     async def sweep(self) -> None:
         """What notes may have missed: new tables, new records, new owners."""
         hub = self.hub
+        await hub.races.listing.refresh()     # race tables come and go with their processes
         owners = await hub.db(hub.store.owners)
         for table_id, (owner, records, status) in owners.items():
             table = hub.tables.get(table_id)

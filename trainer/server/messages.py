@@ -13,12 +13,14 @@ from trainer.server.race_protocol import RACE_SCHEMA
 
 
 class ClientError(Exception):
-    """A message the server answers with an ``error`` frame (an id and a fixed English line)."""
+    """A message the server answers with an ``error`` frame (an id and a fixed English line;
+    `fields`: what a client acts on, such as the ``url`` of the process holding a race table)."""
 
-    def __init__(self, error: str, message: str):
+    def __init__(self, error: str, message: str, **fields: Any):
         super().__init__(message)
         self.error = error
         self.message = message
+        self.fields = fields
 
 
 _STR, _INT, _NUM, _BOOL, _OBJ, _LIST = "str", "int", "num", "bool", "obj", "list"

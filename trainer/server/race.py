@@ -47,6 +47,7 @@ from trainer.rules.kyogi import Phase
 from trainer.rules.territory import LayoutError, Territory
 from trainer.server.messages import ClientError
 from trainer.server.race_floor import FLOOR_GAMES, FloorRaceTable
+from trainer.server.race_listing import RaceListing
 from trainer.server.race_mubeyama import MubeyamaRaceTable
 from trainer.server.race_protocol import ClockSync, ReactionRefused, ReadTimes, canonical_time, race_order
 from trainer.sim.kyogi_sim import NominalTiming
@@ -190,6 +191,8 @@ class RaceHall:
         self._pings: dict[tuple[int, int], tuple[float, asyncio.Future]] = {}
         self._ping_no = 0
         self._tasks: set[asyncio.Task] = set()
+        self.listing = RaceListing(self)
+        """Every process's lobby lists this hall's tables (PostgreSQL, several processes)."""
 
     def now(self) -> float:
         return time.perf_counter()
@@ -201,6 +204,12 @@ class RaceHall:
         return task
 
     async def close(self) -> None:
+        """The process stops: every match here ends, its players told (their rows stay, so a
+        client coming back through another process hears ``race_lost``)."""
+        self.listing.closing = True
+        for table in list(self.tables.values()):
+            if table.status != OVER:
+                self._finish(table, [] if table.game != "kyogi" else None, "server_stopped")
         for task in list(self._tasks):
             task.cancel()
 
@@ -211,6 +220,8 @@ class RaceHall:
             self._pong(conn, msg)
             return
         handler = getattr(self, f"_on_{kind}")
+        if isinstance(msg.get("table"), str) and msg["table"] not in self.tables:
+            await self.listing.elsewhere(msg["table"])     # held by another process: say where
         await handler(conn, msg)
 
     def _reply(self, conn: "Conn", msg: dict[str, Any], frame: dict[str, Any]) -> None:
@@ -283,6 +294,7 @@ class RaceHall:
         if msg.get("private"):
             table.private, table.code = True, secrets.token_urlsafe(6)
         self.tables[ident] = table
+        await self.listing.settle()      # created is listed: another process may be asked for it at once
         reply = {"type": "race.created", "table": ident, "rated": table.game == "kyogi" and not table.private}
         if table.code:
             reply["code"] = table.code
@@ -887,8 +899,9 @@ class RaceHall:
     def summaries(self, uid: int | None) -> list[dict[str, Any]]:
         """The race tables not over that `uid` may see (a private one: its host and its players),
         as ``race.list`` and the main lobby list them: no seed, no code, nothing of the order."""
-        return [self._summary(t) for t in self.tables.values() if t.status != OVER and (
+        here = [self._summary(t) for t in self.tables.values() if t.status != OVER and (
             not t.private or (uid is not None and (t.host == uid or t.seat_of(uid) is not None)))]
+        return here + self.listing.summaries(uid)
 
     @staticmethod
     def _summary(t: Any) -> dict[str, Any]:
@@ -903,8 +916,10 @@ class RaceHall:
         return out
 
     def lobby_changed(self) -> None:
-        """The main lobby's watchers hear of a race table's change (created, seated, begun, over)."""
+        """The main lobby's watchers hear of a race table's change (created, seated, begun, over),
+        and so do the other processes' (its row in the database)."""
         self.hub._lobby_changed()
+        self.listing.changed()
 
     async def _on_watch(self, conn: "Conn", msg: dict[str, Any]) -> None:
         """A spectator: the floor, every judgement so far and from now on, the end. Never a

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from trainer.server.bot import BotError, Client, finished_within
+from trainer.server.bot import BotError, Client, finished_within, server_urls
 
 Press = tuple[int, float]                  # (card, reaction ms from the kimariji)
 Plan = Callable[[int, int, int, list[list[int]]], list[Press]]
@@ -71,6 +71,7 @@ class RaceBot:
         self.stalls = dict(stalls or {})
         self.clock = clock
         self.result = RaceResult(table)
+        self._wanted: int | None = None
         self.sides: list[list[int]] = [[], []]
         self._lock = asyncio.Lock()
         self._reads: set[asyncio.Task] = set()
@@ -80,6 +81,7 @@ class RaceBot:
             await self.client.send(kind, **fields)
 
     async def join(self, seat: int | None = None) -> None:
+        self._wanted = seat
         await self.send("race.join", table=self.table, **({} if seat is None else {"seat": seat}))
 
     async def play(self, stop_after: Callable[[dict[str, Any]], bool] | None = None) -> RaceResult:
@@ -87,7 +89,15 @@ class RaceBot:
         try:
             while True:
                 frame = await self.client.recv()
+                if frame.get("error") == "race_elsewhere" and isinstance(frame.get("url"), str):
+                    # another process of the lobby holds the table: join it there
+                    async with self._lock:
+                        await self.client.move(frame["url"])
+                    await self.join(self._wanted)
+                    continue
                 self.on_frame(frame)
+                if frame.get("error") == "race_lost":
+                    self.result.over = frame      # the process holding the table stopped: no result
                 if self.result.over is not None or (stop_after is not None and stop_after(frame)):
                     return self.result
         finally:
@@ -237,7 +247,9 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
                         plan: Plan | None = None, record: Callable[[str, dict[str, Any]], None] | None = None,
                         options: dict[str, Any] | None = None) -> list[RaceResult]:
     """Create `tables` race tables of `game`, sit a bot in every seat of each (but the CPU seats
-    `options` may name), play all to the end."""
+    `options` may name), play all to the end. `url` may list several processes of one lobby."""
+    urls = server_urls(url)
+
     async def work() -> list[RaceResult]:
         clients: list[Client] = []
         jobs = []
@@ -253,8 +265,9 @@ async def run_race_bots(url: str, tables: int = 1, *, level: str = "club", seed:
                 cpus = set(extra.get("cpus") or ())       # played by the table's own CPUs
                 for i, s in enumerate(s for s in range(seats) if s not in cpus):
                     client = first
-                    if i:
-                        client, _ = await Client.connect(url, f"t{t_no}/{s}", record)
+                    if i:     # several addresses of one lobby: the seats spread over them (each
+                        # seat on another process than the table's is sent to it: race_elsewhere)
+                        client, _ = await Client.connect(urls[i % len(urls)], f"t{t_no}/{s}", record)
                         clients.append(client)
                     bot: RaceBot
                     if game == "kyogi":

@@ -93,6 +93,19 @@ RATED_MATCHES = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 """Each match whose ratings were applied, by its id: the key that lets a match count once."""
+RACE_TABLES = sa.Table(
+    "race_tables", METADATA,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("owner", sa.String(40), nullable=False),
+    sa.Column("url", sa.String(200), nullable=True),
+    sa.Column("summary", sa.Text, nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("members", sa.Text, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+"""A race table not over, written by the process that holds it (races live in one process's
+memory, timed there): what every process's lobby lists, and where a client of another
+process is sent. Only the lobby's summary: no seed, no code, nothing of the reading order."""
 
 TOKEN_DAYS = 30
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -341,6 +354,44 @@ class Store:
                                       sa.or_(TABLES.c.owner.is_(None), TABLES.c.owner.not_in(alive)))
                 .values(owner=server).returning(TABLES.c.id)).all()
         return [r.id for r in rows]
+
+    # -- race tables, held by one process each --------------------------------------------------
+    def race_put(self, table_id: str, owner: str, url: str | None, summary: dict[str, Any],
+                 private: bool, members: list[int]) -> None:
+        """A race table's lobby row, as its owning process now has it (made or replaced)."""
+        values = {"owner": owner, "url": url, "summary": json.dumps(summary), "private": private,
+                  "members": json.dumps(members), "updated": time.time()}
+        with self.engine.begin() as conn:
+            if not conn.execute(RACE_TABLES.update().where(RACE_TABLES.c.id == table_id)
+                                .values(**values)).rowcount:
+                conn.execute(RACE_TABLES.insert().values(id=table_id, **values))
+
+    def race_drop(self, table_id: str) -> None:
+        """A race table ended: out of every lobby."""
+        with self.engine.begin() as conn:
+            conn.execute(RACE_TABLES.delete().where(RACE_TABLES.c.id == table_id))
+
+    def races(self, lease: float) -> list[dict[str, Any]]:
+        """Every race table whose process is alive (beat within `lease` s): id, owner, url,
+        summary, private, members. Rows of a process gone an hour are deleted on the way."""
+        now = time.time()
+        alive = sa.select(SERVERS.c.id).where(SERVERS.c.beat > now - lease)
+        with self.engine.begin() as conn:
+            conn.execute(RACE_TABLES.delete().where(RACE_TABLES.c.owner.not_in(alive),
+                                                    RACE_TABLES.c.updated < now - 3600))
+            rows = conn.execute(sa.select(RACE_TABLES).where(RACE_TABLES.c.owner.in_(alive))).all()
+        return [{"id": r.id, "owner": r.owner, "url": r.url, "summary": json.loads(r.summary),
+                 "private": r.private, "members": json.loads(r.members)} for r in rows]
+
+    def race_where(self, table_id: str, lease: float) -> tuple[str, str | None, bool] | None:
+        """Which process holds a race table: (owner, its address, whether it is alive), or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(RACE_TABLES.c.owner, RACE_TABLES.c.url)
+                               .where(RACE_TABLES.c.id == table_id)).first()
+            if row is None:
+                return None
+            beat = conn.execute(sa.select(SERVERS.c.beat).where(SERVERS.c.id == row.owner)).scalar()
+        return row.owner, row.url, beat is not None and beat > time.time() - lease
 
     def owners(self) -> dict[str, tuple[str | None, int, str]]:
         """Every unfinished table: its owner, how many actions its log holds, its status."""

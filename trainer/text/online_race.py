@@ -62,6 +62,7 @@ RACE_MESSAGES: dict[str, tuple[str, str]] = {
     "race.online.by.abandonment": ("不在", "abandonment"),
     "race.online.by.resignation": ("投了", "resignation"),
     "race.online.by.no_clock": ("時計が合わず", "no clock"),
+    "race.online.by.server_stopped": ("サーバー停止", "the server stopped"),
     "race.online.score": ("残り {mine} 対 {theirs}", "{mine} left against {theirs}"),
     "race.online.rating": ("レーティング {rating}（{change}）", "Rating {rating} ({change})"),
     "race.online.reading_failed": ("この札を読めませんでした（{error}）", "This card could not be read ({error})"),
@@ -137,8 +138,8 @@ def flag_lines(frame: dict[str, Any], me: int | None, names: Sequence[str | None
 
 def result_text(over: dict[str, Any], me: int | None, names: Sequence[str | None]) -> str:
     """The end of the match (``race.over``): who won, how, the cards left."""
-    by = tr(f"race.online.by.{over.get('by')}") if over.get("by") in ("cards", "abandonment", "resignation",
-                                                                        "no_clock") else str(over.get("by", ""))
+    named = ("cards", "abandonment", "resignation", "no_clock", "server_stopped")
+    by = tr(f"race.online.by.{over.get('by')}") if over.get("by") in named else str(over.get("by", ""))
     winner = over.get("winner")
     head = tr("race.online.draw", by=by) if winner is None else tr("race.online.over", winner=who(winner, me, names),
                                                                      by=by)

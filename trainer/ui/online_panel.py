@@ -106,6 +106,10 @@ add_messages({
     "online.error.bad_password": ("パスワードは 8〜128 文字", "A password is 8 to 128 characters"),
     "online.error.bad_code": ("招待コードが違います", "That invitation code is wrong"),
     "online.error.no_such_table": ("その卓はありません", "No such table"),
+    "online.error.race_elsewhere": ("この卓はこのロビーの別のサーバーにあります",
+                                    "This race table is on another server process of this lobby"),
+    "online.error.race_lost": ("この卓を持っていたサーバーが止まり、対局は結果なしで終わりました",
+                               "The server process holding this race stopped; the match ended without a result"),
     "online.error.seat_taken": ("その席はふさがっています", "That seat is taken"),
     "online.error.not_open": ("対局が始まっています。観戦はできます", "The game has started; you may watch"),
     "online.error.not_host": ("開始できるのは卓の主催者だけです", "Only the table's host starts it"),
@@ -823,6 +827,10 @@ class OnlinePanel(QWidget):
         if error == "no_such_table" and self.remote is not None:
             self._close_table()            # coming back, the server no longer has our table
             self.pages.setCurrentIndex(LOBBY)
+        elif error == "race_lost" and self.race_panel is not None and self.race_panel.table == frame.get("table"):
+            self._close_table()            # coming back, the process that held our race is gone
+            self.pages.setCurrentIndex(LOBBY)
+            self.ask_race_tables()
         elif error == "bad_credentials" and self.pages.currentIndex() != SIGN_IN:
             self.sign_out()                # coming back, the server no longer knows our token
             self.notice.setText(tr("online.signed_out"))
