@@ -20,7 +20,7 @@ from trainer.games.mubeyama_session import CPU, HUMAN, GameConfig  # noqa: E402
 from trainer.rules.mubeyama import VARIANTS, reading_order  # noqa: E402
 from trainer.ui.mubeyama_table import UNKNOWN, TableWidget  # noqa: E402
 from trainer.ui.kimariji_text import static_text  # noqa: E402
-from ui_fakes import FakeDriver, ToneVoices  # noqa: E402
+from ui_fakes import FakeDriver, ToneVoices, UnmadeVoice  # noqa: E402
 
 
 class NoSynthesis:
@@ -759,16 +759,7 @@ def test_the_result_page_shows_the_mean_whole_at_1024(panel, driver, qtbot):
 def test_a_game_begins_without_a_progress_dialog_while_the_voice_is_made(qtbot, tmp_path, driver):
     """Issue 25: a synthesised voice not yet made is made while the game reads (the
     driver's growing programme), as a kyōgi match does: no progress dialog first."""
-    class EmptyCache:
-        asked = 0
-
-        def needs_synthesis(self):
-            return True
-
-        def ensure_ready(self, parent, then=None):
-            self.asked += 1
-
-    voices = EmptyCache()
+    voices = UnmadeVoice()
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     p = MubeyamaPanel(settings, voices, driver=driver, cpu_delay_s=0)
     qtbot.addWidget(p)

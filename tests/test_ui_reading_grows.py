@@ -130,23 +130,14 @@ def test_a_match_begins_without_a_progress_dialog_and_its_banner_says_it_prepare
 
     from audio.clock import FakeClock
     from trainer.ui.match_panel import MatchPanel
-    from ui_fakes import FakeDriver
+    from ui_fakes import FakeDriver, UnmadeVoice
 
     class GrowingDriver(FakeDriver):
         preparing = Signal(bool)
 
-    class EmptyCache:
-        asked = 0
-
-        def needs_synthesis(self):
-            return True
-
-        def ensure_ready(self, parent, then=None):
-            self.asked += 1
-
     LANG.set("en")
     settings = S.Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    voices, driver = EmptyCache(), GrowingDriver()
+    voices, driver = UnmadeVoice(), GrowingDriver()
     panel = MatchPanel(settings, voices, driver=driver, clock=FakeClock(1000.0))
     qtbot.addWidget(panel)
     panel.new_match(11)

@@ -46,6 +46,17 @@ class FakeDriver(QObject):
                 if not s.rederived and s.at <= touch_t and s.end + SETTLE_S >= kimariji_t]
 
 
+class UnmadeVoice:
+    """A voice book whose synthesised voice is not made yet; counts the progress dialogs asked."""
+    asked = 0
+
+    def needs_synthesis(self):
+        return True
+
+    def ensure_ready(self, parent, then=None):
+        self.asked += 1
+
+
 class ToneVoices:
     """The voice book: the tone voice (exact marks) read by one real player."""
 
