@@ -30,6 +30,7 @@ from trainer.rules.shimonoku import AREA_ROWS, NANAE_ROWS
 from trainer.text.online_race import floor_game_name, floor_judged_line, floor_result_text, flag_lines, who
 from trainer.ui.chirashi_panel import FloorView
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.match_panel import wrap_whole_lines
 from trainer.ui.online_race import RaceReading
 from trainer.ui.stats_store import UsesStatsStore
 
@@ -73,10 +74,8 @@ class OnlineFloorPanel(RaceReading, UsesStatsStore, QWidget):
         self.flags.setStyleSheet("color: #c0392b;")
         self.scores = QLabel(alignment=Qt.AlignmentFlag.AlignLeft, wordWrap=True)
         self.log = QListWidget()
-        self.log.setWordWrap(True)
-        self.log.setTextElideMode(Qt.TextElideMode.ElideNone)     # a judgement wraps, it is never cut
-        self.log.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        wrap_whole_lines(self.log)      # a judgement wraps, it is never cut
         self.begin_button, self.wait_button, self.resign_button = QPushButton(), QPushButton(), QPushButton()
         for b in (self.begin_button, self.wait_button, self.resign_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)

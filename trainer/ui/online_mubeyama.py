@@ -24,6 +24,7 @@ from trainer.text.messages import MESSAGES
 from trainer.text.mubeyama import kami_words, seat_name
 from trainer.text.online_race import who
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.match_panel import wrap_whole_lines
 from trainer.ui.mubeyama_play import flip_time
 from trainer.ui.mubeyama_table import TableWidget
 from trainer.ui import settings as S
@@ -66,8 +67,8 @@ class OnlineMubeyamaPanel(RaceReading, UsesStatsStore, QWidget):
         self.flags = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.flags.setStyleSheet("color: #c0392b;")
         self.log = QListWidget()
-        self.log.setWordWrap(True)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        wrap_whole_lines(self.log)
         self.resign_button = QPushButton()
         self.resign_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.resign_button.clicked.connect(self.resign)

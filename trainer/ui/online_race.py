@@ -38,6 +38,7 @@ from trainer.text.kyogi import reaction_text
 from trainer.text.online_race import flag_lines, judged_line, rating_text, result_text, who
 from trainer.ui import settings as S
 from trainer.ui.i18n import LANG, tr
+from trainer.ui.match_panel import wrap_whole_lines
 from trainer.ui.race_checks import RaceChecks
 from trainer.ui.stats_store import UsesStatsStore
 from trainer.ui.territory import Floor, TerritoryWidget
@@ -267,8 +268,8 @@ class OnlineRacePanel(RaceReading, UsesStatsStore, QWidget):
         self.rating = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, wordWrap=True)
         self.rating.setStyleSheet("font-weight: bold;")
         self.log = QListWidget()
-        self.log.setWordWrap(True)
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        wrap_whole_lines(self.log)      # a judgement wraps, it is never cut
         self.wait_button, self.resign_button = QPushButton(), QPushButton()
         for b in (self.wait_button, self.resign_button):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
