@@ -27,7 +27,7 @@ served = test_server_cli.served       # `karuta serve` as its own process (the f
 _karuta = test_server_cli._karuta
 
 SPEED = 20.0
-READS = 24
+READS = 12
 
 
 @pytest.fixture(scope="module")
@@ -343,9 +343,9 @@ def test_bad_floor_race_options_are_refused(server, message, error):
 def test_karuta_bot_plays_each_floor_race(server, game, seats):
     """The command line against a test server (it allows the fast reading and a shortened game)."""
     done = _karuta("bot", "--server", server.url, "--game", game, "--seats", seats, "--speed", "50",
-                   "--reads", "12", "--tables", "2", "--timeout", "100", timeout=150)
+                   "--reads", "6", "--tables", "2", "--timeout", "100", timeout=150)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"2 {game} tables finished, 24 cards read") and not done.stderr
+    assert done.stdout.startswith(f"2 {game} tables finished, 12 cards read") and not done.stderr
 
 
 def test_a_public_server_plays_floor_races_at_the_real_pace_and_to_their_end(served):
@@ -367,7 +367,7 @@ def test_a_person_who_drops_and_returns_within_the_wait_plays_on_and_one_who_sta
         b, token = await Client.connect(server.url, "b")
         clients, told = [a, b], []
         try:
-            created = await a.call("race.create", seed="7", speed=SPEED, reads=10, wait_seconds=2.0, **options)
+            created = await a.call("race.create", seed="7", speed=SPEED, reads=6, wait_seconds=2.0, **options)
             table = created["table"]
             bots = [FloorBot(a, table, floor_plan), FloorBot(b, table, floor_plan)]
             await bots[0].join(0)
@@ -392,14 +392,14 @@ def test_a_person_who_drops_and_returns_within_the_wait_plays_on_and_one_who_sta
             for c in clients:
                 await c.close()
 
-    straight = asyncio.run(play_floor([server.url] * 2, options, reads=10))[0]
+    straight = asyncio.run(play_floor([server.url] * 2, options, reads=6))[0]
     back, told_back = asyncio.run(game(True))
     away, told_away = asyncio.run(game(False))
     assert [f["type"] for f in told_back] == ["race.waiting", "race.back"]
     assert judgements(back) == judgements(straight) and final(back) == final(straight)
     assert [f["type"] for f in told_away] == ["race.waiting", "race.stand_in"]
     assert told_away[1]["seat"] == 1 and told_away[1]["by"] == "abandonment"
-    assert away.over is not None and away.over["by"] == "reads" and len(away.judged) == 10
+    assert away.over is not None and away.over["by"] == "reads" and len(away.judged) == 6
 
 
 def test_shimonoku_nanae_is_served_and_a_bad_variant_changes_nothing(server):

@@ -18,7 +18,7 @@ from trainer.server.app import ServerConfig
 from trainer.server.bot import Client
 from trainer.server.race_bot import MubeyamaBot, fixed_flip
 
-GAME = {"game": "mubeyama", "variant": "okayama4", "seed": "3", "speed": 50.0}
+GAME = {"game": "mubeyama", "variant": "okayama4", "seed": "4", "speed": 50.0}   # a line wins at read 27 (seed 3: 51)
 checked: list[int] = []
 
 

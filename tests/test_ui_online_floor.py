@@ -28,7 +28,7 @@ from trainer.ui.i18n import LANG, tr  # noqa: E402
 from trainer.ui.online_floor import OnlineFloorPanel  # noqa: E402
 from trainer.ui.online_panel import TABLE, OnlinePanel  # noqa: E402
 
-READS = 6
+READS = 4
 MY_MS = 300          # the tab's touches: this long after the kimariji as it sounded here
 BOT_MS = 700         # the bot's: later
 
@@ -87,7 +87,7 @@ def test_the_form_offers_the_floor_races_with_seats_cpus_and_level(qtbot, tmp_pa
 
 
 @pytest.mark.parametrize("game,seats,cpus,reads", [("chirashi", 3, 1, READS), ("sakasama", 3, 1, READS),
-                                                   ("shimonoku", 6, 4, 2 * READS)])
+                                                   ("shimonoku", 6, 4, 12)])   # at 8 reads no card in reach
 def test_the_tab_plays_a_floor_race_online_with_a_bot_and_cpus(qtbot, tmp_path, server, game, seats, cpus, reads):
     """Sakasama and shimonoku read the shimo-no-ku alone: the tab's times run from its kimariji."""
     tab = make_tab(qtbot, tmp_path)
