@@ -257,3 +257,15 @@ def test_the_walks_checker_measures_turned_text_in_its_own_frame():
     over = QRectF(-5, -6, 10, 10)
     boxes[1].append(("う", turned.mapRect(over), over, turned))
     assert sorted(_overlapping_text(boxes)) == ["overlap: painted 'あ' over 'う'", "overlap: painted 'う' over 'い'"]
+
+
+def test_the_log_names_the_persons_own_seat_in_a_take_and_a_fault():
+    """The floor's label says "You"; the log's take and fault lines say "(you)" too, not
+    only "seat 1" (the README picture showed "seat 1 took it" beside "You 10 cards")."""
+    from trainer.games.chirashi_session import ReadSummary
+    from trainer.text.chirashi import log_line
+    LANG.set("en")
+    read = ReadSummary(number=3, poem=17, kimariji="ちは", taker=0, reaction_ms=312, faulted=(1,))
+    mine, theirs = log_line(read, seat=0), log_line(read, seat=1)
+    assert "seat 1 (you) took it (312 ms)" in mine and "seat 2" in mine and "seat 2 (you)" not in mine
+    assert "seat 1 took it" in theirs and "seat 2 (you)" in theirs

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import poems
 from trainer.games.protocol import GameEvent
-from trainer.text.events import Wording, add_event_messages, describe, seat_label, word_fields
+from trainer.text.events import Wording, add_event_messages, describe, seat_label, seat_words, word_fields
 from trainer.text.messages import add_messages, tr
 
 EVENT_TEXT: dict[str, tuple[str, str]] = {
@@ -73,30 +73,34 @@ def _values(event: GameEvent, names: Sequence[str] | None, reader: Any,
             log: tuple[GameEvent, ...] = ()) -> dict[str, Any]:
     f = event.fields()
     out = word_fields(event, WORDING, names, reader)
+
+    def who(seat: int) -> str:      # the person's own seat marked "(you)", as word_fields does
+        return seat_words(seat, WORDING, names, reader)
+
     if event.kind == "chirashi.owed":
         out["side"] = team_name(f["side"])
     if event.kind == "chirashi.send":
-        out["to"] = seat_label(f["to"]) if f["to_seat"] else team_name(f["to"])
+        out["to"] = who(f["to"]) if f["to_seat"] else team_name(f["to"])
     if event.kind in ("shimonoku.pass", "shimonoku.owed"):
-        out["to"] = seat_label(f["to"])
+        out["to"] = who(f["to"])
     if event.kind == "chirashi.turn":
         out["team"] = team_name(f["team"])
         out["why"] = tr(f"chirashi.why.{f['why']}")
     if event.kind == "chirashi.phase":
         out["phase"] = tr(f"chirashi.phase.{f['phase']}")
     if "taker" in f:
-        out["taker"] = tr("chirashi.nobody") if f["taker"] is None else seat_label(f["taker"])
+        out["taker"] = tr("chirashi.nobody") if f["taker"] is None else who(f["taker"])
     if event.kind == "chirashi.summary":
         out["poem"] = tr("chirashi.no", no=f["poem"])     # its kimariji as it stood follows
         if f["taker"] is not None:
-            out["taker"] = tr("chirashi.took", seat=seat_label(f["taker"]), ms=f["reaction_ms"])
-        out["faults"] = (tr("chirashi.faults", seats=tr("log.list_separator").join(seat_label(s) for s in f["faulted"]))
+            out["taker"] = tr("chirashi.took", seat=who(f["taker"]), ms=f["reaction_ms"])
+        out["faults"] = (tr("chirashi.faults", seats=tr("log.list_separator").join(who(s) for s in f["faulted"]))
                          if f["faulted"] else "")
     if event.kind == "chirashi.reaction" and f["ms"] is None:
         out["ms"] = "—"
     if event.kind == "chirashi.over":
-        out["scores"] = tr("log.list_separator").join(f"{seat_label(s)} {n}" for s, n in enumerate(f["scores"]))
-        out["winners"] = tr("log.list_separator").join(seat_label(s) for s in f["winners"])
+        out["scores"] = tr("log.list_separator").join(f"{who(s)} {n}" for s, n in enumerate(f["scores"]))
+        out["winners"] = tr("log.list_separator").join(who(s) for s in f["winners"])
     return out
 
 
