@@ -181,6 +181,11 @@ class RemoteTable:
         if frame.get("id") is not None and frame.get("id") == self.act_id:
             self._acted_on = None
             return True
+        if frame.get("error") == "rate_limited" and self._acted_on is not None:
+            # over its rate the server drops a message unread, so the answer names no id: the
+            # dropped one may be this action. Acting again is safe (on a moved table: stale_seq)
+            self._acted_on = None
+            return True
         return False
 
     # the pace and clock calls a local session answers: the server's table keeps its own time
