@@ -44,13 +44,18 @@ def panel(qtbot, tmp_path, monkeypatch):
     store.close()
 
 
-def test_kami_to_torifuda_read_aloud_times_from_the_players_kimariji_mark(qtbot, panel):
+def choose_kami_drill_read_aloud(panel, rounds: int) -> None:
+    """The kami-no-ku → torifuda drill on the あさ group, 4 choices, read aloud."""
     panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
     panel.set_box.setCurrentIndex(SETS.index("group"))
     panel.set_arg.setText("あさ")
     panel.spins["choices"].setValue(4)
-    panel.spins["rounds"].setValue(2)
+    panel.spins["rounds"].setValue(rounds)
     panel.audio_box.setChecked(True)
+
+
+def test_kami_to_torifuda_read_aloud_times_from_the_players_kimariji_mark(qtbot, panel):
+    choose_kami_drill_read_aloud(panel, rounds=2)
     assert panel.read_aloud and panel.start()
     screen = panel.drill_screen
     assert isinstance(screen.reading, AudioReading)
@@ -163,12 +168,7 @@ def test_a_drill_read_aloud_begins_without_a_progress_dialog_while_the_voice_is_
     monkeypatch.setattr(panel.voices, "needs_synthesis", lambda: True)
     monkeypatch.setattr(panel.voices, "ensure_ready", lambda *a, **k: asked.append(a))
     monkeypatch.setattr("trainer.ui.reading._synthesis_ahead", lambda voice, poems: Ahead())
-    panel.drill_box.setCurrentIndex(DRILLS.index("kami_to_torifuda"))
-    panel.set_box.setCurrentIndex(SETS.index("group"))
-    panel.set_arg.setText("あさ")
-    panel.spins["choices"].setValue(4)
-    panel.spins["rounds"].setValue(1)
-    panel.audio_box.setChecked(True)
+    choose_kami_drill_read_aloud(panel, rounds=1)
     assert panel.start() and not asked
     model = panel.drill_screen.model
     qtbot.waitUntil(lambda: model.round is not None and model.kimariji_at is not None, timeout=15_000)
